@@ -1,0 +1,45 @@
+/* netsched — command-line front end: shared helpers of the subcommands. */
+#ifndef NETSCHED_CLI_H
+#define NETSCHED_CLI_H
+
+#include "platforms/topology.h"
+#include "sched/schedule.h"
+#include <glib.h>
+#include <stdio.h>
+
+/* A subcommand: returns the process exit status (0 ok, 1 check failed,
+ * 2 bad input). argv[0] is the subcommand name. */
+typedef int (*NsCommandFunc)(int argc, char **argv);
+
+int ns_cmd_topo(int argc, char **argv);
+int ns_cmd_plan(int argc, char **argv);
+int ns_cmd_verify(int argc, char **argv);
+int ns_cmd_bound(int argc, char **argv);
+
+/* Prints "netsched: <message>" to stderr and returns the exit status the
+ * error calls for (see platforms/error.h). Frees the error. */
+int ns_cli_fail(GError *error);
+/* Prints a usage problem with the option context's help hint; returns 2. */
+int ns_cli_usage(const char *command, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+/* Loads a topology from a file (format from `format`, or guessed) or from a
+ * "gen:SPEC" generator; warnings go to stderr. */
+NsTopology *ns_cli_load_topology(const char *path, const char *format, GError **error);
+
+/* Parses "64KiB" for option `option`; NS_ERROR_INPUT naming the option. */
+gboolean ns_cli_parse_size(const char *option, const char *text, uint64_t *bytes,
+                           GError **error);
+
+/* Opens `path` for writing ("-" or NULL = stdout). */
+FILE *ns_cli_open_output(const char *path, GError **error);
+gboolean ns_cli_close_output(FILE *f, const char *path, GError **error);
+
+/* Runs a GOptionContext with the common conventions (--help text, error
+ * handling). Returns FALSE after printing the problem. */
+gboolean ns_cli_parse(GOptionContext *ctx, int *argc, char ***argv);
+
+/* Plans with the registry, reporting time to stderr when `verbose`. */
+NsSchedule *ns_cli_plan(const NsTopology *topo, const char *collective, const char *algorithm,
+                        uint64_t msize, GError **error);
+
+#endif

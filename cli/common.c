@@ -1,0 +1,106 @@
+/* netsched — helpers shared by the subcommands. */
+#include "cli/cli.h"
+#include "platforms/error.h"
+#include "platforms/shapes.h"
+#include "platforms/topology_io.h"
+#include "platforms/units.h"
+#include "sched/registry.h"
+#include <errno.h>
+#include <string.h>
+
+int ns_cli_fail(GError *error)
+{
+  int status = ns_error_exit_status(error);
+  fprintf(stderr, "netsched: %s\n", error->message);
+  g_error_free(error);
+  return status;
+}
+
+int ns_cli_usage(const char *command, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "netsched %s: %s\nTry 'netsched %s --help'.\n", command, msg, command);
+  g_free(msg);
+  return 2;
+}
+
+static void print_warning(const char *message, void *data)
+{
+  fprintf(stderr, "warning: %s\n", message);
+}
+
+NsTopology *ns_cli_load_topology(const char *path, const char *format, GError **error)
+{
+  if (path == NULL) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "no topology given (--topology FILE)");
+    return NULL;
+  }
+  if (g_str_has_prefix(path, "gen:"))
+    return ns_shape_from_spec(path + 4, error);
+  NsTopoFormat f = NS_TOPO_FORMAT_AUTO;
+  if (format != NULL && !ns_topo_format_from_name(format, &f)) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                    "unknown topology format '%s' (native, slurm, graphml)", format);
+    return NULL;
+  }
+  return ns_topology_load(path, f, print_warning, NULL, error);
+}
+
+gboolean ns_cli_parse_size(const char *option, const char *text, uint64_t *bytes,
+                           GError **error)
+{
+  const char *why = NULL;
+  if (!ns_parse_size(text, bytes, &why)) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "%s '%s': %s", option, text, why);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+FILE *ns_cli_open_output(const char *path, GError **error)
+{
+  if (path == NULL || strcmp(path, "-") == 0)
+    return stdout;
+  FILE *f = fopen(path, "w");
+  if (f == NULL)
+    ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot write: %s", g_strerror(errno));
+  return f;
+}
+
+gboolean ns_cli_close_output(FILE *f, const char *path, GError **error)
+{
+  gboolean ok = fflush(f) == 0 && !ferror(f);
+  if (f != stdout)
+    ok = (fclose(f) == 0) && ok;
+  if (!ok)
+    ns_set_error_at(error, NS_ERROR_IO, path ? path : "<stdout>", 0, "write failed: %s",
+                    g_strerror(errno));
+  return ok;
+}
+
+gboolean ns_cli_parse(GOptionContext *ctx, int *argc, char ***argv)
+{
+  GError *error = NULL;
+  if (!g_option_context_parse(ctx, argc, argv, &error)) {
+    fprintf(stderr, "netsched: %s\nTry '--help'.\n", error->message);
+    g_error_free(error);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+NsSchedule *ns_cli_plan(const NsTopology *topo, const char *collective, const char *algorithm,
+                        uint64_t msize, GError **error)
+{
+  NsCollective c;
+  if (!ns_collective_from_name(collective, &c)) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                    "unknown collective '%s' (alltoall, allgather, bcast)", collective);
+    return NULL;
+  }
+  NsPlanParams params = { .msize = msize, .root = 0, .segment = 0 };
+  return ns_plan(topo, c, algorithm, &params, error);
+}

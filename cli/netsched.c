@@ -1,0 +1,67 @@
+/* netsched — one binary, subcommands:
+ *   topo show|convert   look at and convert topologies
+ *   plan                plan a collective with a registered algorithm
+ *   verify              prove a schedule complete, contention-free, optimal
+ *   bound               theoretical bounds of a collective on a topology
+ */
+#include "cli/cli.h"
+#include <locale.h>
+#include <string.h>
+
+typedef struct {
+  const char *name;
+  NsCommandFunc run;
+  const char *summary;
+} Command;
+
+static const Command commands[] = {
+  { "topo", ns_cmd_topo, "show or convert a topology (native, Slurm, GraphML, DOT)" },
+  { "plan", ns_cmd_plan, "plan a collective: topology -> schedule (JSON)" },
+  { "verify", ns_cmd_verify, "verify a schedule: data flow, completeness, contention, optimality" },
+  { "bound", ns_cmd_bound, "bottleneck load, root, time and throughput bounds, path lengths" },
+};
+
+static void usage(FILE *out)
+{
+  fprintf(out,
+          "Usage: netsched COMMAND [OPTIONS...]\n\n"
+          "Plans, proves and simulates collective-communication schedules on cluster\n"
+          "interconnects.\n\nCommands:\n");
+  for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
+    fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+  fprintf(out,
+          "\nRun 'netsched COMMAND --help' for the options of a command.\n"
+          "Topologies are files (*.topo native, topology.conf Slurm, *.graphml) or\n"
+          "generators 'gen:star:24', 'gen:chain:4,8', 'gen:tree:4,16,16', 'gen:random:SEED,P,S'.\n"
+          "Exit status: 0 success, 1 a verification failed, 2 bad input.\n");
+}
+
+int main(int argc, char **argv)
+{
+  setlocale(LC_ALL, "");
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    if (strcmp(cmd, "help") == 0 && argc > 2) {
+      char *help_argv[] = { argv[2], (char *)"--help", NULL };
+      for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
+        if (strcmp(commands[i].name, argv[2]) == 0)
+          return commands[i].run(2, help_argv);
+    }
+    usage(stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+    printf("netsched %s\n", NETSCHED_VERSION);
+    return 0;
+  }
+  for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
+    if (strcmp(commands[i].name, cmd) == 0)
+      return commands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "netsched: unknown command '%s'\n\n", cmd);
+  usage(stderr);
+  return 2;
+}

@@ -1,0 +1,28 @@
+#include "platforms/error.h"
+
+G_DEFINE_QUARK(netsched-error-quark, ns_error)
+
+void ns_set_error_at(GError **error, NsErrorCode code, const char *source, int line,
+                     const char *fmt, ...)
+{
+  if (error == NULL)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  if (source != NULL && line > 0)
+    g_set_error(error, NS_ERROR, code, "%s:%d: %s", source, line, msg);
+  else if (source != NULL)
+    g_set_error(error, NS_ERROR, code, "%s: %s", source, msg);
+  else
+    g_set_error_literal(error, NS_ERROR, code, msg);
+  g_free(msg);
+}
+
+int ns_error_exit_status(const GError *error)
+{
+  if (error != NULL && error->domain == NS_ERROR && error->code == NS_ERROR_CHECK)
+    return 1;
+  return 2;
+}

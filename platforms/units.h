@@ -1,0 +1,32 @@
+/* netsched — quantities with explicit units.
+ *
+ * Every file format and option states its unit: bandwidths ("100Mbps",
+ * "1Gbps", "12.5MBps"), times ("5us", "1ms", "0.2s") and sizes ("64KiB",
+ * "1MB", "512B"). Decimal prefixes k/K, M, G, T are powers of 1000;
+ * binary prefixes Ki, Mi, Gi, Ti are powers of 1024.
+ *   bandwidth units: bps, Bps (bytes per second, x8) with prefixes; "bit/s" too.
+ *   time units:      s, ms, us, ns, ps.
+ *   size units:      B, b (bits, must give whole bytes) with prefixes.
+ * A bare number without unit is rejected: units are never guessed.
+ */
+#ifndef NETSCHED_UNITS_H
+#define NETSCHED_UNITS_H
+
+#include <glib.h>
+#include <stdint.h>
+
+/* Parse "100Mbps" into bits per second. Returns FALSE and sets *why to a
+ * static explanation when the text is not a positive bandwidth. */
+gboolean ns_parse_bandwidth(const char *text, double *bits_per_s, const char **why);
+/* Parse "5us" into seconds (>= 0). */
+gboolean ns_parse_time(const char *text, double *seconds, const char **why);
+/* Parse "64KiB" into bytes (a whole number > 0). */
+gboolean ns_parse_size(const char *text, uint64_t *bytes, const char **why);
+
+/* Format for people and for round-tripping into the parsers above:
+ * "100Mbps", "10us", "64KiB". Results are newly allocated. */
+char *ns_format_bandwidth(double bits_per_s);
+char *ns_format_time(double seconds);
+char *ns_format_size(uint64_t bytes);
+
+#endif

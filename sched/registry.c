@@ -1,0 +1,57 @@
+/* netsched — the planner registry, generated from sched/planners.def. */
+#include "sched/registry.h"
+#include "platforms/error.h"
+
+static const NsPlanner planners[] = {
+#define NS_PLANNER(coll, algo, summary_, source_)                                          \
+  { .collective = NS_COLL_##coll##_ID, .name = #algo, .summary = summary_,               \
+    .source = source_, .plan = ns_##coll##_##algo },
+#define NS_COLL_alltoall_ID NS_COLL_ALLTOALL
+#define NS_COLL_allgather_ID NS_COLL_ALLGATHER
+#define NS_COLL_bcast_ID NS_COLL_BCAST
+#include "sched/planners.def"
+#undef NS_PLANNER
+};
+
+const NsPlanner *ns_planners(int *n)
+{
+  *n = (int)G_N_ELEMENTS(planners);
+  return planners;
+}
+
+const NsPlanner *ns_planner_find(NsCollective collective, const char *algorithm)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS(planners); i++)
+    if (planners[i].collective == collective && g_strcmp0(planners[i].name, algorithm) == 0)
+      return &planners[i];
+  return NULL;
+}
+
+NsSchedule *ns_plan(const NsTopology *topo, NsCollective collective, const char *algorithm,
+                    const NsPlanParams *params, GError **error)
+{
+  const NsPlanner *p = ns_planner_find(collective, algorithm);
+  if (p == NULL) {
+    GString *known = g_string_new(NULL);
+    for (gsize i = 0; i < G_N_ELEMENTS(planners); i++)
+      if (planners[i].collective == collective)
+        g_string_append_printf(known, "%s%s", known->len ? ", " : "", planners[i].name);
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "unknown %s algorithm '%s' (known: %s)",
+                    ns_collective_name(collective), algorithm, known->str);
+    g_string_free(known, TRUE);
+    return NULL;
+  }
+  return p->plan(topo, params, error);
+}
+
+NsSchedule *ns_schedule_for_topology(const NsTopology *topo, NsCollective collective,
+                                     const char *algorithm, uint64_t msize)
+{
+  int p = ns_topology_n_machines(topo);
+  const char **names = g_new(const char *, p);
+  for (int i = 0; i < p; i++)
+    names[i] = ns_topology_machine_name(topo, i);
+  NsSchedule *s = ns_schedule_new(collective, algorithm, p, names, msize);
+  g_free(names);
+  return s;
+}

@@ -1,0 +1,129 @@
+/* netsched — Schedule IR: construction and access. See schedule.h. */
+#include "sched/schedule.h"
+#include <string.h>
+
+static const char *const collective_names[] = {
+  [NS_COLL_ALLTOALL] = "alltoall",
+  [NS_COLL_ALLGATHER] = "allgather",
+  [NS_COLL_BCAST] = "bcast",
+};
+
+const char *ns_collective_name(NsCollective c)
+{
+  return (unsigned)c < G_N_ELEMENTS(collective_names) ? collective_names[c] : "?";
+}
+
+gboolean ns_collective_from_name(const char *name, NsCollective *c)
+{
+  for (unsigned i = 0; i < G_N_ELEMENTS(collective_names); i++)
+    if (g_strcmp0(name, collective_names[i]) == 0) {
+      *c = (NsCollective)i;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+const char *ns_execution_name(NsExecution e)
+{
+  return e == NS_EXEC_POSTED ? "posted" : "phased";
+}
+
+NsSchedule *ns_schedule_new(NsCollective collective, const char *algorithm,
+                            int n_machines, const char *const *machines, uint64_t msize)
+{
+  NsSchedule *s = g_new0(NsSchedule, 1);
+  s->collective = collective;
+  s->algorithm = g_strdup(algorithm);
+  s->n_machines = n_machines;
+  s->machines = g_new0(char *, (gsize)n_machines + 1);
+  for (int i = 0; i < n_machines; i++)
+    s->machines[i] = g_strdup(machines[i]);
+  s->msize = msize;
+  s->root = -1;
+  s->execution = NS_EXEC_PHASED;
+  s->phase_start = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+  s->transfers = g_array_new(FALSE, FALSE, sizeof(NsTransfer));
+  s->chunk_pool = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+  s->sync = g_array_new(FALSE, FALSE, sizeof(NsSyncEdge));
+  return s;
+}
+
+void ns_schedule_free(NsSchedule *s)
+{
+  if (s == NULL)
+    return;
+  g_free(s->algorithm);
+  g_strfreev(s->machines);
+  g_array_unref(s->phase_start);
+  g_array_unref(s->transfers);
+  g_array_unref(s->chunk_pool);
+  g_array_unref(s->sync);
+  g_free(s);
+}
+
+void ns_schedule_reserve(NsSchedule *s, uint32_t n_phases, uint64_t n_transfers)
+{
+  /* GArray grows by doubling; setting the size and back reserves. */
+  if (n_phases > s->phase_start->len) {
+    guint old = s->phase_start->len;
+    g_array_set_size(s->phase_start, n_phases);
+    g_array_set_size(s->phase_start, old);
+  }
+  if (n_transfers > s->transfers->len && n_transfers <= G_MAXUINT) {
+    guint old = s->transfers->len;
+    g_array_set_size(s->transfers, (guint)n_transfers);
+    g_array_set_size(s->transfers, old);
+  }
+}
+
+uint32_t ns_schedule_begin_phase(NsSchedule *s)
+{
+  uint32_t first = s->transfers->len;
+  g_array_append_val(s->phase_start, first);
+  return s->phase_start->len - 1;
+}
+
+uint32_t ns_schedule_add(NsSchedule *s, int src, int dst, uint32_t chunk)
+{
+  if (s->phase_start->len == 0)
+    ns_schedule_begin_phase(s);
+  NsTransfer t = { .src = src, .dst = dst, .n_chunks = 1, .chunk = chunk };
+  g_array_append_val(s->transfers, t);
+  return s->transfers->len - 1;
+}
+
+uint32_t ns_schedule_add_chunks(NsSchedule *s, int src, int dst, uint32_t n,
+                                const uint32_t *chunks)
+{
+  g_return_val_if_fail(n >= 1, G_MAXUINT32);
+  if (n == 1)
+    return ns_schedule_add(s, src, dst, chunks[0]);
+  if (s->phase_start->len == 0)
+    ns_schedule_begin_phase(s);
+  NsTransfer t = { .src = src, .dst = dst, .n_chunks = n, .chunk = s->chunk_pool->len };
+  g_array_append_vals(s->chunk_pool, chunks, n);
+  g_array_append_val(s->transfers, t);
+  return s->transfers->len - 1;
+}
+
+void ns_schedule_add_sync(NsSchedule *s, uint32_t from, uint32_t to)
+{
+  NsSyncEdge e = { from, to };
+  g_array_append_val(s->sync, e);
+}
+
+void ns_schedule_phase_range(const NsSchedule *s, uint32_t p, uint64_t *first, uint64_t *count)
+{
+  uint32_t start = g_array_index(s->phase_start, uint32_t, p);
+  uint32_t end = p + 1 < s->phase_start->len ? g_array_index(s->phase_start, uint32_t, p + 1)
+                                             : s->transfers->len;
+  *first = start;
+  *count = end - start;
+}
+
+const uint32_t *ns_schedule_chunks(const NsSchedule *s, const NsTransfer *t)
+{
+  if (t->n_chunks == 1)
+    return &t->chunk;
+  return &g_array_index(s->chunk_pool, uint32_t, t->chunk);
+}

@@ -1,0 +1,112 @@
+/* netsched — the Schedule IR.
+ *
+ * One representation for every collective, algorithm and topology, so one
+ * verifier and one replay engine serve them all (DESIGN.md, "Core data").
+ *
+ * A schedule is an ordered list of *phases*; a phase is a list of
+ * *transfers* src -> dst (machine indices into `machines`), each carrying
+ * one or more *chunks*:
+ *   alltoall   chunk = origin * n_machines + destination (the message
+ *              origin -> destination; direct algorithms carry exactly the
+ *              chunk src*n+dst, indirect ones such as Bruck carry several)
+ *   allgather  chunk = origin
+ *   bcast      chunk = segment index (0..n_segments-1), from `root`
+ *
+ * Execution modes:
+ *   NS_EXEC_PHASED  phase k+1 starts after phase k (how the phases are kept
+ *                   apart is the simulator's synchronisation scheme, or the
+ *                   explicit sync edges below);
+ *   NS_EXEC_POSTED  the schedule has exactly one phase whose transfers are
+ *                   all posted at once; their order in the list is each
+ *                   sender's posting order (LAM's and MPICH's non-blocking
+ *                   all-to-alls).
+ *
+ * Sync edges (optional): (from, to) transfer indices; transfer `to` may
+ * start only after transfer `from` has completed (Faraj–Yuan §5 pair-wise
+ * synchronisation).
+ *
+ * Transfers are stored flat and phases index into them, so a 4096-machine
+ * all-to-all (16.8 M transfers) costs 16 bytes a transfer.
+ */
+#ifndef NETSCHED_SCHEDULE_H
+#define NETSCHED_SCHEDULE_H
+
+#include <glib.h>
+#include <stdint.h>
+
+typedef enum {
+  NS_COLL_ALLTOALL,
+  NS_COLL_ALLGATHER,
+  NS_COLL_BCAST,
+} NsCollective;
+
+typedef enum { NS_EXEC_PHASED, NS_EXEC_POSTED } NsExecution;
+
+typedef struct {
+  int32_t src, dst;     /* machine indices */
+  uint32_t n_chunks;    /* >= 1 */
+  uint32_t chunk;       /* the chunk when n_chunks == 1, else the offset of
+                           the first chunk in the schedule's chunk pool */
+} NsTransfer;
+
+typedef struct {
+  uint32_t from, to;    /* transfer indices */
+} NsSyncEdge;
+
+typedef struct {
+  NsCollective collective;
+  char *algorithm;      /* registry name without the collective, e.g. "faraj" */
+  int n_machines;
+  char **machines;      /* n_machines names, NULL-terminated */
+  uint64_t msize;       /* bytes per chunk */
+  int root;             /* bcast root machine index, else -1 */
+  uint32_t n_segments;  /* bcast: number of segments, else 0 */
+  NsExecution execution;
+  GArray *phase_start;  /* uint32: index of the first transfer of each phase */
+  GArray *transfers;    /* NsTransfer */
+  GArray *chunk_pool;   /* uint32: chunks of multi-chunk transfers */
+  GArray *sync;         /* NsSyncEdge */
+} NsSchedule;
+
+const char *ns_collective_name(NsCollective c);
+gboolean ns_collective_from_name(const char *name, NsCollective *c);
+const char *ns_execution_name(NsExecution e);
+
+/* New empty schedule over the given machine names (copied). */
+NsSchedule *ns_schedule_new(NsCollective collective, const char *algorithm,
+                            int n_machines, const char *const *machines, uint64_t msize);
+void ns_schedule_free(NsSchedule *s);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsSchedule, ns_schedule_free)
+
+/* Pre-sizes the arrays (an optimisation only). */
+void ns_schedule_reserve(NsSchedule *s, uint32_t n_phases, uint64_t n_transfers);
+
+/* Starts a new (empty) phase; following transfers go into it. Returns its
+ * index. */
+uint32_t ns_schedule_begin_phase(NsSchedule *s);
+/* Appends a transfer with one chunk (the common case) to the current phase;
+ * starts phase 0 if none was begun. Returns the transfer index. */
+uint32_t ns_schedule_add(NsSchedule *s, int src, int dst, uint32_t chunk);
+/* Appends a transfer carrying `n` chunks (n >= 1). */
+uint32_t ns_schedule_add_chunks(NsSchedule *s, int src, int dst, uint32_t n,
+                                const uint32_t *chunks);
+void ns_schedule_add_sync(NsSchedule *s, uint32_t from, uint32_t to);
+
+static inline uint32_t ns_schedule_n_phases(const NsSchedule *s) { return s->phase_start->len; }
+static inline uint64_t ns_schedule_n_transfers(const NsSchedule *s) { return s->transfers->len; }
+static inline const NsTransfer *ns_schedule_transfer(const NsSchedule *s, uint64_t t)
+{
+  return &g_array_index(s->transfers, NsTransfer, t);
+}
+/* Transfers of phase p are [*first, *first + *count). */
+void ns_schedule_phase_range(const NsSchedule *s, uint32_t p, uint64_t *first, uint64_t *count);
+/* Chunks of a transfer (pointer into the schedule, valid until it changes). */
+const uint32_t *ns_schedule_chunks(const NsSchedule *s, const NsTransfer *t);
+
+/* alltoall chunk helpers */
+static inline uint32_t ns_a2a_chunk(int n, int origin, int destination)
+{
+  return (uint32_t)origin * (uint32_t)n + (uint32_t)destination;
+}
+
+#endif

@@ -1,0 +1,349 @@
+/* netsched — the schedule verifier: symbolic replay of chunk ownership,
+ * completeness, contention on directed edges, port model and optimality.
+ * See verify.h. */
+#include "sched/verify.h"
+#include "analysis/bounds.h"
+#include "platforms/error.h"
+#include <string.h>
+
+static const char *const check_names[NS_N_CHECKS] = {
+  [NS_CHECK_DATAFLOW] = "dataflow",
+  [NS_CHECK_COMPLETE] = "complete",
+  [NS_CHECK_CONTENTION] = "contention-free",
+  [NS_CHECK_PORT] = "port-model",
+  [NS_CHECK_OPTIMAL] = "optimal",
+};
+
+const char *ns_check_name(NsCheck c) { return check_names[c]; }
+
+NsCheck ns_finding_check(NsFindingKind k)
+{
+  switch (k) {
+  case NS_FIND_NOT_HELD: return NS_CHECK_DATAFLOW;
+  case NS_FIND_MISSING:
+  case NS_FIND_DUPLICATE: return NS_CHECK_COMPLETE;
+  case NS_FIND_EDGE: return NS_CHECK_CONTENTION;
+  case NS_FIND_PORT_SEND:
+  case NS_FIND_PORT_RECV: return NS_CHECK_PORT;
+  case NS_FIND_PHASES: return NS_CHECK_OPTIMAL;
+  }
+  return NS_CHECK_OPTIMAL;
+}
+
+void ns_verify_options_init(NsVerifyOptions *opt)
+{
+  opt->port = NS_PORT_ONE;
+  opt->max_findings = 20;
+}
+
+void ns_verify_report_clear(NsVerifyReport *r)
+{
+  if (r->findings != NULL)
+    g_array_unref(r->findings);
+  memset(r, 0, sizeof *r);
+}
+
+gboolean ns_verify_passed(const NsVerifyReport *r, gboolean require_optimal)
+{
+  for (int c = 0; c < NS_N_CHECKS; c++) {
+    if (c == NS_CHECK_OPTIMAL && !require_optimal)
+      continue;
+    if (r->ran[c] && r->failures[c] > 0)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* ---- state of the replay --------------------------------------------- */
+
+typedef struct {
+  const NsTopology *topo;
+  const NsSchedule *s;
+  const NsVerifyOptions *opt;
+  NsVerifyReport *r;
+  int p;                     /* schedule machines */
+  int *node;                 /* schedule machine -> topology node */
+  /* Holdings. alltoall: count[chunk] = deliveries of chunk (o,d) at d and
+   * `relay` holds (chunk, machine) for intermediates of indirect
+   * algorithms. allgather/bcast: count[chunk * p + machine]. */
+  uint8_t *count;
+  uint64_t n_count;
+  GHashTable *relay;
+  uint32_t n_kinds[8];       /* findings recorded per kind */
+  /* Stamps (phase + 1) for contention and port checks. */
+  uint64_t *edge_stamp, *edge_owner;
+  uint32_t *edge_uses;
+  uint64_t *send_stamp, *recv_stamp, *send_owner, *recv_owner;
+  int *route;
+} Replay;
+
+static void add_finding(Replay *st, NsFinding f)
+{
+  NsCheck c = ns_finding_check(f.kind);
+  st->r->failures[c]++;
+  if (st->n_kinds[f.kind] < (uint32_t)st->opt->max_findings) {
+    st->n_kinds[f.kind]++;
+    g_array_append_val(st->r->findings, f);
+  }
+}
+
+static NsFinding finding(NsFindingKind kind, int64_t phase, int64_t t1)
+{
+  return (NsFinding){ .kind = kind, .phase = phase, .t1 = t1, .t2 = -1, .edge = -1,
+                      .machine = -1, .chunk = 0, .value = 0, .bound = 0 };
+}
+
+/* Does machine m hold chunk c (before the current phase's receipts)? */
+static gboolean holds(const Replay *st, int m, uint32_t c)
+{
+  const NsSchedule *s = st->s;
+  switch (s->collective) {
+  case NS_COLL_ALLTOALL: {
+    int o = (int)(c / (uint32_t)st->p), d = (int)(c % (uint32_t)st->p);
+    if (m == o || (m == d && st->count[c] > 0))
+      return TRUE;
+    return st->relay != NULL &&
+           g_hash_table_contains(st->relay, GSIZE_TO_POINTER(((gsize)c << 20) ^ (gsize)m));
+  }
+  case NS_COLL_ALLGATHER:
+    return m == (int)c || st->count[(uint64_t)c * st->p + m] > 0;
+  case NS_COLL_BCAST:
+    return m == s->root || st->count[(uint64_t)c * st->p + m] > 0;
+  }
+  return FALSE;
+}
+
+/* Machine m receives chunk c. Returns FALSE when that is a duplicate
+ * delivery to a destination. */
+static gboolean receive(Replay *st, int m, uint32_t c)
+{
+  const NsSchedule *s = st->s;
+  uint8_t *slot;
+  if (s->collective == NS_COLL_ALLTOALL) {
+    int o = (int)(c / (uint32_t)st->p), d = (int)(c % (uint32_t)st->p);
+    if (m != d) {
+      if (m != o) { /* an intermediate of an indirect algorithm */
+        if (st->relay == NULL)
+          st->relay = g_hash_table_new(g_direct_hash, g_direct_equal);
+        g_hash_table_add(st->relay, GSIZE_TO_POINTER(((gsize)c << 20) ^ (gsize)m));
+      }
+      return TRUE;
+    }
+    slot = &st->count[c];
+  } else {
+    slot = &st->count[(uint64_t)c * st->p + m];
+  }
+  if (*slot < UINT8_MAX)
+    (*slot)++;
+  if (*slot == 1)
+    st->r->n_delivered++;
+  return *slot == 1;
+}
+
+/* ---- the checks --------------------------------------------------------- */
+
+static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t n)
+{
+  const NsSchedule *s = st->s;
+  for (uint64_t t = first; t < first + n; t++) {
+    const NsTransfer *tr = ns_schedule_transfer(s, t);
+    const uint32_t *chunks = ns_schedule_chunks(s, tr);
+    for (uint32_t k = 0; k < tr->n_chunks; k++)
+      if (!holds(st, tr->src, chunks[k])) {
+        NsFinding f = finding(NS_FIND_NOT_HELD, (int64_t)phase, (int64_t)t);
+        f.machine = tr->src;
+        f.chunk = chunks[k];
+        add_finding(st, f);
+      }
+  }
+  /* Receipts become visible only after the whole phase was checked. */
+  for (uint64_t t = first; t < first + n; t++) {
+    const NsTransfer *tr = ns_schedule_transfer(s, t);
+    const uint32_t *chunks = ns_schedule_chunks(s, tr);
+    st->r->n_chunk_moves += tr->n_chunks;
+    for (uint32_t k = 0; k < tr->n_chunks; k++)
+      if (!receive(st, tr->dst, chunks[k])) {
+        NsFinding f = finding(NS_FIND_DUPLICATE, (int64_t)phase, (int64_t)t);
+        f.machine = tr->dst;
+        f.chunk = chunks[k];
+        add_finding(st, f);
+      }
+  }
+}
+
+static void check_contention(Replay *st, uint64_t phase, uint64_t first, uint64_t n)
+{
+  const NsSchedule *s = st->s;
+  uint64_t stamp = phase + 1;
+  for (uint64_t t = first; t < first + n; t++) {
+    const NsTransfer *tr = ns_schedule_transfer(s, t);
+    int len = ns_topology_route(st->topo, st->node[tr->src], st->node[tr->dst], st->route);
+    st->r->max_path_len = MAX(st->r->max_path_len, len - 1);
+    for (int k = 0; k < len; k++) {
+      int e = st->route[k];
+      if (st->edge_stamp[e] != stamp) {
+        st->edge_stamp[e] = stamp;
+        st->edge_owner[e] = t;
+        st->edge_uses[e] = 1;
+      } else {
+        NsFinding f = finding(NS_FIND_EDGE, (int64_t)phase, (int64_t)t);
+        f.t2 = (int64_t)st->edge_owner[e];
+        f.edge = e;
+        add_finding(st, f);
+        st->edge_uses[e]++;
+      }
+      st->r->max_edge_use = MAX(st->r->max_edge_use, st->edge_uses[e]);
+    }
+    if (st->opt->port == NS_PORT_ONE) {
+      if (st->send_stamp[tr->src] == stamp) {
+        NsFinding f = finding(NS_FIND_PORT_SEND, (int64_t)phase, (int64_t)t);
+        f.t2 = (int64_t)st->send_owner[tr->src];
+        f.machine = tr->src;
+        add_finding(st, f);
+      } else {
+        st->send_stamp[tr->src] = stamp;
+        st->send_owner[tr->src] = t;
+      }
+      if (st->recv_stamp[tr->dst] == stamp) {
+        NsFinding f = finding(NS_FIND_PORT_RECV, (int64_t)phase, (int64_t)t);
+        f.t2 = (int64_t)st->recv_owner[tr->dst];
+        f.machine = tr->dst;
+        add_finding(st, f);
+      } else {
+        st->recv_stamp[tr->dst] = stamp;
+        st->recv_owner[tr->dst] = t;
+      }
+    }
+  }
+}
+
+/* Every (chunk, destination) pair the collective requires, once. */
+static void check_complete(Replay *st)
+{
+  const NsSchedule *s = st->s;
+  int p = st->p;
+  if (s->collective == NS_COLL_ALLTOALL) {
+    st->r->n_required = (uint64_t)p * (p - 1);
+    for (int o = 0; o < p; o++)
+      for (int d = 0; d < p; d++)
+        if (o != d && st->count[ns_a2a_chunk(p, o, d)] == 0) {
+          NsFinding f = finding(NS_FIND_MISSING, -1, -1);
+          f.machine = d;
+          f.chunk = ns_a2a_chunk(p, o, d);
+          add_finding(st, f);
+        }
+    return;
+  }
+  uint64_t n_chunks = s->collective == NS_COLL_ALLGATHER ? (uint64_t)p : s->n_segments;
+  st->r->n_required = 0;
+  for (uint64_t c = 0; c < n_chunks; c++) {
+    int owner = s->collective == NS_COLL_ALLGATHER ? (int)c : s->root;
+    for (int m = 0; m < p; m++) {
+      if (m == owner)
+        continue;
+      st->r->n_required++;
+      if (st->count[c * (uint64_t)p + m] == 0) {
+        NsFinding f = finding(NS_FIND_MISSING, -1, -1);
+        f.machine = m;
+        f.chunk = (uint32_t)c;
+        add_finding(st, f);
+      }
+    }
+  }
+}
+
+static gboolean map_machines(Replay *st, GError **error)
+{
+  st->node = g_new(int, st->p);
+  for (int i = 0; i < st->p; i++) {
+    int m = ns_topology_find_machine(st->topo, st->s->machines[i]);
+    if (m < 0) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                      "schedule machine '%s' is not a machine of topology %s",
+                      st->s->machines[i], ns_topology_source(st->topo));
+      return FALSE;
+    }
+    st->node[i] = ns_topology_machine_node(st->topo, m);
+  }
+  return TRUE;
+}
+
+static void replay_free(Replay *st)
+{
+  g_free(st->node);
+  g_free(st->count);
+  if (st->relay != NULL)
+    g_hash_table_unref(st->relay);
+  g_free(st->edge_stamp);
+  g_free(st->edge_owner);
+  g_free(st->edge_uses);
+  g_free(st->send_stamp);
+  g_free(st->recv_stamp);
+  g_free(st->send_owner);
+  g_free(st->recv_owner);
+  g_free(st->route);
+}
+
+gboolean ns_verify(const NsTopology *topo, const NsSchedule *s, const NsVerifyOptions *opt,
+                   NsVerifyReport *r, GError **error)
+{
+  NsVerifyOptions defaults;
+  if (opt == NULL) {
+    ns_verify_options_init(&defaults);
+    opt = &defaults;
+  }
+  memset(r, 0, sizeof *r);
+  r->findings = g_array_new(FALSE, FALSE, sizeof(NsFinding));
+  Replay st = { .topo = topo, .s = s, .opt = opt, .r = r, .p = s->n_machines };
+  r->n_machines = s->n_machines;
+  r->topo_machines = ns_topology_n_machines(topo);
+  r->n_phases = ns_schedule_n_phases(s);
+  r->n_transfers = ns_schedule_n_transfers(s);
+  if (!map_machines(&st, error)) {
+    replay_free(&st);
+    return FALSE;
+  }
+
+  int p = st.p;
+  st.n_count = s->collective == NS_COLL_ALLTOALL    ? (uint64_t)p * p
+               : s->collective == NS_COLL_ALLGATHER ? (uint64_t)p * p
+                                                    : (uint64_t)s->n_segments * p;
+  st.count = g_new0(uint8_t, st.n_count);
+  int n_edges = ns_topology_n_edges(topo);
+  st.edge_stamp = g_new0(uint64_t, n_edges);
+  st.edge_owner = g_new0(uint64_t, n_edges);
+  st.edge_uses = g_new0(uint32_t, n_edges);
+  st.send_stamp = g_new0(uint64_t, p);
+  st.recv_stamp = g_new0(uint64_t, p);
+  st.send_owner = g_new0(uint64_t, p);
+  st.recv_owner = g_new0(uint64_t, p);
+  st.route = g_new(int, ns_topology_max_route_len(topo));
+
+  r->ran[NS_CHECK_DATAFLOW] = r->ran[NS_CHECK_COMPLETE] = r->ran[NS_CHECK_CONTENTION] = TRUE;
+  r->ran[NS_CHECK_PORT] = opt->port == NS_PORT_ONE;
+  for (uint32_t ph = 0; ph < ns_schedule_n_phases(s); ph++) {
+    uint64_t first, n;
+    ns_schedule_phase_range(s, ph, &first, &n);
+    check_dataflow(&st, ph, first, n);
+    check_contention(&st, ph, first, n);
+  }
+  check_complete(&st);
+
+  /* Optimality: AAPC on a tree needs at least load-many phases, and Faraj
+   * & Yuan §4 shows that many suffice. Posted schedules have no phases. */
+  if (s->collective == NS_COLL_ALLTOALL && s->execution == NS_EXEC_PHASED &&
+      ns_topology_routing(topo) == NS_ROUTING_TREE && p == r->topo_machines) {
+    NsA2ABound b;
+    ns_a2a_bound(topo, s->msize, &b);
+    r->lower_bound = b.load;
+    r->ran[NS_CHECK_OPTIMAL] = TRUE;
+    if (r->n_phases != b.load) {
+      NsFinding f = finding(NS_FIND_PHASES, -1, -1);
+      f.value = r->n_phases;
+      f.bound = b.load;
+      add_finding(&st, f);
+    }
+  }
+  replay_free(&st);
+  return TRUE;
+}

@@ -1,0 +1,116 @@
+/* netsched — the schedule verifier.
+ *
+ * Proves a Schedule correct on a Topology, or names what is wrong:
+ *   data flow    chunk ownership is replayed symbolically phase by phase: a
+ *                machine may only send a chunk it holds (its own, or one it
+ *                received in an earlier phase — never one received in the
+ *                same phase);
+ *   completeness the collective's postcondition: every required (chunk,
+ *                destination) delivered exactly once (alltoall: chunk
+ *                (o,d) at d; allgather: chunk o at every machine; bcast:
+ *                every segment at every machine);
+ *   contention   no two transfers of a phase share a directed edge
+ *                (Faraj & Yuan §3); a posted-at-once schedule is one phase;
+ *   port model   1-port: a machine sends at most one and receives at most
+ *                one transfer per phase (all-port: unchecked);
+ *   optimality   alltoall on a tree: number of phases versus the
+ *                bottleneck load (Faraj & Yuan §4: load-many phases is
+ *                optimal and achievable).
+ * Every finding names the phase, the transfers and the edge or machine.
+ * Findings are all counted; the first `max_findings` of each kind are
+ * recorded in detail.
+ */
+#ifndef NETSCHED_VERIFY_H
+#define NETSCHED_VERIFY_H
+
+#include "platforms/topology.h"
+#include "sched/schedule.h"
+#include <stdio.h>
+
+typedef enum { NS_PORT_ONE, NS_PORT_ALL } NsPortModel;
+
+typedef enum {
+  NS_CHECK_DATAFLOW,     /* sender does not hold a chunk it sends */
+  NS_CHECK_COMPLETE,     /* a required chunk missing or delivered twice */
+  NS_CHECK_CONTENTION,   /* two transfers of a phase share a directed edge */
+  NS_CHECK_PORT,         /* 1-port violated */
+  NS_CHECK_OPTIMAL,      /* more phases than the lower bound */
+  NS_N_CHECKS
+} NsCheck;
+
+typedef enum {
+  NS_FIND_NOT_HELD,      /* DATAFLOW */
+  NS_FIND_MISSING,       /* COMPLETE */
+  NS_FIND_DUPLICATE,     /* COMPLETE */
+  NS_FIND_EDGE,          /* CONTENTION */
+  NS_FIND_PORT_SEND,     /* PORT */
+  NS_FIND_PORT_RECV,     /* PORT */
+  NS_FIND_PHASES,        /* OPTIMAL */
+} NsFindingKind;
+
+typedef struct {
+  NsFindingKind kind;
+  int64_t phase;         /* -1 when not tied to a phase */
+  int64_t t1, t2;        /* transfer indices (t2: the earlier transfer it clashes with), -1 */
+  int edge;              /* directed edge for NS_FIND_EDGE, else -1 */
+  int machine;           /* schedule machine index, -1 */
+  uint32_t chunk;
+  uint64_t value;        /* NS_FIND_PHASES: number of phases */
+  uint64_t bound;        /* NS_FIND_PHASES: the bottleneck load */
+} NsFinding;
+
+typedef struct {
+  NsPortModel port;
+  int max_findings;      /* detailed findings kept per kind (default 20) */
+} NsVerifyOptions;
+
+typedef struct {
+  /* Which checks ran and how many findings each produced. */
+  gboolean ran[NS_N_CHECKS];
+  uint64_t failures[NS_N_CHECKS];
+  GArray *findings;      /* NsFinding, at most max_findings per kind */
+  /* Figures. */
+  uint64_t n_phases, n_transfers, n_chunk_moves;
+  uint64_t n_required;   /* (chunk, destination) pairs the collective needs */
+  uint64_t n_delivered;  /* of those, delivered (at least once) */
+  uint64_t lower_bound;  /* phases: bottleneck load (alltoall on trees), else 0 */
+  uint64_t max_edge_use; /* largest number of transfers of one phase on one edge */
+  int max_path_len;      /* switches on the longest route used */
+  int n_machines, topo_machines;
+} NsVerifyReport;
+
+void ns_verify_options_init(NsVerifyOptions *opt);
+void ns_verify_report_clear(NsVerifyReport *r);
+
+/* Verifies `s` on `topo`. Schedule machines are matched to topology
+ * machines by name (a schedule may use a subset, as a sub-communicator).
+ * Returns FALSE with NS_ERROR_INPUT only when the schedule cannot be
+ * checked at all (a machine name unknown to the topology, indices out of
+ * range); check failures are findings in the report, not errors.
+ * Time O(Σ route lengths + Σ chunks + required pairs); memory O(chunks):
+ * one byte per alltoall message plus O(|E| + |M|) stamps. */
+gboolean ns_verify(const NsTopology *topo, const NsSchedule *s, const NsVerifyOptions *opt,
+                   NsVerifyReport *report, GError **error);
+
+/* TRUE when every check that ran found nothing, ignoring optimality unless
+ * `require_optimal`. */
+gboolean ns_verify_passed(const NsVerifyReport *r, gboolean require_optimal);
+
+const char *ns_check_name(NsCheck c);
+NsCheck ns_finding_check(NsFindingKind k);
+
+/* Reports (verify_report.c). Text for people, JSON (documented in
+ * docs/verify-report.md) and JUnit XML for CI systems. */
+void ns_verify_write_text(const NsVerifyReport *r, const NsTopology *topo,
+                          const NsSchedule *s, gboolean require_optimal, FILE *out);
+gboolean ns_verify_write_json(const NsVerifyReport *r, const NsTopology *topo,
+                              const NsSchedule *s, gboolean require_optimal, FILE *out,
+                              GError **error);
+gboolean ns_verify_write_junit(const NsVerifyReport *r, const NsTopology *topo,
+                               const NsSchedule *s, gboolean require_optimal, FILE *out,
+                               GError **error);
+/* One line describing a finding, e.g. "phase 3: transfers #12 n0->n5 and
+ * #9 n1->n6 share edge s0->s1" (newly allocated). */
+char *ns_finding_describe(const NsFinding *f, const NsTopology *topo, const NsSchedule *s);
+
+#endif

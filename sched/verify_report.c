@@ -1,0 +1,268 @@
+/* netsched — verification reports: text, JSON and JUnit XML. */
+#include "platforms/error.h"
+#include "sched/verify.h"
+#include <json-glib/json-glib.h>
+
+static char *transfer_text(const NsSchedule *s, int64_t t)
+{
+  const NsTransfer *tr = ns_schedule_transfer(s, (uint64_t)t);
+  return g_strdup_printf("#%" G_GINT64_FORMAT " %s->%s", t, s->machines[tr->src],
+                         s->machines[tr->dst]);
+}
+
+static char *chunk_text(const NsSchedule *s, uint32_t c)
+{
+  switch (s->collective) {
+  case NS_COLL_ALLTOALL:
+    return g_strdup_printf("message %s->%s", s->machines[c / (uint32_t)s->n_machines],
+                           s->machines[c % (uint32_t)s->n_machines]);
+  case NS_COLL_ALLGATHER:
+    return g_strdup_printf("block of %s", s->machines[c]);
+  case NS_COLL_BCAST:
+    return g_strdup_printf("segment %u", c);
+  }
+  return g_strdup("?");
+}
+
+char *ns_finding_describe(const NsFinding *f, const NsTopology *topo, const NsSchedule *s)
+{
+  g_autofree char *t1 = f->t1 >= 0 ? transfer_text(s, f->t1) : NULL;
+  g_autofree char *t2 = f->t2 >= 0 ? transfer_text(s, f->t2) : NULL;
+  g_autofree char *chunk = chunk_text(s, f->chunk);
+  const char *who = f->machine >= 0 ? s->machines[f->machine] : "?";
+  switch (f->kind) {
+  case NS_FIND_NOT_HELD:
+    return g_strdup_printf("phase %" G_GINT64_FORMAT ": transfer %s sends %s, which %s "
+                           "does not hold yet",
+                           f->phase, t1, chunk, who);
+  case NS_FIND_DUPLICATE:
+    return g_strdup_printf("phase %" G_GINT64_FORMAT ": transfer %s delivers %s to %s a "
+                           "second time",
+                           f->phase, t1, chunk, who);
+  case NS_FIND_MISSING:
+    return g_strdup_printf("%s never reaches %s", chunk, who);
+  case NS_FIND_EDGE: {
+    g_autofree char *edge = ns_topology_edge_name(topo, f->edge);
+    return g_strdup_printf("phase %" G_GINT64_FORMAT ": transfers %s and %s share edge %s",
+                           f->phase, t2, t1, edge);
+  }
+  case NS_FIND_PORT_SEND:
+    return g_strdup_printf("phase %" G_GINT64_FORMAT ": %s sends twice (%s and %s), "
+                           "1-port model",
+                           f->phase, who, t2, t1);
+  case NS_FIND_PORT_RECV:
+    return g_strdup_printf("phase %" G_GINT64_FORMAT ": %s receives twice (%s and %s), "
+                           "1-port model",
+                           f->phase, who, t2, t1);
+  case NS_FIND_PHASES:
+    return g_strdup_printf("%" G_GUINT64_FORMAT " phases where the bottleneck load "
+                           "allows %" G_GUINT64_FORMAT "%s",
+                           f->value, f->bound,
+                           f->value < f->bound ? " (only possible with contention)" : "");
+  }
+  return g_strdup("?");
+}
+
+static const char *verdict(const NsVerifyReport *r, NsCheck c, gboolean require_optimal)
+{
+  if (!r->ran[c])
+    return "not applicable";
+  if (r->failures[c] == 0)
+    return "ok";
+  return c == NS_CHECK_OPTIMAL && !require_optimal ? "no" : "FAILED";
+}
+
+void ns_verify_write_text(const NsVerifyReport *r, const NsTopology *topo,
+                          const NsSchedule *s, gboolean require_optimal, FILE *out)
+{
+  fprintf(out, "schedule   %s/%s on %s (%d of %d machines)\n", ns_collective_name(s->collective),
+          s->algorithm, ns_topology_source(topo), r->n_machines, r->topo_machines);
+  fprintf(out, "execution  %s: %" G_GUINT64_FORMAT " phase%s, %" G_GUINT64_FORMAT
+               " transfers, %" G_GUINT64_FORMAT " chunk moves\n",
+          ns_execution_name(s->execution), r->n_phases, r->n_phases == 1 ? "" : "s",
+          r->n_transfers, r->n_chunk_moves);
+  fprintf(out, "delivered  %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " required\n",
+          r->n_delivered, r->n_required);
+  for (int c = 0; c < NS_N_CHECKS; c++) {
+    fprintf(out, "  %-16s %s", ns_check_name(c), verdict(r, c, require_optimal));
+    if (r->ran[c] && r->failures[c] > 0 && c != NS_CHECK_OPTIMAL)
+      fprintf(out, " (%" G_GUINT64_FORMAT " finding%s)", r->failures[c],
+              r->failures[c] == 1 ? "" : "s");
+    if (c == NS_CHECK_OPTIMAL && r->ran[c])
+      fprintf(out, " — %" G_GUINT64_FORMAT " phases, bottleneck load %" G_GUINT64_FORMAT "%s",
+              r->n_phases, r->lower_bound, require_optimal ? "" : " (informative)");
+    if (c == NS_CHECK_CONTENTION && r->max_edge_use > 1)
+      fprintf(out, " — up to %" G_GUINT64_FORMAT " transfers on one edge in a phase",
+              r->max_edge_use);
+    fputc('\n', out);
+  }
+  fprintf(out, "path       longest route crosses %d switch%s\n", r->max_path_len,
+          r->max_path_len == 1 ? "" : "es");
+  /* Findings grouped by check, each group with its overflow count. */
+  for (int c = 0; c < NS_N_CHECKS; c++) {
+    uint64_t shown = 0;
+    for (guint i = 0; i < r->findings->len; i++) {
+      const NsFinding *f = &g_array_index(r->findings, NsFinding, i);
+      if (ns_finding_check(f->kind) != (NsCheck)c)
+        continue;
+      g_autofree char *d = ns_finding_describe(f, topo, s);
+      fprintf(out, "  [%s] %s\n", ns_check_name(c), d);
+      shown++;
+    }
+    if (r->failures[c] > shown)
+      fprintf(out, "  [%s] ... and %" G_GUINT64_FORMAT " more\n", ns_check_name(c),
+              r->failures[c] - shown);
+  }
+  fprintf(out, "verdict    %s\n", ns_verify_passed(r, require_optimal) ? "PASS" : "FAIL");
+}
+
+static JsonNode *report_json(const NsVerifyReport *r, const NsTopology *topo,
+                             const NsSchedule *s, gboolean require_optimal)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new();
+  json_builder_begin_object(b);
+  json_builder_set_member_name(b, "format");
+  json_builder_add_string_value(b, "netsched-verify");
+  json_builder_set_member_name(b, "version");
+  json_builder_add_int_value(b, 1);
+  json_builder_set_member_name(b, "topology");
+  json_builder_add_string_value(b, ns_topology_source(topo));
+  json_builder_set_member_name(b, "collective");
+  json_builder_add_string_value(b, ns_collective_name(s->collective));
+  json_builder_set_member_name(b, "algorithm");
+  json_builder_add_string_value(b, s->algorithm);
+  json_builder_set_member_name(b, "execution");
+  json_builder_add_string_value(b, ns_execution_name(s->execution));
+  json_builder_set_member_name(b, "passed");
+  json_builder_add_boolean_value(b, ns_verify_passed(r, require_optimal));
+  json_builder_set_member_name(b, "machines");
+  json_builder_add_int_value(b, r->n_machines);
+  json_builder_set_member_name(b, "phases");
+  json_builder_add_int_value(b, (gint64)r->n_phases);
+  json_builder_set_member_name(b, "transfers");
+  json_builder_add_int_value(b, (gint64)r->n_transfers);
+  json_builder_set_member_name(b, "chunk_moves");
+  json_builder_add_int_value(b, (gint64)r->n_chunk_moves);
+  json_builder_set_member_name(b, "required");
+  json_builder_add_int_value(b, (gint64)r->n_required);
+  json_builder_set_member_name(b, "delivered");
+  json_builder_add_int_value(b, (gint64)r->n_delivered);
+  json_builder_set_member_name(b, "lower_bound_phases");
+  if (r->ran[NS_CHECK_OPTIMAL])
+    json_builder_add_int_value(b, (gint64)r->lower_bound);
+  else
+    json_builder_add_null_value(b);
+  json_builder_set_member_name(b, "max_edge_use");
+  json_builder_add_int_value(b, (gint64)r->max_edge_use);
+  json_builder_set_member_name(b, "max_path_length");
+  json_builder_add_int_value(b, r->max_path_len);
+  json_builder_set_member_name(b, "checks");
+  json_builder_begin_object(b);
+  for (int c = 0; c < NS_N_CHECKS; c++) {
+    json_builder_set_member_name(b, ns_check_name(c));
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "ran");
+    json_builder_add_boolean_value(b, r->ran[c]);
+    json_builder_set_member_name(b, "failures");
+    json_builder_add_int_value(b, (gint64)r->failures[c]);
+    json_builder_end_object(b);
+  }
+  json_builder_end_object(b);
+  json_builder_set_member_name(b, "findings");
+  json_builder_begin_array(b);
+  for (guint i = 0; i < r->findings->len; i++) {
+    const NsFinding *f = &g_array_index(r->findings, NsFinding, i);
+    g_autofree char *d = ns_finding_describe(f, topo, s);
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "check");
+    json_builder_add_string_value(b, ns_check_name(ns_finding_check(f->kind)));
+    json_builder_set_member_name(b, "message");
+    json_builder_add_string_value(b, d);
+    if (f->phase >= 0) {
+      json_builder_set_member_name(b, "phase");
+      json_builder_add_int_value(b, f->phase);
+    }
+    if (f->t1 >= 0) {
+      json_builder_set_member_name(b, "transfer");
+      json_builder_add_int_value(b, f->t1);
+    }
+    if (f->t2 >= 0) {
+      json_builder_set_member_name(b, "other_transfer");
+      json_builder_add_int_value(b, f->t2);
+    }
+    if (f->edge >= 0) {
+      g_autofree char *edge = ns_topology_edge_name(topo, f->edge);
+      json_builder_set_member_name(b, "edge");
+      json_builder_add_string_value(b, edge);
+    }
+    if (f->machine >= 0) {
+      json_builder_set_member_name(b, "machine");
+      json_builder_add_string_value(b, s->machines[f->machine]);
+    }
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
+  json_builder_end_object(b);
+  return json_builder_get_root(b);
+}
+
+gboolean ns_verify_write_json(const NsVerifyReport *r, const NsTopology *topo,
+                              const NsSchedule *s, gboolean require_optimal, FILE *out,
+                              GError **error)
+{
+  g_autoptr(JsonNode) root = report_json(r, topo, s, require_optimal);
+  g_autoptr(JsonGenerator) gen = json_generator_new();
+  json_generator_set_pretty(gen, TRUE);
+  json_generator_set_root(gen, root);
+  g_autofree char *text = json_generator_to_data(gen, NULL);
+  if (fputs(text, out) == EOF || fputc('\n', out) == EOF) {
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot write the JSON report");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean ns_verify_write_junit(const NsVerifyReport *r, const NsTopology *topo,
+                               const NsSchedule *s, gboolean require_optimal, FILE *out,
+                               GError **error)
+{
+  int tests = 0, failures = 0;
+  for (int c = 0; c < NS_N_CHECKS; c++) {
+    tests++;
+    if (r->ran[c] && r->failures[c] > 0 && (c != NS_CHECK_OPTIMAL || require_optimal))
+      failures++;
+  }
+  g_autofree char *suite = g_markup_printf_escaped("%s/%s on %s", ns_collective_name(s->collective),
+                                                   s->algorithm, ns_topology_source(topo));
+  fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+  fprintf(out, "<testsuites>\n  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\">\n", suite,
+          tests, failures);
+  for (int c = 0; c < NS_N_CHECKS; c++) {
+    fprintf(out, "    <testcase classname=\"netsched.verify\" name=\"%s\">", ns_check_name(c));
+    gboolean fails = r->ran[c] && r->failures[c] > 0 &&
+                     (c != NS_CHECK_OPTIMAL || require_optimal);
+    if (!r->ran[c]) {
+      fprintf(out, "<skipped message=\"not applicable\"/>");
+    } else if (fails) {
+      GString *body = g_string_new(NULL);
+      for (guint i = 0; i < r->findings->len; i++) {
+        const NsFinding *f = &g_array_index(r->findings, NsFinding, i);
+        if (ns_finding_check(f->kind) != (NsCheck)c)
+          continue;
+        g_autofree char *d = ns_finding_describe(f, topo, s);
+        g_string_append_printf(body, "%s\n", d);
+      }
+      g_autofree char *esc = g_markup_escape_text(body->str, -1);
+      fprintf(out, "\n      <failure message=\"%" G_GUINT64_FORMAT " finding(s)\">%s</failure>\n    ",
+              r->failures[c], esc);
+      g_string_free(body, TRUE);
+    }
+    fprintf(out, "</testcase>\n");
+  }
+  fprintf(out, "  </testsuite>\n</testsuites>\n");
+  if (ferror(out)) {
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot write the JUnit report");
+    return FALSE;
+  }
+  return TRUE;
+}
