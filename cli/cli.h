@@ -15,6 +15,7 @@ int ns_cmd_topo(int argc, char **argv);
 int ns_cmd_plan(int argc, char **argv);
 int ns_cmd_verify(int argc, char **argv);
 int ns_cmd_bound(int argc, char **argv);
+int ns_cmd_simulate(int argc, char **argv);
 
 /* Prints "netsched: <message>" to stderr and returns the exit status the
  * error calls for (see platforms/error.h). Frees the error. */
@@ -38,8 +39,10 @@ gboolean ns_cli_close_output(FILE *f, const char *path, GError **error);
  * handling). Returns FALSE after printing the problem. */
 gboolean ns_cli_parse(GOptionContext *ctx, int *argc, char ***argv);
 
-/* Plans with the registry, reporting time to stderr when `verbose`. */
+/* Plans with the registry. `root` names the bcast root machine (NULL:
+ * the first machine); `segment` is the bcast segment size in bytes (0: the
+ * whole message, no pipelining). */
 NsSchedule *ns_cli_plan(const NsTopology *topo, const char *collective, const char *algorithm,
-                        uint64_t msize, GError **error);
+                        uint64_t msize, const char *root, uint64_t segment, GError **error);
 
 #endif

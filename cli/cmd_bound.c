@@ -68,6 +68,7 @@ int ns_cmd_bound(int argc, char **argv)
            "|M|(|M|-1)B/(|Mu||Mv|) and path lengths (Faraj & Yuan §3, §4.1).");
   g_option_context_add_main_entries(ctx, entries, NULL);
   int status = 2;
+  g_autoptr(NsTopology) t = NULL;
   GError *error = NULL;
   if (!ns_cli_parse(ctx, &argc, &argv))
     goto out;
@@ -80,7 +81,7 @@ int ns_cmd_bound(int argc, char **argv)
     status = ns_cli_fail(error);
     goto out;
   }
-  g_autoptr(NsTopology) t = ns_cli_load_topology(topology, format, &error);
+  t = ns_cli_load_topology(topology, format, &error);
   if (t == NULL) {
     status = ns_cli_fail(error);
     goto out;

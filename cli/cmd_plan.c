@@ -32,7 +32,7 @@ static void print_table(const NsSchedule *s, FILE *out)
 int ns_cmd_plan(int argc, char **argv)
 {
   char *topology = NULL, *format = NULL, *collective = NULL, *algorithm = NULL;
-  char *msize_text = NULL, *output = NULL;
+  char *msize_text = NULL, *output = NULL, *root = NULL, *segment_text = NULL;
   gboolean list = FALSE, table = FALSE;
   GOptionEntry entries[] = {
     { "topology", 'T', 0, G_OPTION_ARG_FILENAME, &topology, "Topology file or gen:SPEC", "T" },
@@ -42,6 +42,10 @@ int ns_cmd_plan(int argc, char **argv)
       "alltoall" },
     { "algorithm", 'a', 0, G_OPTION_ARG_STRING, &algorithm, "Algorithm (default faraj)", "NAME" },
     { "msize", 'm', 0, G_OPTION_ARG_STRING, &msize_text, "Message size (default 64KiB)", "SIZE" },
+    { "root", 'r', 0, G_OPTION_ARG_STRING, &root, "bcast: root machine (default the first)",
+      "MACHINE" },
+    { "segment", 's', 0, G_OPTION_ARG_STRING, &segment_text,
+      "bcast: pipeline segment size (default: no pipelining)", "SIZE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Schedule JSON file (default stdout)",
       "FILE" },
     { "table", 0, 0, G_OPTION_ARG_NONE, &table, "Print the phases as a table instead of JSON", NULL },
@@ -55,6 +59,8 @@ int ns_cmd_plan(int argc, char **argv)
                                         "faraj-c.topo -a faraj -m 64KiB -o c.json\n");
   g_option_context_add_main_entries(ctx, entries, NULL);
   int status = 2;
+  g_autoptr(NsTopology) t = NULL;
+  g_autoptr(NsSchedule) s = NULL;
   GError *error = NULL;
   if (!ns_cli_parse(ctx, &argc, &argv))
     goto out;
@@ -67,18 +73,20 @@ int ns_cmd_plan(int argc, char **argv)
     status = ns_cli_usage("plan", "unexpected argument '%s'", argv[1]);
     goto out;
   }
-  uint64_t msize = 65536;
-  if (msize_text != NULL && !ns_cli_parse_size("--msize", msize_text, &msize, &error)) {
+  uint64_t msize = 65536, segment = 0;
+  if ((msize_text != NULL && !ns_cli_parse_size("--msize", msize_text, &msize, &error)) ||
+      (segment_text != NULL && !ns_cli_parse_size("--segment", segment_text, &segment, &error))) {
     status = ns_cli_fail(error);
     goto out;
   }
-  g_autoptr(NsTopology) t = ns_cli_load_topology(topology, format, &error);
+  t = ns_cli_load_topology(topology, format, &error);
   if (t == NULL) {
     status = ns_cli_fail(error);
     goto out;
   }
-  g_autoptr(NsSchedule) s = ns_cli_plan(t, collective ? collective : "alltoall",
-                                        algorithm ? algorithm : "faraj", msize, &error);
+  s = ns_cli_plan(t, collective ? collective : "alltoall",
+                                        algorithm ? algorithm : "faraj", msize, root, segment,
+                                        &error);
   if (s == NULL) {
     status = ns_cli_fail(error);
     goto out;
@@ -102,5 +110,7 @@ out:
   g_free(algorithm);
   g_free(msize_text);
   g_free(output);
+  g_free(root);
+  g_free(segment_text);
   return status;
 }

@@ -109,6 +109,7 @@ int ns_cmd_topo(int argc, char **argv)
            "generator such as gen:chain:4,8 (see docs/topology-format.md).\n");
   g_option_context_add_main_entries(ctx, entries, NULL);
   int status = 2;
+  g_autoptr(NsTopology) t = NULL;
   if (!ns_cli_parse(ctx, &argc, &argv))
     goto out;
   if (argc != 3 || (strcmp(argv[1], "show") != 0 && strcmp(argv[1], "convert") != 0)) {
@@ -116,7 +117,7 @@ int ns_cmd_topo(int argc, char **argv)
     goto out;
   }
   GError *error = NULL;
-  g_autoptr(NsTopology) t = ns_cli_load_topology(argv[2], format, &error);
+  t = ns_cli_load_topology(argv[2], format, &error);
   if (t == NULL) {
     status = ns_cli_fail(error);
     goto out;

@@ -8,7 +8,7 @@
 int ns_cmd_verify(int argc, char **argv)
 {
   char *topology = NULL, *format = NULL, *junit = NULL, *port = NULL, *algorithm = NULL;
-  char *collective = NULL;
+  char *collective = NULL, *msize_text = NULL, *root = NULL, *segment_text = NULL;
   gboolean json = FALSE, require_optimal = FALSE, quiet = FALSE;
   int max_findings = 20;
   GOptionEntry entries[] = {
@@ -19,6 +19,11 @@ int ns_cmd_verify(int argc, char **argv)
       "Plan with this algorithm instead of reading SCHEDULE", "NAME" },
     { "collective", 'c', 0, G_OPTION_ARG_STRING, &collective, "With --algorithm (default alltoall)",
       "NAME" },
+    { "msize", 'm', 0, G_OPTION_ARG_STRING, &msize_text, "With --algorithm: message size (default 64KiB)",
+      "SIZE" },
+    { "root", 'r', 0, G_OPTION_ARG_STRING, &root, "With --algorithm: bcast root machine", "MACHINE" },
+    { "segment", 's', 0, G_OPTION_ARG_STRING, &segment_text,
+      "With --algorithm: bcast segment size", "SIZE" },
     { "port", 0, 0, G_OPTION_ARG_STRING, &port, "Port model (default one)", "one|all" },
     { "require-optimal", 0, 0, G_OPTION_ARG_NONE, &require_optimal,
       "Fail when the schedule has more phases than the bottleneck load", NULL },
@@ -40,11 +45,19 @@ int ns_cmd_verify(int argc, char **argv)
            "--junit verify.xml\n");
   g_option_context_add_main_entries(ctx, entries, NULL);
   int status = 2;
+  uint64_t msize = 65536, segment = 0;
+  g_autoptr(NsTopology) t = NULL;
+  g_autoptr(NsSchedule) s = NULL;
   GError *error = NULL;
   if (!ns_cli_parse(ctx, &argc, &argv))
     goto out;
   if ((algorithm == NULL && argc != 2) || (algorithm != NULL && argc != 1)) {
     status = ns_cli_usage("verify", "give one SCHEDULE file, or --algorithm to plan one");
+    goto out;
+  }
+  if ((msize_text != NULL && !ns_cli_parse_size("--msize", msize_text, &msize, &error)) ||
+      (segment_text != NULL && !ns_cli_parse_size("--segment", segment_text, &segment, &error))) {
+    status = ns_cli_fail(error);
     goto out;
   }
   NsVerifyOptions opt;
@@ -56,14 +69,14 @@ int ns_cmd_verify(int argc, char **argv)
   }
   if (port != NULL && strcmp(port, "all") == 0)
     opt.port = NS_PORT_ALL;
-  g_autoptr(NsTopology) t = ns_cli_load_topology(topology, format, &error);
+  t = ns_cli_load_topology(topology, format, &error);
   if (t == NULL) {
     status = ns_cli_fail(error);
     goto out;
   }
-  g_autoptr(NsSchedule) s = algorithm != NULL
+  s = algorithm != NULL
                                 ? ns_cli_plan(t, collective ? collective : "alltoall",
-                                              algorithm, 65536, &error)
+                                              algorithm, msize, root, segment, &error)
                                 : ns_schedule_load_json(argv[1], &error);
   if (s == NULL) {
     status = ns_cli_fail(error);
@@ -94,5 +107,8 @@ out:
   g_free(port);
   g_free(algorithm);
   g_free(collective);
+  g_free(msize_text);
+  g_free(root);
+  g_free(segment_text);
   return status;
 }

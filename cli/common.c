@@ -93,7 +93,7 @@ gboolean ns_cli_parse(GOptionContext *ctx, int *argc, char ***argv)
 }
 
 NsSchedule *ns_cli_plan(const NsTopology *topo, const char *collective, const char *algorithm,
-                        uint64_t msize, GError **error)
+                        uint64_t msize, const char *root, uint64_t segment, GError **error)
 {
   NsCollective c;
   if (!ns_collective_from_name(collective, &c)) {
@@ -101,6 +101,18 @@ NsSchedule *ns_cli_plan(const NsTopology *topo, const char *collective, const ch
                     "unknown collective '%s' (alltoall, allgather, bcast)", collective);
     return NULL;
   }
-  NsPlanParams params = { .msize = msize, .root = 0, .segment = 0 };
+  int root_machine = 0;
+  if (root != NULL && (root_machine = ns_topology_find_machine(topo, root)) < 0) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "--root '%s' is not a machine of %s", root,
+                    ns_topology_source(topo));
+    return NULL;
+  }
+  if (segment > msize) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                    "--segment (%" G_GUINT64_FORMAT " bytes) is larger than --msize (%" G_GUINT64_FORMAT
+                    " bytes)", segment, msize);
+    return NULL;
+  }
+  NsPlanParams params = { .msize = msize, .root = root_machine, .segment = segment };
   return ns_plan(topo, c, algorithm, &params, error);
 }

@@ -3,6 +3,7 @@
  *   plan                plan a collective with a registered algorithm
  *   verify              prove a schedule complete, contention-free, optimal
  *   bound               theoretical bounds of a collective on a topology
+ *   simulate            replay a schedule on SimGrid (fluid or ns-3 packet models)
  */
 #include "cli/cli.h"
 #include <locale.h>
@@ -19,6 +20,7 @@ static const Command commands[] = {
   { "plan", ns_cmd_plan, "plan a collective: topology -> schedule (JSON)" },
   { "verify", ns_cmd_verify, "verify a schedule: data flow, completeness, contention, optimality" },
   { "bound", ns_cmd_bound, "bottleneck load, root, time and throughput bounds, path lengths" },
+  { "simulate", ns_cmd_simulate, "replay a schedule on SimGrid: completion time vs the bound" },
 };
 
 static void usage(FILE *out)

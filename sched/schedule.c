@@ -58,6 +58,7 @@ void ns_schedule_free(NsSchedule *s)
   g_array_unref(s->transfers);
   g_array_unref(s->chunk_pool);
   g_array_unref(s->sync);
+  g_free(s->sync_scheme);
   g_free(s);
 }
 

@@ -23,7 +23,9 @@
  *
  * Sync edges (optional): (from, to) transfer indices; transfer `to` may
  * start only after transfer `from` has completed (Faraj–Yuan §5 pair-wise
- * synchronisation).
+ * synchronisation). They come on top of program order: every machine
+ * performs its phases in order, starting its transfers of a phase only when
+ * all its transfers of earlier phases have completed (sched/sync.h).
  *
  * Transfers are stored flat and phases index into them, so a 4096-machine
  * all-to-all (16.8 M transfers) costs 16 bytes a transfer.
@@ -66,6 +68,8 @@ typedef struct {
   GArray *transfers;    /* NsTransfer */
   GArray *chunk_pool;   /* uint32: chunks of multi-chunk transfers */
   GArray *sync;         /* NsSyncEdge */
+  char *sync_scheme;    /* scheme the sync edges were computed for
+                           (sched/sync.h), e.g. "sender-all"; NULL if none */
 } NsSchedule;
 
 const char *ns_collective_name(NsCollective c);

@@ -7,7 +7,8 @@
 # Runs apt-get as root, or through sudo when not root.
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config libglib2.0-dev libjson-glib-dev libigraph-dev)
+packages=(build-essential cmake pkg-config libglib2.0-dev libjson-glib-dev libigraph-dev
+          libsimgrid-dev gnuplot-nox)
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(clang libclang-rt-14-dev)
 fi

@@ -1,0 +1,351 @@
+/* netsched simulate — replay a schedule on SimGrid and report timings. */
+#include "cli/cli.h"
+#include "platforms/error.h"
+#include "platforms/units.h"
+#include "sched/schedule_json.h"
+#include "sim/sim.h"
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+/* Per-edge figures: bytes from routes, utilisation over the whole run. */
+typedef struct {
+  int edge;
+  uint64_t bytes;
+  double busy;  /* bytes*8 / (bandwidth * completion) */
+} EdgeUse;
+
+static int compare_use(const void *a, const void *b)
+{
+  const EdgeUse *x = a, *y = b;
+  return (x->bytes < y->bytes) - (x->bytes > y->bytes);
+}
+
+static EdgeUse *edge_uses(const NsTopology *t, const NsSchedule *s, uint64_t msize,
+                          double completion)
+{
+  int n = ns_topology_n_edges(t);
+  uint64_t *bytes = g_new(uint64_t, n);
+  ns_sim_edge_bytes(t, s, msize, bytes);
+  EdgeUse *u = g_new(EdgeUse, n);
+  for (int e = 0; e < n; e++) {
+    double bw = ns_topology_link(t, ns_edge_link(e))->bandwidth;
+    u[e] = (EdgeUse){ e, bytes[e], completion > 0 ? (double)bytes[e] * 8.0 / (bw * completion) : 0 };
+  }
+  g_free(bytes);
+  qsort(u, (size_t)n, sizeof *u, compare_use);
+  return u;
+}
+
+/* Utilisation of one edge over time, in `bins` equal intervals of the
+ * run: every transfer crossing the edge spreads its bytes evenly over its
+ * [start, end] (an approximation of the fluid rate it got). */
+static void edge_timeline(const NsTopology *t, const NsSchedule *s, const NsSimResult *r,
+                          uint64_t msize, int edge, int bins, double *busy)
+{
+  memset(busy, 0, sizeof(double) * (gsize)bins);
+  double width = r->completion / bins;
+  double bw = ns_topology_link(t, ns_edge_link(edge))->bandwidth;
+  int *route = g_new(int, ns_topology_max_route_len(t));
+  for (uint64_t k = 0; k < r->n_transfers; k++) {
+    const NsTransfer *tr = ns_schedule_transfer(s, k);
+    int a = ns_topology_machine_node(t, ns_topology_find_machine(t, s->machines[tr->src]));
+    int b = ns_topology_machine_node(t, ns_topology_find_machine(t, s->machines[tr->dst]));
+    int len = ns_topology_route(t, a, b, route);
+    gboolean uses = FALSE;
+    for (int i = 0; i < len && !uses; i++)
+      uses = route[i] == edge;
+    double t0 = r->start[k], t1 = r->end[k];
+    if (!uses || !(t1 > t0))
+      continue;
+    double rate = (double)tr->n_chunks * msize * 8.0 / (t1 - t0);
+    for (int i = (int)(t0 / width); i < bins && i * width < t1; i++) {
+      double lo = MAX(t0, i * width), hi = MIN(t1, (i + 1) * width);
+      if (hi > lo)
+        busy[i] += rate * (hi - lo) / (bw * width);
+    }
+  }
+  g_free(route);
+}
+
+static void print_table(const NsTopology *t, const NsSchedule *s, const NsSimOptions *opt,
+                        const NsSimResult *r, uint64_t msize)
+{
+  g_autofree char *size = ns_format_size(msize);
+  g_autofree char *sync = ns_sync_scheme_to_string(&opt->sync);
+  double fmin = G_MAXDOUBLE, fmax = 0;
+  for (int m = 0; m < r->n_machines; m++) {
+    fmin = MIN(fmin, r->finish[m]);
+    fmax = MAX(fmax, r->finish[m]);
+  }
+  printf("simulation   %s/%s on %s\n", ns_collective_name(s->collective), s->algorithm,
+         ns_topology_source(t));
+  printf("model        %s, sync %s, msize %s%s\n", ns_net_model_name(opt->model),
+         s->execution == NS_EXEC_POSTED ? "n/a (posted at once)" : sync, size,
+         r->n_dummy_messages ? " (+dummies)" : "");
+  printf("completion   %.6f s\n", r->completion);
+  printf("bound        %.6f s   ratio %.4f\n", r->bound, r->ratio);
+  printf("throughput   %.2f Mbit/s aggregate\n", r->throughput / 1e6);
+  printf("finish       machines end between %.6f and %.6f s\n", fmin, fmax);
+  printf("messages     %" G_GUINT64_FORMAT " data, %" G_GUINT64_FORMAT " sync/barrier, %"
+         G_GUINT64_FORMAT " dummy\n",
+         r->n_transfers, r->n_sync_messages, r->n_dummy_messages);
+  printf("wall         %.3f s (%.0f messages per wall second)\n", r->wall_seconds,
+         r->wall_seconds > 0 ? (double)r->n_transfers / r->wall_seconds : 0);
+  EdgeUse *u = edge_uses(t, s, msize, r->completion);
+  int n = MIN(ns_topology_n_edges(t), 6);
+  printf("busiest links (bytes from routes, utilisation over the run):\n");
+  for (int i = 0; i < n; i++) {
+    g_autofree char *name = ns_topology_edge_name(t, u[i].edge);
+    g_autofree char *b = ns_format_size(u[i].bytes);
+    printf("  %-20s %12s  %5.1f %%\n", name, b, 100.0 * u[i].busy);
+  }
+  g_free(u);
+}
+
+static void print_json(const NsTopology *t, const NsSchedule *s, const NsSimOptions *opt,
+                       const NsSimResult *r, uint64_t msize, gboolean transfers)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new();
+  g_autofree char *sync = ns_sync_scheme_to_string(&opt->sync);
+  json_builder_begin_object(b);
+#define MEMBER(name, kind, value) \
+  do { json_builder_set_member_name(b, name); json_builder_add_##kind##_value(b, value); } while (0)
+  MEMBER("format", string, "netsched-simulation");
+  MEMBER("version", int, 1);
+  MEMBER("topology", string, ns_topology_source(t));
+  MEMBER("collective", string, ns_collective_name(s->collective));
+  MEMBER("algorithm", string, s->algorithm);
+  MEMBER("model", string, ns_net_model_name(opt->model));
+  MEMBER("sync", string, s->execution == NS_EXEC_POSTED ? "posted" : sync);
+  MEMBER("msize_bytes", int, (gint64)msize);
+  MEMBER("machines", int, r->n_machines);
+  MEMBER("completion_s", double, r->completion);
+  MEMBER("bound_s", double, r->bound);
+  MEMBER("ratio", double, r->ratio);
+  MEMBER("throughput_bps", double, r->throughput);
+  MEMBER("data_messages", int, (gint64)r->n_transfers);
+  MEMBER("sync_messages", int, (gint64)r->n_sync_messages);
+  MEMBER("dummy_messages", int, (gint64)r->n_dummy_messages);
+  MEMBER("wall_s", double, r->wall_seconds);
+  json_builder_set_member_name(b, "finish_s");
+  json_builder_begin_object(b);
+  for (int m = 0; m < r->n_machines; m++)
+    MEMBER(s->machines[m], double, r->finish[m]);
+  json_builder_end_object(b);
+  json_builder_set_member_name(b, "links");
+  json_builder_begin_array(b);
+  EdgeUse *u = edge_uses(t, s, msize, r->completion);
+  for (int i = 0; i < ns_topology_n_edges(t); i++) {
+    if (u[i].bytes == 0)
+      break;
+    g_autofree char *name = ns_topology_edge_name(t, u[i].edge);
+    json_builder_begin_object(b);
+    MEMBER("edge", string, name);
+    MEMBER("bytes", int, (gint64)u[i].bytes);
+    MEMBER("utilisation", double, u[i].busy);
+    json_builder_end_object(b);
+  }
+  g_free(u);
+  json_builder_end_array(b);
+  if (transfers) {
+    json_builder_set_member_name(b, "transfers");
+    json_builder_begin_array(b);
+    for (uint64_t k = 0; k < r->n_transfers; k++) {
+      json_builder_begin_array(b);
+      json_builder_add_double_value(b, r->start[k]);
+      json_builder_add_double_value(b, r->end[k]);
+      json_builder_end_array(b);
+    }
+    json_builder_end_array(b);
+  }
+#undef MEMBER
+  json_builder_end_object(b);
+  g_autoptr(JsonNode) root = json_builder_get_root(b);
+  g_autoptr(JsonGenerator) gen = json_generator_new();
+  json_generator_set_pretty(gen, TRUE);
+  json_generator_set_root(gen, root);
+  g_autofree char *text = json_generator_to_data(gen, NULL);
+  printf("%s\n", text);
+}
+
+/* CSV: one line per transfer (phase, src, dst, bytes, start, end). */
+static gboolean write_transfers_csv(const NsSchedule *s, const NsSimResult *r, uint64_t msize,
+                                    const char *path, GError **error)
+{
+  FILE *f = ns_cli_open_output(path, error);
+  if (f == NULL)
+    return FALSE;
+  fprintf(f, "transfer,phase,src,dst,bytes,start_s,end_s\n");
+  for (uint32_t ph = 0; ph < ns_schedule_n_phases(s); ph++) {
+    uint64_t first, n;
+    ns_schedule_phase_range(s, ph, &first, &n);
+    for (uint64_t k = first; k < first + n; k++) {
+      const NsTransfer *tr = ns_schedule_transfer(s, k);
+      fprintf(f, "%" G_GUINT64_FORMAT ",%u,%s,%s,%" G_GUINT64_FORMAT ",%.9f,%.9f\n", k, ph,
+              s->machines[tr->src], s->machines[tr->dst], (uint64_t)tr->n_chunks * msize,
+              r->start[k], r->end[k]);
+    }
+  }
+  return ns_cli_close_output(f, path, error);
+}
+
+/* CSV: utilisation of the busiest edges over time (50 bins). */
+static gboolean write_timeline_csv(const NsTopology *t, const NsSchedule *s, const NsSimResult *r,
+                                   uint64_t msize, const char *path, GError **error)
+{
+  const int bins = 50, top = 4;
+  FILE *f = ns_cli_open_output(path, error);
+  if (f == NULL)
+    return FALSE;
+  EdgeUse *u = edge_uses(t, s, msize, r->completion);
+  int n = MIN(top, ns_topology_n_edges(t));
+  double *busy = g_new(double, (gsize)bins * n);
+  fprintf(f, "time_s");
+  for (int i = 0; i < n; i++) {
+    g_autofree char *name = ns_topology_edge_name(t, u[i].edge);
+    fprintf(f, ",%s", name);
+    edge_timeline(t, s, r, msize, u[i].edge, bins, busy + (gsize)i * bins);
+  }
+  fputc('\n', f);
+  for (int k = 0; k < bins; k++) {
+    fprintf(f, "%.9f", (k + 0.5) * r->completion / bins);
+    for (int i = 0; i < n; i++)
+      fprintf(f, ",%.4f", busy[(gsize)i * bins + k]);
+    fputc('\n', f);
+  }
+  g_free(busy);
+  g_free(u);
+  return ns_cli_close_output(f, path, error);
+}
+
+int ns_cmd_simulate(int argc, char **argv)
+{
+  char *topology = NULL, *format = NULL, *algorithm = NULL, *collective = NULL;
+  char *model = NULL, *sync = NULL, *msize_text = NULL, *root = NULL, *segment_text = NULL;
+  char *tcp = NULL, *trace = NULL, *transfers_csv = NULL, *timeline_csv = NULL;
+  char **cfg = NULL;
+  gboolean json = FALSE, json_transfers = FALSE;
+  int queue = 100, segment_size = 1000;
+  double wall_limit = 0;
+  GOptionEntry entries[] = {
+    { "topology", 'T', 0, G_OPTION_ARG_FILENAME, &topology, "Topology file or gen:SPEC", "T" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Topology format (default: guessed)",
+      "native|slurm|graphml" },
+    { "algorithm", 'a', 0, G_OPTION_ARG_STRING, &algorithm,
+      "Plan with this algorithm instead of reading SCHEDULE", "NAME" },
+    { "collective", 'c', 0, G_OPTION_ARG_STRING, &collective, "With --algorithm (default alltoall)",
+      "NAME" },
+    { "root", 'r', 0, G_OPTION_ARG_STRING, &root, "With --algorithm: bcast root", "MACHINE" },
+    { "segment", 's', 0, G_OPTION_ARG_STRING, &segment_text, "With --algorithm: bcast segment",
+      "SIZE" },
+    { "model", 'M', 0, G_OPTION_ARG_STRING, &model, "Network model (default ideal)",
+      "ideal|tcp|smpi|packet" },
+    { "sync", 'S', 0, G_OPTION_ARG_STRING, &sync,
+      "Synchronisation scheme of phased schedules (default none)", "SCHEME" },
+    { "msize", 'm', 0, G_OPTION_ARG_STRING, &msize_text,
+      "Message (chunk) size; default: the schedule's", "SIZE" },
+    { "queue", 0, 0, G_OPTION_ARG_INT, &queue, "packet: switch queue size in packets (default 100)",
+      "N" },
+    { "tcp", 0, 0, G_OPTION_ARG_STRING, &tcp, "packet: TCP variant (default Cubic)", "Cubic|NewReno" },
+    { "segment-size", 0, 0, G_OPTION_ARG_INT, &segment_size,
+      "packet: TCP segment size in bytes (default 1000)", "BYTES" },
+    { "cfg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cfg, "Any SimGrid option (repeatable)",
+      "NAME:VALUE" },
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace, "Write a Paje trace (for ViTE)", "FILE" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the measurements as JSON", NULL },
+    { "json-transfers", 0, 0, G_OPTION_ARG_NONE, &json_transfers,
+      "With --json: include every transfer's start and end", NULL },
+    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &transfers_csv,
+      "Write per-transfer start/end times as CSV", "FILE" },
+    { "timeline", 0, 0, G_OPTION_ARG_FILENAME, &timeline_csv,
+      "Write the busiest links' utilisation over time as CSV", "FILE" },
+    { "wall-limit", 0, 0, G_OPTION_ARG_DOUBLE, &wall_limit,
+      "Kill the simulation after this many wall seconds", "S" },
+    { NULL },
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new("[SCHEDULE.json] - simulate on SimGrid");
+  g_option_context_set_summary(
+      ctx, "Replays a schedule on SimGrid (one actor per machine) and reports the\n"
+           "completion time against the bound, throughput, per-machine finish times and\n"
+           "link loads. Models: ideal (fluid, no correction factors), tcp (SimGrid LV08),\n"
+           "smpi (SMPI factors), packet (ns-3 store-and-forward with TCP).");
+  g_autofree char *desc = g_strdup_printf(
+      "Sync schemes: %s.\n"
+      "Fluid models share bandwidth max-min without loss, so everything-at-once already\n"
+      "reaches the bound there; contention penalties appear only with --model packet.\n"
+      "Example:\n  netsched simulate -T scenarios/topologies/faraj-c.topo -a faraj -S sender-all "
+      "-m 64KiB\n",
+      ns_sync_scheme_names());
+  g_option_context_set_description(ctx, desc);
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  int status = 2;
+  GError *error = NULL;
+  g_autoptr(NsTopology) t = NULL;
+  g_autoptr(NsSchedule) s = NULL;
+  NsSimOptions opt;
+  ns_sim_options_init(&opt);
+  NsSimResult r = { 0 };
+  if (!ns_cli_parse(ctx, &argc, &argv))
+    goto out;
+  if ((algorithm == NULL && argc != 2) || (algorithm != NULL && argc != 1)) {
+    status = ns_cli_usage("simulate", "give one SCHEDULE file, or --algorithm to plan one");
+    goto out;
+  }
+  uint64_t msize = 0, segment = 0;
+  if ((msize_text != NULL && !ns_cli_parse_size("--msize", msize_text, &msize, &error)) ||
+      (segment_text != NULL && !ns_cli_parse_size("--segment", segment_text, &segment, &error)) ||
+      (model != NULL && !ns_net_model_parse(model, &opt.model, &error)) ||
+      (sync != NULL && !ns_sync_scheme_parse(sync, &opt.sync, &error))) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
+  if (queue < 1 || segment_size < 64) {
+    status = ns_cli_usage("simulate", "--queue must be >= 1 and --segment-size >= 64");
+    goto out;
+  }
+  if (tcp != NULL && strcmp(tcp, "Cubic") != 0 && strcmp(tcp, "NewReno") != 0) {
+    status = ns_cli_usage("simulate", "--tcp takes Cubic or NewReno (ns-3's Reno and Tahoe abort "
+                                      "in SimGrid 3.32)");
+    goto out;
+  }
+  opt.msize = msize;
+  opt.queue_packets = queue;
+  opt.segment_size = segment_size;
+  opt.tcp_variant = g_strdup(tcp);
+  opt.trace = g_strdup(trace);
+  opt.wall_limit = wall_limit;
+  for (int i = 0; cfg != NULL && cfg[i] != NULL; i++)
+    g_ptr_array_add(opt.cfg, g_strdup(cfg[i]));
+  t = ns_cli_load_topology(topology, format, &error);
+  if (t == NULL) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
+  s = algorithm != NULL ? ns_cli_plan(t, collective ? collective : "alltoall", algorithm,
+                                      msize ? msize : 65536, root, segment, &error)
+                        : ns_schedule_load_json(argv[1], &error);
+  if (s == NULL || !ns_simulate(t, s, &opt, &r, &error)) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
+  uint64_t used = msize ? msize : s->msize;
+  if (json)
+    print_json(t, s, &opt, &r, used, json_transfers);
+  else
+    print_table(t, s, &opt, &r, used);
+  if ((transfers_csv != NULL && !write_transfers_csv(s, &r, used, transfers_csv, &error)) ||
+      (timeline_csv != NULL && !write_timeline_csv(t, s, &r, used, timeline_csv, &error))) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
+  status = 0;
+out:
+  ns_sim_result_clear(&r);
+  ns_sim_options_clear(&opt);
+  g_free(topology); g_free(format); g_free(algorithm); g_free(collective); g_free(model);
+  g_free(sync); g_free(msize_text); g_free(root); g_free(segment_text); g_free(tcp);
+  g_free(trace); g_free(transfers_csv); g_free(timeline_csv);
+  g_strfreev(cfg);
+  return status;
+}

@@ -1,0 +1,62 @@
+/* netsched — internal: the per-machine programs the SimGrid actors run.
+ *
+ * Built in the parent process from a Schedule and a synchronisation
+ * scheme (program.c), inherited by the simulation child through fork(),
+ * executed there by one actor per machine (replay.c). */
+#ifndef NETSCHED_SIM_PROGRAM_H
+#define NETSCHED_SIM_PROGRAM_H
+
+#include "sim/sim.h"
+
+typedef struct {
+  uint32_t phase;
+  uint32_t send_first, n_sends;   /* into Program.ops */
+  uint32_t recv_first, n_recvs;
+} Step;
+
+/* Shared with the parent: written by the child, read after it exits. */
+typedef struct {
+  int done;                /* set last: the child ran to the end */
+  double completion;
+  uint64_t n_sync_messages;
+  double wall_seconds;
+  char error[512];
+} SharedHeader;
+
+typedef struct {
+  int p;                   /* machines */
+  char **hosts;            /* SimGrid host name of every schedule machine */
+  uint64_t n_real;         /* transfers of the schedule */
+  uint64_t n_all;          /* plus dummy transfers */
+  int32_t *src, *dst;      /* per transfer (real then dummy) */
+  double *bytes;           /* per transfer */
+  /* steps of machine m: steps[step_start[m] .. step_start[m+1]) */
+  uint32_t *step_start;
+  Step *steps;
+  uint32_t *ops;           /* transfer ids referenced by steps */
+  /* barriers: before the phases listed, every machine joins them in order */
+  uint32_t n_barriers;
+  uint32_t *barrier_phase;
+  /* pair-wise syncs */
+  gboolean receiver_based;
+  uint32_t *needed;        /* per transfer: syncs to receive before posting */
+  uint32_t *sync_start;    /* per transfer: targets sync_to[sync_start[t] .. sync_start[t+1]) */
+  uint32_t *sync_to;
+  uint64_t sync_size;
+  /* results (shared memory) */
+  SharedHeader *header;
+  double *finish, *start, *end;
+  void *shared;
+  gsize shared_size;
+} Program;
+
+/* Builds the program; the dummy scheme adds dummy transfers. */
+Program *ns_program_build(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *opt,
+                          uint64_t msize, GError **error);
+void ns_program_free(Program *prog);
+
+/* Child side: runs SimGrid with `argv` (options) on `platform`, fills the
+ * shared results. Never returns. */
+G_GNUC_NORETURN void ns_replay_run(Program *prog, const char *platform, int argc, char **argv);
+
+#endif

@@ -1,0 +1,306 @@
+/* netsched — simulation driver: options, models, the child process, results.
+ * See sim.h. */
+#include "sim/sim.h"
+#include "analysis/bounds.h"
+#include "platforms/error.h"
+#include "platforms/topology_simgrid.h"
+#include "sim/program.h"
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *const model_names[] = {
+  [NS_MODEL_IDEAL] = "ideal", [NS_MODEL_TCP] = "tcp", [NS_MODEL_SMPI] = "smpi",
+  [NS_MODEL_PACKET] = "packet",
+};
+
+gboolean ns_net_model_parse(const char *name, NsNetModel *model, GError **error)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS(model_names); i++)
+    if (g_strcmp0(name, model_names[i]) == 0) {
+      *model = (NsNetModel)i;
+      return TRUE;
+    }
+  ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                  "unknown network model '%s' (ideal, tcp, smpi, packet)", name);
+  return FALSE;
+}
+
+const char *ns_net_model_name(NsNetModel model) { return model_names[model]; }
+
+void ns_sim_options_init(NsSimOptions *opt)
+{
+  memset(opt, 0, sizeof *opt);
+  opt->model = NS_MODEL_IDEAL;
+  opt->sync.kind = NS_SYNC_NONE;
+  opt->sync_size = 8;
+  opt->queue_packets = 100;
+  opt->segment_size = 1000;
+  opt->cfg = g_ptr_array_new_with_free_func(g_free);
+}
+
+void ns_sim_options_clear(NsSimOptions *opt)
+{
+  g_free(opt->tcp_variant);
+  g_free(opt->trace);
+  if (opt->cfg != NULL)
+    g_ptr_array_unref(opt->cfg);
+  memset(opt, 0, sizeof *opt);
+}
+
+void ns_sim_result_clear(NsSimResult *r)
+{
+  g_free(r->finish);
+  g_free(r->start);
+  g_free(r->end);
+  memset(r, 0, sizeof *r);
+}
+
+/* ---- measurements computed from routes --------------------------------- */
+
+void ns_sim_edge_bytes(const NsTopology *topo, const NsSchedule *s, uint64_t msize,
+                       uint64_t *bytes)
+{
+  int n_edges = ns_topology_n_edges(topo);
+  memset(bytes, 0, sizeof(uint64_t) * (gsize)n_edges);
+  int *node = g_new(int, s->n_machines);
+  for (int m = 0; m < s->n_machines; m++)
+    node[m] = ns_topology_machine_node(topo, ns_topology_find_machine(topo, s->machines[m]));
+  int *route = g_new(int, ns_topology_max_route_len(topo));
+  for (uint64_t t = 0; t < ns_schedule_n_transfers(s); t++) {
+    const NsTransfer *tr = ns_schedule_transfer(s, t);
+    int len = ns_topology_route(topo, node[tr->src], node[tr->dst], route);
+    for (int k = 0; k < len; k++)
+      bytes[route[k]] += (uint64_t)tr->n_chunks * msize;
+  }
+  g_free(route);
+  g_free(node);
+}
+
+double ns_sim_bound(const NsTopology *topo, const NsSchedule *s, uint64_t msize)
+{
+  if (s->collective == NS_COLL_ALLTOALL && s->n_machines == ns_topology_n_machines(topo)) {
+    NsA2ABound b;
+    ns_a2a_bound(topo, msize, &b);
+    return b.time_bound;
+  }
+  int n_edges = ns_topology_n_edges(topo);
+  uint64_t *bytes = g_new(uint64_t, n_edges);
+  ns_sim_edge_bytes(topo, s, msize, bytes);
+  double bound = 0;
+  for (int e = 0; e < n_edges; e++)
+    bound = MAX(bound, (double)bytes[e] * 8.0 / ns_topology_link(topo, ns_edge_link(e))->bandwidth);
+  g_free(bytes);
+  return bound;
+}
+
+static uint64_t required_bytes(const NsSchedule *s, uint64_t msize)
+{
+  uint64_t p = (uint64_t)s->n_machines;
+  switch (s->collective) {
+  case NS_COLL_ALLTOALL:
+  case NS_COLL_ALLGATHER:
+    return p * (p - 1) * msize;
+  case NS_COLL_BCAST:
+    return (p - 1) * s->n_segments * msize;
+  }
+  return 0;
+}
+
+/* ---- the child process ------------------------------------------------------ */
+
+/* SimGrid options for the model; NS_ATTRIBUTE_DEFAULT for ns-3 in *env. */
+static void model_args(const NsSimOptions *opt, uint64_t msize, GPtrArray *argv, char **env)
+{
+  *env = NULL;
+  switch (opt->model) {
+  case NS_MODEL_IDEAL:
+    g_ptr_array_add(argv, g_strdup("--cfg=network/bandwidth-factor:1"));
+    g_ptr_array_add(argv, g_strdup("--cfg=network/latency-factor:1"));
+    g_ptr_array_add(argv, g_strdup("--cfg=network/weight-S:0"));
+    g_ptr_array_add(argv, g_strdup("--cfg=network/crosstraffic:0"));
+    g_ptr_array_add(argv, g_strdup("--cfg=network/TCP-gamma:0"));
+    break;
+  case NS_MODEL_TCP:
+    break; /* SimGrid's default LV08 */
+  case NS_MODEL_SMPI:
+    g_ptr_array_add(argv, g_strdup("--cfg=network/model:SMPI"));
+    break;
+  case NS_MODEL_PACKET: {
+    g_ptr_array_add(argv, g_strdup("--cfg=network/model:ns-3"));
+    g_ptr_array_add(argv, g_strdup_printf("--cfg=ns3/TcpModel:%s",
+                                          opt->tcp_variant ? opt->tcp_variant : "Cubic"));
+    /* ns-3 aborts on messages larger than its send buffer (128 KiB by
+     * default): size the buffers for the largest message. */
+    uint64_t buf = MAX((uint64_t)131072, 2 * msize + 65536);
+    *env = g_strdup_printf("ns3::TcpSocket::SndBufSize=%" G_GUINT64_FORMAT
+                           ";ns3::TcpSocket::RcvBufSize=%" G_GUINT64_FORMAT
+                           ";ns3::TcpSocket::SegmentSize=%d"
+                           ";ns3::DropTailQueue<Packet>::MaxSize=%dp",
+                           buf, buf, opt->segment_size, opt->queue_packets);
+    break;
+  }
+  }
+#if defined(__SANITIZE_ADDRESS__)
+  /* AddressSanitizer does not follow SimGrid's own stack switching. */
+  g_ptr_array_add(argv, g_strdup("--cfg=contexts/factory:thread"));
+#endif
+  g_ptr_array_add(argv, g_strdup("--log=root.thres:warning"));
+  if (opt->trace != NULL) {
+    g_ptr_array_add(argv, g_strdup("--cfg=tracing:yes"));
+    g_ptr_array_add(argv, g_strdup("--cfg=tracing/platform:yes"));
+    g_ptr_array_add(argv, g_strdup("--cfg=tracing/uncategorized:yes"));
+    g_ptr_array_add(argv, g_strdup_printf("--cfg=tracing/filename:%s", opt->trace));
+  }
+  for (guint i = 0; opt->cfg != NULL && i < opt->cfg->len; i++)
+    g_ptr_array_add(argv, g_strdup_printf("--cfg=%s", (char *)g_ptr_array_index(opt->cfg, i)));
+}
+
+/* Waits for the child; kills it after `limit` seconds of wall time. */
+static int wait_child(pid_t pid, double limit, gboolean *timed_out)
+{
+  gint64 deadline = limit > 0 ? g_get_monotonic_time() + (gint64)(limit * 1e6) : 0;
+  int status = 0;
+  *timed_out = FALSE;
+  for (;;) {
+    pid_t r = waitpid(pid, &status, deadline ? WNOHANG : 0);
+    if (r == pid)
+      return status;
+    if (r < 0 && errno != EINTR)
+      return -1;
+    if (deadline && g_get_monotonic_time() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      *timed_out = TRUE;
+      return status;
+    }
+    if (deadline)
+      g_usleep(2000);
+  }
+}
+
+static gboolean run_child(Program *prog, const char *platform, const NsSimOptions *opt,
+                          uint64_t msize, GError **error)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
+  g_ptr_array_add(argv, g_strdup("netsched-simulate"));
+  char *env = NULL;
+  model_args(opt, msize, argv, &env);
+  g_ptr_array_add(argv, NULL);
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    g_free(env);
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot fork the simulation: %s",
+                    g_strerror(errno));
+    return FALSE;
+  }
+  if (pid == 0) {
+    if (env != NULL)
+      g_setenv("NS_ATTRIBUTE_DEFAULT", env, TRUE);
+    ns_replay_run(prog, platform, (int)argv->len - 1, (char **)argv->pdata);
+  }
+  g_free(env);
+  gboolean timed_out;
+  int status = wait_child(pid, opt->wall_limit, &timed_out);
+  if (timed_out) {
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0,
+                    "simulation stopped after the wall-time limit of %.0f s", opt->wall_limit);
+    return FALSE;
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && prog->header->done)
+    return TRUE;
+  const char *hint = opt->model == NS_MODEL_PACKET
+                         ? " (ns-3 is known to crash under heavy packet loss with small switch "
+                           "queues: try a larger --queue, NewReno (--tcp NewReno) or a smaller "
+                           "message)"
+                         : "";
+  if (prog->header->error[0] != '\0')
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "simulation failed: %s", prog->header->error);
+  else if (WIFSIGNALED(status))
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "simulation died of signal %d (%s)%s",
+                    WTERMSIG(status), g_strsignal(WTERMSIG(status)), hint);
+  else
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0,
+                    "simulation ended with status %d before completing%s (SimGrid's messages "
+                    "above say why)",
+                    WIFEXITED(status) ? WEXITSTATUS(status) : -1, hint);
+  return FALSE;
+}
+
+gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *opt,
+                     NsSimResult *result, GError **error)
+{
+  memset(result, 0, sizeof *result);
+  uint64_t msize = opt->msize ? opt->msize : s->msize;
+  gboolean pairwise = s->execution == NS_EXEC_PHASED && ns_sync_uses_pairwise(&opt->sync);
+
+  /* Pair-wise schemes need the sync set of that very scheme. */
+  NsSchedule tmp = *s;
+  gboolean own_sync = FALSE;
+  if (pairwise) {
+    g_autofree char *want = ns_sync_scheme_to_string(&opt->sync);
+    if (g_strcmp0(s->sync_scheme, want) != 0) {
+      tmp.sync = g_array_new(FALSE, FALSE, sizeof(NsSyncEdge));
+      tmp.sync_scheme = NULL;
+      own_sync = TRUE;
+      if (!ns_schedule_compute_sync(topo, &tmp, &opt->sync, NULL, error)) {
+        g_array_unref(tmp.sync);
+        g_free(tmp.sync_scheme);
+        return FALSE;
+      }
+    }
+  }
+  gboolean ok = FALSE;
+  char *platform = NULL;
+  Program *prog = ns_program_build(topo, &tmp, opt, msize, error);
+  if (prog != NULL) {
+    GError *io = NULL;
+    int fd = g_file_open_tmp("netsched-platform-XXXXXX.xml", &platform, &io);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f == NULL) {
+      ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot write the platform: %s",
+                      io ? io->message : g_strerror(errno));
+      g_clear_error(&io);
+    } else {
+      ok = ns_topology_write_simgrid(topo, f, error);
+      ok = (fclose(f) == 0) && ok;
+      ok = ok && run_child(prog, platform, opt, msize, error);
+    }
+  }
+  if (ok) {
+    int p = s->n_machines;
+    uint64_t n = ns_schedule_n_transfers(s);
+    result->completion = prog->header->completion;
+    result->bound = ns_sim_bound(topo, s, msize);
+    result->ratio = result->bound > 0 ? result->completion / result->bound : 0;
+    result->bytes_moved = 0;
+    for (uint64_t t = 0; t < n; t++)
+      result->bytes_moved += (uint64_t)ns_schedule_transfer(s, t)->n_chunks * msize;
+    result->throughput = result->completion > 0
+                             ? (double)required_bytes(s, msize) * 8.0 / result->completion
+                             : 0;
+    result->n_machines = p;
+    result->finish = g_memdup2(prog->finish, sizeof(double) * (gsize)p);
+    result->n_transfers = n;
+    result->start = g_memdup2(prog->start, sizeof(double) * (gsize)n);
+    result->end = g_memdup2(prog->end, sizeof(double) * (gsize)n);
+    result->n_sync_messages = prog->header->n_sync_messages;
+    result->n_dummy_messages = prog->n_all - prog->n_real;
+    result->wall_seconds = prog->header->wall_seconds;
+  }
+  if (platform != NULL) {
+    g_unlink(platform);
+    g_free(platform);
+  }
+  ns_program_free(prog);
+  if (own_sync) {
+    g_array_unref(tmp.sync);
+    g_free(tmp.sync_scheme);
+  }
+  return ok;
+}

@@ -1,0 +1,96 @@
+/* netsched — SimGrid replay of a Schedule on a Topology.
+ *
+ * One SimGrid actor per machine executes its part of the schedule:
+ * receives and sends through mailboxes, in its posting order, phase after
+ * phase under a synchronisation scheme (sched/sync.h). Synchronisation and
+ * barrier messages are real (small) messages in the simulation.
+ *
+ * Every simulation runs in a child process: SimGrid can be initialised only
+ * once per process, and its ns-3 backend crashes at exit, aborts on large
+ * messages and can crash under heavy loss. The parent turns any such end
+ * into a clear error (never a lost run, never a core dump counted as a
+ * result); results come back through shared memory.
+ *
+ * Network models (../shared/notes/simgrid-3.32.md):
+ *   ideal   fluid max-min sharing with every correction factor off: a
+ *           contention-free schedule completes at the bound (+ latencies)
+ *   tcp     SimGrid's default fluid model LV08 (latency x13.01, 97 % of
+ *           bandwidth, cross-traffic)
+ *   smpi    SimGrid's SMPI piece-wise factors (what smpirun uses)
+ *   packet  store-and-forward Ethernet through SimGrid's ns-3 backend:
+ *           packets forwarded hop by hop through drop-tail switch queues,
+ *           one TCP connection per message
+ * In a fluid model posting everything at once already reaches the bound —
+ * max-min sharing has no congestion loss, retransmission timeouts or
+ * head-of-line blocking. The contention penalties the papers measured only
+ * appear at packet level, so `packet` is the model for comparing algorithms
+ * on Ethernet; the fluid models give bounds-level sanity and speed.
+ */
+#ifndef NETSCHED_SIM_H
+#define NETSCHED_SIM_H
+
+#include "platforms/topology.h"
+#include "sched/schedule.h"
+#include "sched/sync.h"
+
+typedef enum { NS_MODEL_IDEAL, NS_MODEL_TCP, NS_MODEL_SMPI, NS_MODEL_PACKET } NsNetModel;
+
+gboolean ns_net_model_parse(const char *name, NsNetModel *model, GError **error);
+const char *ns_net_model_name(NsNetModel model);
+
+typedef struct {
+  NsNetModel model;
+  NsSyncScheme sync;       /* phased schedules; posted ones ignore it */
+  uint64_t msize;          /* bytes per chunk; 0 = the schedule's */
+  uint64_t sync_size;      /* bytes of a synchronisation/barrier message (default 8) */
+  /* packet model */
+  int queue_packets;       /* drop-tail switch queue, packets (default 100) */
+  char *tcp_variant;       /* ns-3 TCP: "Cubic" (default) or "NewReno" */
+  int segment_size;        /* TCP segment size in bytes (default 1000, SimGrid's) */
+  /* pass-through */
+  GPtrArray *cfg;          /* extra SimGrid options "name:value" (without --cfg=) */
+  char *trace;             /* Paje trace file for ViTE, or NULL */
+  double wall_limit;       /* seconds of wall time before the child is killed (0: none) */
+} NsSimOptions;
+
+void ns_sim_options_init(NsSimOptions *opt);
+void ns_sim_options_clear(NsSimOptions *opt);
+
+typedef struct {
+  double completion;       /* s, simulated */
+  double bound;            /* s, best-case time of the collective on this topology */
+  double ratio;            /* completion / bound */
+  double throughput;       /* bit/s: required bytes x 8 / completion */
+  int n_machines;
+  double *finish;          /* per schedule machine: time its last operation ended */
+  uint64_t n_transfers;
+  double *start, *end;     /* per transfer: posted by the sender, completed */
+  uint64_t n_sync_messages;
+  uint64_t n_dummy_messages;
+  double wall_seconds;     /* wall time of the child */
+  uint64_t bytes_moved;    /* data bytes of all transfers */
+} NsSimResult;
+
+void ns_sim_result_clear(NsSimResult *r);
+
+/* Replays `s` on `topo`. Pair-wise schemes need sync edges: when the
+ * schedule has none, or has them for another scheme, they are computed
+ * here (sched/sync.c) on a private copy. Errors: NS_ERROR_INPUT for
+ * inconsistent inputs (unknown machine, posted schedule with a pair-wise
+ * scheme), NS_ERROR_UNSUPPORTED for a model limitation, NS_ERROR_IO when
+ * the simulation died (the message says how and what to change). */
+gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *opt,
+                     NsSimResult *result, GError **error);
+
+/* Bytes carried by every directed edge (ns_topology_n_edges entries),
+ * computed from routes x transfer sizes (not from SimGrid's counters, which
+ * include model overheads). */
+void ns_sim_edge_bytes(const NsTopology *topo, const NsSchedule *s, uint64_t msize,
+                       uint64_t *bytes);
+
+/* Best-case completion time of the collective: alltoall — the bottleneck
+ * bound (analysis/bounds.h); other collectives — the largest per-edge
+ * bytes/bandwidth of the schedule itself (a lower bound for it). */
+double ns_sim_bound(const NsTopology *topo, const NsSchedule *s, uint64_t msize);
+
+#endif

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# End-to-end tests of the netsched command: exit statuses, messages, and
+# the plan -> JSON -> verify pipeline on the bundled topologies.
+set -uo pipefail
+ns="${NETSCHED_BIN:?}"
+src="${NETSCHED_SOURCE_DIR:?}"
+topo="$src/scenarios/topologies"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0 passed=0
+
+check() { # check NAME EXPECTED_STATUS COMMAND... ; output in $tmp/out, $tmp/err
+  local name=$1 want=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [[ $got -ne $want ]]; then
+    echo "not ok - $name: exit $got, expected $want"; sed 's/^/#   /' "$tmp/err" | head -5
+    failures=$((failures + 1))
+  else
+    echo "ok - $name"; passed=$((passed + 1))
+  fi
+}
+expect() { # expect NAME FILE PATTERN (extended regex)
+  if grep -Eq -- "$3" "$2"; then
+    echo "ok - $1"; passed=$((passed + 1))
+  else
+    echo "not ok - $1: /$3/ not in $(basename "$2")"; sed 's/^/#   /' "$2" | head -5
+    failures=$((failures + 1))
+  fi
+}
+
+check "help" 0 "$ns" --help
+expect "help lists commands" "$tmp/out" "verify +verify a schedule"
+check "version" 0 "$ns" --version
+expect "version text" "$tmp/out" "^netsched [0-9]+\.[0-9]+\.[0-9]+$"
+for cmd in topo plan verify bound; do
+  check "$cmd --help" 0 "$ns" "$cmd" --help
+done
+check "unknown command" 2 "$ns" frobnicate
+expect "unknown command message" "$tmp/err" "unknown command 'frobnicate'"
+
+# The example cluster of Faraj & Yuan, Figure 1.
+check "topo show fig1" 0 "$ns" topo show "$topo/faraj-fig1.topo"
+expect "fig1 load 9" "$tmp/out" "bottleneck load 9 \(3 x 3 machines\)"
+expect "fig1 root s1" "$tmp/out" "^s1 \(root"
+check "plan fig1" 0 "$ns" plan -T "$topo/faraj-fig1.topo" -a faraj -o "$tmp/f1.json"
+check "verify fig1 optimal" 0 "$ns" verify "$tmp/f1.json" -T "$topo/faraj-fig1.topo" --require-optimal --junit "$tmp/f1.xml"
+expect "verify says PASS" "$tmp/out" "^verdict +PASS"
+expect "junit has no failure" "$tmp/f1.xml" "tests=\"5\" failures=\"0\""
+check "plan table" 0 "$ns" plan -T "$topo/faraj-fig1.topo" --table
+expect "table row of phase 7 (Table 4)" "$tmp/out" "^phase +7: n1->n5 n4->n1 n5->n3 n3->n4$"
+
+# Topology (c): the ring contends, faraj does not; the JSON and JUnit say so.
+check "ring on (c) fails" 1 "$ns" verify -a ring -T "$topo/faraj-c.topo" --json --junit "$tmp/ring.xml"
+expect "json passed false" "$tmp/out" "\"passed\" : false"
+expect "json names the edge" "$tmp/out" "\"edge\" : \"s[0-3]->s[0-3]\""
+expect "junit failure" "$tmp/ring.xml" "<failure message=\"[0-9]+ finding\(s\)\">phase 1: transfers"
+check "faraj on (c) passes" 0 "$ns" verify -a faraj -T "$topo/faraj-c.topo" --require-optimal -q
+check "faraj on Slurm (b)" 0 "$ns" verify -a faraj -T "$topo/faraj-b.conf" --require-optimal -q
+check "faraj on GraphML fig1" 0 "$ns" verify -a faraj -T "$topo/faraj-fig1.graphml" --require-optimal -q
+check "faraj on generated tree" 0 "$ns" verify -a faraj -T gen:random:7,60,12,deep --require-optimal -q
+
+# Bounds: (b) has 24 x 8 on each trunk; 192 x 64KiB x 8 bit / 100Mbps.
+check "bound (b)" 0 "$ns" bound -T "$topo/faraj-b.topo" --msize 64KiB
+expect "bound load" "$tmp/out" "bottleneck load +192 = 24 x 8"
+expect "bound time" "$tmp/out" "time bound +1\.006633 s"
+check "bound json" 0 "$ns" bound -T "$topo/faraj-a.topo" --msize 1MiB --json
+expect "bound json load" "$tmp/out" "\"bottleneck_load\" : 23"
+
+# Conversions round-trip.
+check "convert native" 0 "$ns" topo convert "$topo/faraj-b.conf" -o "$tmp/b.topo"
+check "re-read native" 0 "$ns" bound -T "$tmp/b.topo"
+expect "same load after convert" "$tmp/out" "bottleneck load +192"
+check "convert graphml" 0 "$ns" topo convert "$topo/faraj-c.topo" --to graphml -o "$tmp/c.graphml"
+check "re-read graphml" 0 "$ns" bound -T "$tmp/c.graphml"
+expect "graphml load" "$tmp/out" "bottleneck load +256"
+check "convert dot" 0 "$ns" topo convert "$topo/faraj-fig1.topo" --to dot
+expect "dot graph" "$tmp/out" "^graph "
+
+# Bad input: file:line: message on stderr, exit 2.
+printf 'machine n[0-3]\nswitch s0\nlink n[0-3] s0 bandwidth=100Mbs\n' >"$tmp/bad.topo"
+check "bad unit" 2 "$ns" topo show "$tmp/bad.topo"
+expect "bad unit message" "$tmp/err" "^netsched: $tmp/bad.topo:3: .*100Mbs"
+printf 'machine n0 n1\nswitch s0 s1\nlink n0 s0\nlink n1 s1\n' >"$tmp/split.topo"
+check "disconnected" 2 "$ns" topo show "$tmp/split.topo"
+expect "disconnected message" "$tmp/err" "disconnected"
+check "missing file" 2 "$ns" topo show "$tmp/nope.topo"
+check "pair needs 2^k" 2 "$ns" plan -T "$topo/faraj-a.topo" -a pair
+expect "pair message" "$tmp/err" "power-of-two number of machines \(the topology has 24\)"
+check "unknown algorithm" 2 "$ns" plan -T "$topo/faraj-a.topo" -a nope
+expect "lists algorithms" "$tmp/err" "known: faraj, simple, spread, ring, pair, gpe"
+check "bad msize" 2 "$ns" plan -T "$topo/faraj-a.topo" --msize 12parsecs
+printf '{"format": "netsched-schedule", "version": 1,\n "collective": "alltoall" \n' >"$tmp/bad.json"
+check "bad schedule json" 2 "$ns" verify "$tmp/bad.json" -T "$topo/faraj-a.topo"
+expect "bad schedule location" "$tmp/err" "bad.json:[0-9]+"
+check "schedule for other machines" 2 "$ns" verify "$tmp/f1.json" -T gen:star:4
+expect "unknown machine message" "$tmp/err" "schedule machine 'n4' is not a machine"
+
+echo "$passed passed, $failures failed"
+[[ $failures -eq 0 ]]
