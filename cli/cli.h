@@ -16,6 +16,7 @@ int ns_cmd_plan(int argc, char **argv);
 int ns_cmd_verify(int argc, char **argv);
 int ns_cmd_bound(int argc, char **argv);
 int ns_cmd_simulate(int argc, char **argv);
+int ns_cmd_compare(int argc, char **argv);
 
 /* Prints "netsched: <message>" to stderr and returns the exit status the
  * error calls for (see platforms/error.h). Frees the error. */

@@ -242,7 +242,8 @@ int ns_cmd_simulate(int argc, char **argv)
     { "model", 'M', 0, G_OPTION_ARG_STRING, &model, "Network model (default ideal)",
       "ideal|tcp|smpi|packet" },
     { "sync", 'S', 0, G_OPTION_ARG_STRING, &sync,
-      "Synchronisation scheme of phased schedules (default none)", "SCHEME" },
+      "Synchronisation scheme of phased schedules (default: the algorithm's, else none)",
+      "SCHEME" },
     { "msize", 'm', 0, G_OPTION_ARG_STRING, &msize_text,
       "Message (chunk) size; default: the schedule's", "SIZE" },
     { "queue", 0, 0, G_OPTION_ARG_INT, &queue, "packet: switch queue size in packets (default 100)",
@@ -310,6 +311,7 @@ int ns_cmd_simulate(int argc, char **argv)
     goto out;
   }
   opt.msize = msize;
+  opt.sync_set = sync != NULL;
   opt.queue_packets = queue;
   opt.segment_size = segment_size;
   opt.tcp_variant = g_strdup(tcp);

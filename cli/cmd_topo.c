@@ -1,5 +1,6 @@
 /* netsched topo show|convert — look at and convert topologies. */
 #include "analysis/bounds.h"
+#include "analysis/bounds_allgather.h"
 #include "cli/cli.h"
 #include "platforms/hostlist_compress.h"
 #include "platforms/topology_io.h"
@@ -80,6 +81,18 @@ static int topo_show(const NsTopology *t)
          b.load, b.m_u, b.m_v, b.n_bottlenecks, b.n_bottlenecks == 1 ? "" : "s",
          ns_topology_node(t, bl->a)->name, ns_topology_node(t, bl->b)->name);
   printf("paths      %d .. %d switches, mean %.3f\n", b.path_min, b.path_max, b.path_mean);
+  NsTwoHop th;
+  g_autofree char *why = ns_allgather_two_hop(t, &th) ? NULL : ns_two_hop_describe(t, &th);
+  if (why == NULL)
+    printf("2-hop ring yes (Theorem 3 holds: no switch has more switch than machine neighbours)\n");
+  else
+    printf("2-hop ring no (Theorem 3 fails: %s)\n", why);
+  g_autoptr(GError) lr3_error = NULL;
+  int d3 = ns_allgather_lr3_path(t, &lr3_error);
+  g_autofree char *lr2 = th.holds ? g_strdup_printf("%d", ns_allgather_lr2_path(t)) : NULL;
+  g_autofree char *lr3 = d3 >= 0 ? g_strdup_printf("%d", d3) : NULL;
+  printf("allgather  ring max path LR1 %d, LR2 %s, LR3 %s switches\n",
+         ns_allgather_lr1_path(t), lr2 ? lr2 : "-", lr3 ? lr3 : lr3_error->message);
   printf("\n%s (root of the all-to-all schedule, Faraj-Yuan §4.1)\n",
          ns_topology_node(t, b.root)->name);
   GString *indent = g_string_new("");
@@ -95,7 +108,7 @@ int ns_cmd_topo(int argc, char **argv)
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Input format (default: from the file name)",
       "native|slurm|graphml" },
     { "to", 't', 0, G_OPTION_ARG_STRING, &to, "convert: output format (default native)",
-      "native|dot|graphml" },
+      "native|dot|graphml|simgrid" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "convert: output file (default stdout)",
       "FILE" },
     { NULL },
@@ -103,7 +116,7 @@ int ns_cmd_topo(int argc, char **argv)
   g_autoptr(GOptionContext) ctx = g_option_context_new("show|convert TOPOLOGY");
   g_option_context_set_summary(ctx,
                                "show:    the tree, sizes, bottleneck load and path lengths.\n"
-                               "convert: write the topology as native text, DOT or GraphML.");
+                               "convert: write the topology as native text, DOT, GraphML or SimGrid platform XML.");
   g_option_context_set_description(
       ctx, "TOPOLOGY is a file (*.topo native, topology.conf Slurm, *.graphml) or a\n"
            "generator such as gen:chain:4,8 (see docs/topology-format.md).\n");
@@ -128,7 +141,7 @@ int ns_cmd_topo(int argc, char **argv)
   }
   NsTopoFormat f = NS_TOPO_FORMAT_NATIVE;
   if (to != NULL && !ns_topo_format_from_name(to, &f)) {
-    status = ns_cli_usage("topo", "unknown output format '%s' (native, dot, graphml)", to);
+    status = ns_cli_usage("topo", "unknown output format '%s' (native, dot, graphml, simgrid)", to);
     goto out;
   }
   FILE *out = ns_cli_open_output(output, &error);

@@ -4,6 +4,7 @@
  *   verify              prove a schedule complete, contention-free, optimal
  *   bound               theoretical bounds of a collective on a topology
  *   simulate            replay a schedule on SimGrid (fluid or ns-3 packet models)
+ *   compare             algorithms x message sizes: table, CSV and plot
  */
 #include "cli/cli.h"
 #include <locale.h>
@@ -21,6 +22,7 @@ static const Command commands[] = {
   { "verify", ns_cmd_verify, "verify a schedule: data flow, completeness, contention, optimality" },
   { "bound", ns_cmd_bound, "bottleneck load, root, time and throughput bounds, path lengths" },
   { "simulate", ns_cmd_simulate, "replay a schedule on SimGrid: completion time vs the bound" },
+  { "compare", ns_cmd_compare, "plan, verify and simulate algorithms x sizes: table, CSV, plot" },
 };
 
 static void usage(FILE *out)

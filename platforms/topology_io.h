@@ -10,7 +10,8 @@
  *   graphml  GraphML through igraph: node attribute `kind` = machine|switch,
  *            name in `name` (else the GraphML id), optional edge attributes
  *            `bandwidth` (bit/s) and `latency` (s)
- * Writers: native, dot, graphml (and, with the simulator, SimGrid XML).
+ * Writers: native, dot, graphml, simgrid (platform XML for SimGrid and
+ * `smpirun -platform`).
  */
 #ifndef NETSCHED_TOPOLOGY_IO_H
 #define NETSCHED_TOPOLOGY_IO_H
@@ -23,7 +24,8 @@ typedef enum {
   NS_TOPO_FORMAT_NATIVE,
   NS_TOPO_FORMAT_SLURM,
   NS_TOPO_FORMAT_GRAPHML,
-  NS_TOPO_FORMAT_DOT,  /* writer only */
+  NS_TOPO_FORMAT_DOT,      /* writer only */
+  NS_TOPO_FORMAT_SIMGRID,  /* writer only: SimGrid platform XML (topology_simgrid.h) */
 } NsTopoFormat;
 
 /* "native", "slurm", "graphml", "dot" -> format; FALSE if unknown. */

@@ -113,6 +113,16 @@ void ns_schedule_add_sync(NsSchedule *s, uint32_t from, uint32_t to)
   g_array_append_val(s->sync, e);
 }
 
+void ns_schedule_relabel(NsSchedule *s, const char *algorithm, const char *sync_scheme)
+{
+  g_free(s->algorithm);
+  s->algorithm = g_strdup(algorithm);
+  if (sync_scheme != NULL) {
+    g_free(s->sync_scheme);
+    s->sync_scheme = g_strdup(sync_scheme);
+  }
+}
+
 void ns_schedule_phase_range(const NsSchedule *s, uint32_t p, uint64_t *first, uint64_t *count)
 {
   uint32_t start = g_array_index(s->phase_start, uint32_t, p);

@@ -95,6 +95,11 @@ uint32_t ns_schedule_add(NsSchedule *s, int src, int dst, uint32_t chunk);
 uint32_t ns_schedule_add_chunks(NsSchedule *s, int src, int dst, uint32_t n,
                                 const uint32_t *chunks);
 void ns_schedule_add_sync(NsSchedule *s, uint32_t from, uint32_t to);
+/* Renames the schedule's algorithm and, when `sync_scheme` is not NULL,
+ * records the synchronisation scheme the algorithm prescribes (the
+ * simulator's default for it). For variants and selectors built on another
+ * planner. */
+void ns_schedule_relabel(NsSchedule *s, const char *algorithm, const char *sync_scheme);
 
 static inline uint32_t ns_schedule_n_phases(const NsSchedule *s) { return s->phase_start->len; }
 static inline uint64_t ns_schedule_n_transfers(const NsSchedule *s) { return s->transfers->len; }

@@ -22,13 +22,14 @@ static const SchemeName scheme_names[] = {
   { "barrier-partial-none", NS_SYNC_BARRIER_PARTIAL_NONE, TRUE },
   { "barrier-partial-sender", NS_SYNC_BARRIER_PARTIAL_SENDER, TRUE },
   { "barrier-partial-receiver", NS_SYNC_BARRIER_PARTIAL_RECEIVER, TRUE },
+  { "light", NS_SYNC_LIGHT, FALSE },
 };
 
 const char *ns_sync_scheme_names(void)
 {
   return "none, dummy, sender-all, sender-partial:BS, receiver-all, receiver-partial:BS, "
          "barrier-all, barrier-partial-none:BS, barrier-partial-sender:BS, "
-         "barrier-partial-receiver:BS";
+         "barrier-partial-receiver:BS, light";
 }
 
 gboolean ns_sync_scheme_parse(const char *text, NsSyncScheme *scheme, GError **error)
@@ -72,6 +73,14 @@ char *ns_sync_scheme_to_string(const NsSyncScheme *scheme)
                  ? g_strdup_printf("%s:%d", scheme_names[i].name, scheme->block)
                  : g_strdup(scheme_names[i].name);
   return g_strdup("?");
+}
+
+char *ns_sync_n_barrier_scheme(int p)
+{
+  int n = 1;
+  while ((1 << n) < p)
+    n++;
+  return g_strdup_printf("barrier-partial-none:%d", MAX((p - 1) / (n + 1), 1));
 }
 
 gboolean ns_sync_uses_pairwise(const NsSyncScheme *s)
@@ -270,7 +279,8 @@ static GArray *candidate_pairs(const NsTopology *topo, const Graph *g, const NsS
   }
   g_free(users);
   g_free(estart);
-  qsort(pairs->data, pairs->len, sizeof(Pair), compare_pairs);
+  if (pairs->len > 1)
+    qsort(pairs->data, pairs->len, sizeof(Pair), compare_pairs);
   /* Deduplicate (a pair contends on several edges of its path). */
   guint w = 0;
   for (guint i = 0; i < pairs->len; i++) {
@@ -286,7 +296,7 @@ static GArray *candidate_pairs(const NsTopology *topo, const Graph *g, const NsS
 /* Is v reachable from u other than by the direct candidate u->v? Visits
  * only transfers of phases < phase(v), at most `budget` of them. Returns
  * 1 reachable, 0 not, -1 undecided. */
-static int reachable(Graph *g, uint32_t u, uint32_t v, uint32_t budget)
+static int reachable(Graph *g, uint32_t u, uint32_t v, uint32_t budget, gboolean allow_direct)
 {
   const NsSchedule *s = g->s;
   uint32_t limit = g->phase[v];
@@ -322,7 +332,7 @@ static int reachable(Graph *g, uint32_t u, uint32_t v, uint32_t budget)
     for (uint32_t c = g->cstart[x]; c < g->cstart[x + 1]; c++) {
       uint32_t y = g->cto[c];
       if (y == v) {
-        if (x == u)
+        if (x == u && !allow_direct)
           continue; /* the edge under test */
         return 1;
       }
@@ -336,6 +346,89 @@ static int reachable(Graph *g, uint32_t u, uint32_t v, uint32_t budget)
 }
 
 #define REDUCTION_BUDGET 20000
+
+static int *machine_nodes(const NsTopology *topo, const NsSchedule *s, GError **error)
+{
+  int *node = g_new(int, s->n_machines);
+  for (int i = 0; i < s->n_machines; i++) {
+    int m = ns_topology_find_machine(topo, s->machines[i]);
+    if (m < 0) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                      "schedule machine '%s' is not a machine of topology %s", s->machines[i],
+                      ns_topology_source(topo));
+      g_free(node);
+      return NULL;
+    }
+    node[i] = ns_topology_machine_node(topo, m);
+  }
+  return node;
+}
+
+static void graph_free(Graph *g)
+{
+  g_free(g->phase);
+  g_free(g->mstart);
+  g_free(g->mlist);
+  g_free(g->next_step);
+  g_free(g->pos_src);
+  g_free(g->pos_dst);
+  g_free(g->cstart);
+  g_free(g->cto);
+  g_free(g->stamp);
+  g_free(g->stack);
+}
+
+/* CSR of the given (from, to) pairs, which must be sorted by `from`. */
+static void graph_set_edges(Graph *g, const Pair *pairs, guint n_pairs)
+{
+  uint64_t n = ns_schedule_n_transfers(g->s);
+  g->cstart = g_new0(uint32_t, n + 1);
+  g->cto = g_new(uint32_t, n_pairs + 1);
+  for (guint i = 0; i < n_pairs; i++) {
+    g->cstart[pairs[i].from + 1]++;
+    g->cto[i] = pairs[i].to;
+  }
+  for (uint64_t t = 0; t < n; t++)
+    g->cstart[t + 1] += g->cstart[t];
+  g->stamp = g_new0(uint32_t, n);
+  g->stack = g_new(uint32_t, 2 * n + n_pairs + 1);
+}
+
+gboolean ns_sync_check(const NsTopology *topo, const NsSchedule *s, const NsSyncScheme *scheme,
+                       uint64_t *unordered, uint32_t *first_u, uint32_t *first_v, GError **error)
+{
+  *unordered = 0;
+  if (!ns_sync_uses_pairwise(scheme) || s->execution != NS_EXEC_PHASED)
+    return TRUE;
+  int *node = machine_nodes(topo, s, error);
+  if (node == NULL)
+    return FALSE;
+  Graph g = { .s = s };
+  build_program_order(&g);
+  GArray *required = candidate_pairs(topo, &g, scheme, node);
+  g_free(node);
+  GArray *edges = g_array_sized_new(FALSE, FALSE, sizeof(Pair), s->sync->len);
+  for (guint i = 0; i < s->sync->len; i++) {
+    const NsSyncEdge *e = &g_array_index(s->sync, NsSyncEdge, i);
+    g_array_append_val(edges, ((Pair){ e->from, e->to }));
+  }
+  if (edges->len > 1)
+    qsort(edges->data, edges->len, sizeof(Pair), compare_pairs);
+  graph_set_edges(&g, (const Pair *)edges->data, edges->len);
+  for (guint i = 0; i < required->len; i++) {
+    Pair x = g_array_index(required, Pair, i);
+    if (share_machine(s, x.from, x.to) || reachable(&g, x.from, x.to, G_MAXUINT32, TRUE) == 1)
+      continue;
+    if ((*unordered)++ == 0) {
+      *first_u = x.from;
+      *first_v = x.to;
+    }
+  }
+  g_array_unref(required);
+  g_array_unref(edges);
+  graph_free(&g);
+  return TRUE;
+}
 
 gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
                                   const NsSyncScheme *scheme, NsSyncStats *stats,
@@ -356,18 +449,9 @@ gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
                     ns_collective_name(s->collective), s->algorithm);
     return FALSE;
   }
-  int *node = g_new(int, s->n_machines);
-  for (int i = 0; i < s->n_machines; i++) {
-    int m = ns_topology_find_machine(topo, s->machines[i]);
-    if (m < 0) {
-      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                      "schedule machine '%s' is not a machine of topology %s", s->machines[i],
-                      ns_topology_source(topo));
-      g_free(node);
-      return FALSE;
-    }
-    node[i] = ns_topology_machine_node(topo, m);
-  }
+  int *node = machine_nodes(topo, s, error);
+  if (node == NULL)
+    return FALSE;
   Graph g = { .s = s };
   build_program_order(&g);
   GArray *pairs = candidate_pairs(topo, &g, scheme, node);
@@ -375,7 +459,6 @@ gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
   stats->candidates = pairs->len;
 
   /* Step 2: drop what program order implies; build the candidate CSR. */
-  uint64_t n = ns_schedule_n_transfers(s);
   guint w = 0;
   for (guint i = 0; i < pairs->len; i++) {
     Pair x = g_array_index(pairs, Pair, i);
@@ -385,24 +468,15 @@ gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
       g_array_index(pairs, Pair, w++) = x;
   }
   g_array_set_size(pairs, w);
-  g.cstart = g_new0(uint32_t, n + 1);
-  g.cto = g_new(uint32_t, pairs->len + 1);
-  for (guint i = 0; i < pairs->len; i++) {
-    g.cstart[g_array_index(pairs, Pair, i).from + 1]++;
-    g.cto[i] = g_array_index(pairs, Pair, i).to;
-  }
-  for (uint64_t t = 0; t < n; t++)
-    g.cstart[t + 1] += g.cstart[t];
+  graph_set_edges(&g, (const Pair *)pairs->data, pairs->len);
 
   /* Step 3: transitive reduction. An edge between adjacent phases has no
    * intermediate transfer to go through, so only longer ones are searched.
    * Deciding every edge against the full graph is sound for a DAG: an edge
    * with an alternative path keeps its ordering after all such edges go. */
-  g.stamp = g_new0(uint32_t, n);
-  g.stack = g_new(uint32_t, 2 * n + pairs->len + 1);
   for (guint i = 0; i < pairs->len; i++) {
     Pair x = g_array_index(pairs, Pair, i);
-    int r = g.phase[x.to] - g.phase[x.from] > 1 ? reachable(&g, x.from, x.to, REDUCTION_BUDGET)
+    int r = g.phase[x.to] - g.phase[x.from] > 1 ? reachable(&g, x.from, x.to, REDUCTION_BUDGET, FALSE)
                                                 : 0;
     if (r == 1) {
       stats->redundant++;
@@ -415,15 +489,6 @@ gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
   stats->kept = s->sync->len;
 
   g_array_unref(pairs);
-  g_free(g.phase);
-  g_free(g.mstart);
-  g_free(g.mlist);
-  g_free(g.next_step);
-  g_free(g.pos_src);
-  g_free(g.pos_dst);
-  g_free(g.cstart);
-  g_free(g.cto);
-  g_free(g.stamp);
-  g_free(g.stack);
+  graph_free(&g);
   return TRUE;
 }

@@ -23,6 +23,11 @@
  *   barrier-partial-sender:BS, barrier-partial-receiver:BS
  *                                barriers every BS phases, sender-all /
  *                                receiver-all inside each block
+ *   light                        light-weight barrier of the ring/pair
+ *                                families (dissertation §4.1.1.1): before
+ *                                each transfer the receiver, once it has
+ *                                reached that phase, sends the sender a small
+ *                                "ready" message, and the sender waits for it
  */
 #ifndef NETSCHED_SYNC_H
 #define NETSCHED_SYNC_H
@@ -41,6 +46,7 @@ typedef enum {
   NS_SYNC_BARRIER_PARTIAL_NONE,
   NS_SYNC_BARRIER_PARTIAL_SENDER,
   NS_SYNC_BARRIER_PARTIAL_RECEIVER,
+  NS_SYNC_LIGHT,
 } NsSyncKind;
 
 typedef struct {
@@ -53,6 +59,10 @@ typedef struct {
 gboolean ns_sync_scheme_parse(const char *text, NsSyncScheme *scheme, GError **error);
 /* "sender-partial:8" (newly allocated). */
 char *ns_sync_scheme_to_string(const NsSyncScheme *scheme);
+/* "barrier-partial-none:BS" with BS such that ⌈log2 p⌉ barriers split the
+ * p − 1 phases of the ring/pair families evenly (their "N MPI barriers"
+ * variants, dissertation §4.1.1.1). Newly allocated. */
+char *ns_sync_n_barrier_scheme(int p);
 /* Comma-separated list of the scheme names, for help texts. */
 const char *ns_sync_scheme_names(void);
 
@@ -98,5 +108,13 @@ typedef struct {
 gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
                                   const NsSyncScheme *scheme, NsSyncStats *stats,
                                   GError **error);
+
+/* Checks that program order plus s->sync order every pair of contending
+ * transfers the scheme separates (ns_sync_pair_needed). *unordered gets the
+ * number of required orderings that do not hold (counted between
+ * consecutive users of each directed edge), the first in *first_u,
+ * *first_v. Unbounded search: O(candidates x window). */
+gboolean ns_sync_check(const NsTopology *topo, const NsSchedule *s, const NsSyncScheme *scheme,
+                       uint64_t *unordered, uint32_t *first_u, uint32_t *first_v, GError **error);
 
 #endif

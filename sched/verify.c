@@ -4,6 +4,7 @@
 #include "sched/verify.h"
 #include "analysis/bounds.h"
 #include "platforms/error.h"
+#include "sched/sync.h"
 #include <string.h>
 
 static const char *const check_names[NS_N_CHECKS] = {
@@ -12,6 +13,7 @@ static const char *const check_names[NS_N_CHECKS] = {
   [NS_CHECK_CONTENTION] = "contention-free",
   [NS_CHECK_PORT] = "port-model",
   [NS_CHECK_OPTIMAL] = "optimal",
+  [NS_CHECK_SYNC] = "sync",
 };
 
 const char *ns_check_name(NsCheck c) { return check_names[c]; }
@@ -26,6 +28,7 @@ NsCheck ns_finding_check(NsFindingKind k)
   case NS_FIND_PORT_SEND:
   case NS_FIND_PORT_RECV: return NS_CHECK_PORT;
   case NS_FIND_PHASES: return NS_CHECK_OPTIMAL;
+  case NS_FIND_UNORDERED: return NS_CHECK_SYNC;
   }
   return NS_CHECK_OPTIMAL;
 }
@@ -69,7 +72,7 @@ typedef struct {
   uint8_t *count;
   uint64_t n_count;
   GHashTable *relay;
-  uint32_t n_kinds[8];       /* findings recorded per kind */
+  uint32_t n_kinds[16];      /* findings recorded per kind */
   /* Stamps (phase + 1) for contention and port checks. */
   uint64_t *edge_stamp, *edge_owner;
   uint32_t *edge_uses;
@@ -342,6 +345,25 @@ gboolean ns_verify(const NsTopology *topo, const NsSchedule *s, const NsVerifyOp
       f.value = r->n_phases;
       f.bound = b.load;
       add_finding(&st, f);
+    }
+  }
+  /* Synchronisation: the stored sync edges must do what their scheme says. */
+  NsSyncScheme scheme;
+  if (s->sync_scheme != NULL && ns_sync_scheme_parse(s->sync_scheme, &scheme, NULL) &&
+      ns_sync_uses_pairwise(&scheme) && s->execution == NS_EXEC_PHASED) {
+    uint64_t unordered = 0;
+    uint32_t u = 0, v = 0;
+    if (!ns_sync_check(topo, s, &scheme, &unordered, &u, &v, error)) {
+      replay_free(&st);
+      return FALSE;
+    }
+    r->ran[NS_CHECK_SYNC] = TRUE;
+    if (unordered > 0) {
+      NsFinding f = finding(NS_FIND_UNORDERED, -1, v);
+      f.t2 = u;
+      f.value = unordered;
+      add_finding(&st, f);
+      r->failures[NS_CHECK_SYNC] = unordered;
     }
   }
   replay_free(&st);

@@ -15,7 +15,11 @@
  *                one transfer per phase (all-port: unchecked);
  *   optimality   alltoall on a tree: number of phases versus the
  *                bottleneck load (Faraj & Yuan §4: load-many phases is
- *                optimal and achievable).
+ *                optimal and achievable);
+ *   sync         when the schedule carries sync edges for a pair-wise
+ *                scheme (sched/sync.h): program order plus the sync edges
+ *                order every pair of contending transfers that the scheme
+ *                separates (dissertation §3.2.3.2).
  * Every finding names the phase, the transfers and the edge or machine.
  * Findings are all counted; the first `max_findings` of each kind are
  * recorded in detail.
@@ -35,6 +39,7 @@ typedef enum {
   NS_CHECK_CONTENTION,   /* two transfers of a phase share a directed edge */
   NS_CHECK_PORT,         /* 1-port violated */
   NS_CHECK_OPTIMAL,      /* more phases than the lower bound */
+  NS_CHECK_SYNC,         /* sync edges leave contending transfers unordered */
   NS_N_CHECKS
 } NsCheck;
 
@@ -46,6 +51,7 @@ typedef enum {
   NS_FIND_PORT_SEND,     /* PORT */
   NS_FIND_PORT_RECV,     /* PORT */
   NS_FIND_PHASES,        /* OPTIMAL */
+  NS_FIND_UNORDERED,     /* SYNC */
 } NsFindingKind;
 
 typedef struct {

@@ -54,6 +54,12 @@ char *ns_finding_describe(const NsFinding *f, const NsTopology *topo, const NsSc
     return g_strdup_printf("phase %" G_GINT64_FORMAT ": %s receives twice (%s and %s), "
                            "1-port model",
                            f->phase, who, t2, t1);
+  case NS_FIND_UNORDERED:
+    return g_strdup_printf("transfers %s and %s contend in different phases but neither program "
+                           "order nor the %s sync edges order them (%" G_GUINT64_FORMAT
+                           " such pair%s)",
+                           t2, t1, s->sync_scheme ? s->sync_scheme : "", f->value,
+                           f->value == 1 ? "" : "s");
   case NS_FIND_PHASES:
     return g_strdup_printf("%" G_GUINT64_FORMAT " phases where the bottleneck load "
                            "allows %" G_GUINT64_FORMAT "%s",

@@ -1,7 +1,9 @@
 /* netsched — per-machine programs for the SimGrid replay (see program.h). */
 #include "sim/program.h"
 #include "platforms/error.h"
+#include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 typedef struct {
   uint32_t phase;
@@ -148,6 +150,8 @@ static void build_steps(Program *prog, const NsSchedule *s, const GArray *dummie
   g_free(phase_of);
 }
 
+static gboolean map_results(Program *prog, gboolean create);
+
 Program *ns_program_build(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *opt,
                           uint64_t msize, GError **error)
 {
@@ -203,6 +207,7 @@ Program *ns_program_build(const NsTopology *topo, const NsSchedule *s, const NsS
   prog->n_barriers = barriers->len;
   prog->barrier_phase = (uint32_t *)g_array_free(barriers, FALSE);
   prog->receiver_based = ns_sync_is_receiver_based(&opt->sync);
+  prog->light = phased && opt->sync.kind == NS_SYNC_LIGHT;
   prog->sync_size = opt->sync_size;
   prog->needed = g_new0(uint32_t, prog->n_all + 1);
   prog->sync_start = g_new0(uint32_t, prog->n_all + 2);
@@ -213,8 +218,11 @@ Program *ns_program_build(const NsTopology *topo, const NsSchedule *s, const NsS
     prog->needed[e->to]++;
     prog->sync_start[e->from + 1]++;
   }
-  for (uint64_t t = 0; t < prog->n_all; t++)
+  for (uint64_t t = 0; t < prog->n_all; t++) {
     prog->sync_start[t + 1] += prog->sync_start[t];
+    if (prog->light)
+      prog->needed[t]++; /* the receiver's "ready" */
+  }
   uint32_t *fill = g_memdup2(prog->sync_start, sizeof(uint32_t) * (gsize)(prog->n_all + 1));
   for (guint i = 0; i < n_sync; i++) {
     const NsSyncEdge *e = &g_array_index(s->sync, NsSyncEdge, i);
@@ -222,21 +230,166 @@ Program *ns_program_build(const NsTopology *topo, const NsSchedule *s, const NsS
   }
   g_free(fill);
 
-  /* Results live in shared memory so the child can hand them back. */
-  prog->shared_size = sizeof(SharedHeader) + sizeof(double) * ((gsize)p + 2 * prog->n_all + 2);
-  prog->shared = mmap(NULL, prog->shared_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                      -1, 0);
-  if (prog->shared == MAP_FAILED) {
-    prog->shared = NULL;
+  /* Results live in a shared memfd so the replay process can hand them back. */
+  prog->results_fd = memfd_create("netsched-results", 0);
+  if (prog->results_fd < 0 || !map_results(prog, TRUE)) {
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot map %" G_GSIZE_FORMAT " bytes of results",
                     prog->shared_size);
     ns_program_free(prog);
     return NULL;
   }
+  return prog;
+}
+
+/* Sizes (and, when `create`, allocates) the results memfd and maps it. */
+static gboolean map_results(Program *prog, gboolean create)
+{
+  prog->shared_size =
+      sizeof(SharedHeader) + sizeof(double) * ((gsize)prog->p + 2 * prog->n_all + 2);
+  if (create && ftruncate(prog->results_fd, (off_t)prog->shared_size) != 0)
+    return FALSE;
+  prog->shared = mmap(NULL, prog->shared_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+                      prog->results_fd, 0);
+  if (prog->shared == MAP_FAILED) {
+    prog->shared = NULL;
+    return FALSE;
+  }
   prog->header = prog->shared;
   prog->finish = (double *)((char *)prog->shared + sizeof(SharedHeader));
-  prog->start = prog->finish + p;
+  prog->start = prog->finish + prog->p;
   prog->end = prog->start + prog->n_all;
+  return TRUE;
+}
+
+/* ---- serialisation for the replay process ------------------------------ */
+
+#define BLOB_MAGIC 0x6e7373696d763031ull /* "nssimv01" */
+
+typedef struct {
+  uint64_t magic;
+  int32_t p, receiver_based, light, pad;
+  uint64_t n_real, n_all, n_steps, n_ops, n_barriers, n_sync, sync_size, names_len;
+} BlobHeader;
+
+/* The arrays of a program in blob order: pointer, element size, count. */
+typedef struct {
+  void **ptr;
+  gsize elem;
+  uint64_t count;
+} BlobArray;
+
+static int blob_arrays(Program *prog, const BlobHeader *h, BlobArray *a)
+{
+  int n = 0;
+  a[n++] = (BlobArray){ (void **)&prog->src, sizeof(int32_t), h->n_all };
+  a[n++] = (BlobArray){ (void **)&prog->dst, sizeof(int32_t), h->n_all };
+  a[n++] = (BlobArray){ (void **)&prog->bytes, sizeof(double), h->n_all };
+  a[n++] = (BlobArray){ (void **)&prog->step_start, sizeof(uint32_t), (uint64_t)h->p + 1 };
+  a[n++] = (BlobArray){ (void **)&prog->steps, sizeof(Step), h->n_steps };
+  a[n++] = (BlobArray){ (void **)&prog->ops, sizeof(uint32_t), h->n_ops };
+  a[n++] = (BlobArray){ (void **)&prog->barrier_phase, sizeof(uint32_t), h->n_barriers };
+  a[n++] = (BlobArray){ (void **)&prog->needed, sizeof(uint32_t), h->n_all };
+  a[n++] = (BlobArray){ (void **)&prog->sync_start, sizeof(uint32_t), h->n_all + 1 };
+  a[n++] = (BlobArray){ (void **)&prog->sync_to, sizeof(uint32_t), h->n_sync };
+  return n;
+}
+
+static gboolean write_all(int fd, const void *data, gsize len)
+{
+  const char *p = data;
+  while (len > 0) {
+    ssize_t w = write(fd, p, len);
+    if (w <= 0)
+      return FALSE;
+    p += w;
+    len -= (gsize)w;
+  }
+  return TRUE;
+}
+
+int ns_program_to_fd(const Program *prog)
+{
+  GString *names = g_string_new(NULL);
+  for (int m = 0; m < prog->p; m++)
+    g_string_append_len(names, prog->hosts[m], (gssize)strlen(prog->hosts[m]) + 1);
+  BlobHeader h = {
+    .magic = BLOB_MAGIC, .p = prog->p, .receiver_based = prog->receiver_based,
+    .light = prog->light, .n_real = prog->n_real, .n_all = prog->n_all,
+    .n_steps = prog->step_start[prog->p], .n_ops = 2 * prog->n_all,
+    .n_barriers = prog->n_barriers, .n_sync = prog->sync_start[prog->n_all],
+    .sync_size = prog->sync_size, .names_len = names->len,
+  };
+  int fd = memfd_create("netsched-program", 0);
+  gboolean ok = fd >= 0 && write_all(fd, &h, sizeof h);
+  BlobArray a[16];
+  int n = blob_arrays((Program *)prog, &h, a);
+  static const char zeros[8];
+  for (int i = 0; ok && i < n; i++) {
+    gsize len = a[i].elem * a[i].count;
+    ok = write_all(fd, *a[i].ptr, len) && write_all(fd, zeros, (8 - len % 8) % 8);
+  }
+  ok = ok && write_all(fd, names->str, names->len) && lseek(fd, 0, SEEK_SET) == 0;
+  g_string_free(names, TRUE);
+  if (!ok && fd >= 0) {
+    close(fd);
+    fd = -1;
+  }
+  return fd;
+}
+
+Program *ns_program_from_fds(int program_fd, int results_fd, const char **why)
+{
+  off_t size = lseek(program_fd, 0, SEEK_END);
+  if (size < (off_t)sizeof(BlobHeader)) {
+    *why = "program blob too short";
+    return NULL;
+  }
+  void *blob = mmap(NULL, (gsize)size, PROT_READ, MAP_PRIVATE, program_fd, 0);
+  if (blob == MAP_FAILED) {
+    *why = "cannot map the program blob";
+    return NULL;
+  }
+  const BlobHeader *h = blob;
+  Program *prog = g_new0(Program, 1);
+  prog->blob = blob;
+  prog->blob_size = (gsize)size;
+  prog->results_fd = results_fd;
+  if (h->magic != BLOB_MAGIC) {
+    *why = "not a netsched program blob (version mismatch?)";
+    ns_program_free(prog);
+    return NULL;
+  }
+  prog->p = h->p;
+  prog->receiver_based = h->receiver_based;
+  prog->light = h->light;
+  prog->n_real = h->n_real;
+  prog->n_all = h->n_all;
+  prog->n_barriers = (uint32_t)h->n_barriers;
+  prog->sync_size = h->sync_size;
+  BlobArray a[16];
+  int n = blob_arrays(prog, h, a);
+  gsize off = sizeof *h;
+  for (int i = 0; i < n; i++) {
+    gsize len = a[i].elem * a[i].count;
+    if (off + len > (gsize)size) {
+      *why = "truncated program blob";
+      ns_program_free(prog);
+      return NULL;
+    }
+    *a[i].ptr = (char *)blob + off;
+    off += len + (8 - len % 8) % 8;
+  }
+  prog->hosts = g_new0(char *, (gsize)prog->p + 1);
+  const char *name = (const char *)blob + off;
+  for (int m = 0; m < prog->p; m++) {
+    prog->hosts[m] = g_strdup(name);
+    name += strlen(name) + 1;
+  }
+  if (!map_results(prog, FALSE)) {
+    *why = "cannot map the results";
+    ns_program_free(prog);
+    return NULL;
+  }
   return prog;
 }
 
@@ -245,6 +398,15 @@ void ns_program_free(Program *prog)
   if (prog == NULL)
     return;
   g_strfreev(prog->hosts);
+  if (prog->shared != NULL)
+    munmap(prog->shared, prog->shared_size);
+  if (prog->blob != NULL) { /* arrays point into the blob */
+    munmap(prog->blob, prog->blob_size);
+    g_free(prog);
+    return;
+  }
+  if (prog->results_fd > 0)
+    close(prog->results_fd);
   g_free(prog->src);
   g_free(prog->dst);
   g_free(prog->bytes);
@@ -255,7 +417,5 @@ void ns_program_free(Program *prog)
   g_free(prog->needed);
   g_free(prog->sync_start);
   g_free(prog->sync_to);
-  if (prog->shared != NULL)
-    munmap(prog->shared, prog->shared_size);
   g_free(prog);
 }

@@ -39,6 +39,7 @@ typedef struct {
   uint32_t *barrier_phase;
   /* pair-wise syncs */
   gboolean receiver_based;
+  gboolean light;          /* receivers send "ready" before every transfer */
   uint32_t *needed;        /* per transfer: syncs to receive before posting */
   uint32_t *sync_start;    /* per transfer: targets sync_to[sync_start[t] .. sync_start[t+1]) */
   uint32_t *sync_to;
@@ -48,14 +49,29 @@ typedef struct {
   double *finish, *start, *end;
   void *shared;
   gsize shared_size;
+  int results_fd;
+  /* a program mapped from a blob owns no arrays */
+  void *blob;
+  gsize blob_size;
 } Program;
 
-/* Builds the program; the dummy scheme adds dummy transfers. */
+/* Builds the program; the dummy scheme adds dummy transfers. The results
+ * live in a memfd (prog->results_fd) mapped shared, so that the replay
+ * process — a fresh exec of netsched-replay, because ns-3 reads its
+ * NS_ATTRIBUTE_DEFAULT settings during static initialisation — can write
+ * them back. */
 Program *ns_program_build(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *opt,
                           uint64_t msize, GError **error);
 void ns_program_free(Program *prog);
 
-/* Child side: runs SimGrid with `argv` (options) on `platform`, fills the
+/* Serialises the program (not its results) into a new memfd, positioned
+ * at 0 and inheritable across exec. Returns the fd or -1. */
+int ns_program_to_fd(const Program *prog);
+/* Maps a serialised program (from netsched-replay) and attaches the
+ * results memfd. NULL with a message in *why on a malformed blob. */
+Program *ns_program_from_fds(int program_fd, int results_fd, const char **why);
+
+/* Replay side: runs SimGrid with `argv` (options) on `platform`, fills the
  * shared results. Never returns. */
 G_GNUC_NORETURN void ns_replay_run(Program *prog, const char *platform, int argc, char **argv);
 

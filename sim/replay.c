@@ -91,6 +91,12 @@ static void run_step(int x, const Step *st)
   for (uint32_t i = 0; i < st->n_recvs; i++) {
     uint32_t t = G->ops[st->recv_first + i];
     void *got;
+    if (G->light) { /* light barrier: tell the sender this phase is reached */
+      sg_comm_t c = sg_mailbox_put_init(sync_box(G->src[t]), GUINT_TO_POINTER(t + 1),
+                                        (long)G->sync_size);
+      sg_comm_detach(c, NULL);
+      G->header->n_sync_messages++;
+    }
     ids[k] = t;
     is_send[k] = FALSE;
     comms[k++] = sg_mailbox_get_async(data_box(G->src[t], x), &got);

@@ -132,16 +132,19 @@ static void model_args(const NsSimOptions *opt, uint64_t msize, GPtrArray *argv,
     break;
   case NS_MODEL_PACKET: {
     g_ptr_array_add(argv, g_strdup("--cfg=network/model:ns-3"));
-    g_ptr_array_add(argv, g_strdup_printf("--cfg=ns3/TcpModel:%s",
-                                          opt->tcp_variant ? opt->tcp_variant : "Cubic"));
-    /* ns-3 aborts on messages larger than its send buffer (128 KiB by
-     * default): size the buffers for the largest message. */
-    uint64_t buf = MAX((uint64_t)131072, 2 * msize + 65536);
+    /* SimGrid's option knows NewReno (and Reno/Tahoe, which abort in 3.32);
+     * leaving it unset keeps ns-3's own default, Cubic. */
+    if (opt->tcp_variant != NULL && g_strcmp0(opt->tcp_variant, "Cubic") != 0)
+      g_ptr_array_add(argv, g_strdup_printf("--cfg=ns3/TcpModel:%s", opt->tcp_variant));
+    /* SimGrid hands a whole message to the TCP socket at once and aborts
+     * when it does not fit the send buffer (128 KiB by default): size it
+     * for the message. The receive buffer (TCP's window) keeps ns-3's
+     * default. */
+    uint64_t buf = MAX((uint64_t)131072, msize + 65536);
     *env = g_strdup_printf("ns3::TcpSocket::SndBufSize=%" G_GUINT64_FORMAT
-                           ";ns3::TcpSocket::RcvBufSize=%" G_GUINT64_FORMAT
                            ";ns3::TcpSocket::SegmentSize=%d"
                            ";ns3::DropTailQueue<Packet>::MaxSize=%dp",
-                           buf, buf, opt->segment_size, opt->queue_packets);
+                           buf, opt->segment_size, opt->queue_packets);
     break;
   }
   }
@@ -183,28 +186,61 @@ static int wait_child(pid_t pid, double limit, gboolean *timed_out)
   }
 }
 
+/* The replay executable: $NETSCHED_REPLAY, else next to this program,
+ * else where the build put it. */
+static char *replay_path(void)
+{
+  const char *env = g_getenv("NETSCHED_REPLAY");
+  if (env != NULL && *env != '\0')
+    return g_strdup(env);
+  g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
+  if (self != NULL) {
+    g_autofree char *dir = g_path_get_dirname(self);
+    char *beside = g_build_filename(dir, "netsched-replay", NULL);
+    if (g_file_test(beside, G_FILE_TEST_IS_EXECUTABLE))
+      return beside;
+    g_free(beside);
+  }
+  return g_strdup(NETSCHED_REPLAY_PATH);
+}
+
 static gboolean run_child(Program *prog, const char *platform, const NsSimOptions *opt,
                           uint64_t msize, GError **error)
 {
+  g_autofree char *exe = replay_path();
+  int program_fd = ns_program_to_fd(prog);
+  if (program_fd < 0) {
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot hand the program to the replay: %s",
+                    g_strerror(errno));
+    return FALSE;
+  }
   g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
-  g_ptr_array_add(argv, g_strdup("netsched-simulate"));
-  char *env = NULL;
-  model_args(opt, msize, argv, &env);
+  g_ptr_array_add(argv, g_strdup(exe));
+  g_ptr_array_add(argv, g_strdup_printf("%d", program_fd));
+  g_ptr_array_add(argv, g_strdup_printf("%d", prog->results_fd));
+  g_ptr_array_add(argv, g_strdup(platform));
+  char *ns3 = NULL;
+  model_args(opt, msize, argv, &ns3);
   g_ptr_array_add(argv, NULL);
+  char **envp = g_get_environ();
+  envp = ns3 != NULL ? g_environ_setenv(envp, "NS_ATTRIBUTE_DEFAULT", ns3, TRUE)
+                     : g_environ_unsetenv(envp, "NS_ATTRIBUTE_DEFAULT");
+  g_free(ns3);
   fflush(NULL);
   pid_t pid = fork();
+  if (pid == 0) {
+    execve(exe, (char **)argv->pdata, envp);
+    g_snprintf(prog->header->error, sizeof prog->header->error, "cannot run %s: %s", exe,
+               g_strerror(errno));
+    _exit(127);
+  }
+  g_strfreev(envp);
+  close(program_fd);
   if (pid < 0) {
-    g_free(env);
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot fork the simulation: %s",
                     g_strerror(errno));
     return FALSE;
   }
-  if (pid == 0) {
-    if (env != NULL)
-      g_setenv("NS_ATTRIBUTE_DEFAULT", env, TRUE);
-    ns_replay_run(prog, platform, (int)argv->len - 1, (char **)argv->pdata);
-  }
-  g_free(env);
   gboolean timed_out;
   int status = wait_child(pid, opt->wall_limit, &timed_out);
   if (timed_out) {
@@ -221,6 +257,9 @@ static gboolean run_child(Program *prog, const char *platform, const NsSimOption
                          : "";
   if (prog->header->error[0] != '\0')
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "simulation failed: %s", prog->header->error);
+  else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT)
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0,
+                    "simulation aborted (SimGrid's message above says why)%s", hint);
   else if (WIFSIGNALED(status))
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "simulation died of signal %d (%s)%s",
                     WTERMSIG(status), g_strsignal(WTERMSIG(status)), hint);
@@ -232,10 +271,16 @@ static gboolean run_child(Program *prog, const char *platform, const NsSimOption
   return FALSE;
 }
 
-gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *opt,
+gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *given,
                      NsSimResult *result, GError **error)
 {
   memset(result, 0, sizeof *result);
+  /* The scheme: the caller's, else the one the algorithm prescribes. */
+  NsSimOptions effective = *given;
+  const NsSimOptions *opt = &effective;
+  if (!given->sync_set && s->sync_scheme != NULL &&
+      !ns_sync_scheme_parse(s->sync_scheme, &effective.sync, error))
+    return FALSE;
   uint64_t msize = opt->msize ? opt->msize : s->msize;
   gboolean pairwise = s->execution == NS_EXEC_PHASED && ns_sync_uses_pairwise(&opt->sync);
 

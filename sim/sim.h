@@ -41,6 +41,8 @@ const char *ns_net_model_name(NsNetModel model);
 typedef struct {
   NsNetModel model;
   NsSyncScheme sync;       /* phased schedules; posted ones ignore it */
+  gboolean sync_set;       /* FALSE: use the schedule's sync_scheme (its
+                              algorithm's default), else none */
   uint64_t msize;          /* bytes per chunk; 0 = the schedule's */
   uint64_t sync_size;      /* bytes of a synchronisation/barrier message (default 8) */
   /* packet model */
@@ -81,6 +83,14 @@ void ns_sim_result_clear(NsSimResult *r);
  * the simulation died (the message says how and what to change). */
 gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *opt,
                      NsSimResult *result, GError **error);
+
+/* Exports `topo` to SimGrid and compares, for every ordered machine pair,
+ * SimGrid's route (sg_host_get_route, asked from an actor in a child
+ * process) with netsched's. *pairs receives the number of pairs compared,
+ * *mismatches those whose directed edges differ (the first one is logged).
+ * O(|M|² · depth). */
+gboolean ns_sim_check_routes(const NsTopology *topo, uint64_t *pairs, uint64_t *mismatches,
+                             GError **error);
 
 /* Bytes carried by every directed edge (ns_topology_n_edges entries),
  * computed from routes x transfer sizes (not from SimGrid's counters, which
