@@ -18,6 +18,15 @@ int ns_cmd_bound(int argc, char **argv);
 int ns_cmd_simulate(int argc, char **argv);
 int ns_cmd_compare(int argc, char **argv);
 
+/* What `compare` runs: every algorithm[:sync] x message size on one
+ * topology and model, into OUTDIR/compare.{csv,gp,svg,png}. */
+typedef struct {
+  char *topology, *format, *collective, *algorithms, *msizes, *model, *outdir, *root, *segment;
+  gboolean resume;
+} NsCompareArgs;
+int ns_compare_run(const NsCompareArgs *args);
+int ns_cmd_scenario(int argc, char **argv);
+
 /* Prints "netsched: <message>" to stderr and returns the exit status the
  * error calls for (see platforms/error.h). Frees the error. */
 int ns_cli_fail(GError *error);

@@ -149,65 +149,27 @@ static gboolean write_plot(const char *dir, const char *title, const GArray *var
   return TRUE;
 }
 
-int ns_cmd_compare(int argc, char **argv)
+/* The engine shared by `compare` and `scenario`: every algorithm x size. */
+int ns_compare_run(const NsCompareArgs *a)
 {
-  char *topology = NULL, *format = NULL, *collective = NULL, *algorithms = NULL;
-  char *msizes_text = NULL, *model = NULL, *outdir = NULL, *root = NULL, *segment_text = NULL;
-  gboolean resume = FALSE;
-  GOptionEntry entries[] = {
-    { "topology", 'T', 0, G_OPTION_ARG_FILENAME, &topology, "Topology file or gen:SPEC", "T" },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Topology format (default: guessed)",
-      "native|slurm|graphml" },
-    { "collective", 'c', 0, G_OPTION_ARG_STRING, &collective, "Collective (default alltoall)",
-      "NAME" },
-    { "algorithms", 'a', 0, G_OPTION_ARG_STRING, &algorithms,
-      "Comma-separated ALGORITHM[:SYNC] list (default faraj:sender-all,ring,simple)", "LIST" },
-    { "msizes", 'm', 0, G_OPTION_ARG_STRING, &msizes_text,
-      "Message sizes: A..B (powers of two) or a list (default 8KiB..256KiB)", "SIZES" },
-    { "model", 'M', 0, G_OPTION_ARG_STRING, &model, "Network model (default ideal)",
-      "ideal|tcp|smpi|packet" },
-    { "root", 'r', 0, G_OPTION_ARG_STRING, &root, "bcast root", "MACHINE" },
-    { "segment", 's', 0, G_OPTION_ARG_STRING, &segment_text, "bcast segment size", "SIZE" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir,
-      "Directory for compare.csv, compare.gp, compare.svg, compare.png (default compare-out)",
-      "DIR" },
-    { "resume", 0, 0, G_OPTION_ARG_NONE, &resume,
-      "Keep the rows already in DIR/compare.csv and run only the missing ones", NULL },
-    { NULL },
-  };
-  g_autoptr(GOptionContext) ctx = g_option_context_new("- compare algorithms by simulation");
-  g_option_context_set_summary(
-      ctx, "Plans, verifies and simulates every algorithm x message size and prints one\n"
-           "table (time, throughput, ratio to the bound); writes the CSV row by row (so an\n"
-           "interrupted run can --resume) and plots throughput against message size.");
-  g_option_context_set_description(
-      ctx, "Example:\n  netsched compare -T scenarios/topologies/faraj-c.topo \\\n"
-           "    -a faraj:sender-all,faraj:barrier-all,ring,pair,simple -m 8KiB..1MiB -M packet\n");
-  g_option_context_add_main_entries(ctx, entries, NULL);
   int status = 2;
   GError *error = NULL;
   g_autoptr(NsTopology) t = NULL;
   GArray *sizes = NULL, *variants = NULL;
   GHashTable *done = NULL;
   FILE *csv = NULL;
-  char *csv_path = NULL;
+  char *csv_path = NULL, *base = NULL, *title = NULL;
   NsSimOptions opt;
   ns_sim_options_init(&opt);
-  if (!ns_cli_parse(ctx, &argc, &argv))
-    goto out;
-  if (argc != 1) {
-    status = ns_cli_usage("compare", "unexpected argument '%s'", argv[1]);
-    goto out;
-  }
   uint64_t segment = 0;
-  sizes = parse_msizes(msizes_text ? msizes_text : "8KiB..256KiB", &error);
+  sizes = parse_msizes(a->msizes ? a->msizes : "8KiB..256KiB", &error);
   if (sizes == NULL ||
-      (segment_text != NULL && !ns_cli_parse_size("--segment", segment_text, &segment, &error)) ||
-      (model != NULL && !ns_net_model_parse(model, &opt.model, &error))) {
+      (a->segment != NULL && !ns_cli_parse_size("--segment", a->segment, &segment, &error)) ||
+      (a->model != NULL && !ns_net_model_parse(a->model, &opt.model, &error))) {
     status = ns_cli_fail(error);
     goto out;
   }
-  variants = parse_variants(algorithms ? algorithms : "faraj:sender-all,ring,simple");
+  variants = parse_variants(a->algorithms ? a->algorithms : "faraj:sender-all,ring,simple");
   for (guint i = 0; i < variants->len; i++) {
     NsSyncScheme sc;
     const Variant *v = &g_array_index(variants, Variant, i);
@@ -216,20 +178,22 @@ int ns_cmd_compare(int argc, char **argv)
       goto out;
     }
   }
-  t = ns_cli_load_topology(topology, format, &error);
+  t = ns_cli_load_topology(a->topology, a->format, &error);
   if (t == NULL) {
     status = ns_cli_fail(error);
     goto out;
   }
-  const char *dir = outdir ? outdir : "compare-out";
+  const char *dir = a->outdir ? a->outdir : "compare-out";
+  const char *collective = a->collective ? a->collective : "alltoall";
   if (g_mkdir_with_parents(dir, 0755) != 0) {
     status = ns_cli_fail(g_error_new(NS_ERROR, NS_ERROR_IO, "%s: cannot create: %s", dir,
                                      g_strerror(errno)));
     goto out;
   }
   csv_path = g_build_filename(dir, "compare.csv", NULL);
-  done = resume ? done_rows(csv_path) : g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-  gboolean append = resume && g_file_test(csv_path, G_FILE_TEST_EXISTS);
+  done = a->resume ? done_rows(csv_path)
+                   : g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  gboolean append = a->resume && g_file_test(csv_path, G_FILE_TEST_EXISTS);
   csv = fopen(csv_path, append ? "a" : "w");
   if (csv == NULL) {
     status = ns_cli_fail(g_error_new(NS_ERROR, NS_ERROR_IO, "%s: cannot write: %s", csv_path,
@@ -238,7 +202,6 @@ int ns_cmd_compare(int argc, char **argv)
   }
   if (!append)
     fputs(csv_header, csv);
-
   printf("%-24s %10s %12s %12s %8s %12s %5s\n", "algorithm[:sync]", "msize", "time_s",
          "bound_s", "ratio", "Mbit/s", "cf");
   guint total = variants->len * sizes->len, run = 0;
@@ -259,8 +222,8 @@ int ns_cmd_compare(int argc, char **argv)
         fflush(stderr);
       }
       GError *err = NULL;
-      g_autoptr(NsSchedule) s = ns_cli_plan(t, collective ? collective : "alltoall", v->algorithm,
-                                            msize, root, segment, &err);
+      g_autoptr(NsSchedule) s = ns_cli_plan(t, collective, v->algorithm, msize, a->root, segment,
+                                            &err);
       NsVerifyReport vr = { 0 };
       NsSimResult r = { 0 };
       gboolean cf = FALSE, ok = s != NULL;
@@ -298,9 +261,8 @@ int ns_cmd_compare(int argc, char **argv)
   }
   fclose(csv);
   csv = NULL;
-  g_autofree char *base = g_path_get_basename(ns_topology_source(t));
-  g_autofree char *title = g_strdup_printf("%s on %s (%s model)", collective ? collective : "alltoall",
-                                           base, ns_net_model_name(opt.model));
+  base = g_path_get_basename(ns_topology_source(t));
+  title = g_strdup_printf("%s on %s (%s model)", collective, base, ns_net_model_name(opt.model));
   if (!write_plot(dir, title, variants, sizes, &error)) {
     status = ns_cli_fail(error);
     goto out;
@@ -308,6 +270,7 @@ int ns_cmd_compare(int argc, char **argv)
   printf("\nwrote %s, %s/compare.svg, %s/compare.png\n", csv_path, dir, dir);
   status = 0;
 out:
+  fflush(stdout);
   if (csv != NULL)
     fclose(csv);
   if (sizes != NULL)
@@ -318,7 +281,52 @@ out:
     g_hash_table_unref(done);
   ns_sim_options_clear(&opt);
   g_free(csv_path);
-  g_free(topology); g_free(format); g_free(collective); g_free(algorithms);
-  g_free(msizes_text); g_free(model); g_free(outdir); g_free(root); g_free(segment_text);
+  g_free(base);
+  g_free(title);
+  return status;
+}
+
+int ns_cmd_compare(int argc, char **argv)
+{
+  NsCompareArgs a = { 0 };
+  GOptionEntry entries[] = {
+    { "topology", 'T', 0, G_OPTION_ARG_FILENAME, &a.topology, "Topology file or gen:SPEC", "T" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &a.format, "Topology format (default: guessed)",
+      "native|slurm|graphml" },
+    { "collective", 'c', 0, G_OPTION_ARG_STRING, &a.collective, "Collective (default alltoall)",
+      "NAME" },
+    { "algorithms", 'a', 0, G_OPTION_ARG_STRING, &a.algorithms,
+      "Comma-separated ALGORITHM[:SYNC] list (default faraj:sender-all,ring,simple)", "LIST" },
+    { "msizes", 'm', 0, G_OPTION_ARG_STRING, &a.msizes,
+      "Message sizes: A..B (powers of two) or a list (default 8KiB..256KiB)", "SIZES" },
+    { "model", 'M', 0, G_OPTION_ARG_STRING, &a.model, "Network model (default ideal)",
+      "ideal|tcp|smpi|packet" },
+    { "root", 'r', 0, G_OPTION_ARG_STRING, &a.root, "bcast root", "MACHINE" },
+    { "segment", 's', 0, G_OPTION_ARG_STRING, &a.segment, "bcast segment size", "SIZE" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.outdir,
+      "Directory for compare.csv, compare.gp, compare.svg, compare.png (default compare-out)",
+      "DIR" },
+    { "resume", 0, 0, G_OPTION_ARG_NONE, &a.resume,
+      "Keep the rows already in DIR/compare.csv and run only the missing ones", NULL },
+    { NULL },
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new("- compare algorithms by simulation");
+  g_option_context_set_summary(
+      ctx, "Plans, verifies and simulates every algorithm x message size and prints one\n"
+           "table (time, throughput, ratio to the bound); writes the CSV row by row (so an\n"
+           "interrupted run can --resume) and plots throughput against message size.");
+  g_option_context_set_description(
+      ctx, "Example:\n  netsched compare -T scenarios/topologies/faraj-c.topo \\\n"
+           "    -a faraj:sender-all,faraj:barrier-all,ring,pair,simple -m 8KiB..1MiB -M packet\n");
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  int status = 2;
+  if (ns_cli_parse(ctx, &argc, &argv)) {
+    if (argc != 1)
+      status = ns_cli_usage("compare", "unexpected argument '%s'", argv[1]);
+    else
+      status = ns_compare_run(&a);
+  }
+  g_free(a.topology); g_free(a.format); g_free(a.collective); g_free(a.algorithms);
+  g_free(a.msizes); g_free(a.model); g_free(a.outdir); g_free(a.root); g_free(a.segment);
   return status;
 }

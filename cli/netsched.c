@@ -5,6 +5,7 @@
  *   bound               theoretical bounds of a collective on a topology
  *   simulate            replay a schedule on SimGrid (fluid or ns-3 packet models)
  *   compare             algorithms x message sizes: table, CSV and plot
+ *   scenario            run a declarative experiment file
  */
 #include "cli/cli.h"
 #include <locale.h>
@@ -23,6 +24,7 @@ static const Command commands[] = {
   { "bound", ns_cmd_bound, "bottleneck load, root, time and throughput bounds, path lengths" },
   { "simulate", ns_cmd_simulate, "replay a schedule on SimGrid: completion time vs the bound" },
   { "compare", ns_cmd_compare, "plan, verify and simulate algorithms x sizes: table, CSV, plot" },
+  { "scenario", ns_cmd_scenario, "run a declarative experiment (scenarios/*.ini), resumably" },
 };
 
 static void usage(FILE *out)

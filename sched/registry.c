@@ -9,8 +9,12 @@ static const NsPlanner planners[] = {
 #define NS_COLL_alltoall_ID NS_COLL_ALLTOALL
 #define NS_COLL_allgather_ID NS_COLL_ALLGATHER
 #define NS_COLL_bcast_ID NS_COLL_BCAST
+#define NS_PLANNER_NAMED(coll, algo, name_, summary_, source_)                           \
+  { .collective = NS_COLL_##coll##_ID, .name = name_, .summary = summary_,               \
+    .source = source_, .plan = ns_##coll##_##algo },
 #include "sched/planners.def"
 #undef NS_PLANNER
+#undef NS_PLANNER_NAMED
 };
 
 const NsPlanner *ns_planners(int *n)
@@ -19,10 +23,21 @@ const NsPlanner *ns_planners(int *n)
   return planners;
 }
 
+/* Equal names, '-' and '_' counting as the same character (registry.h). */
+static gboolean same_name(const char *a, const char *b)
+{
+  if (b == NULL)
+    return FALSE;
+  for (; *a != '\0' && *b != '\0'; a++, b++)
+    if (*a != *b && !((*a == '_' || *a == '-') && (*b == '_' || *b == '-')))
+      return FALSE;
+  return *a == *b;
+}
+
 const NsPlanner *ns_planner_find(NsCollective collective, const char *algorithm)
 {
   for (gsize i = 0; i < G_N_ELEMENTS(planners); i++)
-    if (planners[i].collective == collective && g_strcmp0(planners[i].name, algorithm) == 0)
+    if (planners[i].collective == collective && same_name(planners[i].name, algorithm))
       return &planners[i];
   return NULL;
 }

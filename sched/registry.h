@@ -15,6 +15,8 @@ typedef struct {
   uint64_t msize;        /* bytes per chunk (alltoall: per message) */
   int root;              /* bcast root machine index */
   uint64_t segment;      /* bcast segment size in bytes (0 = whole message) */
+  int arity;             /* bcast/kary-cf: children per machine (0 = the
+                            algorithm's default, 3) */
 } NsPlanParams;
 
 /* Builds a schedule, or returns NULL with NS_ERROR_UNSUPPORTED when the
@@ -37,10 +39,16 @@ typedef struct {
                                  GError **error);
 #include "sched/planners.def"
 #undef NS_PLANNER
+#undef NS_PLANNER_NAMED
 
 /* All planners, in registry order; *n receives the count. */
 const NsPlanner *ns_planners(int *n);
-/* Looks up "collective/algorithm", or the pair separately. NULL if unknown. */
+/* Looks up "collective/algorithm", or the pair separately. NULL if unknown.
+ * '-' and '_' count as the same character in algorithm names, so a planner
+ * is found by either spelling: "linear-cf" (its registered name, the one
+ * --list and the documentation show) or "linear_cf" (its C identifier), and
+ * a planner registered by C identifier only is found by the hyphenated
+ * spelling too. */
 const NsPlanner *ns_planner_find(NsCollective collective, const char *algorithm);
 
 /* Plans with the named algorithm: NS_ERROR_INPUT listing the known

@@ -7,28 +7,7 @@ src="${NETSCHED_SOURCE_DIR:?}"
 topo="$src/scenarios/topologies"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failures=0 passed=0
-
-check() { # check NAME EXPECTED_STATUS COMMAND... ; output in $tmp/out, $tmp/err
-  local name=$1 want=$2
-  shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [[ $got -ne $want ]]; then
-    echo "not ok - $name: exit $got, expected $want"; sed 's/^/#   /' "$tmp/err" | head -5
-    failures=$((failures + 1))
-  else
-    echo "ok - $name"; passed=$((passed + 1))
-  fi
-}
-expect() { # expect NAME FILE PATTERN (extended regex)
-  if grep -Eq -- "$3" "$2"; then
-    echo "ok - $1"; passed=$((passed + 1))
-  else
-    echo "not ok - $1: /$3/ not in $(basename "$2")"; sed 's/^/#   /' "$2" | head -5
-    failures=$((failures + 1))
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/cli-common.bash"
 
 check "help" 0 "$ns" --help
 expect "help lists commands" "$tmp/out" "verify +verify a schedule"
@@ -47,7 +26,7 @@ expect "fig1 root s1" "$tmp/out" "^s1 \(root"
 check "plan fig1" 0 "$ns" plan -T "$topo/faraj-fig1.topo" -a faraj -o "$tmp/f1.json"
 check "verify fig1 optimal" 0 "$ns" verify "$tmp/f1.json" -T "$topo/faraj-fig1.topo" --require-optimal --junit "$tmp/f1.xml"
 expect "verify says PASS" "$tmp/out" "^verdict +PASS"
-expect "junit has no failure" "$tmp/f1.xml" "tests=\"5\" failures=\"0\""
+expect "junit has no failure" "$tmp/f1.xml" "tests=\"6\" failures=\"0\""
 check "plan table" 0 "$ns" plan -T "$topo/faraj-fig1.topo" --table
 expect "table row of phase 7 (Table 4)" "$tmp/out" "^phase +7: n1->n5 n4->n1 n5->n3 n3->n4$"
 

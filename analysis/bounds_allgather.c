@@ -1,0 +1,117 @@
+/* netsched — all-gather bounds and ring path lengths. See bounds_allgather.h. */
+#include "analysis/bounds_allgather.h"
+#include "sched/allgather_ring_common.h"
+
+gboolean ns_allgather_two_hop(const NsTopology *topo, NsTwoHop *out)
+{
+  *out = (NsTwoHop){ .holds = TRUE, .sw = -1 };
+  for (int v = 0; v < ns_topology_n_nodes(topo); v++) {
+    if (ns_topology_node(topo, v)->kind != NS_NODE_SWITCH)
+      continue;
+    int machines = 0, switches = 0;
+    const int *inc = ns_topology_incident(topo, v);
+    for (int e = 0; e < ns_topology_degree(topo, v); e++) {
+      int w = ns_topology_link_other(topo, inc[e], v);
+      if (ns_topology_node(topo, w)->kind == NS_NODE_MACHINE)
+        machines++;
+      else
+        switches++;
+    }
+    if (machines < switches) {
+      *out = (NsTwoHop){ .holds = FALSE, .sw = v, .machines = machines, .switches = switches };
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+char *ns_two_hop_describe(const NsTopology *topo, const NsTwoHop *th)
+{
+  if (th->holds)
+    return NULL;
+  return g_strdup_printf("switch %s has %d directly attached machine%s but %d directly "
+                         "attached switch%s",
+                         ns_topology_node(topo, th->sw)->name, th->machines,
+                         th->machines == 1 ? "" : "s", th->switches,
+                         th->switches == 1 ? "" : "es");
+}
+
+double ns_allgather_bandwidth(const NsTopology *topo)
+{
+  double b = G_MAXDOUBLE;
+  for (int m = 0; m < ns_topology_n_machines(topo); m++) {
+    int v = ns_topology_machine_node(topo, m);
+    b = MIN(b, ns_topology_link(topo, ns_topology_incident(topo, v)[0])->bandwidth);
+  }
+  return b;
+}
+
+double ns_allgather_lower_bound(const NsTopology *topo, uint64_t msize)
+{
+  int p = ns_topology_n_machines(topo);
+  return (double)(p - 1) * (double)msize * 8.0 / ns_allgather_bandwidth(topo);
+}
+
+static gboolean any_store_and_forward(const NsTopology *topo)
+{
+  for (int v = 0; v < ns_topology_n_nodes(topo); v++) {
+    const NsNode *n = ns_topology_node(topo, v);
+    if (n->kind == NS_NODE_SWITCH && n->forwarding == NS_FORWARD_STORE_AND_FORWARD)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+double ns_allgather_ring_time(const NsTopology *topo, uint64_t msize, int d, uint64_t pkt)
+{
+  int p = ns_topology_n_machines(topo);
+  double t = ns_allgather_lower_bound(topo, msize);
+  if (d > 1 && any_store_and_forward(topo))
+    t += (double)(d - 1) * (p - 1) * (double)pkt * 8.0 / ns_allgather_bandwidth(topo);
+  return t;
+}
+
+int ns_allgather_lr1_path(const NsTopology *topo)
+{
+  int *ring = g_new(int, ns_topology_n_machines(topo));
+  ns_ring_lr1(topo, ring);
+  int d = ns_ring_max_path_length(topo, ring);
+  g_free(ring);
+  return d;
+}
+
+int ns_allgather_lr2_path(const NsTopology *topo)
+{
+  int *ring = g_new(int, ns_topology_n_machines(topo));
+  int d = ns_ring_lr2(topo, ring, NULL) ? ns_ring_max_path_length(topo, ring) : -1;
+  g_free(ring);
+  return d;
+}
+
+int ns_allgather_lr3_path(const NsTopology *topo, GError **error)
+{
+  int *ring = g_new(int, ns_topology_n_machines(topo)), d = -1;
+  if (!ns_ring_lr3(topo, ring, &d, error))
+    d = -1;
+  g_free(ring);
+  return d;
+}
+
+gboolean ns_allgather_bound(const NsTopology *topo, uint64_t msize, uint64_t pkt,
+                            NsAllgatherBound *out, GError **error)
+{
+  *out = (NsAllgatherBound){ 0 };
+  out->n_machines = ns_topology_n_machines(topo);
+  out->bandwidth = ns_allgather_bandwidth(topo);
+  out->store_and_forward = any_store_and_forward(topo);
+  out->time_bound = ns_allgather_lower_bound(topo, msize);
+  ns_allgather_two_hop(topo, &out->two_hop);
+  out->lr1_path = ns_allgather_lr1_path(topo);
+  out->lr2_path = out->two_hop.holds ? ns_allgather_lr2_path(topo) : -1;
+  out->lr3_path = ns_allgather_lr3_path(topo, error);
+  const int *paths[3] = { &out->lr1_path, &out->lr2_path, &out->lr3_path };
+  double *times[3] = { &out->lr1_time, &out->lr2_time, &out->lr3_time };
+  for (int i = 0; i < 3; i++)
+    *times[i] = *paths[i] < 0 ? -1 : ns_allgather_ring_time(topo, msize, *paths[i], pkt);
+  return out->lr3_path >= 0;
+}

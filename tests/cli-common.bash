@@ -1,0 +1,27 @@
+# Helpers shared by the end-to-end CLI tests (tests/cli_*.sh), sourced
+# after they set `tmp`: check runs a command and compares its exit status,
+# expect greps a file; both count into `passed` and `failures`. Scripts end
+# with: echo "$passed passed, $failures failed"; [[ $failures -eq 0 ]]
+failures=0 passed=0
+
+check() { # check NAME EXPECTED_STATUS COMMAND... ; output in $tmp/out, $tmp/err
+  local name=$1 want=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [[ $got -ne $want ]]; then
+    echo "not ok - $name: exit $got, expected $want"; sed 's/^/#   /' "$tmp/err" | head -5
+    failures=$((failures + 1))
+  else
+    echo "ok - $name"; passed=$((passed + 1))
+  fi
+}
+expect() { # expect NAME FILE PATTERN (extended regex)
+  if grep -Eq -- "$3" "$2"; then
+    echo "ok - $1"; passed=$((passed + 1))
+  else
+    echo "not ok - $1: /$3/ not in $(basename "$2")"; sed 's/^/#   /' "$2" | head -5
+    failures=$((failures + 1))
+  fi
+}
+

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# End-to-end tests of the all-gather planners through the netsched command:
+# topo show's Theorem 3 / LR1-LR3 lines, plan and verify on the bundled
+# Figure 3.19 and Figure 3.22 (6) topologies, lr2's refusal.
+set -uo pipefail
+ns="${NETSCHED_BIN:?}"
+src="${NETSCHED_SOURCE_DIR:?}"
+topo="$src/scenarios/topologies"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/cli-common.bash"
+
+fig=$topo/faraj-fig3-19.topo
+check "topo show fig3.19" 0 "$ns" topo show "$fig"
+expect "2-hop ring possible" "$tmp/out" "^2-hop ring yes \(Theorem 3 holds"
+expect "LR1 4, LR2 2, LR3 2" "$tmp/out" "^allgather  ring max path LR1 4, LR2 2, LR3 2 switches$"
+check "topo show fig1" 0 "$ns" topo show "$topo/faraj-fig1.topo"
+expect "Theorem 3 fails at s1" "$tmp/out" \
+  "^2-hop ring no \(Theorem 3 fails: switch s1 has 1 directly attached machine but 2 directly attached switches\)$"
+expect "LR2 not applicable" "$tmp/out" "^allgather  ring max path LR1 3, LR2 -, LR3 3 switches$"
+
+for a in lr1 lr2 lr3; do
+  check "plan $a" 0 "$ns" plan -T "$fig" -c allgather -a "$a" -m 64KiB -o "$tmp/$a.json"
+  check "verify $a" 0 "$ns" verify "$tmp/$a.json" -T "$fig"
+  expect "$a passes" "$tmp/out" "^verdict +PASS"
+done
+check "plan lr2 on fig1 refused" 2 "$ns" plan -T "$topo/faraj-fig1.topo" -c allgather -a lr2
+expect "lr2 names s1" "$tmp/err" "switch s1 has 1 directly attached machine but 2 directly attached switches"
+check "gather-bcast by name" 0 "$ns" plan -T "$fig" -c allgather -a gather-bcast -o "$tmp/gb.json"
+check "gather-bcast data flow" 1 "$ns" verify "$tmp/gb.json" -T "$fig" --json
+expect "gather-bcast complete" "$tmp/out" "\"delivered\" : 56"
+
+inter=$topo/faraj-fig3-22-interleaved.topo
+check "ring contends on (6)" 1 "$ns" verify -c allgather -a ring -T "$inter"
+expect "ring contention named" "$tmp/out" "contention-free +FAILED"
+check "lr1 passes on (6)" 0 "$ns" verify -c allgather -a lr1 -T "$inter" -q
+check "plan --list" 0 "$ns" plan --list
+expect "list has gather-bcast" "$tmp/out" "^allgather/gather-bcast "
+
+echo "$passed passed, $failures failed"
+[[ $failures -eq 0 ]]
