@@ -7,6 +7,9 @@
  *  - wall time of the replay of a phased faraj all-to-all with sender-all
  *    under the ideal model, and simulated messages per wall second
  *    (target: 256 machines, 65,280 messages, under 2 s).
+ *  - the same 256-machine exchange under smpirun for comparison: SMPI's own
+ *    ring MPI_Alltoall versus netsched's replay of the ring schedule, both
+ *    under the smpi model (wall times; skipped without smpicc/smpirun).
  * Usage: bench_sim [MACHINES...] (default 64 256 512). Release build.
  */
 #include "platforms/shapes.h"
@@ -15,12 +18,72 @@
 #include "sim/sim.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include "platforms/topology_simgrid.h"
 
 static NsTopology *tree_for(int machines)
 {
   int f[3] = { 4, 4, machines / 16 };
   if (machines == 512) { f[0] = 4; f[1] = 8; f[2] = 16; }
   return ns_shape_tree(f, 3, 100e6, 10e-6, NULL);
+}
+
+/* Wall seconds of a command (run in `dir`), or -1 when it fails. */
+static double timed(const char *dir, char **argv)
+{
+  gint64 t0 = g_get_monotonic_time();
+  int status = 0;
+  if (!g_spawn_sync(dir, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL |
+                                         G_SPAWN_STDERR_TO_DEV_NULL,
+                    NULL, NULL, NULL, NULL, &status, NULL) ||
+      !g_spawn_check_wait_status(status, NULL))
+    return -1;
+  return (double)(g_get_monotonic_time() - t0) / 1e6;
+}
+
+static void versus_smpirun(int machines)
+{
+  g_autofree char *smpicc = g_find_program_in_path("smpicc");
+  g_autofree char *smpirun = g_find_program_in_path("smpirun");
+  if (smpicc == NULL || smpirun == NULL) {
+    printf("\nsmpirun comparison skipped: smpicc/smpirun not found\n");
+    return;
+  }
+  g_autoptr(NsTopology) t = tree_for(machines);
+  g_autofree char *dir = g_dir_make_tmp("netsched-bench-XXXXXX", NULL);
+  g_autofree char *xml = g_build_filename(dir, "platform.xml", NULL);
+  g_autofree char *hosts = g_build_filename(dir, "hosts", NULL);
+  FILE *f = fopen(xml, "w");
+  ns_topology_write_simgrid(t, f, NULL);
+  fclose(f);
+  GString *h = g_string_new(NULL);
+  for (int m = 0; m < machines; m++)
+    g_string_append_printf(h, "%s\n", ns_topology_machine_name(t, m));
+  g_file_set_contents(hosts, h->str, -1, NULL);
+  g_string_free(h, TRUE);
+  char *cc[] = { smpicc, (char *)"-O1", (char *)NETSCHED_SOURCE_DIR "/tests/mpi/alltoall_time.c",
+                 (char *)"-o", (char *)"a2a", NULL };
+  g_autofree char *np = g_strdup_printf("%d", machines);
+  char *run[] = { smpirun, (char *)"-np", np, (char *)"-platform", xml, (char *)"-hostfile",
+                  hosts, (char *)"./a2a", (char *)"65536", (char *)"--cfg=smpi/alltoall:ring",
+                  (char *)"--cfg=smpi/simulate-computation:no", (char *)"--log=root.thres:critical",
+                  NULL };
+  double smpi_wall = timed(dir, cc) < 0 ? -1 : timed(dir, run);
+
+  NsPlanParams params = { .msize = 65536 };
+  g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLTOALL, "ring", &params, NULL);
+  NsSimOptions opt;
+  ns_sim_options_init(&opt);
+  opt.model = NS_MODEL_SMPI;
+  NsSimResult r;
+  gint64 t0 = g_get_monotonic_time();
+  gboolean ok = ns_simulate(t, s, &opt, &r, NULL);
+  double ours = (double)(g_get_monotonic_time() - t0) / 1e6;
+  printf("\n%d-machine ring all-to-all, 64KiB, model smpi: netsched replay %.2f s wall "
+         "(simulated %.4f s), smpirun (SMPI's own ring MPI_Alltoall) %.2f s wall\n",
+         machines, ours, ok ? r.completion : -1, smpi_wall);
+  if (ok)
+    ns_sim_result_clear(&r);
+  ns_sim_options_clear(&opt);
 }
 
 int main(int argc, char **argv)
@@ -62,5 +125,6 @@ int main(int argc, char **argv)
     ns_sim_result_clear(&r);
     ns_sim_options_clear(&opt);
   }
+  versus_smpirun(256);
   return 0;
 }

@@ -72,7 +72,8 @@ static int run_scenario(const char *path)
       NsCompareArgs args = { .topology = file, .collective = collective, .algorithms = algorithms,
                              .msizes = msizes, .model = (char *)model, .outdir = out,
                              .resume = TRUE };
-      worst = MAX(worst, ns_compare_run(&args));
+      int status = ns_compare_run(&args); /* not inside MAX(): it evaluates twice */
+      worst = MAX(worst, status);
       runs++;
     }
   }

@@ -21,8 +21,10 @@ NsSchedule *ns_allgather_ring_schedule(const NsTopology *topo, const char *algor
 int ns_ring_max_path_length(const NsTopology *topo, const int *ring)
 {
   int p = ns_topology_n_machines(topo), best = 0;
-  for (int i = 0; i < p; i++)
-    best = MAX(best, ns_path_length(topo, ring[i], ring[(i + 1) % p]));
+  for (int i = 0; i < p; i++) {
+    int len = ns_path_length(topo, ring[i], ring[(i + 1) % p]);
+    best = MAX(best, len);
+  }
   return best;
 }
 

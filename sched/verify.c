@@ -96,6 +96,18 @@ static NsFinding finding(NsFindingKind kind, int64_t phase, int64_t t1)
                       .machine = -1, .chunk = 0, .value = 0, .bound = 0 };
 }
 
+/* Relay holdings are keyed (chunk << 20) ^ machine (machines < 2^20); the
+ * key is 64-bit, so mix both halves: g_direct_hash would keep only the low
+ * 32 bits and collide once chunk ids pass 4096. */
+static guint relay_hash(gconstpointer key)
+{
+  guint64 k = (guint64)GPOINTER_TO_SIZE(key);
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdULL;
+  k ^= k >> 33;
+  return (guint)k;
+}
+
 /* Does machine m hold chunk c (before the current phase's receipts)? */
 static gboolean holds(const Replay *st, int m, uint32_t c)
 {
@@ -127,7 +139,7 @@ static gboolean receive(Replay *st, int m, uint32_t c)
     if (m != d) {
       if (m != o) { /* an intermediate of an indirect algorithm */
         if (st->relay == NULL)
-          st->relay = g_hash_table_new(g_direct_hash, g_direct_equal);
+          st->relay = g_hash_table_new(relay_hash, g_direct_equal);
         g_hash_table_add(st->relay, GSIZE_TO_POINTER(((gsize)c << 20) ^ (gsize)m));
       }
       return TRUE;
