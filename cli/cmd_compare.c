@@ -237,8 +237,7 @@ int ns_compare_run(const NsCompareArgs *a)
       ok = ok && err == NULL && ns_simulate(t, s, &opt, &r, &err);
       if (progress)
         fprintf(stderr, "\r%*s\r", 60, "");
-      g_autofree char *sync = v->sync ? g_strdup(v->sync)
-                                      : g_strdup(s && s->sync_scheme ? s->sync_scheme : "none");
+      g_autofree char *sync = g_strdup(ok ? r.sync : v->sync ? v->sync : "?");
       if (ok) {
         printf("%-24s %10s %12.6f %12.6f %8.4f %12.2f %5s\n", v->label, size, r.completion,
                r.bound, r.ratio, r.throughput / 1e6, cf ? "yes" : "no");

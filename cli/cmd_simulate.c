@@ -72,7 +72,6 @@ static void print_table(const NsTopology *t, const NsSchedule *s, const NsSimOpt
                         const NsSimResult *r, uint64_t msize)
 {
   g_autofree char *size = ns_format_size(msize);
-  g_autofree char *sync = ns_sync_scheme_to_string(&opt->sync);
   double fmin = G_MAXDOUBLE, fmax = 0;
   for (int m = 0; m < r->n_machines; m++) {
     fmin = MIN(fmin, r->finish[m]);
@@ -81,7 +80,7 @@ static void print_table(const NsTopology *t, const NsSchedule *s, const NsSimOpt
   printf("simulation   %s/%s on %s\n", ns_collective_name(s->collective), s->algorithm,
          ns_topology_source(t));
   printf("model        %s, sync %s, msize %s%s\n", ns_net_model_name(opt->model),
-         s->execution == NS_EXEC_POSTED ? "n/a (posted at once)" : sync, size,
+         s->execution == NS_EXEC_POSTED ? "n/a (posted at once)" : r->sync, size,
          r->n_dummy_messages ? " (+dummies)" : "");
   printf("completion   %.6f s\n", r->completion);
   printf("bound        %.6f s   ratio %.4f\n", r->bound, r->ratio);
@@ -107,7 +106,6 @@ static void print_json(const NsTopology *t, const NsSchedule *s, const NsSimOpti
                        const NsSimResult *r, uint64_t msize, gboolean transfers)
 {
   g_autoptr(JsonBuilder) b = json_builder_new();
-  g_autofree char *sync = ns_sync_scheme_to_string(&opt->sync);
   json_builder_begin_object(b);
 #define MEMBER(name, kind, value) \
   do { json_builder_set_member_name(b, name); json_builder_add_##kind##_value(b, value); } while (0)
@@ -117,7 +115,7 @@ static void print_json(const NsTopology *t, const NsSchedule *s, const NsSimOpti
   MEMBER("collective", string, ns_collective_name(s->collective));
   MEMBER("algorithm", string, s->algorithm);
   MEMBER("model", string, ns_net_model_name(opt->model));
-  MEMBER("sync", string, s->execution == NS_EXEC_POSTED ? "posted" : sync);
+  MEMBER("sync", string, r->sync);
   MEMBER("msize_bytes", int, (gint64)msize);
   MEMBER("machines", int, r->n_machines);
   MEMBER("completion_s", double, r->completion);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # netsched's main job on a fresh Debian 12 machine: install what is missing,
 # build (Release, in build/), then show the bundled example cluster, plan its
-# optimal all-to-all, verify it and print the bound.
+# optimal all-to-all, verify it, print the bound, and simulate it on SimGrid
+# against LAM's and MPICH's all-to-alls.
 #   scripts/main.sh [TOPOLOGY]   (default: Faraj & Yuan's topology (c))
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,4 +35,14 @@ $ns verify "$out/ring.json" -T "$topology" --max-findings 3
 status=$?
 set -e
 [[ $status -eq 1 ]] && echo "(ring fails verification, as the papers predict: exit status 1)"
+echo
+echo "== simulate the optimal schedule on SimGrid (fluid model 'ideal': reaches the bound)"
+$ns simulate "$out/faraj.json" -T "$topology" --sync sender-all
+echo
+echo "== compare with LAM (simple) and MPICH under the fluid and packet models -> $out/compare-*/"
+$ns compare -T "$topology" -a faraj:sender-all,mpich,simple -m 64KiB,128KiB -M ideal -o "$out/compare-ideal"
+$ns compare -T "$topology" -a faraj:sender-all,mpich,simple -m 128KiB -M packet -o "$out/compare-packet"
+echo
+echo "Plots: $out/compare-ideal/compare.png, $out/compare-packet/compare.png"
+echo "Packet-level (ns-3) results for the paper's three clusters: results/faraj-yuan/README.md"
 exit 0

@@ -337,6 +337,9 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
     result->n_sync_messages = prog->header->n_sync_messages;
     result->n_dummy_messages = prog->n_all - prog->n_real;
     result->wall_seconds = prog->header->wall_seconds;
+    g_autofree char *scheme = ns_sync_scheme_to_string(&opt->sync);
+    g_strlcpy(result->sync, s->execution == NS_EXEC_POSTED ? "posted" : scheme,
+              sizeof result->sync);
   }
   if (platform != NULL) {
     g_unlink(platform);

@@ -71,6 +71,7 @@ typedef struct {
   uint64_t n_dummy_messages;
   double wall_seconds;     /* wall time of the child */
   uint64_t bytes_moved;    /* data bytes of all transfers */
+  char sync[64];           /* the scheme used ("posted" for posted schedules) */
 } NsSimResult;
 
 void ns_sim_result_clear(NsSimResult *r);

@@ -4,9 +4,12 @@
  * syncs imply. */
 #include "platforms/shapes.h"
 #include "sched/registry.h"
+#include "sched/schedule_json.h"
 #include "sched/sync.h"
 #include "sched/verify.h"
 #include "tests/testutil.h"
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static NsSchedule *faraj(const NsTopology *t)
@@ -112,11 +115,47 @@ static void test_figure1_missing_edge(void)
   ns_verify_report_clear(&r);
 }
 
+/* The sync set and its scheme survive the JSON round trip, and the
+ * verifier still accepts the re-read schedule. */
+static void test_json_round_trip(void)
+{
+  g_autoptr(NsTopology) t = ns_shape_chain(3, 4, 100e6, 0);
+  g_autoptr(NsSchedule) s = faraj(t);
+  NsSyncScheme sc = { NS_SYNC_RECEIVER_PARTIAL, 2 };
+  g_assert_true(ns_schedule_compute_sync(t, s, &sc, NULL, NULL));
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  g_assert_true(ns_schedule_write_json(s, mem, NULL));
+  fclose(mem);
+  GError *error = NULL;
+  g_autoptr(NsSchedule) back = ns_schedule_parse_json("mem.json", buf, len, &error);
+  g_assert_no_error(error);
+  g_assert_cmpstr(back->sync_scheme, ==, "receiver-partial:2");
+  g_assert_cmpuint(back->sync->len, ==, s->sync->len);
+  g_assert_cmpmem(back->sync->data, back->sync->len * sizeof(NsSyncEdge), s->sync->data,
+                  s->sync->len * sizeof(NsSyncEdge));
+  NsVerifyReport r = verify(t, back);
+  g_assert_true(r.ran[NS_CHECK_SYNC]);
+  g_assert_true(ns_verify_passed(&r, TRUE));
+  ns_verify_report_clear(&r);
+  free(buf);
+  /* An unknown scheme name is bad input with its JSON path. */
+  const char *bad = "{\"format\":\"netsched-schedule\",\"version\":1,\"collective\":\"alltoall\","
+                    "\"algorithm\":\"x\",\"machines\":[\"n0\",\"n1\"],\"msize_bytes\":8,"
+                    "\"execution\":\"phased\",\"phases\":[[[0,1,[0,1]]]],\"sync_scheme\":\"fast\"}";
+  g_assert_null(ns_schedule_parse_json("bad.json", bad, strlen(bad), &error));
+  g_assert_true(strstr(error->message, "$.sync_scheme") != NULL);
+  g_assert_true(strstr(error->message, "unknown sync scheme 'fast'") != NULL);
+  g_clear_error(&error);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/sync/schemes-parse", test_schemes_parse);
   g_test_add_func("/sync/sufficient-and-minimal", test_sets_are_sufficient_and_minimal);
   g_test_add_func("/sync/missing-edge-reported", test_figure1_missing_edge);
+  g_test_add_func("/sync/json-round-trip", test_json_round_trip);
   return g_test_run();
 }
