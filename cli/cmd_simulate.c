@@ -222,7 +222,7 @@ int ns_cmd_simulate(int argc, char **argv)
   char *topology = NULL, *format = NULL, *algorithm = NULL, *collective = NULL;
   char *model = NULL, *sync = NULL, *msize_text = NULL, *root = NULL, *segment_text = NULL;
   char *tcp = NULL, *trace = NULL, *transfers_csv = NULL, *timeline_csv = NULL;
-  char **cfg = NULL;
+  char **cfg = NULL, **ns3 = NULL;
   gboolean json = FALSE, json_transfers = FALSE;
   int queue = 100, segment_size = 1000;
   double wall_limit = 0;
@@ -251,6 +251,9 @@ int ns_cmd_simulate(int argc, char **argv)
       "packet: TCP segment size in bytes (default 1000)", "BYTES" },
     { "cfg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cfg, "Any SimGrid option (repeatable)",
       "NAME:VALUE" },
+    { "ns3", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ns3,
+      "packet: any ns-3 attribute default (repeatable), e.g. ns3::TcpSocket::InitialCwnd=10",
+      "ATTR=VALUE" },
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace, "Write a Paje trace (for ViTE)", "FILE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the measurements as JSON", NULL },
     { "json-transfers", 0, 0, G_OPTION_ARG_NONE, &json_transfers,
@@ -317,6 +320,8 @@ int ns_cmd_simulate(int argc, char **argv)
   opt.wall_limit = wall_limit;
   for (int i = 0; cfg != NULL && cfg[i] != NULL; i++)
     g_ptr_array_add(opt.cfg, g_strdup(cfg[i]));
+  for (int i = 0; ns3 != NULL && ns3[i] != NULL; i++)
+    g_ptr_array_add(opt.ns3, g_strdup(ns3[i]));
   t = ns_cli_load_topology(topology, format, &error);
   if (t == NULL) {
     status = ns_cli_fail(error);
@@ -347,5 +352,6 @@ out:
   g_free(sync); g_free(msize_text); g_free(root); g_free(segment_text); g_free(tcp);
   g_free(trace); g_free(transfers_csv); g_free(timeline_csv);
   g_strfreev(cfg);
+  g_strfreev(ns3);
   return status;
 }

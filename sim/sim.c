@@ -41,6 +41,7 @@ void ns_sim_options_init(NsSimOptions *opt)
   opt->queue_packets = 100;
   opt->segment_size = 1000;
   opt->cfg = g_ptr_array_new_with_free_func(g_free);
+  opt->ns3 = g_ptr_array_new_with_free_func(g_free);
 }
 
 void ns_sim_options_clear(NsSimOptions *opt)
@@ -49,6 +50,8 @@ void ns_sim_options_clear(NsSimOptions *opt)
   g_free(opt->trace);
   if (opt->cfg != NULL)
     g_ptr_array_unref(opt->cfg);
+  if (opt->ns3 != NULL)
+    g_ptr_array_unref(opt->ns3);
   memset(opt, 0, sizeof *opt);
 }
 
@@ -141,10 +144,14 @@ static void model_args(const NsSimOptions *opt, uint64_t msize, GPtrArray *argv,
      * for the message. The receive buffer (TCP's window) keeps ns-3's
      * default. */
     uint64_t buf = MAX((uint64_t)131072, msize + 65536);
-    *env = g_strdup_printf("ns3::TcpSocket::SndBufSize=%" G_GUINT64_FORMAT
-                           ";ns3::TcpSocket::SegmentSize=%d"
-                           ";ns3::DropTailQueue<Packet>::MaxSize=%dp",
-                           buf, opt->segment_size, opt->queue_packets);
+    GString *attrs = g_string_new(NULL);
+    g_string_printf(attrs,
+                    "ns3::TcpSocket::SndBufSize=%" G_GUINT64_FORMAT
+                    ";ns3::TcpSocket::SegmentSize=%d;ns3::DropTailQueue<Packet>::MaxSize=%dp",
+                    buf, opt->segment_size, opt->queue_packets);
+    for (guint i = 0; opt->ns3 != NULL && i < opt->ns3->len; i++)
+      g_string_append_printf(attrs, ";%s", (char *)g_ptr_array_index(opt->ns3, i));
+    *env = g_string_free(attrs, FALSE);
     break;
   }
   }

@@ -49,6 +49,7 @@ typedef struct {
   int queue_packets;       /* drop-tail switch queue, packets (default 100) */
   char *tcp_variant;       /* ns-3 TCP: "Cubic" (default) or "NewReno" */
   int segment_size;        /* TCP segment size in bytes (default 1000, SimGrid's) */
+  GPtrArray *ns3;          /* extra ns-3 attributes "ns3::Class::Attr=value" */
   /* pass-through */
   GPtrArray *cfg;          /* extra SimGrid options "name:value" (without --cfg=) */
   char *trace;             /* Paje trace file for ViTE, or NULL */

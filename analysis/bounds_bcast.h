@@ -1,0 +1,88 @@
+/* netsched — time estimates and bounds of broadcast schedules.
+ *
+ * After the dissertation §3.4.1 (Faraj; Patarasuk, Faraj & Yuan, IPDPS
+ * 2006). The time to send n bytes from machine a to machine b is
+ *     T(n) = n·8 / B + λ,
+ * B the smallest bandwidth (bit/s) on the route a -> b and λ the sum of the
+ * latencies of its links (the paper's α + n·β with β = 8/B and α = the path
+ * latency). Broadcasting msize bytes needs at least
+ *     T(msize) = max over machines m ≠ root of T_{root -> m}(msize)
+ * (every machine receives the whole message; §3.4.1: "the lower bound of
+ * the completion time is at least T(msize)").
+ *
+ * Table 3.7 estimates, with X segments of msize/X bytes, H the height of
+ * the broadcast tree in edges and D its largest number of children:
+ *     pipelined tree     (X + H − 1)·D·T(msize/X)   (linear: X + P − 2,
+ *                                                   binary: (X + H − 1)·2)
+ *     flat tree          (P − 1)·T(msize)
+ *     binomial tree      ⌈log2 P⌉·T(msize)
+ *     scatter/allgather  2·T((P − 1)/P·msize) ≈ 2·T(msize)
+ * For large X these tend to Table 3.7's T(msize), 2·T(msize), k·T(msize).
+ * (The paper's H counts tree levels, one more than netsched's edges; with
+ * edges the pipelined formula is exactly the phase bound of
+ * sched/bcast_pipeline.h times the stage time.) In the estimates T uses
+ * the smallest bandwidth and the largest latency over the routes the
+ * schedule uses (the slowest transfer of any stage); the scatter/allgather
+ * term uses the slowest route for (P − 1)/P·msize bytes.
+ */
+#ifndef NETSCHED_BOUNDS_BCAST_H
+#define NETSCHED_BOUNDS_BCAST_H
+
+#include "platforms/topology.h"
+#include "sched/schedule.h"
+
+/* Height H (edges on the longest root-to-machine path) and largest number
+ * of children D of the tree given by parent[0..n-1] (parent[root] = -1,
+ * machine indices). FALSE with NS_ERROR_INPUT when parent[] is not a tree
+ * rooted at `root` (an index out of range, a second root, a cycle). O(n). */
+gboolean ns_bcast_tree_shape(int n, int root, const int *parent, int *height, int *degree,
+                             GError **error);
+
+/* The broadcast tree of a planned bcast schedule: parent[m] = the machine
+ * m receives its segments from (-1 for the root), for the schedule's
+ * machine indices. FALSE with NS_ERROR_UNSUPPORTED when the schedule is
+ * not a single tree (a machine receives from two machines, as in
+ * scatter-allgather, or receives nothing) and NS_ERROR_INPUT for a
+ * non-bcast schedule. O(transfers + chunks). */
+gboolean ns_bcast_schedule_tree(const NsSchedule *s, int *parent, GError **error);
+
+/* T(bytes) = bytes·8/B + λ over the route between two topology machines
+ * (0 for a == b). O(route length). */
+double ns_bcast_transfer_time(const NsTopology *topo, int src_machine, int dst_machine,
+                              double bytes);
+
+/* Table 3.7 formulas, given the per-transfer times. */
+double ns_bcast_pipelined_time(uint64_t n_segments, int height, int degree, double t_segment);
+double ns_bcast_flat_time(int n_machines, double t_msize);
+double ns_bcast_binomial_time(int n_machines, double t_msize);
+/* 2·T((P−1)/P·msize) where t_part = T((P−1)/P·msize). */
+double ns_bcast_scatter_allgather_time(double t_part);
+
+typedef struct {
+  int n_machines;
+  uint32_t n_segments;       /* X */
+  uint64_t segment_bytes;    /* the schedule's msize */
+  uint64_t msize;            /* X · segment_bytes (the last segment counted full) */
+  gboolean is_tree;          /* one tree carries every segment */
+  int height, degree;        /* H and D of that tree (is_tree), else 0 */
+  uint64_t pipeline_phases;  /* (X + H − 1)·D (is_tree), else 0 */
+  uint64_t n_phases;         /* phases of the schedule */
+  double lower_bound;        /* s: T(msize), from the root to the farthest machine */
+  double estimate;           /* s: the Table 3.7 estimate for the schedule's algorithm */
+  const char *formula;       /* the formula `estimate` used, e.g. "(X+H-1)*D*T(msize/X)" */
+  double phased_time;        /* s: Σ over phases of the slowest transfer of the phase
+                                (phases one after the other, no contention) */
+} NsBcastBound;
+
+/* Bounds and estimates of a bcast schedule on a topology. The estimate
+ * follows the schedule's algorithm name: "flat" -> flat tree, "binomial"
+ * with one segment -> binomial tree, "scatter-allgather" -> scatter/
+ * allgather, any other single-tree schedule -> pipelined tree; a schedule
+ * that is no tree and none of these gets phased_time. Schedule machines
+ * are matched to topology machines by name. FALSE with NS_ERROR_INPUT for
+ * a non-bcast schedule or an unknown machine name.
+ * Time O(Σ route lengths over the transfers); memory O(P). */
+gboolean ns_bcast_bound(const NsTopology *topo, const NsSchedule *s, NsBcastBound *out,
+                        GError **error);
+
+#endif
