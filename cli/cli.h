@@ -51,8 +51,10 @@ gboolean ns_cli_parse(GOptionContext *ctx, int *argc, char ***argv);
 
 /* Plans with the registry. `root` names the bcast root machine (NULL:
  * the first machine); `segment` is the bcast segment size in bytes (0: the
- * whole message, no pipelining). */
+ * whole message, no pipelining); `arity` the children per machine of
+ * bcast/kary-cf (0: its default). */
 NsSchedule *ns_cli_plan(const NsTopology *topo, const char *collective, const char *algorithm,
-                        uint64_t msize, const char *root, uint64_t segment, GError **error);
+                        uint64_t msize, const char *root, uint64_t segment, int arity,
+                        GError **error);
 
 #endif

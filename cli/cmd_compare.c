@@ -223,7 +223,7 @@ int ns_compare_run(const NsCompareArgs *a)
       }
       GError *err = NULL;
       g_autoptr(NsSchedule) s = ns_cli_plan(t, collective, v->algorithm, msize, a->root, segment,
-                                            &err);
+                                            0, &err);
       NsVerifyReport vr = { 0 };
       NsSimResult r = { 0 };
       gboolean cf = FALSE, ok = s != NULL;

@@ -34,6 +34,7 @@ int ns_cmd_plan(int argc, char **argv)
   char *topology = NULL, *format = NULL, *collective = NULL, *algorithm = NULL;
   char *msize_text = NULL, *output = NULL, *root = NULL, *segment_text = NULL;
   gboolean list = FALSE, table = FALSE;
+  int arity = 0;
   GOptionEntry entries[] = {
     { "topology", 'T', 0, G_OPTION_ARG_FILENAME, &topology, "Topology file or gen:SPEC", "T" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Topology format (default: guessed)",
@@ -44,6 +45,7 @@ int ns_cmd_plan(int argc, char **argv)
     { "msize", 'm', 0, G_OPTION_ARG_STRING, &msize_text, "Message size (default 64KiB)", "SIZE" },
     { "root", 'r', 0, G_OPTION_ARG_STRING, &root, "bcast: root machine (default the first)",
       "MACHINE" },
+    { "arity", 0, 0, G_OPTION_ARG_INT, &arity, "bcast/kary-cf: children per machine (default 3)", "K" },
     { "segment", 's', 0, G_OPTION_ARG_STRING, &segment_text,
       "bcast: pipeline segment size (default: no pipelining)", "SIZE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Schedule JSON file (default stdout)",
@@ -85,7 +87,7 @@ int ns_cmd_plan(int argc, char **argv)
     goto out;
   }
   s = ns_cli_plan(t, collective ? collective : "alltoall",
-                                        algorithm ? algorithm : "faraj", msize, root, segment,
+                                        algorithm ? algorithm : "faraj", msize, root, segment, arity,
                                         &error);
   if (s == NULL) {
     status = ns_cli_fail(error);

@@ -226,6 +226,7 @@ int ns_cmd_simulate(int argc, char **argv)
   gboolean json = FALSE, json_transfers = FALSE;
   int queue = 100, segment_size = 1000;
   double wall_limit = 0;
+  int arity = 0;
   GOptionEntry entries[] = {
     { "topology", 'T', 0, G_OPTION_ARG_FILENAME, &topology, "Topology file or gen:SPEC", "T" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Topology format (default: guessed)",
@@ -235,6 +236,7 @@ int ns_cmd_simulate(int argc, char **argv)
     { "collective", 'c', 0, G_OPTION_ARG_STRING, &collective, "With --algorithm (default alltoall)",
       "NAME" },
     { "root", 'r', 0, G_OPTION_ARG_STRING, &root, "With --algorithm: bcast root", "MACHINE" },
+    { "arity", 0, 0, G_OPTION_ARG_INT, &arity, "bcast/kary-cf: children per machine (default 3)", "K" },
     { "segment", 's', 0, G_OPTION_ARG_STRING, &segment_text, "With --algorithm: bcast segment",
       "SIZE" },
     { "model", 'M', 0, G_OPTION_ARG_STRING, &model, "Network model (default ideal)",
@@ -311,7 +313,9 @@ int ns_cmd_simulate(int argc, char **argv)
                                       "in SimGrid 3.32)");
     goto out;
   }
-  opt.msize = msize;
+  /* --msize resizes the chunks of a schedule read from a file; a schedule
+   * planned here already has them (for bcast: the segment size). */
+  opt.msize = algorithm != NULL ? 0 : msize;
   opt.sync_set = sync != NULL;
   opt.queue_packets = queue;
   opt.segment_size = segment_size;
@@ -328,13 +332,13 @@ int ns_cmd_simulate(int argc, char **argv)
     goto out;
   }
   s = algorithm != NULL ? ns_cli_plan(t, collective ? collective : "alltoall", algorithm,
-                                      msize ? msize : 65536, root, segment, &error)
+                                      msize ? msize : 65536, root, segment, arity, &error)
                         : ns_schedule_load_json(argv[1], &error);
   if (s == NULL || !ns_simulate(t, s, &opt, &r, &error)) {
     status = ns_cli_fail(error);
     goto out;
   }
-  uint64_t used = msize ? msize : s->msize;
+  uint64_t used = opt.msize ? opt.msize : s->msize;
   if (json)
     print_json(t, s, &opt, &r, used, json_transfers);
   else

@@ -11,6 +11,7 @@ int ns_cmd_verify(int argc, char **argv)
   char *collective = NULL, *msize_text = NULL, *root = NULL, *segment_text = NULL;
   gboolean json = FALSE, require_optimal = FALSE, quiet = FALSE;
   int max_findings = 20;
+  int arity = 0;
   GOptionEntry entries[] = {
     { "topology", 'T', 0, G_OPTION_ARG_FILENAME, &topology, "Topology file or gen:SPEC", "T" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Topology format (default: guessed)",
@@ -22,6 +23,7 @@ int ns_cmd_verify(int argc, char **argv)
     { "msize", 'm', 0, G_OPTION_ARG_STRING, &msize_text, "With --algorithm: message size (default 64KiB)",
       "SIZE" },
     { "root", 'r', 0, G_OPTION_ARG_STRING, &root, "With --algorithm: bcast root machine", "MACHINE" },
+    { "arity", 0, 0, G_OPTION_ARG_INT, &arity, "bcast/kary-cf: children per machine (default 3)", "K" },
     { "segment", 's', 0, G_OPTION_ARG_STRING, &segment_text,
       "With --algorithm: bcast segment size", "SIZE" },
     { "port", 0, 0, G_OPTION_ARG_STRING, &port, "Port model (default one)", "one|all" },
@@ -76,7 +78,7 @@ int ns_cmd_verify(int argc, char **argv)
   }
   s = algorithm != NULL
                                 ? ns_cli_plan(t, collective ? collective : "alltoall",
-                                              algorithm, msize, root, segment, &error)
+                                              algorithm, msize, root, segment, arity, &error)
                                 : ns_schedule_load_json(argv[1], &error);
   if (s == NULL) {
     status = ns_cli_fail(error);

@@ -93,7 +93,8 @@ gboolean ns_cli_parse(GOptionContext *ctx, int *argc, char ***argv)
 }
 
 NsSchedule *ns_cli_plan(const NsTopology *topo, const char *collective, const char *algorithm,
-                        uint64_t msize, const char *root, uint64_t segment, GError **error)
+                        uint64_t msize, const char *root, uint64_t segment, int arity,
+                        GError **error)
 {
   NsCollective c;
   if (!ns_collective_from_name(collective, &c)) {
@@ -113,6 +114,7 @@ NsSchedule *ns_cli_plan(const NsTopology *topo, const char *collective, const ch
                     " bytes)", segment, msize);
     return NULL;
   }
-  NsPlanParams params = { .msize = msize, .root = root_machine, .segment = segment };
+  NsPlanParams params = { .msize = msize, .root = root_machine, .segment = segment,
+                          .arity = arity };
   return ns_plan(topo, c, algorithm, &params, error);
 }

@@ -2,6 +2,8 @@
  * See sim.h. */
 #include "sim/sim.h"
 #include "analysis/bounds.h"
+#include "analysis/bounds_allgather.h"
+#include "analysis/bounds_bcast.h"
 #include "platforms/error.h"
 #include "platforms/topology_simgrid.h"
 #include "sim/program.h"
@@ -86,10 +88,18 @@ void ns_sim_edge_bytes(const NsTopology *topo, const NsSchedule *s, uint64_t msi
 
 double ns_sim_bound(const NsTopology *topo, const NsSchedule *s, uint64_t msize)
 {
-  if (s->collective == NS_COLL_ALLTOALL && s->n_machines == ns_topology_n_machines(topo)) {
+  gboolean whole = s->n_machines == ns_topology_n_machines(topo);
+  if (s->collective == NS_COLL_ALLTOALL && whole) {
     NsA2ABound b;
     ns_a2a_bound(topo, msize, &b);
     return b.time_bound;
+  }
+  if (s->collective == NS_COLL_ALLGATHER && whole)
+    return ns_allgather_lower_bound(topo, msize); /* (P-1) msize / B, §3.3.1.1 */
+  if (s->collective == NS_COLL_BCAST && whole && msize == s->msize) {
+    NsBcastBound b;
+    if (ns_bcast_bound(topo, s, &b, NULL))
+      return b.lower_bound; /* T(msize) from the root to the farthest machine, §3.4.1 */
   }
   int n_edges = ns_topology_n_edges(topo);
   uint64_t *bytes = g_new(uint64_t, n_edges);

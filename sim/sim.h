@@ -101,8 +101,11 @@ void ns_sim_edge_bytes(const NsTopology *topo, const NsSchedule *s, uint64_t msi
                        uint64_t *bytes);
 
 /* Best-case completion time of the collective: alltoall — the bottleneck
- * bound (analysis/bounds.h); other collectives — the largest per-edge
- * bytes/bandwidth of the schedule itself (a lower bound for it). */
+ * bound (analysis/bounds.h); allgather — (P−1)·msize/B
+ * (analysis/bounds_allgather.h); bcast — T(msize) from the root to the
+ * farthest machine (analysis/bounds_bcast.h); for a sub-communicator or
+ * resized chunks, the largest per-edge bytes/bandwidth of the schedule
+ * itself (a lower bound for that schedule). */
 double ns_sim_bound(const NsTopology *topo, const NsSchedule *s, uint64_t msize);
 
 #endif
