@@ -162,18 +162,9 @@ gboolean ns_bcast_bound(const NsTopology *topo, const NsSchedule *s, NsBcastBoun
     return FALSE;
   }
   const int n = s->n_machines;
-  int *node = g_new(int, n);
-  for (int m = 0; m < n; m++) {
-    int tm = ns_topology_find_machine(topo, s->machines[m]);
-    if (tm < 0) {
-      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                      "schedule machine '%s' is not a machine of topology %s", s->machines[m],
-                      ns_topology_source(topo));
-      g_free(node);
-      return FALSE;
-    }
-    node[m] = ns_topology_machine_node(topo, tm);
-  }
+  int *node = ns_schedule_machine_nodes(topo, s, error);
+  if (node == NULL)
+    return FALSE;
   out->n_machines = n;
   out->n_segments = s->n_segments;
   out->segment_bytes = s->msize;

@@ -47,11 +47,10 @@ static void edge_timeline(const NsTopology *t, const NsSchedule *s, const NsSimR
   double width = r->completion / bins;
   double bw = ns_topology_link(t, ns_edge_link(edge))->bandwidth;
   int *route = g_new(int, ns_topology_max_route_len(t));
+  int *node = ns_schedule_machine_nodes(t, s, NULL); /* checked by the simulation */
   for (uint64_t k = 0; k < r->n_transfers; k++) {
     const NsTransfer *tr = ns_schedule_transfer(s, k);
-    int a = ns_topology_machine_node(t, ns_topology_find_machine(t, s->machines[tr->src]));
-    int b = ns_topology_machine_node(t, ns_topology_find_machine(t, s->machines[tr->dst]));
-    int len = ns_topology_route(t, a, b, route);
+    int len = ns_topology_route(t, node[tr->src], node[tr->dst], route);
     gboolean uses = FALSE;
     for (int i = 0; i < len && !uses; i++)
       uses = route[i] == edge;
@@ -65,6 +64,7 @@ static void edge_timeline(const NsTopology *t, const NsSchedule *s, const NsSimR
         busy[i] += rate * (hi - lo) / (bw * width);
     }
   }
+  g_free(node);
   g_free(route);
 }
 

@@ -1,5 +1,7 @@
 /* netsched — Schedule IR: construction and access. See schedule.h. */
 #include "sched/schedule.h"
+#include "platforms/error.h"
+#include "platforms/topology.h"
 #include <string.h>
 
 static const char *const collective_names[] = {
@@ -137,4 +139,21 @@ const uint32_t *ns_schedule_chunks(const NsSchedule *s, const NsTransfer *t)
   if (t->n_chunks == 1)
     return &t->chunk;
   return &g_array_index(s->chunk_pool, uint32_t, t->chunk);
+}
+
+int *ns_schedule_machine_nodes(const NsTopology *topo, const NsSchedule *s, GError **error)
+{
+  int *node = g_new(int, s->n_machines > 0 ? s->n_machines : 1);
+  for (int i = 0; i < s->n_machines; i++) {
+    int m = ns_topology_find_machine(topo, s->machines[i]);
+    if (m < 0) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                      "schedule machine '%s' is not a machine of topology %s", s->machines[i],
+                      ns_topology_source(topo));
+      g_free(node);
+      return NULL;
+    }
+    node[i] = ns_topology_machine_node(topo, m);
+  }
+  return node;
 }

@@ -112,6 +112,14 @@ void ns_schedule_phase_range(const NsSchedule *s, uint32_t p, uint64_t *first, u
 /* Chunks of a transfer (pointer into the schedule, valid until it changes). */
 const uint32_t *ns_schedule_chunks(const NsSchedule *s, const NsTransfer *t);
 
+struct NsTopology;
+/* Node ids, in the topology, of the schedule's machines (matched by name;
+ * a schedule may use a subset of the topology's machines). Newly allocated
+ * (g_free), or NULL with NS_ERROR_INPUT "schedule machine 'x' is not a
+ * machine of topology T". O(|M|). */
+int *ns_schedule_machine_nodes(const struct NsTopology *topo, const NsSchedule *s,
+                               GError **error);
+
 /* alltoall chunk helpers */
 static inline uint32_t ns_a2a_chunk(int n, int origin, int destination)
 {

@@ -1134,6 +1134,11 @@ static gboolean check_writable(const NsSchedule *s, const char *name, GError **e
                     s->n_machines);
     return FALSE;
   }
+  if (s->sync_scheme != NULL && !valid_name(s->sync_scheme)) {
+    ns_set_error_at(error, NS_ERROR_INPUT, name, 0,
+                    "cannot write schedule: sync scheme name is empty or not UTF-8");
+    return FALSE;
+  }
   if (s->msize == 0 || s->msize > (uint64_t)G_MAXINT64) {
     ns_set_error_at(error, NS_ERROR_INPUT, name, 0,
                     "cannot write schedule: message size %" G_GUINT64_FORMAT " out of range",

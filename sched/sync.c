@@ -347,23 +347,6 @@ static int reachable(Graph *g, uint32_t u, uint32_t v, uint32_t budget, gboolean
 
 #define REDUCTION_BUDGET 20000
 
-static int *machine_nodes(const NsTopology *topo, const NsSchedule *s, GError **error)
-{
-  int *node = g_new(int, s->n_machines);
-  for (int i = 0; i < s->n_machines; i++) {
-    int m = ns_topology_find_machine(topo, s->machines[i]);
-    if (m < 0) {
-      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                      "schedule machine '%s' is not a machine of topology %s", s->machines[i],
-                      ns_topology_source(topo));
-      g_free(node);
-      return NULL;
-    }
-    node[i] = ns_topology_machine_node(topo, m);
-  }
-  return node;
-}
-
 static void graph_free(Graph *g)
 {
   g_free(g->phase);
@@ -400,7 +383,7 @@ gboolean ns_sync_check(const NsTopology *topo, const NsSchedule *s, const NsSync
   *unordered = 0;
   if (!ns_sync_uses_pairwise(scheme) || s->execution != NS_EXEC_PHASED)
     return TRUE;
-  int *node = machine_nodes(topo, s, error);
+  int *node = ns_schedule_machine_nodes(topo, s, error);
   if (node == NULL)
     return FALSE;
   Graph g = { .s = s };
@@ -449,7 +432,7 @@ gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
                     ns_collective_name(s->collective), s->algorithm);
     return FALSE;
   }
-  int *node = machine_nodes(topo, s, error);
+  int *node = ns_schedule_machine_nodes(topo, s, error);
   if (node == NULL)
     return FALSE;
   Graph g = { .s = s };

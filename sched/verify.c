@@ -269,18 +269,8 @@ static void check_complete(Replay *st)
 
 static gboolean map_machines(Replay *st, GError **error)
 {
-  st->node = g_new(int, st->p);
-  for (int i = 0; i < st->p; i++) {
-    int m = ns_topology_find_machine(st->topo, st->s->machines[i]);
-    if (m < 0) {
-      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                      "schedule machine '%s' is not a machine of topology %s",
-                      st->s->machines[i], ns_topology_source(st->topo));
-      return FALSE;
-    }
-    st->node[i] = ns_topology_machine_node(st->topo, m);
-  }
-  return TRUE;
+  st->node = ns_schedule_machine_nodes(st->topo, st->s, error);
+  return st->node != NULL;
 }
 
 static void replay_free(Replay *st)

@@ -156,18 +156,9 @@ Program *ns_program_build(const NsTopology *topo, const NsSchedule *s, const NsS
                           uint64_t msize, GError **error)
 {
   int p = s->n_machines;
-  int *node = g_new(int, p);
-  for (int m = 0; m < p; m++) {
-    int tm = ns_topology_find_machine(topo, s->machines[m]);
-    if (tm < 0) {
-      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                      "schedule machine '%s' is not a machine of topology %s", s->machines[m],
-                      ns_topology_source(topo));
-      g_free(node);
-      return NULL;
-    }
-    node[m] = ns_topology_machine_node(topo, tm);
-  }
+  int *node = ns_schedule_machine_nodes(topo, s, error);
+  if (node == NULL)
+    return NULL;
   gboolean phased = s->execution == NS_EXEC_PHASED;
   GArray *dummies = phased && opt->sync.kind == NS_SYNC_DUMMY
                         ? dummy_transfers(topo, s, node)

@@ -72,9 +72,9 @@ void ns_sim_edge_bytes(const NsTopology *topo, const NsSchedule *s, uint64_t msi
 {
   int n_edges = ns_topology_n_edges(topo);
   memset(bytes, 0, sizeof(uint64_t) * (gsize)n_edges);
-  int *node = g_new(int, s->n_machines);
-  for (int m = 0; m < s->n_machines; m++)
-    node[m] = ns_topology_machine_node(topo, ns_topology_find_machine(topo, s->machines[m]));
+  int *node = ns_schedule_machine_nodes(topo, s, NULL);
+  if (node == NULL)
+    return; /* callers check the machines first (ns_simulate, ns_verify) */
   int *route = g_new(int, ns_topology_max_route_len(topo));
   for (uint64_t t = 0; t < ns_schedule_n_transfers(s); t++) {
     const NsTransfer *tr = ns_schedule_transfer(s, t);
