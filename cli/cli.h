@@ -18,11 +18,28 @@ int ns_cmd_bound(int argc, char **argv);
 int ns_cmd_simulate(int argc, char **argv);
 int ns_cmd_compare(int argc, char **argv);
 
+/* The planning options of plan, verify and simulate (cli/plan_options.c). */
+typedef struct {
+  char *topology, *format, *collective, *algorithm, *msize, *root, *segment;
+  int arity;
+} NsPlanOptions;
+void ns_cli_add_plan_options(GOptionContext *ctx, NsPlanOptions *o);
+void ns_cli_plan_options_clear(NsPlanOptions *o);
+/* --msize (default 64KiB) and --segment (default 0). */
+gboolean ns_cli_plan_sizes(const NsPlanOptions *o, uint64_t *msize, uint64_t *segment,
+                           GError **error);
+NsTopology *ns_cli_plan_topology(const NsPlanOptions *o, GError **error);
+/* Plans with -a, or `default_algorithm` when -a was not given. */
+NsSchedule *ns_cli_plan_schedule(const NsTopology *t, const NsPlanOptions *o,
+                                 const char *default_algorithm, GError **error);
+
 /* What `compare` runs: every algorithm[:sync] x message size on one
  * topology and model, into OUTDIR/compare.{csv,gp,svg,png}. */
 typedef struct {
   char *topology, *format, *collective, *algorithms, *msizes, *model, *outdir, *root, *segment;
   gboolean resume;
+  int queue;      /* packet model: switch queue (packets), 0 = default */
+  char *tcp;      /* packet model: TCP variant, NULL = default */
 } NsCompareArgs;
 int ns_compare_run(const NsCompareArgs *args);
 int ns_cmd_scenario(int argc, char **argv);

@@ -161,6 +161,9 @@ int ns_compare_run(const NsCompareArgs *a)
   char *csv_path = NULL, *base = NULL, *title = NULL;
   NsSimOptions opt;
   ns_sim_options_init(&opt);
+  if (a->queue > 0)
+    opt.queue_packets = a->queue;
+  opt.tcp_variant = g_strdup(a->tcp);
   uint64_t segment = 0;
   sizes = parse_msizes(a->msizes ? a->msizes : "8KiB..256KiB", &error);
   if (sizes == NULL ||
@@ -307,6 +310,9 @@ int ns_cmd_compare(int argc, char **argv)
       "DIR" },
     { "resume", 0, 0, G_OPTION_ARG_NONE, &a.resume,
       "Keep the rows already in DIR/compare.csv and run only the missing ones", NULL },
+    { "queue", 0, 0, G_OPTION_ARG_INT, &a.queue, "packet: switch queue size in packets (default 100)",
+      "N" },
+    { "tcp", 0, 0, G_OPTION_ARG_STRING, &a.tcp, "packet: TCP variant (default Cubic)", "Cubic|NewReno" },
     { NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("- compare algorithms by simulation");
@@ -327,5 +333,6 @@ int ns_cmd_compare(int argc, char **argv)
   }
   g_free(a.topology); g_free(a.format); g_free(a.collective); g_free(a.algorithms);
   g_free(a.msizes); g_free(a.model); g_free(a.outdir); g_free(a.root); g_free(a.segment);
+  g_free(a.tcp);
   return status;
 }

@@ -31,23 +31,10 @@ static void print_table(const NsSchedule *s, FILE *out)
 
 int ns_cmd_plan(int argc, char **argv)
 {
-  char *topology = NULL, *format = NULL, *collective = NULL, *algorithm = NULL;
-  char *msize_text = NULL, *output = NULL, *root = NULL, *segment_text = NULL;
+  NsPlanOptions po = { 0 };
+  char *output = NULL;
   gboolean list = FALSE, table = FALSE;
-  int arity = 0;
   GOptionEntry entries[] = {
-    { "topology", 'T', 0, G_OPTION_ARG_FILENAME, &topology, "Topology file or gen:SPEC", "T" },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Topology format (default: guessed)",
-      "native|slurm|graphml" },
-    { "collective", 'c', 0, G_OPTION_ARG_STRING, &collective, "Collective (default alltoall)",
-      "alltoall" },
-    { "algorithm", 'a', 0, G_OPTION_ARG_STRING, &algorithm, "Algorithm (default faraj)", "NAME" },
-    { "msize", 'm', 0, G_OPTION_ARG_STRING, &msize_text, "Message size (default 64KiB)", "SIZE" },
-    { "root", 'r', 0, G_OPTION_ARG_STRING, &root, "bcast: root machine (default the first)",
-      "MACHINE" },
-    { "arity", 0, 0, G_OPTION_ARG_INT, &arity, "bcast/kary-cf: children per machine (default 3)", "K" },
-    { "segment", 's', 0, G_OPTION_ARG_STRING, &segment_text,
-      "bcast: pipeline segment size (default: no pipelining)", "SIZE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Schedule JSON file (default stdout)",
       "FILE" },
     { "table", 0, 0, G_OPTION_ARG_NONE, &table, "Print the phases as a table instead of JSON", NULL },
@@ -56,14 +43,15 @@ int ns_cmd_plan(int argc, char **argv)
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("- plan a collective");
   g_option_context_set_summary(ctx, "Plans a collective on a topology and writes the schedule\n"
-                                    "(JSON, docs/schedule-format.md).");
+                                    "(JSON, docs/schedule-format.md). The algorithm defaults to faraj.");
   g_option_context_set_description(ctx, "Example:\n  netsched plan -T scenarios/topologies/"
                                         "faraj-c.topo -a faraj -m 64KiB -o c.json\n");
+  ns_cli_add_plan_options(ctx, &po);
   g_option_context_add_main_entries(ctx, entries, NULL);
   int status = 2;
+  GError *error = NULL;
   g_autoptr(NsTopology) t = NULL;
   g_autoptr(NsSchedule) s = NULL;
-  GError *error = NULL;
   if (!ns_cli_parse(ctx, &argc, &argv))
     goto out;
   if (list) {
@@ -75,21 +63,8 @@ int ns_cmd_plan(int argc, char **argv)
     status = ns_cli_usage("plan", "unexpected argument '%s'", argv[1]);
     goto out;
   }
-  uint64_t msize = 65536, segment = 0;
-  if ((msize_text != NULL && !ns_cli_parse_size("--msize", msize_text, &msize, &error)) ||
-      (segment_text != NULL && !ns_cli_parse_size("--segment", segment_text, &segment, &error))) {
-    status = ns_cli_fail(error);
-    goto out;
-  }
-  t = ns_cli_load_topology(topology, format, &error);
-  if (t == NULL) {
-    status = ns_cli_fail(error);
-    goto out;
-  }
-  s = ns_cli_plan(t, collective ? collective : "alltoall",
-                                        algorithm ? algorithm : "faraj", msize, root, segment, arity,
-                                        &error);
-  if (s == NULL) {
+  t = ns_cli_plan_topology(&po, &error);
+  if (t == NULL || (s = ns_cli_plan_schedule(t, &po, "faraj", &error)) == NULL) {
     status = ns_cli_fail(error);
     goto out;
   }
@@ -106,13 +81,7 @@ int ns_cmd_plan(int argc, char **argv)
   }
   status = ns_cli_close_output(out, output, &error) ? 0 : ns_cli_fail(error);
 out:
-  g_free(topology);
-  g_free(format);
-  g_free(collective);
-  g_free(algorithm);
-  g_free(msize_text);
+  ns_cli_plan_options_clear(&po);
   g_free(output);
-  g_free(root);
-  g_free(segment_text);
   return status;
 }

@@ -219,33 +219,19 @@ static gboolean write_timeline_csv(const NsTopology *t, const NsSchedule *s, con
 
 int ns_cmd_simulate(int argc, char **argv)
 {
-  char *topology = NULL, *format = NULL, *algorithm = NULL, *collective = NULL;
-  char *model = NULL, *sync = NULL, *msize_text = NULL, *root = NULL, *segment_text = NULL;
+  NsPlanOptions po = { 0 };
+  char *model = NULL, *sync = NULL;
   char *tcp = NULL, *trace = NULL, *transfers_csv = NULL, *timeline_csv = NULL;
   char **cfg = NULL, **ns3 = NULL;
   gboolean json = FALSE, json_transfers = FALSE;
   int queue = 100, segment_size = 1000;
   double wall_limit = 0;
-  int arity = 0;
   GOptionEntry entries[] = {
-    { "topology", 'T', 0, G_OPTION_ARG_FILENAME, &topology, "Topology file or gen:SPEC", "T" },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Topology format (default: guessed)",
-      "native|slurm|graphml" },
-    { "algorithm", 'a', 0, G_OPTION_ARG_STRING, &algorithm,
-      "Plan with this algorithm instead of reading SCHEDULE", "NAME" },
-    { "collective", 'c', 0, G_OPTION_ARG_STRING, &collective, "With --algorithm (default alltoall)",
-      "NAME" },
-    { "root", 'r', 0, G_OPTION_ARG_STRING, &root, "With --algorithm: bcast root", "MACHINE" },
-    { "arity", 0, 0, G_OPTION_ARG_INT, &arity, "bcast/kary-cf: children per machine (default 3)", "K" },
-    { "segment", 's', 0, G_OPTION_ARG_STRING, &segment_text, "With --algorithm: bcast segment",
-      "SIZE" },
     { "model", 'M', 0, G_OPTION_ARG_STRING, &model, "Network model (default ideal)",
       "ideal|tcp|smpi|packet" },
     { "sync", 'S', 0, G_OPTION_ARG_STRING, &sync,
       "Synchronisation scheme of phased schedules (default: the algorithm's, else none)",
       "SCHEME" },
-    { "msize", 'm', 0, G_OPTION_ARG_STRING, &msize_text,
-      "Message (chunk) size; default: the schedule's", "SIZE" },
     { "queue", 0, 0, G_OPTION_ARG_INT, &queue, "packet: switch queue size in packets (default 100)",
       "N" },
     { "tcp", 0, 0, G_OPTION_ARG_STRING, &tcp, "packet: TCP variant (default Cubic)", "Cubic|NewReno" },
@@ -282,6 +268,7 @@ int ns_cmd_simulate(int argc, char **argv)
       "-m 64KiB\n",
       ns_sync_scheme_names());
   g_option_context_set_description(ctx, desc);
+  ns_cli_add_plan_options(ctx, &po);
   g_option_context_add_main_entries(ctx, entries, NULL);
   int status = 2;
   GError *error = NULL;
@@ -292,13 +279,12 @@ int ns_cmd_simulate(int argc, char **argv)
   NsSimResult r = { 0 };
   if (!ns_cli_parse(ctx, &argc, &argv))
     goto out;
-  if ((algorithm == NULL && argc != 2) || (algorithm != NULL && argc != 1)) {
+  if ((po.algorithm == NULL && argc != 2) || (po.algorithm != NULL && argc != 1)) {
     status = ns_cli_usage("simulate", "give one SCHEDULE file, or --algorithm to plan one");
     goto out;
   }
-  uint64_t msize = 0, segment = 0;
-  if ((msize_text != NULL && !ns_cli_parse_size("--msize", msize_text, &msize, &error)) ||
-      (segment_text != NULL && !ns_cli_parse_size("--segment", segment_text, &segment, &error)) ||
+  uint64_t msize, segment;
+  if (!ns_cli_plan_sizes(&po, &msize, &segment, &error) ||
       (model != NULL && !ns_net_model_parse(model, &opt.model, &error)) ||
       (sync != NULL && !ns_sync_scheme_parse(sync, &opt.sync, &error))) {
     status = ns_cli_fail(error);
@@ -315,7 +301,7 @@ int ns_cmd_simulate(int argc, char **argv)
   }
   /* --msize resizes the chunks of a schedule read from a file; a schedule
    * planned here already has them (for bcast: the segment size). */
-  opt.msize = algorithm != NULL ? 0 : msize;
+  opt.msize = po.algorithm != NULL || po.msize == NULL ? 0 : msize;
   opt.sync_set = sync != NULL;
   opt.queue_packets = queue;
   opt.segment_size = segment_size;
@@ -326,14 +312,13 @@ int ns_cmd_simulate(int argc, char **argv)
     g_ptr_array_add(opt.cfg, g_strdup(cfg[i]));
   for (int i = 0; ns3 != NULL && ns3[i] != NULL; i++)
     g_ptr_array_add(opt.ns3, g_strdup(ns3[i]));
-  t = ns_cli_load_topology(topology, format, &error);
+  t = ns_cli_plan_topology(&po, &error);
   if (t == NULL) {
     status = ns_cli_fail(error);
     goto out;
   }
-  s = algorithm != NULL ? ns_cli_plan(t, collective ? collective : "alltoall", algorithm,
-                                      msize ? msize : 65536, root, segment, arity, &error)
-                        : ns_schedule_load_json(argv[1], &error);
+  s = po.algorithm != NULL ? ns_cli_plan_schedule(t, &po, NULL, &error)
+                           : ns_schedule_load_json(argv[1], &error);
   if (s == NULL || !ns_simulate(t, s, &opt, &r, &error)) {
     status = ns_cli_fail(error);
     goto out;
@@ -352,8 +337,8 @@ int ns_cmd_simulate(int argc, char **argv)
 out:
   ns_sim_result_clear(&r);
   ns_sim_options_clear(&opt);
-  g_free(topology); g_free(format); g_free(algorithm); g_free(collective); g_free(model);
-  g_free(sync); g_free(msize_text); g_free(root); g_free(segment_text); g_free(tcp);
+  ns_cli_plan_options_clear(&po);
+  g_free(model); g_free(sync); g_free(tcp);
   g_free(trace); g_free(transfers_csv); g_free(timeline_csv);
   g_strfreev(cfg);
   g_strfreev(ns3);

@@ -1,0 +1,67 @@
+/* netsched — the planning options shared by plan, verify and simulate:
+ * -T -f (topology), -c -a (collective, algorithm), -m (message size),
+ * -r -s --arity (broadcast root, segment, k-ary arity). */
+#include "cli/cli.h"
+#include "sched/registry.h"
+
+void ns_cli_add_plan_options(GOptionContext *ctx, NsPlanOptions *o)
+{
+  GOptionEntry entries[] = {
+    { "topology", 'T', 0, G_OPTION_ARG_FILENAME, &o->topology, "Topology file or gen:SPEC", "T" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format, "Topology format (default: guessed)",
+      "native|slurm|graphml" },
+    { "collective", 'c', 0, G_OPTION_ARG_STRING, &o->collective,
+      "Collective to plan (default alltoall)", "alltoall|allgather|bcast" },
+    { "algorithm", 'a', 0, G_OPTION_ARG_STRING, &o->algorithm,
+      "Algorithm to plan with (netsched plan --list)", "NAME" },
+    { "msize", 'm', 0, G_OPTION_ARG_STRING, &o->msize,
+      "Message size: per pair (alltoall), per machine (allgather), whole (bcast); default 64KiB",
+      "SIZE" },
+    { "root", 'r', 0, G_OPTION_ARG_STRING, &o->root, "bcast: root machine (default the first)",
+      "MACHINE" },
+    { "segment", 's', 0, G_OPTION_ARG_STRING, &o->segment,
+      "bcast: pipeline segment size (default: no pipelining)", "SIZE" },
+    { "arity", 0, 0, G_OPTION_ARG_INT, &o->arity, "bcast/kary-cf: children per machine (default 3)",
+      "K" },
+    { NULL },
+  };
+  /* GOption copies the entries; the variables they point to are *o. */
+  g_option_context_add_main_entries(ctx, entries, NULL);
+}
+
+void ns_cli_plan_options_clear(NsPlanOptions *o)
+{
+  g_free(o->topology);
+  g_free(o->format);
+  g_free(o->collective);
+  g_free(o->algorithm);
+  g_free(o->msize);
+  g_free(o->root);
+  g_free(o->segment);
+  *o = (NsPlanOptions){ 0 };
+}
+
+gboolean ns_cli_plan_sizes(const NsPlanOptions *o, uint64_t *msize, uint64_t *segment,
+                           GError **error)
+{
+  *msize = 65536;
+  *segment = 0;
+  return (o->msize == NULL || ns_cli_parse_size("--msize", o->msize, msize, error)) &&
+         (o->segment == NULL || ns_cli_parse_size("--segment", o->segment, segment, error));
+}
+
+NsTopology *ns_cli_plan_topology(const NsPlanOptions *o, GError **error)
+{
+  return ns_cli_load_topology(o->topology, o->format, error);
+}
+
+NsSchedule *ns_cli_plan_schedule(const NsTopology *t, const NsPlanOptions *o,
+                                 const char *default_algorithm, GError **error)
+{
+  uint64_t msize, segment;
+  if (!ns_cli_plan_sizes(o, &msize, &segment, error))
+    return NULL;
+  return ns_cli_plan(t, o->collective ? o->collective : "alltoall",
+                     o->algorithm ? o->algorithm : default_algorithm, msize, o->root, segment,
+                     o->arity, error);
+}
