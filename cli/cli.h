@@ -58,6 +58,11 @@ NsTopology *ns_cli_load_topology(const char *path, const char *format, GError **
 gboolean ns_cli_parse_size(const char *option, const char *text, uint64_t *bytes,
                            GError **error);
 
+/* Prints the builder's document, pretty, on stdout (JSON outputs for
+ * programs: documented in docs/). */
+struct _JsonBuilder;
+void ns_cli_print_json(struct _JsonBuilder *builder);
+
 /* Opens `path` for writing ("-" or NULL = stdout). */
 FILE *ns_cli_open_output(const char *path, GError **error);
 gboolean ns_cli_close_output(FILE *f, const char *path, GError **error);

@@ -41,12 +41,7 @@ static void print_json(const NsTopology *t, const NsA2ABound *b, uint64_t msize)
   json_builder_set_member_name(j, "path_length_mean");
   json_builder_add_double_value(j, b->path_mean);
   json_builder_end_object(j);
-  g_autoptr(JsonNode) root = json_builder_get_root(j);
-  g_autoptr(JsonGenerator) gen = json_generator_new();
-  json_generator_set_pretty(gen, TRUE);
-  json_generator_set_root(gen, root);
-  g_autofree char *text = json_generator_to_data(gen, NULL);
-  printf("%s\n", text);
+  ns_cli_print_json(j);
 }
 
 int ns_cmd_bound(int argc, char **argv)

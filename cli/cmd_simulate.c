@@ -159,12 +159,7 @@ static void print_json(const NsTopology *t, const NsSchedule *s, const NsSimOpti
   }
 #undef MEMBER
   json_builder_end_object(b);
-  g_autoptr(JsonNode) root = json_builder_get_root(b);
-  g_autoptr(JsonGenerator) gen = json_generator_new();
-  json_generator_set_pretty(gen, TRUE);
-  json_generator_set_root(gen, root);
-  g_autofree char *text = json_generator_to_data(gen, NULL);
-  printf("%s\n", text);
+  ns_cli_print_json(b);
 }
 
 /* CSV: one line per transfer (phase, src, dst, bytes, start, end). */

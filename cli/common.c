@@ -6,6 +6,7 @@
 #include "platforms/units.h"
 #include "sched/registry.h"
 #include <errno.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 int ns_cli_fail(GError *error)
@@ -117,4 +118,14 @@ NsSchedule *ns_cli_plan(const NsTopology *topo, const char *collective, const ch
   NsPlanParams params = { .msize = msize, .root = root_machine, .segment = segment,
                           .arity = arity };
   return ns_plan(topo, c, algorithm, &params, error);
+}
+
+void ns_cli_print_json(JsonBuilder *builder)
+{
+  g_autoptr(JsonNode) root = json_builder_get_root(builder);
+  g_autoptr(JsonGenerator) gen = json_generator_new();
+  json_generator_set_pretty(gen, TRUE);
+  json_generator_set_root(gen, root);
+  g_autofree char *text = json_generator_to_data(gen, NULL);
+  printf("%s\n", text);
 }
