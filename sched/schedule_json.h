@@ -11,7 +11,8 @@
  *     "root": "n0",                  (bcast only)
  *     "segments": 16,                (bcast only)
  *     "phases": [ [ T, T, ... ], ... ],
- *     "sync": [ [from, to], ... ]    (optional; global transfer indices)
+ *     "sync": [ [from, to], ... ],   (optional; global transfer indices)
+ *     "sync_scheme": "sender-all"    (optional; sched/sync.h)
  *   }
  * A transfer T is [src, dst, chunk, chunk, ...] with machine indices; a
  * chunk is [origin, destination] for alltoall, an origin index for
@@ -26,9 +27,12 @@
 #define NS_SCHEDULE_FORMAT "netsched-schedule"
 #define NS_SCHEDULE_VERSION 1
 
-/* Parses a schedule. Errors (NS_ERROR_INPUT) read "source:line: what" for
- * JSON syntax errors and "source: $.phases[3][7][1]: what" for schema
- * errors (a JSON path pointing at the offending value). Every index is
+/* Parses a schedule. Errors (NS_ERROR_INPUT) read "source:LINE:COLUMN: what"
+ * for JSON syntax errors and "source: $.phases[3][7][1]: what" for schema
+ * errors (a JSON path pointing at the offending value). A strict syntax
+ * pass runs before json-glib (which overflows its stack on deep nesting and
+ * wraps huge integers): nesting <= 64, integers within int64, no duplicate
+ * top-level keys. Every index is
  * range-checked, so a schedule that parses can be verified without further
  * checks of its shape. */
 NsSchedule *ns_schedule_parse_json(const char *source, const char *text, gsize len,

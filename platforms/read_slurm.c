@@ -1,0 +1,412 @@
+/* netsched — reader of Slurm's topology.conf (topology/tree plugin).
+ *
+ *   SwitchName=s0 Nodes=n[0-7]
+ *   SwitchName=s1 Nodes=n[8-15] LinkSpeed=100
+ *   SwitchName=root Switches=s[0-1]
+ *
+ * Lexical rules follow Slurm's configuration parser: parameter names are
+ * case insensitive; an unescaped '#' starts a comment; a line ending in an
+ * odd number of backslashes (after the comment is removed, trailing blanks
+ * ignored) continues on the next line; then "\x" stands for "x". Values
+ * may be double-quoted. Names are case sensitive, Nodes= and Switches= are
+ * hostlist expressions.
+ *
+ * Mapping (docs/topology-format.md, section "Slurm"): every SwitchName is a
+ * switch, every name in Nodes= a machine linked to that switch, every name
+ * in Switches= a child switch linked to it. Switches are added in the order
+ * of their SwitchName lines, then machines in the order they are listed.
+ * LinkSpeed is checked (a whole number, as Slurm requires) but not used:
+ * Slurm defines it as a unitless relative value, and netsched never guesses
+ * units, so every link gets NS_DEFAULT_BANDWIDTH and NS_DEFAULT_LATENCY.
+ */
+#include "platforms/error.h"
+#include "platforms/hostlist.h"
+#include "platforms/topology_io.h"
+
+#include <string.h>
+
+typedef struct {
+  int line;              /* first physical line of the logical line */
+  char *name;            /* SwitchName */
+  char **nodes;          /* expansion of Nodes=, or NULL */
+  char **children;       /* expansion of Switches=, or NULL */
+} SwitchLine;
+
+typedef struct {
+  const char *source;
+  int line;
+  GError **error;
+  GArray *switches;      /* SwitchLine */
+  GHashTable *switch_at; /* name -> index in switches + 1 */
+  guint n_names;         /* nodes + children expanded so far */
+} Parser;
+
+static void switch_line_clear(gpointer p)
+{
+  SwitchLine *s = p;
+  g_free(s->name);
+  g_strfreev(s->nodes);
+  g_strfreev(s->children);
+}
+
+static gboolean fail(Parser *P, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static gboolean fail(Parser *P, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  ns_set_error_at(P->error, NS_ERROR_INPUT, P->source, P->line, "%s", msg);
+  g_free(msg);
+  return FALSE;
+}
+
+/* Length of `s[0..len)` once an unescaped '#' comment is cut off. */
+static gsize strip_comment(const char *s, gsize len)
+{
+  gsize backslashes = 0;
+  for (gsize i = 0; i < len; i++) {
+    if (s[i] == '#' && backslashes % 2 == 0)
+      return i;
+    backslashes = s[i] == '\\' ? backslashes + 1 : 0;
+  }
+  return len;
+}
+
+/* If the (comment-free) line ends in an odd number of backslashes, possibly
+ * followed by blanks, returns TRUE and the length without them. */
+static gboolean continues(const char *s, gsize len, gsize *keep)
+{
+  gsize end = len;
+  while (end > 0 && g_ascii_isspace(s[end - 1]))
+    end--;
+  gsize bs = 0;
+  while (bs < end && s[end - 1 - bs] == '\\')
+    bs++;
+  if (bs % 2 == 1) {
+    *keep = end - 1;
+    return TRUE;
+  }
+  return FALSE;
+}
+
+/* Removes Slurm escapes in place: "\x" -> "x". */
+static void strip_escapes(GString *s)
+{
+  gsize j = 0;
+  for (gsize i = 0; i < s->len; i++) {
+    if (s->str[i] == '\\' && i + 1 < s->len)
+      i++;
+    s->str[j++] = s->str[i];
+  }
+  g_string_truncate(s, j);
+}
+
+static gboolean is_key_char(char c)
+{
+  return g_ascii_isalnum(c) || c == '_' || c == '.';
+}
+
+static char **expand(Parser *P, const char *key, const char *value)
+{
+  char *why = NULL;
+  char **v = ns_hostlist_expand(value, &why);
+  if (v == NULL) {
+    fail(P, "%s=: %s", key, why);
+    g_free(why);
+    return NULL;
+  }
+  guint n = g_strv_length(v);
+  if (P->n_names + n > NS_HOSTLIST_MAX) {
+    g_strfreev(v);
+    fail(P, "more than %d names in the file", NS_HOSTLIST_MAX);
+    return NULL;
+  }
+  P->n_names += n;
+  return v;
+}
+
+/* LinkSpeed: a whole number (Slurm reads it as a 32-bit unsigned). */
+static gboolean valid_link_speed(const char *v)
+{
+  gsize n = strlen(v);
+  if (n == 0 || n > 10)
+    return FALSE;
+  guint64 x = 0;
+  for (gsize i = 0; i < n; i++) {
+    if (!g_ascii_isdigit(v[i]))
+      return FALSE;
+    x = x * 10 + (guint64)(v[i] - '0');
+  }
+  return x <= G_MAXUINT32;
+}
+
+/* Parses one logical line of Key=Value pairs. */
+static gboolean parse_logical(Parser *P, const char *s)
+{
+  char *name = NULL, *nodes = NULL, *children = NULL, *speed = NULL;
+  const char *p = s;
+  gboolean ok = TRUE;
+  while (ok) {
+    while (g_ascii_isspace(*p))
+      p++;
+    if (*p == '\0')
+      break;
+    const char *k = p;
+    while (is_key_char(*p))
+      p++;
+    gsize klen = (gsize)(p - k);
+    const char *q = p;
+    while (g_ascii_isspace(*q))
+      q++;
+    if (klen == 0 || *q != '=') {
+      const char *e = k;
+      while (*e != '\0' && !g_ascii_isspace(*e))
+        e++;
+      ok = fail(P, "expected Key=Value, got '%.*s'", (int)(e - k), k);
+      break;
+    }
+    char *key = g_strndup(k, klen);
+    p = q + 1;
+    while (*p == ' ' || *p == '\t')
+      p++;
+    char *value;
+    if (*p == '"') {
+      const char *close = strchr(p + 1, '"');
+      if (close == NULL) {
+        ok = fail(P, "unterminated quoted value for '%s'", key);
+        g_free(key);
+        break;
+      }
+      value = g_strndup(p + 1, (gsize)(close - p - 1));
+      p = close + 1;
+    } else {
+      const char *v = p;
+      while (*p != '\0' && !g_ascii_isspace(*p))
+        p++;
+      value = g_strndup(v, (gsize)(p - v));
+    }
+    char **slot = NULL;
+    if (g_ascii_strcasecmp(key, "SwitchName") == 0)
+      slot = &name;
+    else if (g_ascii_strcasecmp(key, "Nodes") == 0)
+      slot = &nodes;
+    else if (g_ascii_strcasecmp(key, "Switches") == 0)
+      slot = &children;
+    else if (g_ascii_strcasecmp(key, "LinkSpeed") == 0)
+      slot = &speed;
+    if (slot == NULL) {
+      if (g_ascii_strncasecmp(key, "Block", 5) == 0)
+        ok = fail(P, "'%s' belongs to the topology/block plugin, which netsched does not "
+                  "read (only topology/tree: SwitchName, Switches, Nodes, LinkSpeed)", key);
+      else
+        ok = fail(P, "unknown key '%s' (topology.conf for topology/tree knows SwitchName, "
+                  "Switches, Nodes and LinkSpeed)", key);
+    } else if (*slot != NULL) {
+      ok = fail(P, "'%s' given twice on the line", key);
+    } else if (*value == '\0') {
+      ok = fail(P, "missing value for '%s'", key);
+    } else {
+      *slot = value;
+      value = NULL;
+    }
+    g_free(value);
+    g_free(key);
+  }
+
+  if (ok && name == NULL)
+    ok = fail(P, "missing SwitchName= (every line of topology.conf defines one switch)");
+  if (ok && speed != NULL && !valid_link_speed(speed))
+    ok = fail(P, "invalid LinkSpeed '%s' (expected a whole number; Slurm link speeds are "
+              "unitless and netsched ignores them)", speed);
+  SwitchLine sl = {.line = P->line};
+  /* SwitchName is one name; a hostlist there could not be expanded into
+   * several switches by Slurm either. */
+  if (ok && strpbrk(name, "[],") != NULL)
+    ok = fail(P, "SwitchName must be one switch name, not a host list: '%s'", name);
+  if (ok)
+    sl.name = g_strdup(name);
+  if (ok) {
+    gpointer prev = g_hash_table_lookup(P->switch_at, sl.name);
+    if (prev != NULL)
+      ok = fail(P, "switch '%s' defined twice (first at line %d)", sl.name,
+                g_array_index(P->switches, SwitchLine, GPOINTER_TO_UINT(prev) - 1).line);
+  }
+  if (ok && nodes != NULL)
+    ok = (sl.nodes = expand(P, "Nodes", nodes)) != NULL;
+  if (ok && children != NULL)
+    ok = (sl.children = expand(P, "Switches", children)) != NULL;
+  if (ok) {
+    g_array_append_val(P->switches, sl);
+    SwitchLine *kept = &g_array_index(P->switches, SwitchLine, P->switches->len - 1);
+    g_hash_table_insert(P->switch_at, kept->name, GUINT_TO_POINTER(P->switches->len));
+  } else {
+    switch_line_clear(&sl);
+  }
+  g_free(name);
+  g_free(nodes);
+  g_free(children);
+  g_free(speed);
+  return ok;
+}
+
+/* Builds the topology from the parsed lines. */
+static gboolean build(Parser *P, NsTopology *topo)
+{
+  GArray *sw = P->switches;
+  gboolean ok = TRUE;
+  int *switch_id = g_new(int, sw->len + 1);
+  /* Line (index + 1) of the switch that lists each machine / child switch. */
+  GHashTable *machine_parent = g_hash_table_new(g_str_hash, g_str_equal);
+  GHashTable *switch_parent = g_hash_table_new(g_str_hash, g_str_equal);
+
+  for (guint i = 0; ok && i < sw->len; i++) {
+    const SwitchLine *s = &g_array_index(sw, SwitchLine, i);
+    P->line = s->line;
+    switch_id[i] = ns_topology_add_node(topo, s->name, NS_NODE_SWITCH, s->line, P->error);
+    ok = switch_id[i] >= 0;
+  }
+  for (guint i = 0; ok && i < sw->len; i++) {
+    const SwitchLine *s = &g_array_index(sw, SwitchLine, i);
+    P->line = s->line;
+    for (guint j = 0; ok && s->nodes != NULL && s->nodes[j] != NULL; j++) {
+      const char *m = s->nodes[j];
+      gpointer prev = g_hash_table_lookup(machine_parent, m);
+      if (prev != NULL) {
+        const SwitchLine *o = &g_array_index(sw, SwitchLine, GPOINTER_TO_UINT(prev) - 1);
+        ok = o == s ? fail(P, "node '%s' listed twice in Nodes= of switch '%s'", m, s->name)
+                    : fail(P, "node '%s' is under two switches: '%s' (line %d) and '%s'", m,
+                           o->name, o->line, s->name);
+      } else if (g_hash_table_contains(P->switch_at, m)) {
+        ok = fail(P, "'%s' in Nodes= is a switch (SwitchName=%s); list it in Switches=", m, m);
+      } else {
+        g_hash_table_insert(machine_parent, (gpointer)m, GUINT_TO_POINTER(i + 1));
+        ok = ns_topology_add_node(topo, m, NS_NODE_MACHINE, s->line, P->error) >= 0;
+      }
+    }
+  }
+  for (guint i = 0; ok && i < sw->len; i++) {
+    const SwitchLine *s = &g_array_index(sw, SwitchLine, i);
+    P->line = s->line;
+    for (guint j = 0; ok && s->nodes != NULL && s->nodes[j] != NULL; j++)
+      ok = ns_topology_add_link(topo, ns_topology_find_node(topo, s->nodes[j]), switch_id[i],
+                                NS_DEFAULT_BANDWIDTH, NS_DEFAULT_LATENCY, s->line,
+                                P->error) >= 0;
+    for (guint j = 0; ok && s->children != NULL && s->children[j] != NULL; j++) {
+      const char *c = s->children[j];
+      gpointer at = g_hash_table_lookup(P->switch_at, c);
+      gpointer prev = g_hash_table_lookup(switch_parent, c);
+      if (at == NULL) {
+        ok = g_hash_table_contains(machine_parent, c)
+                 ? fail(P, "'%s' in Switches= of switch '%s' is a node, not a switch", c,
+                        s->name)
+                 : fail(P, "switch '%s' in Switches= of switch '%s' is not defined (no "
+                        "SwitchName=%s line)", c, s->name, c);
+      } else if (GPOINTER_TO_UINT(at) - 1 == i) {
+        ok = fail(P, "switch '%s' lists itself in Switches=", c);
+      } else if (prev != NULL) {
+        const SwitchLine *o = &g_array_index(sw, SwitchLine, GPOINTER_TO_UINT(prev) - 1);
+        ok = o == s ? fail(P, "switch '%s' listed twice in Switches= of switch '%s'", c,
+                           s->name)
+                    : fail(P, "switch '%s' is under two switches: '%s' (line %d) and '%s'", c,
+                           o->name, o->line, s->name);
+      } else {
+        g_hash_table_insert(switch_parent, (gpointer)c, GUINT_TO_POINTER(i + 1));
+        ok = ns_topology_add_link(topo, switch_id[GPOINTER_TO_UINT(at) - 1], switch_id[i],
+                                  NS_DEFAULT_BANDWIDTH, NS_DEFAULT_LATENCY, s->line,
+                                  P->error) >= 0;
+      }
+    }
+  }
+  g_hash_table_unref(machine_parent);
+  g_hash_table_unref(switch_parent);
+  g_free(switch_id);
+  return ok;
+}
+
+NsTopology *ns_topology_parse_slurm(const char *source, const char *text, gsize len,
+                                    NsWarnFunc warn, void *warn_data, GError **error)
+{
+  g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+  if (source == NULL)
+    source = "<topology.conf>";
+  if (text == NULL) {
+    text = "";
+    len = 0;
+  }
+  GError *local = NULL;
+  Parser P = {
+    .source = source,
+    .error = error != NULL ? error : &local,
+    .switches = g_array_new(FALSE, TRUE, sizeof(SwitchLine)),
+    .switch_at = g_hash_table_new(g_str_hash, g_str_equal),
+  };
+  g_array_set_clear_func(P.switches, switch_line_clear);
+
+  gboolean ok = TRUE;
+  if (memchr(text, '\0', len) != NULL || !g_utf8_validate(text, (gssize)len, NULL)) {
+    /* Find the line for the message. */
+    const char *end = NULL;
+    if (memchr(text, '\0', len) == NULL)
+      g_utf8_validate(text, (gssize)len, &end);
+    else
+      end = memchr(text, '\0', len);
+    P.line = 1;
+    for (const char *c = text; c < end; c++)
+      P.line += *c == '\n';
+    ok = fail(&P, *end == '\0' ? "NUL byte in the line" : "the line is not valid UTF-8");
+  }
+
+  GString *logical = g_string_new(NULL);
+  int physical = 0, start_line = 0;
+  gsize pos = 0;
+  while (ok && pos < len) {
+    const char *nl = memchr(text + pos, '\n', len - pos);
+    gsize end = nl != NULL ? (gsize)(nl - text) : len;
+    const char *s = text + pos;
+    gsize n = end - pos;
+    pos = end + 1;
+    if (physical == G_MAXINT)
+      break;
+    physical++;
+    if (logical->len == 0)
+      start_line = physical;
+    n = strip_comment(s, n);
+    gsize keep;
+    gboolean more = continues(s, n, &keep);
+    g_string_append_len(logical, s, (gssize)(more ? keep : n));
+    if (more && pos < len) {
+      g_string_append_c(logical, ' ');
+      continue;
+    }
+    strip_escapes(logical);
+    for (gsize i = 0; i < logical->len; i++)
+      if (logical->str[i] == '\r' || logical->str[i] == '\t')
+        logical->str[i] = ' ';
+    P.line = start_line;
+    for (gsize i = 0; ok && i < logical->len; i++)
+      if ((guchar)logical->str[i] < 0x20 || logical->str[i] == 0x7f)
+        ok = fail(&P, "control character 0x%02x in the line", (guchar)logical->str[i]);
+    gboolean blank = TRUE;
+    for (gsize i = 0; blank && i < logical->len; i++)
+      blank = logical->str[i] == ' ';
+    if (ok && !blank)
+      ok = parse_logical(&P, logical->str);
+    g_string_truncate(logical, 0);
+  }
+  g_string_free(logical, TRUE);
+
+  NsTopology *topo = ns_topology_new(source);
+  if (ok)
+    ok = build(&P, topo);
+  if (ok)
+    ok = ns_topology_finalize(topo, warn, warn_data, P.error);
+  g_array_free(P.switches, TRUE);
+  g_hash_table_unref(P.switch_at);
+  g_clear_error(&local);
+  if (!ok) {
+    ns_topology_free(topo);
+    return NULL;
+  }
+  return topo;
+}

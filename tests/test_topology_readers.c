@@ -1,0 +1,909 @@
+/* platforms/read_*.c, topology_write.c, topology_io.c: every reader on good
+ * files (exact node, machine, link and attribute values), on bad files
+ * (exact error messages), and the writers' round trips. */
+#include "platforms/error.h"
+#include "platforms/topology_io.h"
+#include "tests/testutil.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static void collect_warning(const char *message, void *data)
+{
+  g_ptr_array_add(data, g_strdup(message));
+}
+
+static NsTopology *load_ok(const char *relative, GPtrArray *warnings)
+{
+  g_autofree char *path = ns_test_data(relative);
+  GError *error = NULL;
+  NsTopology *t = ns_topology_load(path, NS_TOPO_FORMAT_AUTO,
+                                   warnings != NULL ? collect_warning : NULL, warnings, &error);
+  if (t == NULL)
+    g_error("%s: %s", relative, error->message);
+  g_assert_no_error(error);
+  return t;
+}
+
+static NsTopology *load_scenario(const char *name)
+{
+  g_autofree char *rel = g_build_filename("scenarios", "topologies", name, NULL);
+  g_autofree char *path = ns_test_source(rel);
+  GError *error = NULL;
+  NsTopology *t = ns_topology_load(path, NS_TOPO_FORMAT_AUTO, NULL, NULL, &error);
+  if (t == NULL)
+    g_error("%s: %s", name, error->message);
+  return t;
+}
+
+static char *machine_list(const NsTopology *t)
+{
+  GString *s = g_string_new(NULL);
+  for (int m = 0; m < ns_topology_n_machines(t); m++)
+    g_string_append_printf(s, "%s%s", m ? " " : "", ns_topology_machine_name(t, m));
+  return g_string_free(s, FALSE);
+}
+
+/* "a-b" names of link i, as stored. */
+static char *link_text(const NsTopology *t, int i)
+{
+  const NsLink *l = ns_topology_link(t, i);
+  return g_strdup_printf("%s-%s", ns_topology_node(t, l->a)->name,
+                         ns_topology_node(t, l->b)->name);
+}
+
+static const NsLink *find_link(const NsTopology *t, const char *a, const char *b)
+{
+  int x = ns_topology_find_node(t, a), y = ns_topology_find_node(t, b);
+  g_assert_cmpint(x, >=, 0);
+  g_assert_cmpint(y, >=, 0);
+  for (int i = 0; i < ns_topology_n_links(t); i++) {
+    const NsLink *l = ns_topology_link(t, i);
+    if ((l->a == x && l->b == y) || (l->a == y && l->b == x))
+      return l;
+  }
+  g_error("no link %s-%s", a, b);
+  return NULL;
+}
+
+static const NsNode *node_named(const NsTopology *t, const char *name)
+{
+  int v = ns_topology_find_node(t, name);
+  if (v < 0)
+    g_error("no node '%s'", name);
+  return ns_topology_node(t, v);
+}
+
+/* Same nodes (ids, names, kinds, switch attributes), machine indices and
+ * links (order, bandwidth, latency; ends in the same orientation when
+ * `oriented`). */
+static void assert_same(const NsTopology *x, const NsTopology *y, gboolean oriented)
+{
+  g_assert_cmpint(ns_topology_n_nodes(x), ==, ns_topology_n_nodes(y));
+  g_assert_cmpint(ns_topology_n_machines(x), ==, ns_topology_n_machines(y));
+  g_assert_cmpint(ns_topology_n_links(x), ==, ns_topology_n_links(y));
+  for (int v = 0; v < ns_topology_n_nodes(x); v++) {
+    const NsNode *a = ns_topology_node(x, v), *b = ns_topology_node(y, v);
+    g_assert_cmpstr(a->name, ==, b->name);
+    g_assert_cmpint(a->kind, ==, b->kind);
+    if (a->kind == NS_NODE_SWITCH) {
+      g_assert_cmpint(a->forwarding, ==, b->forwarding);
+      g_assert_cmpint(a->buffering, ==, b->buffering);
+      g_assert_cmpint(a->buffer_packets, ==, b->buffer_packets);
+    }
+    g_assert_cmpint(ns_topology_node_machine(x, v), ==, ns_topology_node_machine(y, v));
+  }
+  for (int i = 0; i < ns_topology_n_links(x); i++) {
+    const NsLink *a = ns_topology_link(x, i), *b = ns_topology_link(y, i);
+    if (oriented || a->a == b->a) {
+      g_assert_cmpint(a->a, ==, b->a);
+      g_assert_cmpint(a->b, ==, b->b);
+    } else {
+      g_assert_cmpint(a->a, ==, b->b);
+      g_assert_cmpint(a->b, ==, b->a);
+    }
+    g_assert_cmpfloat(a->bandwidth, ==, b->bandwidth);
+    g_assert_cmpfloat(a->latency, ==, b->latency);
+  }
+}
+
+static char *write_to_string(const NsTopology *t, NsTopoFormat format)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  g_assert_nonnull(out);
+  GError *error = NULL;
+  g_assert_true(ns_topology_save(t, format, out, &error));
+  g_assert_no_error(error);
+  fclose(out);
+  char *r = g_strndup(text, len);
+  free(text);
+  return r;
+}
+
+static NsTopology *reread_native(const NsTopology *t, char **text_out)
+{
+  g_autofree char *text = write_to_string(t, NS_TOPO_FORMAT_NATIVE);
+  GError *error = NULL;
+  NsTopology *again =
+    ns_topology_parse_native("rewritten.topo", text, strlen(text), NULL, NULL, &error);
+  if (again == NULL)
+    g_error("rewritten topology does not read: %s\n%s", error->message, text);
+  if (text_out != NULL)
+    *text_out = g_strdup(text);
+  return again;
+}
+
+static NsTopology *reread_graphml(const NsTopology *t)
+{
+  g_autofree char *text = write_to_string(t, NS_TOPO_FORMAT_GRAPHML);
+  g_autofree char *path = NULL;
+  GError *error = NULL;
+  int fd = g_file_open_tmp("netsched-XXXXXX.graphml", &path, &error);
+  g_assert_no_error(error);
+  close(fd);
+  g_assert_true(g_file_set_contents(path, text, -1, &error));
+  NsTopology *again = ns_topology_load(path, NS_TOPO_FORMAT_AUTO, NULL, NULL, &error);
+  if (again == NULL)
+    g_error("written GraphML does not read: %s\n%s", error->message, text);
+  g_unlink(path);
+  return again;
+}
+
+/* ---- bundled topologies ---------------------------------------------------- */
+
+static void test_faraj_fig1(void)
+{
+  g_autoptr(NsTopology) t = load_scenario("faraj-fig1.topo");
+  g_assert_cmpint(ns_topology_n_machines(t), ==, 6);
+  g_assert_cmpint(ns_topology_n_switches(t), ==, 3);
+  g_assert_cmpint(ns_topology_n_links(t), ==, 8);
+  g_autofree char *machines = machine_list(t);
+  g_assert_cmpstr(machines, ==, "n0 n1 n2 n3 n4 n5");
+  g_assert_cmpstr(ns_topology_node(t, ns_tree_anchor(t))->name, ==, "s1");
+  for (int i = 0; i < ns_topology_n_links(t); i++) {
+    g_assert_cmpfloat(ns_topology_link(t, i)->bandwidth, ==, 100e6);
+    g_assert_cmpfloat(ns_topology_link(t, i)->latency, ==, 10e-6);
+  }
+  for (int v = 0; v < ns_topology_n_nodes(t); v++)
+    if (ns_topology_node(t, v)->kind == NS_NODE_SWITCH)
+      g_assert_cmpint(ns_topology_node(t, v)->forwarding, ==, NS_FORWARD_STORE_AND_FORWARD);
+  /* The paper: path(n0, n3) = {(n0,s0), (s0,s1), (s1,s3), (s3,n3)}. */
+  int edges[16];
+  g_assert_cmpint(ns_topology_max_route_len(t), <=, 16);
+  int n = ns_topology_route_machines(t, 0, 3, edges);
+  GString *path = g_string_new(NULL);
+  for (int i = 0; i < n; i++) {
+    g_autofree char *e = ns_topology_edge_name(t, edges[i]);
+    g_string_append_printf(path, "%s%s", i ? " " : "", e);
+  }
+  g_assert_cmpstr(path->str, ==, "n0->s0 s0->s1 s1->s3 s3->n3");
+  g_string_free(path, TRUE);
+  find_link(t, "n5", "s1");
+  find_link(t, "s3", "s1");
+}
+
+static void test_faraj_abc(void)
+{
+  g_autoptr(NsTopology) a = load_scenario("faraj-a.topo");
+  g_assert_cmpint(ns_topology_n_machines(a), ==, 24);
+  g_assert_cmpint(ns_topology_n_switches(a), ==, 1);
+  g_assert_cmpint(ns_topology_n_links(a), ==, 24);
+  g_assert_cmpstr(ns_topology_machine_name(a, 23), ==, "n23");
+
+  g_autoptr(NsTopology) b = load_scenario("faraj-b.topo");
+  g_autoptr(NsTopology) c = load_scenario("faraj-c.topo");
+  NsTopology *bc[] = {b, c};
+  for (int k = 0; k < 2; k++) {
+    NsTopology *t = bc[k];
+    g_assert_cmpint(ns_topology_n_machines(t), ==, 32);
+    g_assert_cmpint(ns_topology_n_switches(t), ==, 4);
+    g_assert_cmpint(ns_topology_n_links(t), ==, 35);
+    for (int m = 0; m < 32; m++) {
+      g_autofree char *name = g_strdup_printf("n%d", m);
+      g_autofree char *sw = g_strdup_printf("s%d", m / 8);
+      g_assert_cmpstr(ns_topology_machine_name(t, m), ==, name);
+      const NsLink *l = find_link(t, name, sw);
+      g_assert_cmpfloat(l->bandwidth, ==, 100e6);
+      g_assert_cmpfloat(l->latency, ==, 10e-6);
+    }
+  }
+  for (int s = 1; s < 4; s++) {
+    g_autofree char *sw = g_strdup_printf("s%d", s);
+    g_autofree char *prev = g_strdup_printf("s%d", s - 1);
+    find_link(b, sw, "s0");
+    find_link(c, prev, sw);
+  }
+  /* (b) is a star of switches: s0 has degree 8 + 3; in (c) s0 has 8 + 1. */
+  g_assert_cmpint(ns_topology_degree(b, ns_topology_find_node(b, "s0")), ==, 11);
+  g_assert_cmpint(ns_topology_degree(c, ns_topology_find_node(c, "s0")), ==, 9);
+  g_assert_cmpint(ns_topology_degree(c, ns_topology_find_node(c, "s1")), ==, 10);
+}
+
+/* The Slurm and GraphML versions describe the same clusters. */
+static void test_bundled_equivalents(void)
+{
+  g_autoptr(NsTopology) b = load_scenario("faraj-b.topo");
+  g_autoptr(NsTopology) bs = load_scenario("faraj-b.conf");
+  g_autofree char *mb = machine_list(b), *mbs = machine_list(bs);
+  g_assert_cmpstr(mb, ==, mbs);
+  g_assert_cmpint(ns_topology_n_links(b), ==, ns_topology_n_links(bs));
+  for (int i = 0; i < ns_topology_n_links(b); i++) {
+    const NsLink *l = ns_topology_link(b, i);
+    const NsLink *o = find_link(bs, ns_topology_node(b, l->a)->name,
+                                ns_topology_node(b, l->b)->name);
+    g_assert_cmpfloat(o->bandwidth, ==, l->bandwidth);
+    g_assert_cmpfloat(o->latency, ==, l->latency);
+  }
+
+  g_autoptr(NsTopology) f = load_scenario("faraj-fig1.topo");
+  g_autoptr(NsTopology) fg = load_scenario("faraj-fig1.graphml");
+  assert_same(f, fg, FALSE);
+}
+
+/* ---- good files ------------------------------------------------------------ */
+
+static void test_native_features(void)
+{
+  GPtrArray *warnings = g_ptr_array_new_with_free_func(g_free);
+  g_autoptr(NsTopology) t = load_ok("topo/features.topo", warnings);
+  g_autofree char *path = ns_test_data("topo/features.topo");
+
+  g_assert_cmpuint(warnings->len, ==, 1);
+  g_autofree char *w = g_strdup_printf(
+    "%s:17: switch 'spare' has no machine below it: pruned (it carries no traffic)", path);
+  g_assert_cmpstr(g_ptr_array_index(warnings, 0), ==, w);
+  g_ptr_array_free(warnings, TRUE);
+
+  g_autofree char *machines = machine_list(t);
+  g_assert_cmpstr(machines, ==, "n0 n1 n2 n3 rack 1/node#7 n08 n09 n10");
+  g_assert_cmpint(ns_topology_n_switches(t), ==, 4);
+  g_assert_cmpint(ns_topology_n_links(t), ==, 11);
+  g_assert_cmpint(ns_topology_find_node(t, "spare"), ==, -1);
+  g_assert_cmpint(node_named(t, "n08")->line, ==, 12);
+
+  const NsNode *core = node_named(t, "core");
+  g_assert_cmpint(core->kind, ==, NS_NODE_SWITCH);
+  g_assert_cmpint(core->forwarding, ==, NS_FORWARD_STORE_AND_FORWARD);
+  g_assert_cmpint(core->buffering, ==, NS_BUFFER_INPUT);
+  g_assert_cmpint(core->buffer_packets, ==, 128);
+  for (int k = 0; k < 2; k++) {
+    const NsNode *leaf = node_named(t, k ? "leaf1" : "leaf0");
+    g_assert_cmpint(leaf->forwarding, ==, NS_FORWARD_CUT_THROUGH);
+    g_assert_cmpint(leaf->buffering, ==, NS_BUFFER_SHARED);
+    g_assert_cmpint(leaf->buffer_packets, ==, 128);
+  }
+  const NsNode *edge = node_named(t, "edge");
+  g_assert_cmpint(edge->forwarding, ==, NS_FORWARD_CUT_THROUGH);
+  g_assert_cmpint(edge->buffering, ==, NS_BUFFER_OUTPUT);
+  g_assert_cmpint(edge->buffer_packets, ==, 8);
+
+  static const struct {
+    const char *link;
+    double bandwidth, latency;
+    int line;
+  } links[] = {
+    {"n0-leaf0", 1e9, 5e-6, 19},    {"n1-leaf0", 1e9, 5e-6, 19},
+    {"n2-leaf1", 100e6, 2e-6, 20},  {"n3-leaf1", 100e6, 2e-6, 20},
+    {"rack 1/node#7-leaf1", 100e6, 2e-6, 21},
+    {"n08-edge", 100e6, 5e-6, 22},  {"n09-edge", 100e6, 5e-6, 22},
+    {"n10-edge", 100e6, 5e-6, 22},  {"leaf0-core", 10e9, 1.5e-6, 23},
+    {"leaf1-core", 10e9, 1.5e-6, 23}, {"edge-core", 1e9, 5e-6, 24},
+  };
+  for (int i = 0; i < ns_topology_n_links(t); i++) {
+    g_autofree char *text = link_text(t, i);
+    g_assert_cmpstr(text, ==, links[i].link);
+    g_assert_cmpfloat(ns_topology_link(t, i)->bandwidth, ==, links[i].bandwidth);
+    g_assert_cmpfloat(ns_topology_link(t, i)->latency, ==, links[i].latency);
+    g_assert_cmpint(ns_topology_link(t, i)->line, ==, links[i].line);
+  }
+}
+
+static void test_native_in_memory(void)
+{
+  GError *error = NULL;
+  /* CRLF line ends, no final newline, and a buffer that is not
+   * NUL-terminated: only `len` bytes may be read. */
+  const char text[] = "machine a b\r\nswitch s\r\nlink a,b s latency=0s\r\nGARBAGE";
+  g_autoptr(NsTopology) t = ns_topology_parse_native("mem", text, sizeof text - 1 - 7, NULL,
+                                                     NULL, &error);
+  g_assert_no_error(error);
+  g_assert_cmpint(ns_topology_n_machines(t), ==, 2);
+  g_assert_cmpfloat(ns_topology_link(t, 1)->latency, ==, 0);
+
+  static const struct {
+    const char *text;
+    gsize len;
+    const char *message;
+  } bad[] = {
+    {"machine a\0b\n", 12, "mem:1: NUL byte in the line"},
+    {"machine a\nmachine \xc3\x28\n", 20, "mem:2: the line is not valid UTF-8"},
+    {"machine a\x01 b\n", 13, "mem:1: control character 0x01 in the line"},
+    {"machine \"a\x02\"\n", 13, "mem:1: control character 0x02 in quoted string"},
+    {"machine \"a\"b\n", 13,
+     "mem:1: missing blank after the quoted name \"a\" (a quoted name stands alone: it cannot "
+     "be part of a hostlist)"},
+    {"", 0, "mem: 0 machines: a collective needs at least 2 machines"},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+    NsTopology *none = ns_topology_parse_native("mem", bad[i].text, bad[i].len, NULL, NULL,
+                                                &error);
+    g_assert_null(none);
+    g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
+    g_assert_cmpstr(error->message, ==, bad[i].message);
+    g_clear_error(&error);
+  }
+  /* NULL text, NULL error: no crash. */
+  g_assert_null(ns_topology_parse_native(NULL, NULL, 0, NULL, NULL, NULL));
+  g_assert_null(ns_topology_parse_native("x", "swtich", 6, NULL, NULL, NULL));
+  g_assert_null(ns_topology_parse_slurm("x", "Bogus=1", 7, NULL, NULL, NULL));
+}
+
+static void test_slurm_features(void)
+{
+  g_autoptr(NsTopology) t = load_ok("topo/features.conf", NULL);
+  g_autofree char *machines = machine_list(t);
+  g_assert_cmpstr(machines, ==, "n0 n1 n2 n3 n4 n5 n6 n7 n8 m#0 m1");
+  g_assert_cmpint(ns_topology_n_switches(t), ==, 6);
+  g_assert_cmpint(ns_topology_n_links(t), ==, 16);
+  /* Switches first, in the order of their lines. */
+  const char *switches[] = {"leaf0", "leaf1", "leaf2", "top", "root", "esc#1"};
+  for (int v = 0; v < 6; v++) {
+    g_assert_cmpstr(ns_topology_node(t, v)->name, ==, switches[v]);
+    g_assert_cmpint(ns_topology_node(t, v)->kind, ==, NS_NODE_SWITCH);
+    g_assert_cmpint(ns_topology_node(t, v)->forwarding, ==, NS_FORWARD_STORE_AND_FORWARD);
+    g_assert_cmpint(ns_topology_node(t, v)->buffer_packets, ==, 0);
+  }
+  g_assert_cmpint(node_named(t, "leaf2")->line, ==, 4);   /* continued line */
+  g_assert_cmpint(node_named(t, "n7")->line, ==, 4);
+  g_assert_cmpint(node_named(t, "root")->line, ==, 10);
+  const char *expected[] = {"n0-leaf0", "n1-leaf0", "n2-leaf0", "n3-leaf0", "n4-leaf1",
+                            "n5-leaf1", "n6-leaf2", "n7-leaf2", "root-top", "esc#1-top",
+                            "n8-root", "leaf0-root", "leaf1-root", "leaf2-root",
+                            "m#0-esc#1", "m1-esc#1"};
+  for (int i = 0; i < 16; i++) {
+    g_autofree char *text = link_text(t, i);
+    g_assert_cmpstr(text, ==, expected[i]);
+    g_assert_cmpfloat(ns_topology_link(t, i)->bandwidth, ==, NS_DEFAULT_BANDWIDTH);
+    g_assert_cmpfloat(ns_topology_link(t, i)->latency, ==, NS_DEFAULT_LATENCY);
+  }
+}
+
+static void test_graphml_directed(void)
+{
+  g_autoptr(NsTopology) t = load_ok("topo/directed.graphml", NULL);
+  g_autofree char *machines = machine_list(t);
+  g_assert_cmpstr(machines, ==, "host-a b c");
+  g_assert_cmpint(ns_topology_n_switches(t), ==, 2);
+  g_assert_cmpint(ns_topology_n_links(t), ==, 4); /* 6 edges, 2 reverse pairs merged */
+  const NsNode *tor = node_named(t, "tor");
+  g_assert_cmpint(tor->forwarding, ==, NS_FORWARD_CUT_THROUGH);
+  g_assert_cmpint(tor->buffering, ==, NS_BUFFER_INPUT);
+  g_assert_cmpint(tor->buffer_packets, ==, 16);
+  const NsNode *core = node_named(t, "core");
+  g_assert_cmpint(core->forwarding, ==, NS_FORWARD_STORE_AND_FORWARD);
+  g_assert_cmpint(core->buffer_packets, ==, 0);
+  const char *expected[] = {"host-a-tor", "b-tor", "core-c", "tor-core"};
+  const double bw[] = {1e9, 100e6, 100e6, 10e9}, lat[] = {2e-6, 10e-6, 10e-6, 10e-6};
+  for (int i = 0; i < 4; i++) {
+    g_autofree char *text = link_text(t, i);
+    g_assert_cmpstr(text, ==, expected[i]);
+    g_assert_cmpfloat(ns_topology_link(t, i)->bandwidth, ==, bw[i]);
+    g_assert_cmpfloat(ns_topology_link(t, i)->latency, ==, lat[i]);
+  }
+}
+
+/* ---- writers --------------------------------------------------------------- */
+
+static void test_native_round_trip_files(void)
+{
+  const char *files[] = {"topo/features.topo", "topo/features.conf", "topo/directed.graphml"};
+  for (gsize i = 0; i < G_N_ELEMENTS(files); i++) {
+    g_autoptr(NsTopology) t = load_ok(files[i], g_ptr_array_new_with_free_func(g_free));
+    g_autofree char *text1 = NULL, *text2 = NULL;
+    g_autoptr(NsTopology) again = reread_native(t, &text1);
+    assert_same(t, again, TRUE);
+    g_autoptr(NsTopology) third = reread_native(again, &text2);
+    assert_same(again, third, TRUE);
+    /* The text is stable apart from the "written from" comment. */
+    g_assert_cmpstr(strstr(text1, " machine"), ==, strstr(text2, " machine"));
+  }
+  /* The exact text for the features file. */
+  g_autoptr(NsTopology) t = load_ok("topo/features.topo", g_ptr_array_new_with_free_func(g_free));
+  g_autofree char *text = write_to_string(t, NS_TOPO_FORMAT_NATIVE);
+  g_assert_cmpstr(strstr(text, "default bandwidth"), ==,
+                  "default bandwidth 100Mbps\n"
+                  "default latency 5us\n"
+                  "\n"
+                  "machine n[0-3] \"rack 1/node#7\" n[08-10]\n"
+                  "switch core buffer=128p buffering=input\n"
+                  "switch leaf[0-1] forwarding=cut-through buffer=128p buffering=shared\n"
+                  "switch edge forwarding=cut-through buffer=8p\n"
+                  "\n"
+                  "link n[0-1] leaf0 bandwidth=1Gbps\n"
+                  "link n[2-3] leaf1 latency=2us\n"
+                  "link \"rack 1/node#7\" leaf1 latency=2us\n"
+                  "link n[08-10] edge\n"
+                  "link leaf[0-1] core bandwidth=10Gbps latency=1.5us\n"
+                  "link edge core bandwidth=1Gbps\n");
+}
+
+static void test_graphml_round_trip_files(void)
+{
+  const char *files[] = {"topo/features.topo", "topo/features.conf", "topo/directed.graphml"};
+  for (gsize i = 0; i < G_N_ELEMENTS(files); i++) {
+    g_autoptr(NsTopology) t = load_ok(files[i], g_ptr_array_new_with_free_func(g_free));
+    g_autoptr(NsTopology) again = reread_graphml(t);
+    assert_same(t, again, FALSE);
+  }
+  /* Escaping: names with XML specials and non-NMTOKEN names. */
+  const char *src = "machine \"a<b\" \"c&d\" \"q\\\"uote\" \"\xc3\xa9t\xc3\xa9\"\n"
+                    "switch \"s 0\" forwarding=cut-through buffer=7p\n"
+                    "link \"a<b\" \"s 0\" bandwidth=3.3333Mbps latency=0.1ns\n"
+                    "link \"c&d\" \"s 0\"\nlink \"q\\\"uote\" \"s 0\"\n"
+                    "link \"\xc3\xa9t\xc3\xa9\" \"s 0\"\n";
+  GError *error = NULL;
+  g_autoptr(NsTopology) t = ns_topology_parse_native("esc", src, strlen(src), NULL, NULL, &error);
+  g_assert_no_error(error);
+  g_autofree char *xml = write_to_string(t, NS_TOPO_FORMAT_GRAPHML);
+  g_assert_nonnull(strstr(xml, "<node id=\"v0\"><data key=\"kind\">machine</data>"
+                               "<data key=\"name\">a&lt;b</data></node>"));
+  g_assert_nonnull(strstr(xml, "<data key=\"name\">c&amp;d</data>"));
+  g_autoptr(NsTopology) again = reread_graphml(t);
+  assert_same(t, again, TRUE);
+  g_autoptr(NsTopology) native = reread_native(t, NULL);
+  assert_same(t, native, TRUE);
+}
+
+static void test_dot(void)
+{
+  g_autoptr(NsTopology) t = load_scenario("faraj-fig1.topo");
+  g_autofree char *dot = write_to_string(t, NS_TOPO_FORMAT_DOT);
+  g_assert_true(g_str_has_prefix(dot, "// netsched topology"));
+  const char *lines[] = {
+    "graph topology {\n",
+    "  \"n0\" [shape=box];\n",
+    "  \"n5\" [shape=box];\n",
+    "  \"s1\" [shape=ellipse, tooltip=\"store-and-forward, output buffering\"];\n",
+    "  \"n0\" -- \"s0\" [label=\"100Mbps\", tooltip=\"100Mbps, latency 10us\"];\n",
+    "  \"s3\" -- \"s1\" [label=\"100Mbps\", tooltip=\"100Mbps, latency 10us\"];\n",
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(lines); i++)
+    if (strstr(dot, lines[i]) == NULL)
+      g_error("DOT output lacks '%s':\n%s", lines[i], dot);
+  g_assert_true(g_str_has_suffix(dot, "}\n"));
+  /* One line per node and per link between the braces. */
+  g_auto(GStrv) all = g_strsplit(dot, "\n", -1);
+  int edges = 0, nodes = 0;
+  for (int i = 0; all[i] != NULL; i++) {
+    edges += strstr(all[i], " -- ") != NULL;
+    nodes += strstr(all[i], "[shape=") != NULL;
+  }
+  g_assert_cmpint(edges, ==, 8);
+  g_assert_cmpint(nodes, ==, 9);
+
+  /* Quotes and backslashes are escaped. */
+  const char *src = "machine \"a\\\"b\" \"c\\\\d\"\nswitch s\nlink \"a\\\"b\",\"c\\\\d\" s\n";
+  GError *error = NULL;
+  NsTopology *q = ns_topology_parse_native("q", src, strlen(src), NULL, NULL, &error);
+  g_assert_null(q); /* a quoted name cannot be part of a hostlist */
+  g_assert_cmpstr(error->message, ==,
+                  "q:3: missing blank after the quoted name \"a\\\"b\" (a quoted name stands "
+                  "alone: it cannot be part of a hostlist)");
+  g_clear_error(&error);
+  src = "machine \"a\\\"b\" \"c\\\\d\"\nswitch s\nlink \"a\\\"b\" s\nlink \"c\\\\d\" s\n";
+  g_autoptr(NsTopology) q2 = ns_topology_parse_native("q", src, strlen(src), NULL, NULL, &error);
+  g_assert_no_error(error);
+  g_assert_cmpstr(ns_topology_machine_name(q2, 0), ==, "a\"b");
+  g_assert_cmpstr(ns_topology_machine_name(q2, 1), ==, "c\\d");
+  g_autofree char *dot2 = write_to_string(q2, NS_TOPO_FORMAT_DOT);
+  g_assert_nonnull(strstr(dot2, "  \"a\\\"b\" -- \"s\""));
+  g_assert_nonnull(strstr(dot2, "  \"c\\\\d\" -- \"s\""));
+}
+
+/* Random trees with awkward names, interleaved node order, both link
+ * orientations and assorted values: native re-reads identically, GraphML
+ * up to link orientation. */
+static void test_random_round_trip(void)
+{
+  static const char *odd[] = {"a b", "q\"uote", "back\\slash", "\xc3\xa9t\xc3\xa9", "x[1]",
+                              "a,b", "=eq", "#hash", "n007", "n08", "n9", "n10", "007",
+                              "-", "machine", "link", "r1n1", "r1n2", "r2n1"};
+  const double bws[] = {100e6, 1e9, 1.25e9, 12.5e6 * 8, 123456789.0, 3.3e10, 0.5};
+  const double lats[] = {10e-6, 5e-6, 0, 1.5e-6, 1e-3, 2.5e-9};
+  GRand *rng = g_rand_new_with_seed(7);
+  for (int round = 0; round < 200; round++) {
+    NsTopology *t = ns_topology_new("random");
+    int switches = g_rand_int_range(rng, 1, 8), machines = g_rand_int_range(rng, 2, 30);
+    GArray *sw = g_array_new(FALSE, FALSE, sizeof(int));
+    GArray *ma = g_array_new(FALSE, FALSE, sizeof(int));
+    int used_odd = 0;
+    GHashTable *names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    while ((int)sw->len < switches || (int)ma->len < machines) {
+      gboolean is_switch = (int)sw->len < switches &&
+                           ((int)ma->len >= machines || g_rand_boolean(rng) || sw->len == 0);
+      char *name;
+      if (g_rand_int_range(rng, 0, 4) == 0 && used_odd < (int)G_N_ELEMENTS(odd))
+        name = g_strdup(odd[used_odd++]);
+      else
+        name = g_strdup_printf("%s%d", is_switch ? "s" : "n", g_rand_int_range(rng, 0, 60));
+      if (g_hash_table_contains(names, name)) {
+        g_free(name);
+        continue;
+      }
+      g_hash_table_add(names, name);
+      int id = ns_topology_add_node(t, name, is_switch ? NS_NODE_SWITCH : NS_NODE_MACHINE, 0,
+                                    NULL);
+      g_assert_cmpint(id, >=, 0);
+      if (is_switch) {
+        NsNode *nd = ns_topology_node_mut(t, id);
+        nd->forwarding = g_rand_boolean(rng) ? NS_FORWARD_CUT_THROUGH
+                                             : NS_FORWARD_STORE_AND_FORWARD;
+        nd->buffering = (NsBuffering)g_rand_int_range(rng, 0, 3);
+        nd->buffer_packets = g_rand_boolean(rng) ? 0 : g_rand_int_range(rng, 1, 1000);
+        g_array_append_val(sw, id);
+      } else {
+        g_array_append_val(ma, id);
+      }
+    }
+    /* Links in random order: switch i > 0 to a random earlier switch,
+     * every machine to a random switch. */
+    int total = switches - 1 + machines;
+    int *order = g_new(int, total);
+    for (int i = 0; i < total; i++)
+      order[i] = i;
+    for (int i = total - 1; i > 0; i--) {
+      int j = g_rand_int_range(rng, 0, i + 1), x = order[i];
+      order[i] = order[j];
+      order[j] = x;
+    }
+    for (int k = 0; k < total; k++) {
+      int i = order[k], a, b;
+      if (i < switches - 1) {
+        a = g_array_index(sw, int, i + 1);
+        b = g_array_index(sw, int, g_rand_int_range(rng, 0, i + 1));
+      } else {
+        a = g_array_index(ma, int, i - (switches - 1));
+        b = g_array_index(sw, int, g_rand_int_range(rng, 0, switches));
+      }
+      if (g_rand_boolean(rng)) {
+        int x = a;
+        a = b;
+        b = x;
+      }
+      /* Runs of equal values so the writer groups links. */
+      double bw = bws[g_rand_int_range(rng, 0, 3) == 0 ? g_rand_int_range(rng, 0, 7) : 0];
+      double lat = lats[g_rand_int_range(rng, 0, 3) == 0 ? g_rand_int_range(rng, 0, 6) : 0];
+      g_assert_cmpint(ns_topology_add_link(t, a, b, bw, lat, 0, NULL), >=, 0);
+    }
+    g_free(order);
+    GError *error = NULL;
+    g_assert_true(ns_topology_finalize(t, NULL, NULL, &error));
+    g_assert_no_error(error);
+
+    NsTopology *again = reread_native(t, NULL);
+    assert_same(t, again, TRUE);
+    ns_topology_free(again);
+    again = reread_graphml(t);
+    assert_same(t, again, FALSE);
+    ns_topology_free(again);
+
+    g_hash_table_unref(names);
+    g_array_free(sw, TRUE);
+    g_array_free(ma, TRUE);
+    ns_topology_free(t);
+  }
+  g_rand_free(rng);
+}
+
+/* ---- bad files --------------------------------------------------------------- */
+
+typedef struct {
+  const char *file;
+  int line;            /* 0: no line in the message */
+  const char *message;
+} Bad;
+
+static const Bad bad_native[] = {
+  {"unknown-keyword.topo", 3,
+   "unknown keyword 'swtich' (expected name, default, machine, switch or link)"},
+  {"quoted-keyword.topo", 2,
+   "unknown keyword \"machine\" (expected name, default, machine, switch or link)"},
+  {"unknown-unit.topo", 2,
+   "invalid bandwidth '100Mbs': unknown unit (expected bps, Bps or bit/s with an optional "
+   "prefix k, M, G, T, Ki, Mi, Gi, Ti, e.g. 100Mbps)"},
+  {"missing-unit.topo", 4,
+   "invalid latency '5': missing unit (units are never guessed: write e.g. 10us)"},
+  {"negative-latency.topo", 4, "invalid latency '-1us': negative value"},
+  {"zero-bandwidth.topo", 2, "invalid bandwidth '0Gbps': bandwidth must be positive"},
+  {"unknown-node.topo", 4,
+   "unknown node 'n2' (declare it with 'machine' or 'switch' before linking it)"},
+  {"link-before-switch.topo", 3,
+   "unknown node 's0' (declare it with 'machine' or 'switch' before linking it)"},
+  {"duplicate-name.topo", 3, "duplicate node name 'n2' (first declared at line 2)"},
+  {"unknown-switch-attr.topo", 2,
+   "unknown switch attribute 'color' (expected forwarding, buffer or buffering)"},
+  {"machine-attr.topo", 2, "'machine' takes no attributes, got 'bandwidth=1Gbps'"},
+  {"missing-value.topo", 4, "missing value for attribute 'bandwidth'"},
+  {"no-attr-key.topo", 2, "missing attribute name in '=4p'"},
+  {"attr-twice.topo", 4, "attribute 'latency' given twice"},
+  {"name-after-attr.topo", 2, "unexpected 's1' after the attributes (attributes go last)"},
+  {"bad-forwarding.topo", 2,
+   "invalid forwarding 'fast' (expected store-and-forward or cut-through)"},
+  {"bad-buffer.topo", 2,
+   "invalid buffer size '64' (expected a number of packets from 1p to 1000000000p, e.g. "
+   "buffer=64p)"},
+  {"bad-buffering.topo", 2, "invalid buffering 'middle' (expected input, output or shared)"},
+  {"default-no-value.topo", 2,
+   "'default' needs a key and a value, e.g. 'default bandwidth 100Mbps'"},
+  {"default-unknown.topo", 2,
+   "unknown default 'colour' (expected bandwidth, latency, forwarding, buffer or buffering)"},
+  {"default-equals.topo", 2,
+   "write defaults as 'default KEY VALUE' without '=', e.g. 'default bandwidth 100Mbps'"},
+  {"name-twice.topo", 3, "'name' given twice (first at line 2)"},
+  {"unbalanced-bracket.topo", 2, "unbalanced '[' in 'n[0-3'"},
+  {"descending-range.topo", 2, "descending range '5-3' in 'n[5-3]'"},
+  {"right-end-many.topo", 4, "the right end of a link must be one node, but 's[0-1]' names 2"},
+  {"link-extra-end.topo", 4,
+   "unexpected 's1' after the two ends of the link (expected key=value attributes)"},
+  {"link-one-end.topo", 3, "'link' needs two ends, e.g. 'link n[0-3] s0 bandwidth=1Gbps'"},
+  {"machine-no-name.topo", 2, "'machine' needs at least one name, e.g. 'machine n[0-7]'"},
+  {"unterminated-quote.topo", 2, "unterminated quoted string"},
+  {"bad-escape.topo", 2, "unknown escape in quoted string (only \\\" and \\\\ are allowed)"},
+  {"quote-in-token.topo", 2, "unexpected '\"' in 'n\"0\"' (quote whole names only)"},
+  {"self-link.topo", 5, "link from 's0' to itself"},
+  /* Found by the model (ns_topology_finalize). */
+  {"machine-two-links.topo", 5,
+   "machine 'n1' has 2 links: a machine is a leaf with exactly one link to a switch"},
+  {"machine-to-machine.topo", 5,
+   "machine 'n2' is linked to machine 'n3': machines connect only to switches"},
+  {"machine-no-link.topo", 2, "machine 'n0' has no link"},
+  {"cycle.topo", 7,
+   "link s1-s2 closes a cycle: the topology must be a tree (unique paths, as spanning-tree "
+   "Ethernet forwards)"},
+  {"disconnected.topo", 2, "topology is disconnected: 'n2' cannot be reached from 's0'"},
+  {"one-machine.topo", 0, "1 machine: a collective needs at least 2 machines"},
+  {"empty.topo", 0, "0 machines: a collective needs at least 2 machines"},
+};
+
+static const Bad bad_slurm[] = {
+  {"undefined-child.conf", 3,
+   "switch 's1' in Switches= of switch 'root' is not defined (no SwitchName=s1 line)"},
+  {"node-two-switches.conf", 3, "node 'n3' is under two switches: 's0' (line 2) and 's1'"},
+  {"child-two-parents.conf", 4, "switch 'a' is under two switches: 'b' (line 3) and 'c'"},
+  {"unknown-key.conf", 2,
+   "unknown key 'Speed' (topology.conf for topology/tree knows SwitchName, Switches, Nodes "
+   "and LinkSpeed)"},
+  {"continued-error.conf", 4,
+   "unknown key 'Bogus' (topology.conf for topology/tree knows SwitchName, Switches, Nodes "
+   "and LinkSpeed)"},
+  {"block.conf", 2,
+   "'BlockName' belongs to the topology/block plugin, which netsched does not read (only "
+   "topology/tree: SwitchName, Switches, Nodes, LinkSpeed)"},
+  {"no-switchname.conf", 3,
+   "missing SwitchName= (every line of topology.conf defines one switch)"},
+  {"switch-twice.conf", 4, "switch 's0' defined twice (first at line 2)"},
+  {"two-switchnames.conf", 2, "SwitchName must be one switch name, not a host list: 's[0-1]'"},
+  {"bad-linkspeed.conf", 2,
+   "invalid LinkSpeed '10Gbps' (expected a whole number; Slurm link speeds are unitless and "
+   "netsched ignores them)"},
+  {"self-child.conf", 2, "switch 's0' lists itself in Switches="},
+  {"node-is-switch.conf", 3, "'s0' in Nodes= is a switch (SwitchName=s0); list it in Switches="},
+  {"child-is-node.conf", 3, "'n1' in Switches= of switch 's1' is a node, not a switch"},
+  {"bad-hostlist.conf", 2, "Nodes=: unbalanced '[' in 'n[0-1'"},
+  {"key-twice.conf", 2, "'nodes' given twice on the line"},
+  {"not-key-value.conf", 3, "expected Key=Value, got 'n2'"},
+  {"empty-value.conf", 2, "missing value for 'Nodes'"},
+  {"unterminated-quote.conf", 2, "unterminated quoted value for 'Nodes'"},
+  {"switch-cycle.conf", 3,
+   "link s2-s1 closes a cycle: the topology must be a tree (unique paths, as spanning-tree "
+   "Ethernet forwards)"},
+  {"disconnected.conf", 3, "topology is disconnected: 's1' cannot be reached from 's0'"},
+};
+
+static const Bad bad_graphml[] = {
+  {"no-kind.graphml", 0,
+   "no vertex attribute 'kind' (declare <key for=\"node\" attr.name=\"kind\" "
+   "attr.type=\"string\"/> and give every node machine or switch)"},
+  {"missing-kind.graphml", 0, "vertex 'n1': missing 'kind' (expected machine or switch)"},
+  {"invalid-kind.graphml", 0, "vertex 'r0': invalid kind 'router' (expected machine or switch)"},
+  {"numeric-kind.graphml", 0,
+   "vertex 'n0': attribute 'kind' must be a string (machine or switch)"},
+  {"duplicate-name.graphml", 0, "vertex 'n0': duplicate name (vertices 0 and 1 of the file)"},
+  {"bad-forwarding.graphml", 0,
+   "vertex 's0': invalid forwarding 'wormhole' (expected store-and-forward or cut-through)"},
+  {"self-loop.graphml", 0, "vertex 's0': self-loop"},
+  {"negative-bandwidth.graphml", 0,
+   "link 'n0'-'s0': bandwidth must be a positive number of bit/s, got -5"},
+  {"string-units.graphml", 0,
+   "link 'n0'-'s0': invalid bandwidth '100Mbs': unknown unit (expected bps, Bps or bit/s with "
+   "an optional prefix k, M, G, T, Ki, Mi, Gi, Ti, e.g. 100Mbps)"},
+  {"directed-mismatch.graphml", 0,
+   "link 'n0'-'s0': the edges in the two directions differ in bandwidth or latency"},
+  {"parallel.graphml", 0,
+   "machine 'n1' has 2 links: a machine is a leaf with exactly one link to a switch"},
+  {"malformed.graphml", 0,
+   "not a readable GraphML file: Line 6: Opening and ending tag mismatch: node line 5 and "
+   "graph"},
+  {"empty.graphml", 0, "empty file (expected GraphML)"},
+};
+
+static void check_bad(const Bad *bad, gsize n)
+{
+  for (gsize i = 0; i < n; i++) {
+    g_autofree char *rel = g_build_filename("bad", bad[i].file, NULL);
+    g_autofree char *path = ns_test_data(rel);
+    GError *error = NULL;
+    NsTopology *t = ns_topology_load(path, NS_TOPO_FORMAT_AUTO, NULL, NULL, &error);
+    if (t != NULL)
+      g_error("%s: read without error", bad[i].file);
+    g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
+    g_autofree char *expected = bad[i].line > 0
+                                    ? g_strdup_printf("%s:%d: %s", path, bad[i].line,
+                                                      bad[i].message)
+                                    : g_strdup_printf("%s: %s", path, bad[i].message);
+    if (g_strcmp0(error->message, expected) != 0)
+      g_error("%s:\n  got      %s\n  expected %s", bad[i].file, error->message, expected);
+    g_clear_error(&error);
+  }
+}
+
+static void test_bad_native(void) { check_bad(bad_native, G_N_ELEMENTS(bad_native)); }
+static void test_bad_slurm(void) { check_bad(bad_slurm, G_N_ELEMENTS(bad_slurm)); }
+static void test_bad_graphml(void) { check_bad(bad_graphml, G_N_ELEMENTS(bad_graphml)); }
+
+/* Every bad file is used by a test (and every test names a file). */
+static void test_bad_files_listed(void)
+{
+  g_autofree char *dir = ns_test_data("bad");
+  GDir *d = g_dir_open(dir, 0, NULL);
+  g_assert_nonnull(d);
+  const char *name;
+  int files = 0;
+  while ((name = g_dir_read_name(d)) != NULL) {
+    const Bad *lists[] = {bad_native, bad_slurm, bad_graphml};
+    gsize sizes[] = {G_N_ELEMENTS(bad_native), G_N_ELEMENTS(bad_slurm),
+                     G_N_ELEMENTS(bad_graphml)};
+    gboolean found = FALSE;
+    for (int k = 0; k < 3 && !found; k++)
+      for (gsize i = 0; i < sizes[k] && !found; i++)
+        found = strcmp(lists[k][i].file, name) == 0;
+    if (!found)
+      g_error("tests/data/bad/%s is not checked by any test", name);
+    files++;
+  }
+  g_dir_close(d);
+  g_assert_cmpint(files, ==, G_N_ELEMENTS(bad_native) + G_N_ELEMENTS(bad_slurm) +
+                               G_N_ELEMENTS(bad_graphml));
+}
+
+/* ---- topology_io.c ---------------------------------------------------------- */
+
+static void test_formats(void)
+{
+  NsTopoFormat f = NS_TOPO_FORMAT_AUTO;
+  g_assert_true(ns_topo_format_from_name("native", &f));
+  g_assert_cmpint(f, ==, NS_TOPO_FORMAT_NATIVE);
+  g_assert_true(ns_topo_format_from_name("slurm", &f));
+  g_assert_cmpint(f, ==, NS_TOPO_FORMAT_SLURM);
+  g_assert_true(ns_topo_format_from_name("GraphML", &f));
+  g_assert_cmpint(f, ==, NS_TOPO_FORMAT_GRAPHML);
+  g_assert_true(ns_topo_format_from_name("dot", &f));
+  g_assert_cmpint(f, ==, NS_TOPO_FORMAT_DOT);
+  g_assert_false(ns_topo_format_from_name("yaml", &f));
+  g_assert_false(ns_topo_format_from_name(NULL, &f));
+  g_assert_cmpint(f, ==, NS_TOPO_FORMAT_DOT);
+  g_assert_cmpstr(ns_topo_format_name(NS_TOPO_FORMAT_NATIVE), ==, "native");
+  g_assert_cmpstr(ns_topo_format_name(NS_TOPO_FORMAT_SLURM), ==, "slurm");
+  g_assert_cmpstr(ns_topo_format_name(NS_TOPO_FORMAT_GRAPHML), ==, "graphml");
+  g_assert_cmpstr(ns_topo_format_name(NS_TOPO_FORMAT_DOT), ==, "dot");
+
+  g_assert_cmpint(ns_topo_format_guess("a/b/x.graphml"), ==, NS_TOPO_FORMAT_GRAPHML);
+  g_assert_cmpint(ns_topo_format_guess("x.XML"), ==, NS_TOPO_FORMAT_GRAPHML);
+  g_assert_cmpint(ns_topo_format_guess("/etc/slurm/topology.conf"), ==, NS_TOPO_FORMAT_SLURM);
+  g_assert_cmpint(ns_topo_format_guess("faraj-b.conf"), ==, NS_TOPO_FORMAT_SLURM);
+  g_assert_cmpint(ns_topo_format_guess("faraj-b.topo"), ==, NS_TOPO_FORMAT_NATIVE);
+  g_assert_cmpint(ns_topo_format_guess("conf/cluster"), ==, NS_TOPO_FORMAT_NATIVE);
+
+  /* An explicit format wins over the file name. */
+  g_autofree char *path = ns_test_data("topo/features.conf");
+  GError *error = NULL;
+  g_assert_null(ns_topology_load(path, NS_TOPO_FORMAT_NATIVE, NULL, NULL, &error));
+  g_autofree char *expected = g_strdup_printf(
+    "%s:2: unknown keyword 'switchname=leaf0' (expected name, default, machine, switch or "
+    "link)", path);
+  g_assert_cmpstr(error->message, ==, expected);
+  g_clear_error(&error);
+  g_assert_null(ns_topology_load(path, NS_TOPO_FORMAT_DOT, NULL, NULL, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
+  g_clear_error(&error);
+
+  g_autoptr(NsTopology) t = load_scenario("faraj-a.topo");
+  FILE *null = fopen("/dev/null", "w");
+  g_assert_false(ns_topology_save(t, NS_TOPO_FORMAT_SLURM, null, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
+  g_assert_true(g_str_has_prefix(error->message, "cannot write the slurm format (writers: "));
+  g_clear_error(&error);
+  fclose(null);
+}
+
+static void test_load_errors(void)
+{
+  const char *names[] = {"missing.topo", "missing.conf", "missing.graphml"};
+  for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
+    g_autofree char *path = ns_test_data(names[i]);
+    GError *error = NULL;
+    g_assert_null(ns_topology_load(path, NS_TOPO_FORMAT_AUTO, NULL, NULL, &error));
+    g_assert_error(error, NS_ERROR, NS_ERROR_IO);
+    g_autofree char *expected = g_strdup_printf("%s: cannot read: No such file or directory",
+                                                path);
+    g_assert_cmpstr(error->message, ==, expected);
+    g_clear_error(&error);
+  }
+  /* A write error is reported, not ignored. */
+  g_autoptr(NsTopology) t = load_scenario("faraj-a.topo");
+  FILE *full = fopen("/dev/full", "w");
+  if (full != NULL) {
+    GError *error = NULL;
+    g_assert_false(ns_topology_write_native(t, full, &error));
+    g_assert_error(error, NS_ERROR, NS_ERROR_IO);
+    g_assert_true(g_str_has_prefix(error->message, "cannot write the topology: "));
+    g_clear_error(&error);
+    fclose(full);
+  }
+}
+
+/* A name no reader produces (control character), built through the API:
+ * the text writers refuse it rather than write an unreadable file. */
+static void test_unwritable_names(void)
+{
+  NsTopology *t = ns_topology_new("api");
+  int s = ns_topology_add_node(t, "s", NS_NODE_SWITCH, 0, NULL);
+  int a = ns_topology_add_node(t, "a\nb", NS_NODE_MACHINE, 0, NULL);
+  int b = ns_topology_add_node(t, "c", NS_NODE_MACHINE, 0, NULL);
+  ns_topology_add_link(t, a, s, 1e9, 0, 0, NULL);
+  ns_topology_add_link(t, b, s, 1e9, 0, 0, NULL);
+  g_assert_true(ns_topology_finalize(t, NULL, NULL, NULL));
+  FILE *null = fopen("/dev/null", "w");
+  GError *error = NULL;
+  g_assert_false(ns_topology_write_native(t, null, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
+  g_assert_cmpstr(error->message, ==,
+                  "api: node name \"a\\nb\" has control characters or is not UTF-8: it "
+                  "cannot be written in the native format");
+  g_clear_error(&error);
+  g_assert_false(ns_topology_write_graphml(t, null, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
+  g_clear_error(&error);
+  g_assert_true(ns_topology_write_dot(t, null, &error));
+  fclose(null);
+  ns_topology_free(t);
+}
+
+int main(int argc, char **argv)
+{
+  g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/readers/bundled/faraj-fig1", test_faraj_fig1);
+  g_test_add_func("/readers/bundled/faraj-abc", test_faraj_abc);
+  g_test_add_func("/readers/bundled/equivalents", test_bundled_equivalents);
+  g_test_add_func("/readers/native/features", test_native_features);
+  g_test_add_func("/readers/native/in-memory", test_native_in_memory);
+  g_test_add_func("/readers/slurm/features", test_slurm_features);
+  g_test_add_func("/readers/graphml/directed", test_graphml_directed);
+  g_test_add_func("/readers/write/native-round-trip", test_native_round_trip_files);
+  g_test_add_func("/readers/write/graphml-round-trip", test_graphml_round_trip_files);
+  g_test_add_func("/readers/write/dot", test_dot);
+  g_test_add_func("/readers/write/random-round-trip", test_random_round_trip);
+  g_test_add_func("/readers/write/unwritable-names", test_unwritable_names);
+  g_test_add_func("/readers/bad/native", test_bad_native);
+  g_test_add_func("/readers/bad/slurm", test_bad_slurm);
+  g_test_add_func("/readers/bad/graphml", test_bad_graphml);
+  g_test_add_func("/readers/bad/all-listed", test_bad_files_listed);
+  g_test_add_func("/readers/io/formats", test_formats);
+  g_test_add_func("/readers/io/load-errors", test_load_errors);
+  return g_test_run();
+}
