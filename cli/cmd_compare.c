@@ -233,6 +233,8 @@ int ns_compare_run(const NsCompareArgs *a)
       if (ok && ns_verify(t, s, NULL, &vr, &err))
         cf = vr.failures[NS_CHECK_CONTENTION] == 0;
       ns_verify_report_clear(&vr);
+      /* Each row starts from its own scheme: none unless given. */
+      opt.sync = (NsSyncScheme){ NS_SYNC_NONE, 0 };
       opt.sync_set = v->sync != NULL;
       if (v->sync != NULL)
         ns_sync_scheme_parse(v->sync, &opt.sync, NULL);

@@ -295,9 +295,11 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
   /* The scheme: the caller's, else the one the algorithm prescribes. */
   NsSimOptions effective = *given;
   const NsSimOptions *opt = &effective;
-  if (!given->sync_set && s->sync_scheme != NULL &&
-      !ns_sync_scheme_parse(s->sync_scheme, &effective.sync, error))
-    return FALSE;
+  if (!given->sync_set) {
+    effective.sync = (NsSyncScheme){ NS_SYNC_NONE, 0 };
+    if (s->sync_scheme != NULL && !ns_sync_scheme_parse(s->sync_scheme, &effective.sync, error))
+      return FALSE;
+  }
   uint64_t msize = opt->msize ? opt->msize : s->msize;
   gboolean pairwise = s->execution == NS_EXEC_PHASED && ns_sync_uses_pairwise(&opt->sync);
 

@@ -99,11 +99,36 @@ static void test_sync_matters(void)
   ns_sim_result_clear(&sender);
 }
 
+/* Without sync_set, the scheme is the algorithm's own (none for ring),
+ * whatever a previous use left in the options (a compare-run regression). */
+static void test_default_scheme(void)
+{
+  g_autoptr(NsTopology) c = ns_shape_chain(2, 3, 100e6, 10e-6);
+  NsPlanParams params = { .msize = 4096 };
+  g_autoptr(NsSchedule) ring = ns_plan(c, NS_COLL_ALLTOALL, "ring", &params, NULL);
+  g_autoptr(NsSchedule) mpi = ns_plan(c, NS_COLL_ALLTOALL, "ring-mpi-barrier", &params, NULL);
+  NsSimOptions opt;
+  ns_sim_options_init(&opt);
+  opt.sync = (NsSyncScheme){ NS_SYNC_SENDER_ALL, 0 }; /* stale, not set */
+  opt.sync_set = FALSE;
+  NsSimResult r;
+  g_assert_true(ns_simulate(c, ring, &opt, &r, NULL));
+  g_assert_cmpstr(r.sync, ==, "none");
+  g_assert_cmpuint(r.n_sync_messages, ==, 0);
+  ns_sim_result_clear(&r);
+  g_assert_true(ns_simulate(c, mpi, &opt, &r, NULL));
+  g_assert_cmpstr(r.sync, ==, "barrier-all");
+  g_assert_cmpuint(r.n_sync_messages, ==, 4 /* barriers */ * 6 * 3 /* rounds */);
+  ns_sim_result_clear(&r);
+  ns_sim_options_clear(&opt);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/sim/routes-equal-simgrid", test_routes);
   g_test_add_func("/sim/ideal-meets-bound", test_ideal_meets_bound);
   g_test_add_func("/sim/sync-matters", test_sync_matters);
+  g_test_add_func("/sim/default-scheme", test_default_scheme);
   return g_test_run();
 }
