@@ -129,9 +129,10 @@ static gboolean write_plot(const char *dir, const char *title, const GArray *var
                              "$3 : NaN):10 with linespoints title '%s', \\\n",
                              v->label, v->label);
     }
-    /* The bound is the same for every algorithm: draw it from the first. */
+    /* The bound is the same for every algorithm: draw it from the first
+     * (failed rows keep their bound). */
     g_string_append_printf(s,
-                           "  'compare.csv' using (strcol(1) eq \"%s\" && strcol(13) eq \"ok\" ? "
+                           "  'compare.csv' using (strcol(1) eq \"%s\" && $11 > 0 ? "
                            "$3 : NaN):11 with lines dashtype 2 lc 'black' title 'bound'\n",
                            g_array_index(variants, Variant, 0).label);
   }
@@ -254,8 +255,17 @@ int ns_compare_run(const NsCompareArgs *a)
       } else {
         printf("%-24s %10s   n/a: %s\n", v->label, size, err ? err->message : "?");
         g_autofree char *why = g_strdelimit(g_strdup(err ? err->message : "?"), ",\n", ';');
-        fprintf(csv, "%s,%s,%" G_GUINT64_FORMAT ",%s,%s,0,,,,,,,%s\n", v->label, v->algorithm,
-                msize, ns_net_model_name(opt.model), sync, why);
+        /* The bound does not depend on the simulation: keep it (for the plot). */
+        double bound = 0, bound_mbps = 0;
+        if (s != NULL) {
+          uint64_t used = opt.msize ? opt.msize : s->msize;
+          bound = ns_sim_bound(t, s, used);
+          if (bound > 0)
+            bound_mbps = (double)ns_sim_required_bytes(s, used) * 8 / bound / 1e6;
+        }
+        fprintf(csv, "%s,%s,%" G_GUINT64_FORMAT ",%s,%s,0,,%.9f,,,%.4f,,%s\n", v->label,
+                s ? s->algorithm : v->algorithm, msize, ns_net_model_name(opt.model), sync,
+                bound, bound_mbps, why);
       }
       fflush(csv); /* nothing is lost if the run is interrupted */
       fflush(stdout);

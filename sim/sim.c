@@ -111,7 +111,7 @@ double ns_sim_bound(const NsTopology *topo, const NsSchedule *s, uint64_t msize)
   return bound;
 }
 
-static uint64_t required_bytes(const NsSchedule *s, uint64_t msize)
+uint64_t ns_sim_required_bytes(const NsSchedule *s, uint64_t msize)
 {
   uint64_t p = (uint64_t)s->n_machines;
   switch (s->collective) {
@@ -346,7 +346,7 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
     for (uint64_t t = 0; t < n; t++)
       result->bytes_moved += (uint64_t)ns_schedule_transfer(s, t)->n_chunks * msize;
     result->throughput = result->completion > 0
-                             ? (double)required_bytes(s, msize) * 8.0 / result->completion
+                             ? (double)ns_sim_required_bytes(s, msize) * 8.0 / result->completion
                              : 0;
     result->n_machines = p;
     result->finish = g_memdup2(prog->finish, sizeof(double) * (gsize)p);

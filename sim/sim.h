@@ -100,6 +100,10 @@ gboolean ns_sim_check_routes(const NsTopology *topo, uint64_t *pairs, uint64_t *
 void ns_sim_edge_bytes(const NsTopology *topo, const NsSchedule *s, uint64_t msize,
                        uint64_t *bytes);
 
+/* Bytes the collective must deliver: alltoall and allgather p(p−1)·msize,
+ * bcast (p−1)·segments·msize. */
+uint64_t ns_sim_required_bytes(const NsSchedule *s, uint64_t msize);
+
 /* Best-case completion time of the collective: alltoall — the bottleneck
  * bound (analysis/bounds.h); allgather — (P−1)·msize/B
  * (analysis/bounds_allgather.h); bcast — T(msize) from the root to the
