@@ -218,7 +218,7 @@ int ns_cmd_simulate(int argc, char **argv)
   char *model = NULL, *sync = NULL;
   char *tcp = NULL, *trace = NULL, *transfers_csv = NULL, *timeline_csv = NULL;
   char **cfg = NULL, **ns3 = NULL;
-  gboolean json = FALSE, json_transfers = FALSE;
+  gboolean json = FALSE, json_transfers = FALSE, hardware_barrier = FALSE;
   int queue = 100, segment_size = 1000;
   double wall_limit = 0;
   GOptionEntry entries[] = {
@@ -227,6 +227,8 @@ int ns_cmd_simulate(int argc, char **argv)
     { "sync", 'S', 0, G_OPTION_ARG_STRING, &sync,
       "Synchronisation scheme of phased schedules (default: the algorithm's, else none)",
       "SCHEME" },
+    { "hardware-barrier", 0, 0, G_OPTION_ARG_NONE, &hardware_barrier,
+      "Barriers as dedicated hardware (PAPERS, Faraj-Yuan §5): no messages", NULL },
     { "queue", 0, 0, G_OPTION_ARG_INT, &queue, "packet: switch queue size in packets (default 100)",
       "N" },
     { "tcp", 0, 0, G_OPTION_ARG_STRING, &tcp, "packet: TCP variant (default Cubic)", "Cubic|NewReno" },
@@ -298,6 +300,7 @@ int ns_cmd_simulate(int argc, char **argv)
    * planned here already has them (for bcast: the segment size). */
   opt.msize = po.algorithm != NULL || po.msize == NULL ? 0 : msize;
   opt.sync_set = sync != NULL;
+  opt.hardware_barrier = hardware_barrier;
   opt.queue_packets = queue;
   opt.segment_size = segment_size;
   opt.tcp_variant = g_strdup(tcp);

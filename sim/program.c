@@ -196,6 +196,7 @@ Program *ns_program_build(const NsTopology *topo, const NsSchedule *s, const NsS
       if (ns_sync_barrier_before(&opt->sync, ph))
         g_array_append_val(barriers, ph);
   prog->n_barriers = barriers->len;
+  prog->hardware_barrier = opt->hardware_barrier;
   prog->barrier_phase = (uint32_t *)g_array_free(barriers, FALSE);
   prog->receiver_based = ns_sync_is_receiver_based(&opt->sync);
   prog->light = phased && opt->sync.kind == NS_SYNC_LIGHT;
@@ -258,7 +259,7 @@ static gboolean map_results(Program *prog, gboolean create)
 
 typedef struct {
   uint64_t magic;
-  int32_t p, receiver_based, light, pad;
+  int32_t p, receiver_based, light, hardware_barrier;
   uint64_t n_real, n_all, n_steps, n_ops, n_barriers, n_sync, sync_size, names_len;
 } BlobHeader;
 
@@ -305,7 +306,7 @@ int ns_program_to_fd(const Program *prog)
     g_string_append_len(names, prog->hosts[m], (gssize)strlen(prog->hosts[m]) + 1);
   BlobHeader h = {
     .magic = BLOB_MAGIC, .p = prog->p, .receiver_based = prog->receiver_based,
-    .light = prog->light, .n_real = prog->n_real, .n_all = prog->n_all,
+    .light = prog->light, .hardware_barrier = prog->hardware_barrier, .n_real = prog->n_real, .n_all = prog->n_all,
     .n_steps = prog->step_start[prog->p], .n_ops = 2 * prog->n_all,
     .n_barriers = prog->n_barriers, .n_sync = prog->sync_start[prog->n_all],
     .sync_size = prog->sync_size, .names_len = names->len,
@@ -353,6 +354,7 @@ Program *ns_program_from_fds(int program_fd, int results_fd, const char **why)
   prog->p = h->p;
   prog->receiver_based = h->receiver_based;
   prog->light = h->light;
+  prog->hardware_barrier = h->hardware_barrier;
   prog->n_real = h->n_real;
   prog->n_all = h->n_all;
   prog->n_barriers = (uint32_t)h->n_barriers;

@@ -37,6 +37,7 @@ typedef struct {
   /* barriers: before the phases listed, every machine joins them in order */
   uint32_t n_barriers;
   uint32_t *barrier_phase;
+  gboolean hardware_barrier;
   /* pair-wise syncs */
   gboolean receiver_based;
   gboolean light;          /* receivers send "ready" before every transfer */

@@ -45,6 +45,9 @@ typedef struct {
                               algorithm's default), else none */
   uint64_t msize;          /* bytes per chunk; 0 = the schedule's */
   uint64_t sync_size;      /* bytes of a synchronisation/barrier message (default 8) */
+  gboolean hardware_barrier; /* barriers as dedicated hardware (Purdue PAPERS, Faraj &
+                                Yuan §5): all machines leave together, no network
+                                messages; default: dissemination barrier of messages */
   /* packet model */
   int queue_packets;       /* drop-tail switch queue, packets (default 100) */
   char *tcp_variant;       /* ns-3 TCP: "Cubic" (default) or "NewReno" */

@@ -43,8 +43,17 @@ static void test_routes(void)
   }
 }
 
+static NsSimResult simulate_with(const NsTopology *t, const char *algo, const char *sync,
+                                 uint64_t msize, NsNetModel model, gboolean hardware_barrier);
+
 static NsSimResult simulate(const NsTopology *t, const char *algo, const char *sync,
                             uint64_t msize, NsNetModel model)
+{
+  return simulate_with(t, algo, sync, msize, model, FALSE);
+}
+
+static NsSimResult simulate_with(const NsTopology *t, const char *algo, const char *sync,
+                                 uint64_t msize, NsNetModel model, gboolean hardware_barrier)
 {
   NsPlanParams params = { .msize = msize };
   GError *error = NULL;
@@ -53,6 +62,7 @@ static NsSimResult simulate(const NsTopology *t, const char *algo, const char *s
   NsSimOptions opt;
   ns_sim_options_init(&opt);
   opt.model = model;
+  opt.hardware_barrier = hardware_barrier;
   g_assert_true(ns_sync_scheme_parse(sync, &opt.sync, &error));
   opt.sync_set = TRUE;
   NsSimResult r;
@@ -82,6 +92,26 @@ static void test_ideal_meets_bound(void)
     g_assert_cmpfloat(r.completion, >=, r.bound);
     g_assert_cmpfloat(r.ratio, <, 1.02);
     ns_sim_result_clear(&r);
+  }
+}
+
+/* barrier-all: with barrier hardware (Faraj & Yuan §5) the phases meet the
+ * bound like pair-wise syncs; a message-passing (dissemination) barrier costs
+ * ⌈log2 p⌉ message latencies per phase on top, never less. */
+static void test_barriers(void)
+{
+  const char *files[] = { "scenarios/topologies/faraj-a.topo", "scenarios/topologies/faraj-b.topo",
+                          "scenarios/topologies/faraj-c.topo" };
+  for (gsize i = 0; i < G_N_ELEMENTS(files); i++) {
+    g_autoptr(NsTopology) t = bundled(files[i]);
+    NsSimResult hw = simulate_with(t, "faraj", "barrier-all", 65536, NS_MODEL_IDEAL, TRUE);
+    NsSimResult msg = simulate_with(t, "faraj", "barrier-all", 65536, NS_MODEL_IDEAL, FALSE);
+    g_assert_cmpfloat(hw.ratio, <, 1.02);
+    g_assert_cmpuint(hw.n_sync_messages, ==, 0);
+    g_assert_cmpfloat(msg.completion, >, hw.completion);
+    g_assert_cmpuint(msg.n_sync_messages, >, 0);
+    ns_sim_result_clear(&hw);
+    ns_sim_result_clear(&msg);
   }
 }
 
@@ -129,6 +159,7 @@ int main(int argc, char **argv)
   g_test_add_func("/sim/routes-equal-simgrid", test_routes);
   g_test_add_func("/sim/ideal-meets-bound", test_ideal_meets_bound);
   g_test_add_func("/sim/sync-matters", test_sync_matters);
+  g_test_add_func("/sim/barriers", test_barriers);
   g_test_add_func("/sim/default-scheme", test_default_scheme);
   return g_test_run();
 }
