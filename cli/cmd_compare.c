@@ -243,7 +243,11 @@ int ns_compare_run(const NsCompareArgs *a)
       ok = ok && err == NULL && ns_simulate(t, s, &opt, &r, &err);
       if (progress)
         fprintf(stderr, "\r%*s\r", 60, "");
-      g_autofree char *sync = g_strdup(ok ? r.sync : v->sync ? v->sync : "?");
+      g_autofree char *sync = g_strdup(ok                                          ? r.sync
+                                       : v->sync                                   ? v->sync
+                                       : s && s->execution == NS_EXEC_POSTED       ? "posted"
+                                       : s && s->sync_scheme                       ? s->sync_scheme
+                                                                                   : "none");
       if (ok) {
         printf("%-24s %10s %12.6f %12.6f %8.4f %12.2f %5s\n", v->label, size, r.completion,
                r.bound, r.ratio, r.throughput / 1e6, cf ? "yes" : "no");
