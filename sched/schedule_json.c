@@ -173,7 +173,7 @@ static gboolean scan_string(const Scan *s, const guchar **pp)
       if (e != 'u')
         return scan_fail(s, p, "invalid escape '\\%c' in string",
                          e >= 0x20 && e < 0x7f ? e : '?');
-      unsigned u;
+      unsigned u = 0;
       if (!scan_u_escape(s, p + 1, &u))
         return FALSE;
       if (u == 0)
@@ -181,7 +181,7 @@ static gboolean scan_string(const Scan *s, const guchar **pp)
       if (u >= 0xDC00 && u <= 0xDFFF)
         return scan_fail(s, p, "invalid \\u escape: lone low surrogate \\u%04X", u);
       if (u >= 0xD800 && u <= 0xDBFF) {
-        unsigned low;
+        unsigned low = 0;
         if (p + 7 >= s->end || p[6] != '\\' || p[7] != 'u')
           return scan_fail(s, p, "invalid \\u escape: high surrogate \\u%04X not followed "
                                  "by a low surrogate", u);
@@ -588,7 +588,7 @@ static gboolean get_positive(Ctx *c, JsonNode *n, const char *what, gint64 max, 
 
 static gboolean get_machine(Ctx *c, JsonNode *n, int n_machines, int32_t *m)
 {
-  gint64 v;
+  gint64 v = 0;
   if (!get_integer(c, n, "a machine index", &v))
     return FALSE;
   if (v < 0 || v >= n_machines)
