@@ -13,6 +13,7 @@
 #define NETSCHED_ERROR_H
 
 #include <glib.h>
+#include <stdarg.h>
 
 #define NS_ERROR (ns_error_quark())
 GQuark ns_error_quark(void);
@@ -28,6 +29,10 @@ typedef enum {
  * or just "message" when source is NULL). */
 void ns_set_error_at(GError **error, NsErrorCode code, const char *source, int line,
                      const char *fmt, ...) G_GNUC_PRINTF(5, 6);
+
+/* The same with a va_list, for parsers' own fail() helpers. */
+void ns_set_error_atv(GError **error, NsErrorCode code, const char *source, int line,
+                      const char *fmt, va_list ap) G_GNUC_PRINTF(5, 0);
 
 /* Exit status for an error according to the table above. */
 int ns_error_exit_status(const GError *error);

@@ -61,10 +61,8 @@ static gboolean fail(Parser *P, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  char *msg = g_strdup_vprintf(fmt, ap);
+  ns_set_error_atv(P->error, NS_ERROR_INPUT, P->source, P->line, fmt, ap);
   va_end(ap);
-  ns_set_error_at(P->error, NS_ERROR_INPUT, P->source, P->line, "%s", msg);
-  g_free(msg);
   return FALSE;
 }
 
