@@ -54,7 +54,10 @@ static int topo_show(const NsTopology *t)
 {
   NsA2ABound b;
   ns_a2a_bound(t, 1, &b);
-  printf("topology   %s\n", ns_topology_source(t));
+  if (ns_topology_title(t) != NULL)
+    printf("topology   %s (%s)\n", ns_topology_title(t), ns_topology_source(t));
+  else
+    printf("topology   %s\n", ns_topology_source(t));
   printf("size       %d machines, %d switches, %d links\n", ns_topology_n_machines(t),
          ns_topology_n_switches(t), ns_topology_n_links(t));
   double bw_min = G_MAXDOUBLE, bw_max = 0, lat_min = G_MAXDOUBLE, lat_max = 0;

@@ -330,6 +330,7 @@ static gboolean stmt_name(Parser *P, GArray *tokens)
   if (P->name_line > 0)
     return fail(P, "'name' given twice (first at line %d)", P->name_line);
   P->name_line = P->line;
+  ns_topology_set_title(P->topo, g_array_index(tokens, Token, 1).text);
   return TRUE;
 }
 

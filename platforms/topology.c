@@ -6,6 +6,7 @@
 
 struct NsTopology {
   char *source;
+  char *title;
   GArray *nodes;          /* NsNode */
   GArray *links;          /* NsLink */
   GHashTable *by_name;    /* name -> node id + 1 */
@@ -61,8 +62,17 @@ void ns_topology_free(NsTopology *t)
   g_hash_table_unref(t->by_name);
   free_derived(t);
   g_free(t->source);
+  g_free(t->title);
   g_free(t);
 }
+
+void ns_topology_set_title(NsTopology *t, const char *title)
+{
+  g_free(t->title);
+  t->title = g_strdup(title);
+}
+
+const char *ns_topology_title(const NsTopology *t) { return t->title; }
 
 int ns_topology_add_node(NsTopology *t, const char *name, NsNodeKind kind, int line,
                          GError **error)

@@ -83,6 +83,10 @@ int ns_topology_add_node(NsTopology *topo, const char *name, NsNodeKind kind, in
 int ns_topology_add_link(NsTopology *topo, int a, int b, double bandwidth, double latency,
                          int line, GError **error);
 
+/* The topology's title (the native format's `name "..."`), NULL if none. */
+void ns_topology_set_title(NsTopology *topo, const char *title);
+const char *ns_topology_title(const NsTopology *topo);
+
 /* Id of the node called `name`, or -1. O(1). */
 int ns_topology_find_node(const NsTopology *topo, const char *name);
 NsNode *ns_topology_node_mut(NsTopology *topo, int node);

@@ -280,6 +280,11 @@ gboolean ns_topology_write_native(const NsTopology *topo, FILE *out, GError **er
                          src, machines, machines == 1 ? "" : "s", n - machines,
                          n - machines == 1 ? "" : "es", m, m == 1 ? "" : "s");
   g_free(src);
+  if (ns_topology_title(topo) != NULL) {
+    g_string_append(o, "name ");
+    append_quoted(o, ns_topology_title(topo));
+    g_string_append_c(o, '\n');
+  }
   double bw = mode_of(topo, TRUE), lat = mode_of(topo, FALSE);
   char *bws = ns_format_bandwidth(bw), *lats = ns_format_time(lat);
   g_string_append_printf(o, "default bandwidth %s\ndefault latency %s\n\n", bws, lats);

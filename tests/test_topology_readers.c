@@ -412,9 +412,14 @@ static void test_native_round_trip_files(void)
     /* The text is stable apart from the "written from" comment. */
     g_assert_cmpstr(strstr(text1, " machine"), ==, strstr(text2, " machine"));
   }
-  /* The exact text for the features file. */
+  /* The exact text for the features file, title included. */
   g_autoptr(NsTopology) t = load_ok("topo/features.topo", g_ptr_array_new_with_free_func(g_free));
+  g_assert_cmpstr(ns_topology_title(t), ==, "features test");
   g_autofree char *text = write_to_string(t, NS_TOPO_FORMAT_NATIVE);
+  g_assert_nonnull(strstr(text, "\nname \"features test\"\ndefault bandwidth"));
+  g_autofree char *ignored = NULL;
+  g_autoptr(NsTopology) back = reread_native(t, &ignored);
+  g_assert_cmpstr(ns_topology_title(back), ==, "features test");
   g_assert_cmpstr(strstr(text, "default bandwidth"), ==,
                   "default bandwidth 100Mbps\n"
                   "default latency 5us\n"
