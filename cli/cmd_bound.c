@@ -1,8 +1,12 @@
 /* netsched bound — theoretical bounds of the all-to-all on a topology. */
 #include "analysis/bounds.h"
+#include "analysis/bounds_allgather.h"
+#include "analysis/bounds_bcast.h"
+#include "sched/registry.h"
 #include "cli/cli.h"
 #include "platforms/units.h"
 #include <json-glib/json-glib.h>
+#include <string.h>
 
 static void print_json(const NsTopology *t, const NsA2ABound *b, uint64_t msize)
 {
@@ -44,23 +48,92 @@ static void print_json(const NsTopology *t, const NsA2ABound *b, uint64_t msize)
   ns_cli_print_json(j);
 }
 
+/* All-gather (§3.3.1.1): (P−1)·msize/B and the logical rings' estimates. */
+static int allgather_bound(const NsTopology *t, uint64_t msize)
+{
+  NsAllgatherBound b;
+  GError *error = NULL;
+  gboolean lr3 = ns_allgather_bound(t, msize, 1500, &b, &error);
+  g_autofree char *size = ns_format_size(msize);
+  g_autofree char *th = ns_two_hop_describe(t, &b.two_hop);
+  printf("topology           %s (%d machines)\n", ns_topology_source(t), b.n_machines);
+  printf("allgather bound    %.6f s = (P-1) msize / B for msize %s per machine\n", b.time_bound, size);
+  printf("2-hop ring         %s\n", th ? th : "exists (Theorem 3: every switch has at least as many "
+                                               "machines as switch neighbours)");
+  const char *names[] = { "LR1 (DFS ring)", "LR2 (2-hop ring)", "LR3 (optimal ring)" };
+  int paths[] = { b.lr1_path, b.lr2_path, b.lr3_path };
+  double times[] = { b.lr1_time, b.lr2_time, b.lr3_time };
+  for (int i = 0; i < 3; i++) {
+    if (paths[i] < 0)
+      printf("%-18s not applicable\n", names[i]);
+    else
+      printf("%-18s max path %d switches, estimate %.6f s%s\n", names[i], paths[i], times[i],
+             b.store_and_forward ? " (store-and-forward, 1500 B packets)" : "");
+  }
+  if (!lr3) {
+    printf("(LR3: %s)\n", error->message);
+    g_error_free(error);
+  }
+  return 0;
+}
+
+/* Broadcast (§3.4.1, Table 3.7): T(msize) and the estimates of the
+ * contention-free trees and the classic ones, each planned here. */
+static int bcast_bound(const NsTopology *t, uint64_t msize, const char *root, uint64_t segment)
+{
+  const char *algos[] = { "linear-cf", "binary-cf", "binomial", "flat", "scatter-allgather" };
+  g_autofree char *size = ns_format_size(msize);
+  printf("topology           %s (%d machines), msize %s\n", ns_topology_source(t),
+         ns_topology_n_machines(t), size);
+  gboolean first = TRUE;
+  for (gsize i = 0; i < G_N_ELEMENTS(algos); i++) {
+    GError *error = NULL;
+    g_autoptr(NsSchedule) s = ns_cli_plan(t, "bcast", algos[i], msize, root, segment, 0, &error);
+    NsBcastBound b;
+    if (s == NULL || !ns_bcast_bound(t, s, &b, &error)) {
+      printf("%-18s n/a: %s\n", algos[i], error->message);
+      g_error_free(error);
+      continue;
+    }
+    if (first) {
+      printf("lower bound        %.6f s = T(msize) from the root to the farthest machine\n",
+             b.lower_bound);
+      first = FALSE;
+    }
+    printf("%-18s %.6f s  %s", algos[i], b.estimate, b.formula);
+    if (b.is_tree)
+      printf("  (H %d, D %d, X %u)", b.height, b.degree, b.n_segments);
+    printf("\n");
+  }
+  return 0;
+}
+
 int ns_cmd_bound(int argc, char **argv)
 {
-  char *topology = NULL, *format = NULL, *msize_text = NULL;
+  char *topology = NULL, *format = NULL, *msize_text = NULL, *collective = NULL;
+  char *root = NULL, *segment_text = NULL;
   gboolean json = FALSE;
   GOptionEntry entries[] = {
     { "topology", 'T', 0, G_OPTION_ARG_FILENAME, &topology, "Topology file or gen:SPEC", "T" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Topology format (default: guessed)",
       "native|slurm|graphml" },
     { "msize", 'm', 0, G_OPTION_ARG_STRING, &msize_text, "Message size (default 64KiB)", "SIZE" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the bounds as JSON", NULL },
+    { "collective", 'c', 0, G_OPTION_ARG_STRING, &collective,
+      "Collective (default alltoall)", "alltoall|allgather|bcast" },
+    { "root", 'r', 0, G_OPTION_ARG_STRING, &root, "bcast: root machine (default the first)",
+      "MACHINE" },
+    { "segment", 's', 0, G_OPTION_ARG_STRING, &segment_text,
+      "bcast: pipeline segment size (default: none)", "SIZE" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the alltoall bounds as JSON", NULL },
     { NULL },
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new("- all-to-all bounds of a topology");
+  g_autoptr(GOptionContext) ctx = g_option_context_new("- bounds of a collective on a topology");
   g_option_context_set_summary(
-      ctx, "Bottleneck load |Mu|x|Mv| (the optimal number of phases), the root switch,\n"
-           "the best-case completion time |Mu||Mv|msize/B, the peak aggregate throughput\n"
-           "|M|(|M|-1)B/(|Mu||Mv|) and path lengths (Faraj & Yuan §3, §4.1).");
+      ctx, "alltoall: bottleneck load |Mu|x|Mv| (the optimal number of phases), the root\n"
+           "switch, the best-case completion time |Mu||Mv|msize/B, the peak aggregate\n"
+           "throughput |M|(|M|-1)B/(|Mu||Mv|) and path lengths (Faraj & Yuan §3, §4.1).\n"
+           "allgather: (P-1)msize/B, Theorem 3 and the LR1/LR2/LR3 ring estimates (§3.3).\n"
+           "bcast: T(msize) and the Table 3.7 estimates of the trees (§3.4).");
   g_option_context_add_main_entries(ctx, entries, NULL);
   int status = 2;
   g_autoptr(NsTopology) t = NULL;
@@ -71,14 +144,29 @@ int ns_cmd_bound(int argc, char **argv)
     status = ns_cli_usage("bound", "unexpected argument '%s'", argv[1]);
     goto out;
   }
-  uint64_t msize = 65536;
-  if (msize_text != NULL && !ns_cli_parse_size("--msize", msize_text, &msize, &error)) {
+  uint64_t msize = 65536, segment = 0;
+  if ((msize_text != NULL && !ns_cli_parse_size("--msize", msize_text, &msize, &error)) ||
+      (segment_text != NULL && !ns_cli_parse_size("--segment", segment_text, &segment, &error))) {
     status = ns_cli_fail(error);
+    goto out;
+  }
+  if (collective != NULL && strcmp(collective, "alltoall") != 0 &&
+      strcmp(collective, "allgather") != 0 && strcmp(collective, "bcast") != 0) {
+    status = ns_cli_usage("bound", "unknown collective '%s' (alltoall, allgather, bcast)",
+                          collective);
     goto out;
   }
   t = ns_cli_load_topology(topology, format, &error);
   if (t == NULL) {
     status = ns_cli_fail(error);
+    goto out;
+  }
+  if (collective != NULL && strcmp(collective, "allgather") == 0) {
+    status = allgather_bound(t, msize);
+    goto out;
+  }
+  if (collective != NULL && strcmp(collective, "bcast") == 0) {
+    status = bcast_bound(t, msize, root, segment);
     goto out;
   }
   NsA2ABound b;
@@ -106,5 +194,8 @@ out:
   g_free(topology);
   g_free(format);
   g_free(msize_text);
+  g_free(collective);
+  g_free(root);
+  g_free(segment_text);
   return status;
 }

@@ -37,5 +37,15 @@ check "lr1 passes on (6)" 0 "$ns" verify -c allgather -a lr1 -T "$inter" -q
 check "plan --list" 0 "$ns" plan --list
 expect "list has gather-bcast" "$tmp/out" "^allgather/gather-bcast "
 
+# Bounds of the other collectives (issue #4): Figure 3.19's rings, and the
+# broadcast estimates of Table 3.7.
+check "bound allgather" 0 "$ns" bound -T "$topo/faraj-fig3-19.topo" -c allgather -m 64KiB
+expect "allgather LR paths" "$tmp/out" "^LR1 \(DFS ring\) +max path 4 switches"
+expect "allgather LR3 path" "$tmp/out" "^LR3 \(optimal ring\) +max path 2 switches"
+check "bound bcast" 0 "$ns" bound -T "$topo/faraj-c.topo" -c bcast -m 1MiB -s 64KiB
+expect "bcast lower bound" "$tmp/out" "^lower bound +0\.083936 s"
+expect "bcast binary-cf estimate" "$tmp/out" "^binary-cf .*\(H 6, D 2, X 16\)"
+check "bound unknown collective" 2 "$ns" bound -T "$topo/faraj-c.topo" -c reduce
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]
