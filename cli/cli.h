@@ -32,6 +32,10 @@ NsTopology *ns_cli_plan_topology(const NsPlanOptions *o, GError **error);
 /* Plans with -a, or `default_algorithm` when -a was not given. */
 NsSchedule *ns_cli_plan_schedule(const NsTopology *t, const NsPlanOptions *o,
                                  const char *default_algorithm, GError **error);
+/* verify and simulate: the topology of -T, and the schedule planned with -a
+ * or read from `file`. FALSE with the error of the step that failed. */
+gboolean ns_cli_topology_and_schedule(const NsPlanOptions *o, const char *file, NsTopology **topo,
+                                      NsSchedule **schedule, GError **error);
 
 /* What `compare` runs: every algorithm[:sync] x message size on one
  * topology and model, into OUTDIR/compare.{csv,gp,svg,png}. */

@@ -310,14 +310,8 @@ int ns_cmd_simulate(int argc, char **argv)
     g_ptr_array_add(opt.cfg, g_strdup(cfg[i]));
   for (int i = 0; ns3 != NULL && ns3[i] != NULL; i++)
     g_ptr_array_add(opt.ns3, g_strdup(ns3[i]));
-  t = ns_cli_plan_topology(&po, &error);
-  if (t == NULL) {
-    status = ns_cli_fail(error);
-    goto out;
-  }
-  s = po.algorithm != NULL ? ns_cli_plan_schedule(t, &po, NULL, &error)
-                           : ns_schedule_load_json(argv[1], &error);
-  if (s == NULL || !ns_simulate(t, s, &opt, &r, &error)) {
+  if (!ns_cli_topology_and_schedule(&po, argv[1], &t, &s, &error) ||
+      !ns_simulate(t, s, &opt, &r, &error)) {
     status = ns_cli_fail(error);
     goto out;
   }

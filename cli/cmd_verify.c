@@ -53,14 +53,7 @@ int ns_cmd_verify(int argc, char **argv)
   }
   if (port != NULL && strcmp(port, "all") == 0)
     opt.port = NS_PORT_ALL;
-  t = ns_cli_plan_topology(&po, &error);
-  if (t == NULL) {
-    status = ns_cli_fail(error);
-    goto out;
-  }
-  s = po.algorithm != NULL ? ns_cli_plan_schedule(t, &po, NULL, &error)
-                           : ns_schedule_load_json(argv[1], &error);
-  if (s == NULL) {
+  if (!ns_cli_topology_and_schedule(&po, argv[1], &t, &s, &error)) {
     status = ns_cli_fail(error);
     goto out;
   }

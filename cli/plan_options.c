@@ -3,6 +3,7 @@
  * -r -s --arity (broadcast root, segment, k-ary arity). */
 #include "cli/cli.h"
 #include "sched/registry.h"
+#include "sched/schedule_json.h"
 
 void ns_cli_add_plan_options(GOptionContext *ctx, NsPlanOptions *o)
 {
@@ -64,4 +65,15 @@ NsSchedule *ns_cli_plan_schedule(const NsTopology *t, const NsPlanOptions *o,
   return ns_cli_plan(t, o->collective ? o->collective : "alltoall",
                      o->algorithm ? o->algorithm : default_algorithm, msize, o->root, segment,
                      o->arity, error);
+}
+
+gboolean ns_cli_topology_and_schedule(const NsPlanOptions *o, const char *file, NsTopology **topo,
+                                      NsSchedule **schedule, GError **error)
+{
+  *topo = ns_cli_plan_topology(o, error);
+  if (*topo == NULL)
+    return FALSE;
+  *schedule = o->algorithm != NULL ? ns_cli_plan_schedule(*topo, o, NULL, error)
+                                   : ns_schedule_load_json(file, error);
+  return *schedule != NULL;
 }

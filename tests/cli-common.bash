@@ -1,7 +1,15 @@
 # Helpers shared by the end-to-end CLI tests (tests/cli_*.sh), sourced
-# after they set `tmp`: check runs a command and compares its exit status,
-# expect greps a file; both count into `passed` and `failures`. Scripts end
-# with: echo "$passed passed, $failures failed"; [[ $failures -eq 0 ]]
+# first: sets ns (the netsched binary), src (the source tree), topo (the
+# bundled topologies) and tmp (a scratch directory removed at exit);
+# check runs a command and compares its exit status, expect greps a file;
+# both count into `passed` and `failures`. Scripts end with:
+#   echo "$passed passed, $failures failed"; [[ $failures -eq 0 ]]
+set -uo pipefail
+ns="${NETSCHED_BIN:?}"
+src="${NETSCHED_SOURCE_DIR:?}"
+topo="$src/scenarios/topologies"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 failures=0 passed=0
 
 check() { # check NAME EXPECTED_STATUS COMMAND... ; output in $tmp/out, $tmp/err

@@ -2,12 +2,6 @@
 # End-to-end tests of the all-gather planners through the netsched command:
 # topo show's Theorem 3 / LR1-LR3 lines, plan and verify on the bundled
 # Figure 3.19 and Figure 3.22 (6) topologies, lr2's refusal.
-set -uo pipefail
-ns="${NETSCHED_BIN:?}"
-src="${NETSCHED_SOURCE_DIR:?}"
-topo="$src/scenarios/topologies"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/cli-common.bash"
 
 fig=$topo/faraj-fig3-19.topo

@@ -1,12 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end tests of the netsched command: exit statuses, messages, and
 # the plan -> JSON -> verify pipeline on the bundled topologies.
-set -uo pipefail
-ns="${NETSCHED_BIN:?}"
-src="${NETSCHED_SOURCE_DIR:?}"
-topo="$src/scenarios/topologies"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/cli-common.bash"
 
 check "help" 0 "$ns" --help
