@@ -37,14 +37,6 @@ static NsSchedule *plan(const NsTopology *t, const char *algo, GError **error)
   return ns_plan(t, NS_COLL_ALLGATHER, algo, &params, error);
 }
 
-static NsVerifyReport verify(const NsTopology *t, const NsSchedule *s)
-{
-  NsVerifyReport r = { 0 };
-  GError *error = NULL;
-  g_assert_true(ns_verify(t, s, NULL, &r, &error));
-  g_assert_no_error(error);
-  return r;
-}
 
 /* Plans `algo` and checks what every all-gather must satisfy, plus
  * contention-freedom and 1-port for the logical rings. Returns the
@@ -66,7 +58,7 @@ static int check_algo(const NsTopology *t, const char *algo)
   g_assert_cmpint(s->collective, ==, NS_COLL_ALLGATHER);
   g_assert_cmpstr(s->algorithm, ==, algo);
   int p = ns_topology_n_machines(t);
-  NsVerifyReport r = verify(t, s);
+  NsVerifyReport r = ns_test_verify(t, s);
   if (r.failures[NS_CHECK_DATAFLOW] + r.failures[NS_CHECK_COMPLETE] > 0)
     g_error("%s on %s: dataflow %" G_GUINT64_FORMAT ", complete %" G_GUINT64_FORMAT, algo,
             ns_topology_source(t), r.failures[NS_CHECK_DATAFLOW],
@@ -486,7 +478,7 @@ static void test_interleaved(void)
   GError *error = NULL;
   g_autoptr(NsSchedule) ring = plan(t, "ring", &error);
   g_assert_no_error(error);
-  NsVerifyReport r = verify(t, ring);
+  NsVerifyReport r = ns_test_verify(t, ring);
   g_assert_cmpuint(r.failures[NS_CHECK_COMPLETE], ==, 0);
   g_assert_cmpuint(r.failures[NS_CHECK_CONTENTION], >, 0);
   g_assert_cmpuint(r.max_edge_use, ==, 8); /* the 8 machines of s0 on s0->s1 */
@@ -494,7 +486,7 @@ static void test_interleaved(void)
   ns_verify_report_clear(&r);
   g_autoptr(NsSchedule) lr1 = plan(t, "lr1", &error);
   g_assert_no_error(error);
-  r = verify(t, lr1);
+  r = ns_test_verify(t, lr1);
   g_assert_true(ns_verify_passed(&r, FALSE));
   g_assert_cmpuint(r.max_edge_use, ==, 1);
   ns_verify_report_clear(&r);
@@ -502,7 +494,7 @@ static void test_interleaved(void)
   g_autoptr(NsTopology) c = load("scenarios/topologies/faraj-c.topo");
   g_autoptr(NsSchedule) ring5 = plan(c, "ring", &error);
   g_assert_no_error(error);
-  r = verify(c, ring5);
+  r = ns_test_verify(c, ring5);
   g_assert_true(ns_verify_passed(&r, FALSE));
   ns_verify_report_clear(&r);
 }
@@ -537,7 +529,7 @@ static void test_baselines(void)
       g_autoptr(NsSchedule) s = plan(t, expect[a].algo, &error);
       g_assert_no_error(error);
       g_assert_cmpuint(ns_schedule_n_phases(s), ==, expect[a].phases);
-      NsVerifyReport r = verify(t, s);
+      NsVerifyReport r = ns_test_verify(t, s);
       g_assert_cmpuint(r.failures[NS_CHECK_DATAFLOW], ==, 0);
       g_assert_cmpuint(r.failures[NS_CHECK_COMPLETE], ==, 0);
       /* On one switch the 1-port algorithms are contention-free. */

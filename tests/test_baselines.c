@@ -6,14 +6,6 @@
 #include "sched/verify.h"
 #include "tests/testutil.h"
 
-static NsVerifyReport verify(const NsTopology *t, const NsSchedule *s)
-{
-  NsVerifyReport r = { 0 };
-  GError *error = NULL;
-  g_assert_true(ns_verify(t, s, NULL, &r, &error));
-  g_assert_no_error(error);
-  return r;
-}
 
 static NsSchedule *plan(const NsTopology *t, const char *algo)
 {
@@ -37,7 +29,7 @@ static void test_complete(void)
       if (g_str_equal(algos[a], "pair") && (p & (p - 1)) != 0)
         continue;
       g_autoptr(NsSchedule) s = plan(t, algos[a]);
-      NsVerifyReport r = verify(t, s);
+      NsVerifyReport r = ns_test_verify(t, s);
       g_assert_cmpuint(r.failures[NS_CHECK_DATAFLOW], ==, 0);
       g_assert_cmpuint(r.failures[NS_CHECK_COMPLETE], ==, 0);
       g_assert_cmpuint(r.n_delivered, ==, (uint64_t)p * (p - 1));
@@ -54,7 +46,7 @@ static void test_ring_contends_on_c(void)
   g_autoptr(NsTopology) c = ns_shape_chain(4, 8, 100e6, 10e-6);
   g_autoptr(NsSchedule) s = plan(c, "ring");
   g_assert_cmpuint(ns_schedule_n_phases(s), ==, 31);
-  NsVerifyReport r = verify(c, s);
+  NsVerifyReport r = ns_test_verify(c, s);
   g_assert_cmpuint(r.failures[NS_CHECK_COMPLETE], ==, 0);
   g_assert_cmpuint(r.failures[NS_CHECK_CONTENTION], >, 0);
   g_assert_cmpuint(r.failures[NS_CHECK_PORT], ==, 0); /* ring has no node contention */
@@ -69,7 +61,7 @@ static void test_ring_contends_on_c(void)
 
   /* The optimal schedule on the same topology: 256 contention-free phases. */
   g_autoptr(NsSchedule) f2 = plan(c, "faraj");
-  NsVerifyReport r2 = verify(c, f2);
+  NsVerifyReport r2 = ns_test_verify(c, f2);
   g_assert_true(ns_verify_passed(&r2, TRUE));
   g_assert_cmpuint(r2.n_phases, ==, 256);
   ns_verify_report_clear(&r2);
@@ -86,7 +78,7 @@ static void test_single_switch(void)
       if (g_str_equal(algos[a], "pair") && (p & (p - 1)) != 0)
         continue;
       g_autoptr(NsSchedule) s = plan(t, algos[a]);
-      NsVerifyReport r = verify(t, s);
+      NsVerifyReport r = ns_test_verify(t, s);
       g_assert_true(ns_verify_passed(&r, FALSE));
       if (g_str_equal(algos[a], "gpe"))
         g_assert_cmpuint(r.n_phases, ==, (uint64_t)(p % 2 ? p : p - 1));
@@ -136,7 +128,7 @@ static void test_posted_order(void)
   g_assert_cmpint(mpich2[1], ==, 0);
   g_assert_cmpint(mpich2[2], ==, 1);
   /* All at once on one switch: node contention on every machine link. */
-  NsVerifyReport r = verify(t, lam);
+  NsVerifyReport r = ns_test_verify(t, lam);
   g_assert_cmpuint(r.failures[NS_CHECK_COMPLETE], ==, 0);
   g_assert_cmpuint(r.failures[NS_CHECK_CONTENTION], >, 0);
   g_assert_false(r.ran[NS_CHECK_OPTIMAL]);

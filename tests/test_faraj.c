@@ -6,28 +6,11 @@
 #include "sched/verify.h"
 #include "tests/testutil.h"
 
-/* Faraj & Yuan Figure 1: n0-n2 on s0, n3-n4 on s3, n5 on s1; s0, s3 on s1. */
+/* Faraj & Yuan Figure 1 as bundled (scenarios/topologies/faraj-fig1.topo):
+ * n0-n2 on s0, n3-n4 on s3, n5 on s1; s0, s3 on s1. */
 static NsTopology *figure1(void)
 {
-  NsTopology *t = ns_topology_new("figure-1");
-  const char *sw[] = { "s0", "s1", "s3" };
-  for (int i = 0; i < 3; i++)
-    g_assert_cmpint(ns_topology_add_node(t, sw[i], NS_NODE_SWITCH, 0, NULL), >=, 0);
-  for (int i = 0; i < 6; i++) {
-    g_autofree char *name = g_strdup_printf("n%d", i);
-    ns_topology_add_node(t, name, NS_NODE_MACHINE, 0, NULL);
-  }
-  const char *links[][2] = { { "n0", "s0" }, { "n1", "s0" }, { "n2", "s0" }, { "s0", "s1" },
-                             { "n3", "s3" }, { "n4", "s3" }, { "s3", "s1" }, { "n5", "s1" } };
-  for (gsize i = 0; i < G_N_ELEMENTS(links); i++)
-    g_assert_cmpint(ns_topology_add_link(t, ns_topology_find_node(t, links[i][0]),
-                                         ns_topology_find_node(t, links[i][1]), 100e6, 10e-6,
-                                         0, NULL),
-                    >=, 0);
-  GError *error = NULL;
-  g_assert_true(ns_topology_finalize(t, NULL, NULL, &error));
-  g_assert_no_error(error);
-  return t;
+  return ns_test_topology("faraj-fig1.topo");
 }
 
 /* Table 4 of the paper, one row per phase, in its column order: global

@@ -8,15 +8,6 @@
 #include "sim/sim.h"
 #include "tests/testutil.h"
 
-static NsTopology *bundled(const char *name)
-{
-  g_autofree char *path = ns_test_source(name);
-  GError *error = NULL;
-  NsTopology *t = ns_topology_load(path, NS_TOPO_FORMAT_AUTO, NULL, NULL, &error);
-  g_assert_no_error(error);
-  return t;
-}
-
 static void assert_routes_equal(const NsTopology *t)
 {
   uint64_t pairs = 0, mismatches = 0;
@@ -30,10 +21,9 @@ static void assert_routes_equal(const NsTopology *t)
 
 static void test_routes(void)
 {
-  const char *files[] = { "scenarios/topologies/faraj-fig1.topo", "scenarios/topologies/faraj-a.topo",
-                          "scenarios/topologies/faraj-b.topo", "scenarios/topologies/faraj-c.topo" };
+  const char *files[] = { "faraj-fig1.topo", "faraj-a.topo", "faraj-b.topo", "faraj-c.topo" };
   for (gsize i = 0; i < G_N_ELEMENTS(files); i++) {
-    g_autoptr(NsTopology) t = bundled(files[i]);
+    g_autoptr(NsTopology) t = ns_test_topology(files[i]);
     assert_routes_equal(t);
   }
   for (uint64_t seed = 1; seed <= 12; seed++) {
@@ -76,10 +66,9 @@ static NsSimResult simulate_with(const NsTopology *t, const char *algo, const ch
  * at the bound plus latencies (issue #3: within 2 % for msize >= 64KiB). */
 static void test_ideal_meets_bound(void)
 {
-  const char *files[] = { "scenarios/topologies/faraj-a.topo", "scenarios/topologies/faraj-b.topo",
-                          "scenarios/topologies/faraj-c.topo" };
+  const char *files[] = { "faraj-a.topo", "faraj-b.topo", "faraj-c.topo" };
   for (gsize i = 0; i < G_N_ELEMENTS(files); i++) {
-    g_autoptr(NsTopology) t = bundled(files[i]);
+    g_autoptr(NsTopology) t = ns_test_topology(files[i]);
     NsSimResult r = simulate(t, "faraj", "sender-all", 65536, NS_MODEL_IDEAL);
     g_assert_cmpfloat(r.completion, >=, r.bound);
     g_assert_cmpfloat(r.ratio, <, 1.02);
@@ -100,10 +89,9 @@ static void test_ideal_meets_bound(void)
  * ⌈log2 p⌉ message latencies per phase on top, never less. */
 static void test_barriers(void)
 {
-  const char *files[] = { "scenarios/topologies/faraj-a.topo", "scenarios/topologies/faraj-b.topo",
-                          "scenarios/topologies/faraj-c.topo" };
+  const char *files[] = { "faraj-a.topo", "faraj-b.topo", "faraj-c.topo" };
   for (gsize i = 0; i < G_N_ELEMENTS(files); i++) {
-    g_autoptr(NsTopology) t = bundled(files[i]);
+    g_autoptr(NsTopology) t = ns_test_topology(files[i]);
     NsSimResult hw = simulate_with(t, "faraj", "barrier-all", 65536, NS_MODEL_IDEAL, TRUE);
     NsSimResult msg = simulate_with(t, "faraj", "barrier-all", 65536, NS_MODEL_IDEAL, FALSE);
     g_assert_cmpfloat(hw.ratio, <, 1.02);
@@ -119,7 +107,7 @@ static void test_barriers(void)
  * structure on (c); the pair-wise syncs keep it (dissertation §3.2.4). */
 static void test_sync_matters(void)
 {
-  g_autoptr(NsTopology) c = bundled("scenarios/topologies/faraj-c.topo");
+  g_autoptr(NsTopology) c = ns_test_topology("faraj-c.topo");
   NsSimResult none = simulate(c, "faraj", "none", 65536, NS_MODEL_IDEAL);
   NsSimResult sender = simulate(c, "faraj", "sender-all", 65536, NS_MODEL_IDEAL);
   g_assert_cmpfloat(none.completion, >, sender.completion * 1.05);

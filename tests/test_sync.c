@@ -18,14 +18,6 @@ static NsSchedule *faraj(const NsTopology *t)
   return ns_plan(t, NS_COLL_ALLTOALL, "faraj", &params, NULL);
 }
 
-static NsVerifyReport verify(const NsTopology *t, const NsSchedule *s)
-{
-  NsVerifyReport r = { 0 };
-  GError *error = NULL;
-  g_assert_true(ns_verify(t, s, NULL, &r, &error));
-  g_assert_no_error(error);
-  return r;
-}
 
 static void test_schemes_parse(void)
 {
@@ -77,7 +69,7 @@ static void test_sets_are_sufficient_and_minimal(void)
       g_assert_cmpuint(stats.kept, ==, s->sync->len);
       g_assert_cmpuint(stats.undecided, ==, 0);
       g_assert_cmpuint(stats.candidates, ==, stats.implied + stats.redundant + stats.kept);
-      NsVerifyReport r = verify(t, s);
+      NsVerifyReport r = ns_test_verify(t, s);
       g_assert_true(r.ran[NS_CHECK_SYNC]);
       g_assert_cmpuint(r.failures[NS_CHECK_SYNC], ==, 0);
       ns_verify_report_clear(&r);
@@ -85,7 +77,7 @@ static void test_sets_are_sufficient_and_minimal(void)
       for (guint drop = 0; drop < s->sync->len && drop < 8; drop++) {
         NsSyncEdge saved = g_array_index(s->sync, NsSyncEdge, drop);
         g_array_remove_index(s->sync, drop);
-        r = verify(t, s);
+        r = ns_test_verify(t, s);
         g_assert_cmpuint(r.failures[NS_CHECK_SYNC], >, 0);
         ns_verify_report_clear(&r);
         g_array_insert_val(s->sync, drop, saved);
@@ -105,7 +97,7 @@ static void test_figure1_missing_edge(void)
   g_assert_true(ns_schedule_compute_sync(t, s, &sc, NULL, NULL));
   g_assert_cmpuint(s->sync->len, >, 0);
   g_array_set_size(s->sync, 0);
-  NsVerifyReport r = verify(t, s);
+  NsVerifyReport r = ns_test_verify(t, s);
   g_assert_cmpuint(r.failures[NS_CHECK_SYNC], >, 0);
   g_assert_false(ns_verify_passed(&r, FALSE));
   const NsFinding *f = &g_array_index(r.findings, NsFinding, 0);
@@ -135,7 +127,7 @@ static void test_json_round_trip(void)
   g_assert_cmpuint(back->sync->len, ==, s->sync->len);
   g_assert_cmpmem(back->sync->data, back->sync->len * sizeof(NsSyncEdge), s->sync->data,
                   s->sync->len * sizeof(NsSyncEdge));
-  NsVerifyReport r = verify(t, back);
+  NsVerifyReport r = ns_test_verify(t, back);
   g_assert_true(r.ran[NS_CHECK_SYNC]);
   g_assert_true(ns_verify_passed(&r, TRUE));
   ns_verify_report_clear(&r);

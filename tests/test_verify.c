@@ -5,24 +5,10 @@
 #include "sched/verify.h"
 #include "tests/testutil.h"
 
-/* Figure 1 of Faraj & Yuan. */
+/* Figure 1 of Faraj & Yuan, as bundled. */
 static NsTopology *figure1(void)
 {
-  NsTopology *t = ns_topology_new("fig1");
-  const char *nodes[] = { "s0", "s1", "s3" };
-  for (int i = 0; i < 3; i++)
-    ns_topology_add_node(t, nodes[i], NS_NODE_SWITCH, 0, NULL);
-  for (int i = 0; i < 6; i++) {
-    g_autofree char *n = g_strdup_printf("n%d", i);
-    ns_topology_add_node(t, n, NS_NODE_MACHINE, 0, NULL);
-  }
-  const char *links[][2] = { { "n0", "s0" }, { "n1", "s0" }, { "n2", "s0" }, { "s0", "s1" },
-                             { "n3", "s3" }, { "n4", "s3" }, { "s3", "s1" }, { "n5", "s1" } };
-  for (gsize i = 0; i < G_N_ELEMENTS(links); i++)
-    ns_topology_add_link(t, ns_topology_find_node(t, links[i][0]),
-                         ns_topology_find_node(t, links[i][1]), 100e6, 0, 0, NULL);
-  g_assert_true(ns_topology_finalize(t, NULL, NULL, NULL));
-  return t;
+  return ns_test_topology("faraj-fig1.topo");
 }
 
 static NsSchedule *empty(const NsTopology *t, NsCollective c)
@@ -32,9 +18,7 @@ static NsSchedule *empty(const NsTopology *t, NsCollective c)
 
 static NsVerifyReport run(const NsTopology *t, const NsSchedule *s)
 {
-  NsVerifyReport r = { 0 };
-  g_assert_true(ns_verify(t, s, NULL, &r, NULL));
-  return r;
+  return ns_test_verify(t, s);
 }
 
 static char *first_finding(const NsVerifyReport *r, const NsTopology *t, const NsSchedule *s,
@@ -159,7 +143,9 @@ static void test_unknown_machine(void)
   GError *error = NULL;
   g_assert_false(ns_verify(t, s, NULL, &r, &error));
   g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
-  g_assert_cmpstr(error->message, ==, "schedule machine 'zz' is not a machine of topology fig1");
+  g_autofree char *want = g_strdup_printf("schedule machine 'zz' is not a machine of topology %s",
+                                          ns_topology_source(t));
+  g_assert_cmpstr(error->message, ==, want);
   g_error_free(error);
   ns_verify_report_clear(&r);
 }

@@ -2,11 +2,20 @@
 #ifndef NETSCHED_TESTUTIL_H
 #define NETSCHED_TESTUTIL_H
 
+#include "platforms/topology.h"
+#include "sched/schedule.h"
+#include "sched/verify.h"
 #include <glib.h>
 
 /* Absolute path of a file under tests/data (newly allocated). */
 char *ns_test_data(const char *relative);
 /* Absolute path of a file under the source tree (newly allocated). */
 char *ns_test_source(const char *relative);
+
+/* A bundled topology, scenarios/topologies/NAME (any format), asserted to
+ * load. */
+NsTopology *ns_test_topology(const char *name);
+/* ns_verify with default options, asserted not to fail as input. */
+NsVerifyReport ns_test_verify(const NsTopology *topo, const NsSchedule *s);
 
 #endif
