@@ -7,6 +7,7 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Per-edge figures: bytes from routes, utilisation over the whole run. */
 typedef struct {
@@ -306,6 +307,7 @@ int ns_cmd_simulate(int argc, char **argv)
   opt.tcp_variant = g_strdup(tcp);
   opt.trace = g_strdup(trace);
   opt.wall_limit = wall_limit;
+  opt.progress = isatty(STDERR_FILENO); /* for people only */
   for (int i = 0; cfg != NULL && cfg[i] != NULL; i++)
     g_ptr_array_add(opt.cfg, g_strdup(cfg[i]));
   for (int i = 0; ns3 != NULL && ns3[i] != NULL; i++)

@@ -17,6 +17,8 @@ typedef struct {
 /* Shared with the parent: written by the child, read after it exits. */
 typedef struct {
   int done;                /* set last: the child ran to the end */
+  volatile uint64_t transfers_done;  /* progress, read by the parent while it waits */
+  volatile double clock;             /* simulated time of the last completion */
   double completion;
   uint64_t n_sync_messages;
   double wall_seconds;

@@ -122,6 +122,8 @@ static void run_step(int x, const Step *st)
     uint32_t t = ids[i];
     if (is_send[i]) {
       G->end[t] = simgrid_get_clock();
+      G->header->transfers_done++;
+      G->header->clock = G->end[t];
       if (!G->receiver_based)
         release_syncs(x, t);
     } else if (G->receiver_based) {

@@ -57,6 +57,7 @@ typedef struct {
   GPtrArray *cfg;          /* extra SimGrid options "name:value" (without --cfg=) */
   char *trace;             /* Paje trace file for ViTE, or NULL */
   double wall_limit;       /* seconds of wall time before the child is killed (0: none) */
+  gboolean progress;       /* show a progress line on stderr while simulating (a terminal) */
 } NsSimOptions;
 
 void ns_sim_options_init(NsSimOptions *opt);
