@@ -18,14 +18,9 @@ static void list_planners(void)
 static void print_table(const NsSchedule *s, FILE *out)
 {
   for (uint32_t ph = 0; ph < ns_schedule_n_phases(s); ph++) {
-    uint64_t first, n;
-    ns_schedule_phase_range(s, ph, &first, &n);
-    fprintf(out, "%s %4u:", s->execution == NS_EXEC_POSTED ? "posted" : "phase", ph);
-    for (uint64_t t = first; t < first + n; t++) {
-      const NsTransfer *tr = ns_schedule_transfer(s, t);
-      fprintf(out, " %s->%s", s->machines[tr->src], s->machines[tr->dst]);
-    }
-    fputc('\n', out);
+    g_autofree char *text = ns_schedule_phase_text(s, ph, FALSE);
+    fprintf(out, "%s %4u:%s%s\n", s->execution == NS_EXEC_POSTED ? "posted" : "phase", ph,
+            *text ? " " : "", text);
   }
 }
 

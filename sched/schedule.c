@@ -157,3 +157,21 @@ int *ns_schedule_machine_nodes(const NsTopology *topo, const NsSchedule *s, GErr
   }
   return node;
 }
+
+char *ns_schedule_phase_text(const NsSchedule *s, uint32_t p, gboolean chunks)
+{
+  uint64_t first, n;
+  ns_schedule_phase_range(s, p, &first, &n);
+  GString *out = g_string_new(NULL);
+  for (uint64_t t = first; t < first + n; t++) {
+    const NsTransfer *tr = ns_schedule_transfer(s, t);
+    g_string_append_printf(out, "%s%s->%s", out->len ? " " : "", s->machines[tr->src],
+                           s->machines[tr->dst]);
+    if (chunks) {
+      const uint32_t *c = ns_schedule_chunks(s, tr);
+      for (uint32_t k = 0; k < tr->n_chunks; k++)
+        g_string_append_printf(out, "%c%u", k ? '+' : ':', c[k]);
+    }
+  }
+  return g_string_free(out, FALSE);
+}

@@ -112,6 +112,11 @@ void ns_schedule_phase_range(const NsSchedule *s, uint32_t p, uint64_t *first, u
 /* Chunks of a transfer (pointer into the schedule, valid until it changes). */
 const uint32_t *ns_schedule_chunks(const NsSchedule *s, const NsTransfer *t);
 
+/* Phase `p` as text, "n0->n4 n3->n5 ..." in list order; with `chunks`,
+ * each transfer's chunks follow a colon, joined by '+' ("n0->n1:3").
+ * Newly allocated. For tables and tests. */
+char *ns_schedule_phase_text(const NsSchedule *s, uint32_t p, gboolean chunks);
+
 struct NsTopology;
 /* Node ids, in the topology, of the schedule's machines (matched by name;
  * a schedule may use a subset of the topology's machines). Newly allocated

@@ -178,19 +178,6 @@ static char *parents_text(const NsTopology *t, const NsSchedule *s)
   return g_string_free(out, FALSE);
 }
 
-static char *phase_text(const NsSchedule *s, uint32_t ph)
-{
-  uint64_t first, n;
-  ns_schedule_phase_range(s, ph, &first, &n);
-  GString *out = g_string_new(NULL);
-  for (uint64_t t = first; t < first + n; t++) {
-    const NsTransfer *tr = ns_schedule_transfer(s, t);
-    g_string_append_printf(out, "%s%s->%s:%u", out->len ? " " : "", s->machines[tr->src],
-                           s->machines[tr->dst], tr->chunk);
-  }
-  return g_string_free(out, FALSE);
-}
-
 /* Seeded random trees as in tests/test_faraj.c: every kind, mostly small,
  * every tenth up to `max_machines`. */
 static NsTopology *random_tree(uint64_t seed, int max_machines)
@@ -287,7 +274,7 @@ static void test_pipeline_exact(void)
   const char *expected[] = { "n0->n1:0", "n0->n2:0 n1->n3:0", "n0->n1:1", "n0->n2:1 n1->n3:1" };
   g_assert_cmpuint(ns_schedule_n_phases(s), ==, G_N_ELEMENTS(expected));
   for (guint p = 0; p < G_N_ELEMENTS(expected); p++) {
-    g_autofree char *got = phase_text(s, p);
+    g_autofree char *got = ns_schedule_phase_text(s, p, TRUE);
     g_assert_cmpstr(got, ==, expected[p]);
   }
   check_schedule(t, s, TRUE);
@@ -302,7 +289,7 @@ static void test_pipeline_exact(void)
                                    "n1->n2:2 n2->n3:1", "n2->n3:2" };
   g_assert_cmpuint(ns_schedule_n_phases(c), ==, G_N_ELEMENTS(expected_chain));
   for (guint p = 0; p < G_N_ELEMENTS(expected_chain); p++) {
-    g_autofree char *got = phase_text(c, p);
+    g_autofree char *got = ns_schedule_phase_text(c, p, TRUE);
     g_assert_cmpstr(got, ==, expected_chain[p]);
   }
 

@@ -28,19 +28,6 @@ static const char *const table4[9] = {
   "n2->n5 n4->n2 n5->n4",
 };
 
-static char *phase_text(const NsSchedule *s, uint32_t ph)
-{
-  uint64_t first, n;
-  ns_schedule_phase_range(s, ph, &first, &n);
-  GString *out = g_string_new(NULL);
-  for (uint64_t t = first; t < first + n; t++) {
-    const NsTransfer *tr = ns_schedule_transfer(s, t);
-    g_string_append_printf(out, "%s%s->%s", out->len ? " " : "", s->machines[tr->src],
-                           s->machines[tr->dst]);
-  }
-  return g_string_free(out, FALSE);
-}
-
 static void test_table4(void)
 {
   g_autoptr(NsTopology) t = figure1();
@@ -55,7 +42,7 @@ static void test_table4(void)
   g_assert_no_error(error);
   g_assert_cmpuint(ns_schedule_n_phases(s), ==, 9);
   for (uint32_t ph = 0; ph < 9; ph++) {
-    g_autofree char *got = phase_text(s, ph);
+    g_autofree char *got = ns_schedule_phase_text(s, ph, FALSE);
     g_assert_cmpstr(got, ==, table4[ph]);
   }
 }
