@@ -48,6 +48,13 @@ typedef struct {
 int ns_compare_run(const NsCompareArgs *args);
 int ns_cmd_scenario(int argc, char **argv);
 
+/* A GOptionArgFunc for an option that may be given once: stores a copy of
+ * the value in the char* its group's user data points to; a second
+ * occurrence is an error naming both values (a silently ignored repeat
+ * would run something else than asked). */
+gboolean ns_cli_option_once(const char *option, const char *value, gpointer data,
+                            GError **error);
+
 /* Prints "netsched: <message>" to stderr and returns the exit status the
  * error calls for (see platforms/error.h). Frees the error. */
 int ns_cli_fail(GError *error);
@@ -67,9 +74,20 @@ gboolean ns_cli_parse_size(const char *option, const char *text, uint64_t *bytes
 struct _JsonBuilder;
 void ns_cli_print_json(struct _JsonBuilder *builder);
 
-/* Opens `path` for writing ("-" or NULL = stdout). */
+/* Checks, before a long run, that `path` names a file that can be written
+ * (created or truncated later by someone else, e.g. SimGrid's trace): not
+ * a directory, in a directory that exists and is writable. NS_ERROR_INPUT
+ * saying which. Creates nothing. */
+gboolean ns_cli_check_writable(const char *path, GError **error);
+
+/* Outputs are written whole or not at all (cli/output.c): opens a
+ * temporary file beside `path` ("-" or NULL = stdout) that
+ * ns_cli_close_output() renames to `path` once everything is written, and
+ * ns_cli_abort_output() removes; SIGINT, SIGTERM and SIGHUP remove it too.
+ * A failed `plan -o` never leaves an empty or half-written file. */
 FILE *ns_cli_open_output(const char *path, GError **error);
 gboolean ns_cli_close_output(FILE *f, const char *path, GError **error);
+void ns_cli_abort_output(FILE *f);
 
 /* Runs a GOptionContext with the common conventions (--help text, error
  * handling). Returns FALSE after printing the problem. */

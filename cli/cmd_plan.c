@@ -71,6 +71,7 @@ int ns_cmd_plan(int argc, char **argv)
   if (table)
     print_table(s, out);
   else if (!ns_schedule_write_json(s, out, &error)) {
+    ns_cli_abort_output(out);
     status = ns_cli_fail(error);
     goto out;
   }

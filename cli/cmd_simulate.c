@@ -1,4 +1,6 @@
 /* netsched simulate — replay a schedule on SimGrid and report timings. */
+#include "analysis/bounds_collective.h"
+#include "analysis/csv.h"
 #include "cli/cli.h"
 #include "platforms/error.h"
 #include "platforms/units.h"
@@ -12,7 +14,7 @@
 /* Per-edge figures: bytes from routes, utilisation over the whole run. */
 typedef struct {
   int edge;
-  uint64_t bytes;
+  double bytes;
   double busy;  /* bytes*8 / (bandwidth * completion) */
 } EdgeUse;
 
@@ -26,12 +28,12 @@ static EdgeUse *edge_uses(const NsTopology *t, const NsSchedule *s, uint64_t msi
                           double completion)
 {
   int n = ns_topology_n_edges(t);
-  uint64_t *bytes = g_new(uint64_t, n);
-  ns_sim_edge_bytes(t, s, msize, bytes);
+  double *bytes = g_new(double, n);
+  ns_schedule_edge_bytes(t, s, msize, bytes);
   EdgeUse *u = g_new(EdgeUse, n);
   for (int e = 0; e < n; e++) {
     double bw = ns_topology_link(t, ns_edge_link(e))->bandwidth;
-    u[e] = (EdgeUse){ e, bytes[e], completion > 0 ? (double)bytes[e] * 8.0 / (bw * completion) : 0 };
+    u[e] = (EdgeUse){ e, bytes[e], completion > 0 ? bytes[e] * 8.0 / (bw * completion) : 0 };
   }
   g_free(bytes);
   qsort(u, (size_t)n, sizeof *u, compare_use);
@@ -83,6 +85,9 @@ static void print_table(const NsTopology *t, const NsSchedule *s, const NsSimOpt
   printf("model        %s, sync %s, msize %s%s\n", ns_net_model_name(opt->model),
          s->execution == NS_EXEC_POSTED ? "n/a (posted at once)" : r->sync, size,
          r->n_dummy_messages ? " (+dummies)" : "");
+  if (!r->valid)
+    printf("INVALID      the schedule does not verify (%s): the time below means nothing\n",
+           r->invalid_reason);
   printf("completion   %.6f s\n", r->completion);
   printf("bound        %.6f s   ratio %.4f\n", r->bound, r->ratio);
   printf("throughput   %.2f Mbit/s aggregate\n", r->throughput / 1e6);
@@ -97,7 +102,7 @@ static void print_table(const NsTopology *t, const NsSchedule *s, const NsSimOpt
   printf("busiest links (bytes from routes, utilisation over the run):\n");
   for (int i = 0; i < n; i++) {
     g_autofree char *name = ns_topology_edge_name(t, u[i].edge);
-    g_autofree char *b = ns_format_size(u[i].bytes);
+    g_autofree char *b = ns_format_bytes(u[i].bytes);
     printf("  %-20s %12s  %5.1f %%\n", name, b, 100.0 * u[i].busy);
   }
   g_free(u);
@@ -119,6 +124,7 @@ static void print_json(const NsTopology *t, const NsSchedule *s, const NsSimOpti
   MEMBER("sync", string, r->sync);
   MEMBER("msize_bytes", int, (gint64)msize);
   MEMBER("machines", int, r->n_machines);
+  MEMBER("valid", boolean, r->valid);
   MEMBER("completion_s", double, r->completion);
   MEMBER("bound_s", double, r->bound);
   MEMBER("ratio", double, r->ratio);
@@ -141,7 +147,7 @@ static void print_json(const NsTopology *t, const NsSchedule *s, const NsSimOpti
     g_autofree char *name = ns_topology_edge_name(t, u[i].edge);
     json_builder_begin_object(b);
     MEMBER("edge", string, name);
-    MEMBER("bytes", int, (gint64)u[i].bytes);
+    MEMBER("bytes", double, u[i].bytes);
     MEMBER("utilisation", double, u[i].busy);
     json_builder_end_object(b);
   }
@@ -163,7 +169,8 @@ static void print_json(const NsTopology *t, const NsSchedule *s, const NsSimOpti
   ns_cli_print_json(b);
 }
 
-/* CSV: one line per transfer (phase, src, dst, bytes, start, end). */
+/* CSV: one line per transfer (phase, src, dst, bytes, start, end);
+ * machine names quoted per RFC 4180. */
 static gboolean write_transfers_csv(const NsSchedule *s, const NsSimResult *r, uint64_t msize,
                                     const char *path, GError **error)
 {
@@ -171,16 +178,24 @@ static gboolean write_transfers_csv(const NsSchedule *s, const NsSimResult *r, u
   if (f == NULL)
     return FALSE;
   fprintf(f, "transfer,phase,src,dst,bytes,start_s,end_s\n");
+  GString *row = g_string_new(NULL);
   for (uint32_t ph = 0; ph < ns_schedule_n_phases(s); ph++) {
     uint64_t first, n;
     ns_schedule_phase_range(s, ph, &first, &n);
     for (uint64_t k = first; k < first + n; k++) {
       const NsTransfer *tr = ns_schedule_transfer(s, k);
-      fprintf(f, "%" G_GUINT64_FORMAT ",%u,%s,%s,%" G_GUINT64_FORMAT ",%.9f,%.9f\n", k, ph,
-              s->machines[tr->src], s->machines[tr->dst], (uint64_t)tr->n_chunks * msize,
-              r->start[k], r->end[k]);
+      g_string_truncate(row, 0);
+      ns_csv_appendf(row, "%" G_GUINT64_FORMAT, k);
+      ns_csv_appendf(row, "%u", ph);
+      ns_csv_append(row, s->machines[tr->src]);
+      ns_csv_append(row, s->machines[tr->dst]);
+      ns_csv_appendf(row, "%.0f", (double)tr->n_chunks * (double)msize);
+      ns_csv_appendf(row, "%.9f", r->start[k]);
+      ns_csv_appendf(row, "%.9f", r->end[k]);
+      fprintf(f, "%s\n", row->str);
     }
   }
+  g_string_free(row, TRUE);
   return ns_cli_close_output(f, path, error);
 }
 
@@ -195,13 +210,14 @@ static gboolean write_timeline_csv(const NsTopology *t, const NsSchedule *s, con
   EdgeUse *u = edge_uses(t, s, msize, r->completion);
   int n = MIN(top, ns_topology_n_edges(t));
   double *busy = g_new(double, (gsize)bins * n);
-  fprintf(f, "time_s");
+  GString *header = g_string_new("time_s");
   for (int i = 0; i < n; i++) {
     g_autofree char *name = ns_topology_edge_name(t, u[i].edge);
-    fprintf(f, ",%s", name);
+    ns_csv_append(header, name);
     edge_timeline(t, s, r, msize, u[i].edge, bins, busy + (gsize)i * bins);
   }
-  fputc('\n', f);
+  fprintf(f, "%s\n", header->str);
+  g_string_free(header, TRUE);
   for (int k = 0; k < bins; k++) {
     fprintf(f, "%.9f", (k + 0.5) * r->completion / bins);
     for (int i = 0; i < n; i++)
@@ -219,7 +235,7 @@ int ns_cmd_simulate(int argc, char **argv)
   char *model = NULL, *sync = NULL;
   char *tcp = NULL, *trace = NULL, *transfers_csv = NULL, *timeline_csv = NULL;
   char **cfg = NULL, **ns3 = NULL;
-  gboolean json = FALSE, json_transfers = FALSE, hardware_barrier = FALSE;
+  gboolean json = FALSE, json_transfers = FALSE, hardware_barrier = FALSE, allow_invalid = FALSE;
   int queue = 100, segment_size = 1000;
   double wall_limit = 0;
   GOptionEntry entries[] = {
@@ -250,6 +266,9 @@ int ns_cmd_simulate(int argc, char **argv)
       "Write the busiest links' utilisation over time as CSV", "FILE" },
     { "wall-limit", 0, 0, G_OPTION_ARG_DOUBLE, &wall_limit,
       "Kill the simulation after this many wall seconds", "S" },
+    { "allow-invalid", 0, 0, G_OPTION_ARG_NONE, &allow_invalid,
+      "Replay a schedule that fails verification (data flow, completeness, sync); the result "
+      "is marked INVALID", NULL },
     { NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("[SCHEDULE.json] - simulate on SimGrid");
@@ -288,6 +307,14 @@ int ns_cmd_simulate(int argc, char **argv)
     status = ns_cli_fail(error);
     goto out;
   }
+  if (trace != NULL && !ns_cli_check_writable(trace, &error)) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
+  if (!(wall_limit >= 0)) {
+    status = ns_cli_usage("simulate", "--wall-limit must be a number of seconds >= 0");
+    goto out;
+  }
   if (queue < 1 || segment_size < 64) {
     status = ns_cli_usage("simulate", "--queue must be >= 1 and --segment-size >= 64");
     goto out;
@@ -307,6 +334,7 @@ int ns_cmd_simulate(int argc, char **argv)
   opt.tcp_variant = g_strdup(tcp);
   opt.trace = g_strdup(trace);
   opt.wall_limit = wall_limit;
+  opt.allow_invalid = allow_invalid;
   opt.progress = isatty(STDERR_FILENO); /* for people only */
   for (int i = 0; cfg != NULL && cfg[i] != NULL; i++)
     g_ptr_array_add(opt.cfg, g_strdup(cfg[i]));

@@ -148,8 +148,11 @@ int ns_cmd_topo(int argc, char **argv)
     goto out;
   }
   FILE *out = ns_cli_open_output(output, &error);
-  if (out == NULL || !ns_topology_save(t, f, out, &error) ||
-      !ns_cli_close_output(out, output, &error)) {
+  if (out != NULL && !ns_topology_save(t, f, out, &error)) {
+    ns_cli_abort_output(out);
+    out = NULL;
+  }
+  if (out == NULL || !ns_cli_close_output(out, output, &error)) {
     status = ns_cli_fail(error);
     goto out;
   }

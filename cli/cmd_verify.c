@@ -70,8 +70,11 @@ int ns_cmd_verify(int argc, char **argv)
     ns_verify_write_text(&r, t, s, require_optimal, stdout);
   if (ok && junit != NULL) {
     FILE *f = ns_cli_open_output(junit, &error);
-    ok = f != NULL && ns_verify_write_junit(&r, t, s, require_optimal, f, &error) &&
-         ns_cli_close_output(f, junit, &error);
+    if (f != NULL && !ns_verify_write_junit(&r, t, s, require_optimal, f, &error)) {
+      ns_cli_abort_output(f);
+      f = NULL;
+    }
+    ok = f != NULL && ns_cli_close_output(f, junit, &error);
   }
   status = !ok ? ns_cli_fail(error) : ns_verify_passed(&r, require_optimal) ? 0 : 1;
   ns_verify_report_clear(&r);

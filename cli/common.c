@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <unistd.h>
 
 int ns_cli_fail(GError *error)
 {
@@ -50,36 +51,46 @@ NsTopology *ns_cli_load_topology(const char *path, const char *format, GError **
   return ns_topology_load(path, f, print_warning, NULL, error);
 }
 
+gboolean ns_cli_option_once(const char *option, const char *value, gpointer data,
+                            GError **error)
+{
+  char **slot = data;
+  if (*slot != NULL) {
+    g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "%s given twice ('%s' and '%s'): it takes one value", option, *slot, value);
+    return FALSE;
+  }
+  *slot = g_strdup(value);
+  return TRUE;
+}
+
 gboolean ns_cli_parse_size(const char *option, const char *text, uint64_t *bytes,
                            GError **error)
 {
   const char *why = NULL;
-  if (!ns_parse_size(text, bytes, &why)) {
+  if (!ns_parse_msize(text, bytes, &why)) {
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "%s '%s': %s", option, text, why);
     return FALSE;
   }
   return TRUE;
 }
 
-FILE *ns_cli_open_output(const char *path, GError **error)
+gboolean ns_cli_check_writable(const char *path, GError **error)
 {
-  if (path == NULL || strcmp(path, "-") == 0)
-    return stdout;
-  FILE *f = fopen(path, "w");
-  if (f == NULL)
-    ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot write: %s", g_strerror(errno));
-  return f;
-}
-
-gboolean ns_cli_close_output(FILE *f, const char *path, GError **error)
-{
-  gboolean ok = fflush(f) == 0 && !ferror(f);
-  if (f != stdout)
-    ok = (fclose(f) == 0) && ok;
-  if (!ok)
-    ns_set_error_at(error, NS_ERROR_IO, path ? path : "<stdout>", 0, "write failed: %s",
-                    g_strerror(errno));
-  return ok;
+  if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
+    ns_set_error_at(error, NS_ERROR_INPUT, path, 0, "is a directory (a file name is expected)");
+    return FALSE;
+  }
+  g_autofree char *dir = g_path_get_dirname(path);
+  if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+    ns_set_error_at(error, NS_ERROR_INPUT, path, 0, "directory %s does not exist", dir);
+    return FALSE;
+  }
+  if (access(g_file_test(path, G_FILE_TEST_EXISTS) ? path : dir, W_OK) != 0) {
+    ns_set_error_at(error, NS_ERROR_INPUT, path, 0, "cannot be written: %s", g_strerror(errno));
+    return FALSE;
+  }
+  return TRUE;
 }
 
 gboolean ns_cli_parse(GOptionContext *ctx, int *argc, char ***argv)

@@ -386,3 +386,27 @@ char *ns_format_size(uint64_t bytes)
                                size_out[i].name);
   return g_strdup_printf("%" G_GUINT64_FORMAT "B", bytes);
 }
+
+gboolean ns_parse_msize(const char *text, uint64_t *bytes, const char **why)
+{
+  if (!ns_parse_size(text, bytes, why))
+    return FALSE;
+  if (*bytes > NS_MAX_MSIZE) {
+    *why = "above the 1TiB limit of a message size";
+    return FALSE;
+  }
+  return TRUE;
+}
+
+char *ns_format_bytes(double bytes)
+{
+  if (bytes >= 0 && bytes < 9007199254740992.0 && bytes == (double)(uint64_t)bytes)
+    return ns_format_size((uint64_t)bytes); /* exact: up to 2^53 */
+  static const char *const prefix[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB" };
+  int i = 0;
+  while (bytes >= 1024 && i + 1 < (int)G_N_ELEMENTS(prefix)) {
+    bytes /= 1024;
+    i++;
+  }
+  return g_strdup_printf("%.4g%s", bytes, prefix[i]);
+}

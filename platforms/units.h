@@ -23,10 +23,23 @@ gboolean ns_parse_time(const char *text, double *seconds, const char **why);
 /* Parse "64KiB" into bytes (a whole number > 0). */
 gboolean ns_parse_size(const char *text, uint64_t *bytes, const char **why);
 
+/* The largest message (chunk) size netsched plans, verifies or simulates:
+ * 1 TiB. Byte totals (a chunk times p² or times segments) then stay far
+ * inside 64 bits and exact in double up to 2^53 for every realistic run;
+ * what exceeds that is reported in floating point, never wrapped. */
+#define NS_MAX_MSIZE ((uint64_t)1 << 40)
+
+/* ns_parse_size() limited to NS_MAX_MSIZE ("above the 1TiB limit of a
+ * message size"). */
+gboolean ns_parse_msize(const char *text, uint64_t *bytes, const char **why);
+
 /* Format for people and for round-tripping into the parsers above:
  * "100Mbps", "10us", "64KiB". Results are newly allocated. */
 char *ns_format_bandwidth(double bits_per_s);
 char *ns_format_time(double seconds);
 char *ns_format_size(uint64_t bytes);
+/* A byte total that may exceed 64 bits: exact like ns_format_size() up to
+ * 2^53, else four significant digits with a binary prefix ("1.5EiB"). */
+char *ns_format_bytes(double bytes);
 
 #endif

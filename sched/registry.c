@@ -1,6 +1,7 @@
 /* netsched — the planner registry, generated from sched/planners.def. */
 #include "sched/registry.h"
 #include "platforms/error.h"
+#include "platforms/units.h"
 
 static const NsPlanner planners[] = {
 #define NS_PLANNER(coll, algo, summary_, source_)                                          \
@@ -54,6 +55,11 @@ NsSchedule *ns_plan(const NsTopology *topo, NsCollective collective, const char 
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "unknown %s algorithm '%s' (known: %s)",
                     ns_collective_name(collective), algorithm, known->str);
     g_string_free(known, TRUE);
+    return NULL;
+  }
+  if (params->msize == 0 || params->msize > NS_MAX_MSIZE) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                    "message size %" G_GUINT64_FORMAT " B is outside 1 B .. 1TiB", params->msize);
     return NULL;
   }
   return p->plan(topo, params, error);

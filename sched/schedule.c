@@ -134,6 +134,20 @@ void ns_schedule_phase_range(const NsSchedule *s, uint32_t p, uint64_t *first, u
   *count = end - start;
 }
 
+uint32_t ns_schedule_transfer_phase(const NsSchedule *s, uint64_t t)
+{
+  /* The last phase whose first transfer is <= t (empty phases share starts). */
+  uint32_t lo = 0, hi = s->phase_start->len;
+  while (hi - lo > 1) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (g_array_index(s->phase_start, uint32_t, mid) <= t)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 const uint32_t *ns_schedule_chunks(const NsSchedule *s, const NsTransfer *t)
 {
   if (t->n_chunks == 1)

@@ -109,6 +109,8 @@ static inline const NsTransfer *ns_schedule_transfer(const NsSchedule *s, uint64
 }
 /* Transfers of phase p are [*first, *first + *count). */
 void ns_schedule_phase_range(const NsSchedule *s, uint32_t p, uint64_t *first, uint64_t *count);
+/* The phase transfer t belongs to. O(log phases). */
+uint32_t ns_schedule_transfer_phase(const NsSchedule *s, uint64_t t);
 /* Chunks of a transfer (pointer into the schedule, valid until it changes). */
 const uint32_t *ns_schedule_chunks(const NsSchedule *s, const NsTransfer *t);
 

@@ -20,6 +20,7 @@
  * 16.8 M-transfer schedule needs no memory beyond the schedule itself.
  */
 #include "sched/schedule_json.h"
+#include "platforms/units.h"
 #include "sched/sync.h"
 #include "platforms/error.h"
 
@@ -863,7 +864,7 @@ static NsSchedule *read_document(Ctx *c, JsonNode *root)
 
   gint64 msize;
   if ((n = member(c, o, "msize_bytes")) == NULL ||
-      !get_positive(c, n, "the message size", G_MAXINT64, &msize)) {
+      !get_positive(c, n, "the message size", (gint64)NS_MAX_MSIZE, &msize)) {
     g_hash_table_unref(seen);
     g_free(names);
     return NULL;

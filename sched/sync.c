@@ -475,3 +475,120 @@ gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
   graph_free(&g);
   return TRUE;
 }
+
+/* ---- deadlock: cycles of program order and sync edges ------------------ */
+
+/* Node ids of the wait graph: transfers are 0..n-1; the node "machine m
+ * completed its step whose first position in m's list is i" is n + i. */
+typedef struct {
+  Graph g;
+  uint64_t n;
+  uint32_t *step_first;   /* per list position: first position of its step */
+  uint32_t *pos_machine;  /* per list position: the machine */
+} WaitGraph;
+
+/* The k-th successor of `node`, or UINT64_MAX when there is none. */
+static uint64_t wait_successor(const WaitGraph *w, uint64_t node, uint64_t k)
+{
+  const Graph *g = &w->g;
+  if (node < w->n) { /* a transfer: both ends' step nodes, then its sync targets */
+    if (k == 0)
+      return w->n + w->step_first[g->pos_src[node]];
+    if (k == 1)
+      return w->n + w->step_first[g->pos_dst[node]];
+    uint64_t c = g->cstart[node] + (k - 2);
+    return c < g->cstart[node + 1] ? g->cto[c] : UINT64_MAX;
+  }
+  /* A step node: every transfer of the machine's next step. */
+  uint32_t i = (uint32_t)(node - w->n);
+  uint32_t m = w->pos_machine[i];
+  uint64_t j = (uint64_t)g->next_step[i] + k;
+  if (j >= g->mstart[m + 1] || g->phase[g->mlist[j]] != g->phase[g->mlist[g->next_step[i]]])
+    return UINT64_MAX;
+  return g->mlist[j];
+}
+
+gboolean ns_sync_find_cycle(const NsSchedule *s, GArray *cycle)
+{
+  if (cycle != NULL)
+    g_array_set_size(cycle, 0);
+  if (s->execution != NS_EXEC_PHASED || s->sync == NULL || s->sync->len == 0)
+    return FALSE;
+  WaitGraph w = { .g = { .s = s }, .n = ns_schedule_n_transfers(s) };
+  build_program_order(&w.g);
+  /* Program order only goes forward in phases: a cycle needs a sync edge
+   * that does not. */
+  gboolean backward = FALSE;
+  for (guint i = 0; i < s->sync->len && !backward; i++) {
+    const NsSyncEdge *e = &g_array_index(s->sync, NsSyncEdge, i);
+    backward = e->from >= w.n || e->to >= w.n || w.g.phase[e->to] <= w.g.phase[e->from];
+  }
+  if (!backward) {
+    graph_free(&w.g);
+    return FALSE;
+  }
+  GArray *edges = g_array_sized_new(FALSE, FALSE, sizeof(Pair), s->sync->len);
+  for (guint i = 0; i < s->sync->len; i++) {
+    const NsSyncEdge *e = &g_array_index(s->sync, NsSyncEdge, i);
+    if (e->from < w.n && e->to < w.n) /* the reader rejects others */
+      g_array_append_val(edges, ((Pair){ e->from, e->to }));
+  }
+  if (edges->len > 1)
+    qsort(edges->data, edges->len, sizeof(Pair), compare_pairs);
+  graph_set_edges(&w.g, (const Pair *)edges->data, edges->len);
+  g_array_unref(edges);
+
+  uint64_t n_pos = w.g.mstart[s->n_machines];
+  w.step_first = g_new(uint32_t, n_pos + 1);
+  w.pos_machine = g_new(uint32_t, n_pos + 1);
+  for (int m = 0; m < s->n_machines; m++)
+    for (uint32_t i = w.g.mstart[m]; i < w.g.mstart[m + 1]; i++) {
+      w.pos_machine[i] = (uint32_t)m;
+      gboolean first = i == w.g.mstart[m] ||
+                       w.g.phase[w.g.mlist[i]] != w.g.phase[w.g.mlist[i - 1]];
+      w.step_first[i] = first ? i : w.step_first[i - 1];
+    }
+
+  /* Iterative depth-first search: 0 white, 1 on the stack, 2 done. */
+  uint64_t n_nodes = w.n + n_pos;
+  uint8_t *colour = g_new0(uint8_t, n_nodes);
+  uint64_t *stack_node = g_new(uint64_t, n_nodes), *stack_next = g_new(uint64_t, n_nodes);
+  gboolean found = FALSE;
+  for (uint64_t root = 0; root < w.n && !found; root++) {
+    if (colour[root] != 0)
+      continue;
+    uint64_t top = 0;
+    stack_node[top] = root;
+    stack_next[top++] = 0;
+    colour[root] = 1;
+    while (top > 0 && !found) {
+      uint64_t x = stack_node[top - 1];
+      uint64_t y = wait_successor(&w, x, stack_next[top - 1]++);
+      if (y == UINT64_MAX) {
+        colour[x] = 2;
+        top--;
+      } else if (colour[y] == 0) {
+        colour[y] = 1;
+        stack_node[top] = y;
+        stack_next[top++] = 0;
+      } else if (colour[y] == 1) { /* back edge: the cycle is y .. x on the stack */
+        found = TRUE;
+        uint64_t k = top;
+        while (stack_node[k - 1] != y)
+          k--;
+        for (; cycle != NULL && k - 1 < top; k++)
+          if (stack_node[k - 1] < w.n) {
+            uint32_t t = (uint32_t)stack_node[k - 1];
+            g_array_append_val(cycle, t);
+          }
+      }
+    }
+  }
+  g_free(colour);
+  g_free(stack_node);
+  g_free(stack_next);
+  g_free(w.step_first);
+  g_free(w.pos_machine);
+  graph_free(&w.g);
+  return found;
+}

@@ -117,4 +117,27 @@ gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
 gboolean ns_sync_check(const NsTopology *topo, const NsSchedule *s, const NsSyncScheme *scheme,
                        uint64_t *unordered, uint32_t *first_u, uint32_t *first_v, GError **error);
 
+/*
+ * ns_sync_find_cycle — does the schedule deadlock?
+ *
+ * Program order plus the sync edges must form a DAG: a cycle is a set of
+ * transfers each waiting for the next, which no execution can start (the
+ * simulator would report a deadlock). Program order is modelled with one
+ * auxiliary node per machine step ("machine m finished its transfers of
+ * phase k"), so the graph has O(transfers) nodes and edges rather than the
+ * quadratic complete bipartite orderings between consecutive steps.
+ *
+ * Steps: build the program-order graph; iterative depth-first search with
+ * three colours; the first back edge closes a cycle, read off the DFS stack.
+ * Phased schedules whose sync edges all go from an earlier to a strictly
+ * later phase are acyclic by construction and are answered without a search.
+ *
+ * `cycle` (may be NULL) receives the transfer ids of the first cycle found,
+ * in wait order: cycle[i+1] starts only after cycle[i] completed, and the
+ * last one releases the first. Returns TRUE when a cycle exists.
+ * Time and memory O(transfers + sync edges). Posted schedules have no sync
+ * edges by definition: FALSE.
+ */
+gboolean ns_sync_find_cycle(const NsSchedule *s, GArray *cycle);
+
 #endif

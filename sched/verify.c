@@ -29,6 +29,9 @@ NsCheck ns_finding_check(NsFindingKind k)
   case NS_FIND_PORT_RECV: return NS_CHECK_PORT;
   case NS_FIND_PHASES: return NS_CHECK_OPTIMAL;
   case NS_FIND_UNORDERED: return NS_CHECK_SYNC;
+  case NS_FIND_REDUNDANT: return NS_CHECK_COMPLETE;
+  case NS_FIND_CYCLE: return NS_CHECK_SYNC;
+  case NS_N_FINDING_KINDS: break;
   }
   return NS_CHECK_OPTIMAL;
 }
@@ -37,12 +40,15 @@ void ns_verify_options_init(NsVerifyOptions *opt)
 {
   opt->port = NS_PORT_ONE;
   opt->max_findings = 20;
+  opt->sync_order = TRUE;
 }
 
 void ns_verify_report_clear(NsVerifyReport *r)
 {
   if (r->findings != NULL)
     g_array_unref(r->findings);
+  if (r->cycle != NULL)
+    g_array_unref(r->cycle);
   memset(r, 0, sizeof *r);
 }
 
@@ -71,8 +77,10 @@ typedef struct {
    * algorithms. allgather/bcast: count[chunk * p + machine]. */
   uint8_t *count;
   uint64_t n_count;
+  uint32_t n_counted;        /* bcast: segments with a count row (those ever sent) */
   GHashTable *relay;
-  uint32_t n_kinds[16];      /* findings recorded per kind */
+  GArray *scratch;           /* uint32: a transfer's chunks, sorted */
+  uint32_t n_kinds[NS_N_FINDING_KINDS]; /* findings recorded per kind */
   /* Stamps (phase + 1) for contention and port checks. */
   uint64_t *edge_stamp, *edge_owner;
   uint32_t *edge_uses;
@@ -93,7 +101,8 @@ static void add_finding(Replay *st, NsFinding f)
 static NsFinding finding(NsFindingKind kind, int64_t phase, int64_t t1)
 {
   return (NsFinding){ .kind = kind, .phase = phase, .t1 = t1, .t2 = -1, .edge = -1,
-                      .machine = -1, .chunk = 0, .value = 0, .bound = 0 };
+                      .machine = -1, .chunk = 0, .value = 0, .bound = 0,
+                      .cycle = NULL };
 }
 
 /* Relay holdings are keyed (chunk << 20) ^ machine (machines < 2^20); the
@@ -128,31 +137,59 @@ static gboolean holds(const Replay *st, int m, uint32_t c)
   return FALSE;
 }
 
-/* Machine m receives chunk c. Returns FALSE when that is a duplicate
- * delivery to a destination. */
-static gboolean receive(Replay *st, int m, uint32_t c)
+typedef enum { RECEIVED, RECEIVED_TWICE, RECEIVED_REDUNDANT } Receipt;
+
+/* Machine m receives chunk c: a first delivery, a second delivery to a
+ * destination (the postcondition says exactly once), or a redundant one —
+ * to the chunk's origin (the allgather block's owner, the bcast root), or a
+ * second copy to an intermediate of an indirect algorithm. */
+static Receipt receive(Replay *st, int m, uint32_t c)
 {
   const NsSchedule *s = st->s;
   uint8_t *slot;
   if (s->collective == NS_COLL_ALLTOALL) {
     int o = (int)(c / (uint32_t)st->p), d = (int)(c % (uint32_t)st->p);
-    if (m != d) {
-      if (m != o) { /* an intermediate of an indirect algorithm */
-        if (st->relay == NULL)
-          st->relay = g_hash_table_new(relay_hash, g_direct_equal);
-        g_hash_table_add(st->relay, GSIZE_TO_POINTER(((gsize)c << 20) ^ (gsize)m));
-      }
-      return TRUE;
+    if (m == o)
+      return RECEIVED_REDUNDANT;
+    if (m != d) { /* an intermediate of an indirect algorithm */
+      if (st->relay == NULL)
+        st->relay = g_hash_table_new(relay_hash, g_direct_equal);
+      return g_hash_table_add(st->relay, GSIZE_TO_POINTER(((gsize)c << 20) ^ (gsize)m))
+                 ? RECEIVED
+                 : RECEIVED_REDUNDANT;
     }
     slot = &st->count[c];
   } else {
+    if (m == (s->collective == NS_COLL_ALLGATHER ? (int)c : s->root))
+      return RECEIVED_REDUNDANT;
     slot = &st->count[(uint64_t)c * st->p + m];
   }
   if (*slot < UINT8_MAX)
     (*slot)++;
   if (*slot == 1)
     st->r->n_delivered++;
-  return *slot == 1;
+  return *slot == 1 ? RECEIVED : RECEIVED_TWICE;
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The first chunk listed twice in a transfer, or -1. O(k log k). */
+static int64_t repeated_chunk(Replay *st, const NsTransfer *tr, const uint32_t *chunks)
+{
+  if (tr->n_chunks < 2)
+    return -1;
+  g_array_set_size(st->scratch, tr->n_chunks);
+  uint32_t *sorted = (uint32_t *)st->scratch->data;
+  memcpy(sorted, chunks, sizeof(uint32_t) * tr->n_chunks);
+  qsort(sorted, tr->n_chunks, sizeof(uint32_t), compare_u32);
+  for (uint32_t k = 1; k < tr->n_chunks; k++)
+    if (sorted[k] == sorted[k - 1])
+      return sorted[k];
+  return -1;
 }
 
 /* ---- the checks --------------------------------------------------------- */
@@ -176,13 +213,24 @@ static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t 
     const NsTransfer *tr = ns_schedule_transfer(s, t);
     const uint32_t *chunks = ns_schedule_chunks(s, tr);
     st->r->n_chunk_moves += tr->n_chunks;
-    for (uint32_t k = 0; k < tr->n_chunks; k++)
-      if (!receive(st, tr->dst, chunks[k])) {
-        NsFinding f = finding(NS_FIND_DUPLICATE, (int64_t)phase, (int64_t)t);
-        f.machine = tr->dst;
-        f.chunk = chunks[k];
-        add_finding(st, f);
-      }
+    int64_t twice = repeated_chunk(st, tr, chunks);
+    if (twice >= 0) {
+      NsFinding f = finding(NS_FIND_REDUNDANT, (int64_t)phase, (int64_t)t);
+      f.machine = tr->dst;
+      f.chunk = (uint32_t)twice;
+      f.value = 1; /* listed twice in the transfer */
+      add_finding(st, f);
+    }
+    for (uint32_t k = 0; k < tr->n_chunks; k++) {
+      Receipt got = receive(st, tr->dst, chunks[k]);
+      if (got == RECEIVED)
+        continue;
+      NsFinding f = finding(got == RECEIVED_TWICE ? NS_FIND_DUPLICATE : NS_FIND_REDUNDANT,
+                            (int64_t)phase, (int64_t)t);
+      f.machine = tr->dst;
+      f.chunk = chunks[k];
+      add_finding(st, f);
+    }
   }
 }
 
@@ -249,9 +297,13 @@ static void check_complete(Replay *st)
         }
     return;
   }
+  /* Only segments some transfer carries have a count row; a segment no
+   * transfer carries reaches nobody, counted without a loop over machines,
+   * so a file declaring 2^31 segments costs what its transfers cost. */
   uint64_t n_chunks = s->collective == NS_COLL_ALLGATHER ? (uint64_t)p : s->n_segments;
+  uint64_t counted = s->collective == NS_COLL_ALLGATHER ? (uint64_t)p : st->n_counted;
   st->r->n_required = 0;
-  for (uint64_t c = 0; c < n_chunks; c++) {
+  for (uint64_t c = 0; c < counted; c++) {
     int owner = s->collective == NS_COLL_ALLGATHER ? (int)c : s->root;
     for (int m = 0; m < p; m++) {
       if (m == owner)
@@ -261,9 +313,19 @@ static void check_complete(Replay *st)
         NsFinding f = finding(NS_FIND_MISSING, -1, -1);
         f.machine = m;
         f.chunk = (uint32_t)c;
+        f.value = 1;
         add_finding(st, f);
       }
     }
+  }
+  if (n_chunks > counted) {
+    uint64_t never = n_chunks - counted;
+    st->r->n_required += never * (uint64_t)(p - 1);
+    NsFinding f = finding(NS_FIND_MISSING, -1, -1);
+    f.chunk = (uint32_t)counted;
+    f.value = never * (uint64_t)(p - 1);
+    st->r->failures[NS_CHECK_COMPLETE] += f.value - 1;
+    add_finding(st, f);
   }
 }
 
@@ -279,6 +341,8 @@ static void replay_free(Replay *st)
   g_free(st->count);
   if (st->relay != NULL)
     g_hash_table_unref(st->relay);
+  if (st->scratch != NULL)
+    g_array_unref(st->scratch);
   g_free(st->edge_stamp);
   g_free(st->edge_owner);
   g_free(st->edge_uses);
@@ -310,9 +374,15 @@ gboolean ns_verify(const NsTopology *topo, const NsSchedule *s, const NsVerifyOp
   }
 
   int p = st.p;
-  st.n_count = s->collective == NS_COLL_ALLTOALL    ? (uint64_t)p * p
-               : s->collective == NS_COLL_ALLGATHER ? (uint64_t)p * p
-                                                    : (uint64_t)s->n_segments * p;
+  if (s->collective == NS_COLL_BCAST && s->n_segments > 0) /* rows for the segments sent */
+    for (uint64_t t = 0; t < ns_schedule_n_transfers(s); t++) {
+      const NsTransfer *tr = ns_schedule_transfer(s, t);
+      const uint32_t *chunks = ns_schedule_chunks(s, tr);
+      for (uint32_t k = 0; k < tr->n_chunks; k++)
+        st.n_counted = MAX(st.n_counted, MIN(chunks[k], s->n_segments - 1) + 1);
+    }
+  st.n_count = s->collective == NS_COLL_BCAST ? (uint64_t)st.n_counted * p : (uint64_t)p * p;
+  st.scratch = g_array_new(FALSE, FALSE, sizeof(uint32_t));
   st.count = g_new0(uint8_t, st.n_count);
   int n_edges = ns_topology_n_edges(topo);
   st.edge_stamp = g_new0(uint64_t, n_edges);
@@ -349,10 +419,24 @@ gboolean ns_verify(const NsTopology *topo, const NsSchedule *s, const NsVerifyOp
       add_finding(&st, f);
     }
   }
-  /* Synchronisation: the stored sync edges must do what their scheme says. */
+  /* Synchronisation: no wait cycle, and the stored sync edges must do what
+   * their scheme says. */
+  if (s->execution == NS_EXEC_PHASED && s->sync != NULL && s->sync->len > 0) {
+    r->ran[NS_CHECK_SYNC] = TRUE;
+    r->cycle = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    if (ns_sync_find_cycle(s, r->cycle)) {
+      NsFinding f = finding(NS_FIND_CYCLE, -1, g_array_index(r->cycle, uint32_t, 0));
+      f.value = r->cycle->len;
+      f.cycle = r->cycle;
+      add_finding(&st, f);
+    } else {
+      g_clear_pointer(&r->cycle, g_array_unref);
+    }
+  }
   NsSyncScheme scheme;
-  if (s->sync_scheme != NULL && ns_sync_scheme_parse(s->sync_scheme, &scheme, NULL) &&
-      ns_sync_uses_pairwise(&scheme) && s->execution == NS_EXEC_PHASED) {
+  if (opt->sync_order && s->sync_scheme != NULL &&
+      ns_sync_scheme_parse(s->sync_scheme, &scheme, NULL) && ns_sync_uses_pairwise(&scheme) &&
+      s->execution == NS_EXEC_PHASED) {
     uint64_t unordered = 0;
     uint32_t u = 0, v = 0;
     if (!ns_sync_check(topo, s, &scheme, &unordered, &u, &v, error)) {
@@ -365,7 +449,7 @@ gboolean ns_verify(const NsTopology *topo, const NsSchedule *s, const NsVerifyOp
       f.t2 = u;
       f.value = unordered;
       add_finding(&st, f);
-      r->failures[NS_CHECK_SYNC] = unordered;
+      r->failures[NS_CHECK_SYNC] += unordered - 1;
     }
   }
   replay_free(&st);

@@ -8,7 +8,11 @@
  *   completeness the collective's postcondition: every required (chunk,
  *                destination) delivered exactly once (alltoall: chunk
  *                (o,d) at d; allgather: chunk o at every machine; bcast:
- *                every segment at every machine);
+ *                every segment at every machine), and nothing delivered
+ *                that the receiver already holds: a chunk back to its
+ *                origin, a second copy to a relay, a chunk listed twice in
+ *                one transfer (redundant deliveries waste links and hide
+ *                planner bugs);
  *   contention   no two transfers of a phase share a directed edge
  *                (Faraj & Yuan §3); a posted-at-once schedule is one phase;
  *   port model   1-port: a machine sends at most one and receives at most
@@ -16,8 +20,9 @@
  *   optimality   alltoall on a tree: number of phases versus the
  *                bottleneck load (Faraj & Yuan §4: load-many phases is
  *                optimal and achievable);
- *   sync         when the schedule carries sync edges for a pair-wise
- *                scheme (sched/sync.h): program order plus the sync edges
+ *   sync         when the schedule carries sync edges: program order plus
+ *                the sync edges form no wait cycle (a cycle deadlocks every
+ *                execution); and for a pair-wise scheme (sched/sync.h) they
  *                order every pair of contending transfers that the scheme
  *                separates (dissertation §3.2.3.2).
  * Every finding names the phase, the transfers and the edge or machine.
@@ -52,6 +57,9 @@ typedef enum {
   NS_FIND_PORT_RECV,     /* PORT */
   NS_FIND_PHASES,        /* OPTIMAL */
   NS_FIND_UNORDERED,     /* SYNC */
+  NS_FIND_REDUNDANT,     /* COMPLETE: delivered to a machine that holds it already */
+  NS_FIND_CYCLE,         /* SYNC: program order + sync edges wait in a cycle */
+  NS_N_FINDING_KINDS
 } NsFindingKind;
 
 typedef struct {
@@ -61,13 +69,19 @@ typedef struct {
   int edge;              /* directed edge for NS_FIND_EDGE, else -1 */
   int machine;           /* schedule machine index, -1 */
   uint32_t chunk;
-  uint64_t value;        /* NS_FIND_PHASES: number of phases */
+  uint64_t value;        /* NS_FIND_PHASES: number of phases; NS_FIND_MISSING:
+                            how many (chunk, machine) pairs the finding stands
+                            for (1, or a whole never-sent segment) */
   uint64_t bound;        /* NS_FIND_PHASES: the bottleneck load */
+  const GArray *cycle;   /* NS_FIND_CYCLE: the report's cycle (valid while it lives) */
 } NsFinding;
 
 typedef struct {
   NsPortModel port;
   int max_findings;      /* detailed findings kept per kind (default 20) */
+  gboolean sync_order;   /* check that pair-wise sync edges order contending
+                            transfers (default TRUE; the wait-cycle check
+                            always runs when there are sync edges) */
 } NsVerifyOptions;
 
 typedef struct {
@@ -82,6 +96,8 @@ typedef struct {
   uint64_t lower_bound;  /* phases: bottleneck load (alltoall on trees), else 0 */
   uint64_t max_edge_use; /* largest number of transfers of one phase on one edge */
   int max_path_len;      /* switches on the longest route used */
+  GArray *cycle;         /* uint32 transfer ids of the first wait cycle (NS_FIND_CYCLE),
+                            in wait order; NULL when none */
   int n_machines, topo_machines;
 } NsVerifyReport;
 

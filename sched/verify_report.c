@@ -24,6 +24,25 @@ static char *chunk_text(const NsSchedule *s, uint32_t c)
   return g_strdup("?");
 }
 
+/* "#5 n0->n1 (phase 2) waits for #9 n2->n3 (phase 1) waits for ... #5":
+ * the first wait cycle, in wait order. */
+static char *cycle_text(const NsSchedule *s, const GArray *cycle)
+{
+  GString *g = g_string_new("sync edges and program order wait in a cycle, so every execution "
+                            "deadlocks: ");
+  for (guint i = 0; cycle != NULL && i <= cycle->len && cycle->len > 0; i++) {
+    uint32_t t = g_array_index(cycle, uint32_t, i % cycle->len);
+    g_autofree char *text = transfer_text(s, t);
+    g_string_append_printf(g, "%s%s (phase %u)", i ? " -> " : "", text,
+                           ns_schedule_transfer_phase(s, t));
+    if (i > 10 && i + 1 < cycle->len) {
+      g_string_append_printf(g, " -> ... (%u transfers in all)", cycle->len);
+      break;
+    }
+  }
+  return g_string_free(g, FALSE);
+}
+
 char *ns_finding_describe(const NsFinding *f, const NsTopology *topo, const NsSchedule *s)
 {
   g_autofree char *t1 = f->t1 >= 0 ? transfer_text(s, f->t1) : NULL;
@@ -40,7 +59,22 @@ char *ns_finding_describe(const NsFinding *f, const NsTopology *topo, const NsSc
                            "second time",
                            f->phase, t1, chunk, who);
   case NS_FIND_MISSING:
+    if (f->value > 1) /* whole segments no transfer carries */
+      return g_strdup_printf("segments %u and up are carried by no transfer: %" G_GUINT64_FORMAT
+                             " deliveries missing",
+                             f->chunk, f->value);
     return g_strdup_printf("%s never reaches %s", chunk, who);
+  case NS_FIND_REDUNDANT:
+    if (f->value == 1)
+      return g_strdup_printf("phase %" G_GINT64_FORMAT ": transfer %s carries %s twice",
+                             f->phase, t1, chunk);
+    return g_strdup_printf("phase %" G_GINT64_FORMAT ": transfer %s delivers %s to %s, which "
+                           "holds it already (redundant delivery)",
+                           f->phase, t1, chunk, who);
+  case NS_FIND_CYCLE:
+    return cycle_text(s, f->cycle);
+  case NS_N_FINDING_KINDS:
+    break;
   case NS_FIND_EDGE: {
     g_autofree char *edge = ns_topology_edge_name(topo, f->edge);
     return g_strdup_printf("phase %" G_GINT64_FORMAT ": transfers %s and %s share edge %s",

@@ -17,6 +17,16 @@ static sg_bar_t hardware;        /* the barrier hardware, when modelled */
 static uint32_t *sync_got;       /* per transfer: syncs received so far */
 static char payload;             /* SimGrid refuses NULL payloads */
 
+/* What each machine's actor is blocked on, so that a run SimGrid ends in a
+ * deadlock can say who waited for what (a success path is checked too). */
+typedef enum { WAIT_NOTHING, WAIT_SYNC, WAIT_COMM, WAIT_BARRIER, WAIT_DONE } WaitKind;
+typedef struct {
+  WaitKind kind;
+  uint32_t phase;
+  uint32_t transfer;             /* WAIT_SYNC, WAIT_COMM */
+} WaitState;
+static WaitState *waiting;       /* per machine */
+
 /* ---- mailboxes ---------------------------------------------------------- */
 
 static sg_mailbox_t data_box(int src, int dst)
@@ -46,8 +56,9 @@ static sg_mailbox_t barrier_box(int src, int dst)
  * x + 2^r and waits for x − 2^r (real messages of sync_size bytes). With
  * hardware barriers (Faraj & Yuan §5: Purdue PAPERS) every machine leaves
  * when the last arrives, at no network cost. */
-static void barrier(int x)
+static void barrier(int x, uint32_t phase)
 {
+  waiting[x] = (WaitState){ WAIT_BARRIER, phase, 0 };
   if (G->hardware_barrier) { /* dedicated barrier hardware: no messages */
     sg_barrier_wait(hardware);
     return;
@@ -79,8 +90,9 @@ static void release_syncs(int x, uint32_t t)
 }
 
 /* Blocks until every sync transfer t waits for has arrived at machine x. */
-static void await_syncs(int x, uint32_t t)
+static void await_syncs(int x, uint32_t t, uint32_t phase)
 {
+  waiting[x] = (WaitState){ WAIT_SYNC, phase, t };
   while (sync_got[t] < G->needed[t]) {
     void *data = sg_mailbox_get(sync_box(x));
     sync_got[GPOINTER_TO_UINT(data) - 1]++;
@@ -111,13 +123,14 @@ static void run_step(int x, const Step *st)
   }
   for (uint32_t i = 0; i < st->n_sends; i++) {
     uint32_t t = G->ops[st->send_first + i];
-    await_syncs(x, t);
+    await_syncs(x, t, st->phase);
     G->start[t] = simgrid_get_clock();
     ids[k] = t;
     is_send[k] = TRUE;
     comms[k++] = sg_mailbox_put_async(data_box(x, G->dst[t]), &payload, (long)G->bytes[t]);
   }
   while (k > 0) {
+    waiting[x] = (WaitState){ WAIT_COMM, st->phase, ids[0] };
     ssize_t i = sg_comm_wait_any(comms, k);
     uint32_t t = ids[i];
     if (is_send[i]) {
@@ -146,12 +159,66 @@ static void machine_actor(int argc, char **argv)
   for (uint32_t s = G->step_start[x]; s < G->step_start[x + 1]; s++) {
     const Step *st = &G->steps[s];
     while (b < G->n_barriers && G->barrier_phase[b] <= st->phase)
-      barrier(x), b++;
+      barrier(x, G->barrier_phase[b]), b++;
     run_step(x, st);
   }
   while (b < G->n_barriers)
-    barrier(x), b++;
+    barrier(x, G->barrier_phase[b]), b++;
   G->finish[x] = simgrid_get_clock();
+  waiting[x].kind = WAIT_DONE;
+}
+
+/* "n0 waits in phase 2 for the syncs of #7 n0->n3 (0 of 1 arrived)". */
+static void describe_wait(GString *out, int x)
+{
+  const WaitState *w = &waiting[x];
+  const char *who = G->hosts[x];
+  uint32_t t = w->transfer;
+  switch (w->kind) {
+  case WAIT_SYNC:
+    g_string_append_printf(out, "%s waits in phase %u for the sync messages that release #%u "
+                           "%s->%s (%u of %u arrived)",
+                           who, w->phase, t, G->hosts[G->src[t]], G->hosts[G->dst[t]],
+                           sync_got[t], G->needed[t]);
+    break;
+  case WAIT_COMM:
+    g_string_append_printf(out, "%s waits in phase %u for transfer #%u %s->%s", who, w->phase, t,
+                           G->hosts[G->src[t]], G->hosts[G->dst[t]]);
+    break;
+  case WAIT_BARRIER:
+    g_string_append_printf(out, "%s waits in the barrier before phase %u", who, w->phase);
+    break;
+  default:
+    g_string_append_printf(out, "%s never started", who);
+  }
+}
+
+/* After simgrid_run(): every machine must have finished its program and
+ * every transfer completed. SimGrid stops a deadlocked simulation and
+ * returns; that is an error naming what was left waiting, never a time. */
+static gboolean check_complete(void)
+{
+  int stuck = 0;
+  for (int x = 0; x < G->p; x++)
+    stuck += waiting[x].kind != WAIT_DONE;
+  if (stuck == 0 && G->header->transfers_done == G->n_all)
+    return TRUE;
+  GString *why = g_string_new(NULL);
+  g_string_printf(why, "deadlock at %.6f s simulated: %d of %d machines never finished, %"
+                  G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " transfers completed (",
+                  simgrid_get_clock(), stuck, G->p, (guint64)G->header->transfers_done,
+                  (guint64)G->n_all);
+  int shown = 0;
+  for (int x = 0; x < G->p && shown < 4; x++)
+    if (waiting[x].kind != WAIT_DONE) {
+      if (shown++ > 0)
+        g_string_append(why, "; ");
+      describe_wait(why, x);
+    }
+  g_string_append(why, stuck > shown ? "; ...)" : ")");
+  g_strlcpy(G->header->error, why->str, sizeof G->header->error);
+  g_string_free(why, TRUE);
+  return FALSE;
 }
 
 /* ---- set-up ------------------------------------------------------------- */
@@ -160,6 +227,7 @@ void ns_replay_run(Program *prog, const char *platform, int argc, char **argv)
 {
   G = prog;
   sync_got = g_new0(uint32_t, prog->n_all + 1);
+  waiting = g_new0(WaitState, prog->p);
   gint64 t0 = g_get_monotonic_time();
   simgrid_init(&argc, argv);
   simgrid_load_platform(platform);
@@ -181,6 +249,10 @@ void ns_replay_run(Program *prog, const char *platform, int argc, char **argv)
   simgrid_run();
   prog->header->completion = simgrid_get_clock();
   prog->header->wall_seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
+  if (!check_complete()) {
+    fflush(NULL);
+    _exit(4);
+  }
   prog->header->done = 1;
   fflush(NULL);
   /* _exit: ns-3 crashes in its destructors at exit (simgrid-3.32 notes). */

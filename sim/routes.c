@@ -8,7 +8,8 @@
 #include "platforms/error.h"
 #include "platforms/topology_simgrid.h"
 #include "sim/sim.h"
-#include <glib/gstdio.h>
+#include <errno.h>
+#include <signal.h>
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <xbt/dynar.h>
@@ -72,16 +74,17 @@ gboolean ns_sim_check_routes(const NsTopology *topo, uint64_t *pairs, uint64_t *
     return FALSE;
   }
   memset(sh, 0, sizeof *sh);
-  char *path = NULL;
-  int fd = g_file_open_tmp("netsched-routes-XXXXXX.xml", &path, NULL);
-  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-  gboolean ok = f != NULL && ns_topology_write_simgrid(topo, f, error);
-  if (f != NULL)
-    fclose(f);
+  int fd = ns_sim_platform_fd(topo, error);
+  gboolean ok = fd >= 0;
   if (ok) {
+    char path[64];
+    g_snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
+      if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+        _exit(127);
       char *argv[] = { (char *)"netsched-routes", (char *)"--log=root.thres:warning",
 #if defined(__SANITIZE_ADDRESS__)
                        (char *)"--cfg=contexts/factory:thread",
@@ -99,22 +102,18 @@ gboolean ns_sim_check_routes(const NsTopology *topo, uint64_t *pairs, uint64_t *
       _exit(0);
     }
     int status = 0;
-    waitpid(pid, &status, 0);
-    ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && sh->done;
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+      ;
+    ok = pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 && sh->done;
     if (!ok)
       ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "the SimGrid route check did not complete");
-  } else if (f == NULL) {
-    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot write a temporary platform file");
+    close(fd);
   }
   if (ok) {
     *pairs = sh->pairs;
     *mismatches = sh->mismatches;
     if (sh->mismatches > 0)
       g_message("first route mismatch: %s", sh->first);
-  }
-  if (path != NULL) {
-    g_unlink(path);
-    g_free(path);
   }
   munmap(sh, sizeof *sh);
   return ok;

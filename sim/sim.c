@@ -1,17 +1,17 @@
 /* netsched — simulation driver: options, models, the child process, results.
  * See sim.h. */
 #include "sim/sim.h"
-#include "analysis/bounds.h"
-#include "analysis/bounds_allgather.h"
-#include "analysis/bounds_bcast.h"
+#include "analysis/bounds_collective.h"
 #include "platforms/error.h"
 #include "platforms/topology_simgrid.h"
+#include "sched/verify.h"
 #include "sim/program.h"
 #include <errno.h>
-#include <glib/gstdio.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,71 +57,28 @@ void ns_sim_options_clear(NsSimOptions *opt)
   memset(opt, 0, sizeof *opt);
 }
 
+char *ns_sim_options_describe(const NsSimOptions *opt)
+{
+  GString *d = g_string_new(NULL);
+  g_string_append_printf(d, "model=%s;msize=%" G_GUINT64_FORMAT ";sync-size=%" G_GUINT64_FORMAT
+                         ";hardware-barrier=%d", ns_net_model_name(opt->model), opt->msize,
+                         opt->sync_size, opt->hardware_barrier);
+  if (opt->model == NS_MODEL_PACKET)
+    g_string_append_printf(d, ";queue=%d;tcp=%s;segment-size=%d", opt->queue_packets,
+                           opt->tcp_variant ? opt->tcp_variant : "Cubic", opt->segment_size);
+  for (guint i = 0; opt->ns3 != NULL && i < opt->ns3->len; i++)
+    g_string_append_printf(d, ";ns3:%s", (char *)g_ptr_array_index(opt->ns3, i));
+  for (guint i = 0; opt->cfg != NULL && i < opt->cfg->len; i++)
+    g_string_append_printf(d, ";cfg:%s", (char *)g_ptr_array_index(opt->cfg, i));
+  return g_string_free(d, FALSE);
+}
+
 void ns_sim_result_clear(NsSimResult *r)
 {
   g_free(r->finish);
   g_free(r->start);
   g_free(r->end);
   memset(r, 0, sizeof *r);
-}
-
-/* ---- measurements computed from routes --------------------------------- */
-
-void ns_sim_edge_bytes(const NsTopology *topo, const NsSchedule *s, uint64_t msize,
-                       uint64_t *bytes)
-{
-  int n_edges = ns_topology_n_edges(topo);
-  memset(bytes, 0, sizeof(uint64_t) * (gsize)n_edges);
-  int *node = ns_schedule_machine_nodes(topo, s, NULL);
-  if (node == NULL)
-    return; /* callers check the machines first (ns_simulate, ns_verify) */
-  int *route = g_new(int, ns_topology_max_route_len(topo));
-  for (uint64_t t = 0; t < ns_schedule_n_transfers(s); t++) {
-    const NsTransfer *tr = ns_schedule_transfer(s, t);
-    int len = ns_topology_route(topo, node[tr->src], node[tr->dst], route);
-    for (int k = 0; k < len; k++)
-      bytes[route[k]] += (uint64_t)tr->n_chunks * msize;
-  }
-  g_free(route);
-  g_free(node);
-}
-
-double ns_sim_bound(const NsTopology *topo, const NsSchedule *s, uint64_t msize)
-{
-  gboolean whole = s->n_machines == ns_topology_n_machines(topo);
-  if (s->collective == NS_COLL_ALLTOALL && whole) {
-    NsA2ABound b;
-    ns_a2a_bound(topo, msize, &b);
-    return b.time_bound;
-  }
-  if (s->collective == NS_COLL_ALLGATHER && whole)
-    return ns_allgather_lower_bound(topo, msize); /* (P-1) msize / B, §3.3.1.1 */
-  if (s->collective == NS_COLL_BCAST && whole && msize == s->msize) {
-    NsBcastBound b;
-    if (ns_bcast_bound(topo, s, &b, NULL))
-      return b.lower_bound; /* T(msize) from the root to the farthest machine, §3.4.1 */
-  }
-  int n_edges = ns_topology_n_edges(topo);
-  uint64_t *bytes = g_new(uint64_t, n_edges);
-  ns_sim_edge_bytes(topo, s, msize, bytes);
-  double bound = 0;
-  for (int e = 0; e < n_edges; e++)
-    bound = MAX(bound, (double)bytes[e] * 8.0 / ns_topology_link(topo, ns_edge_link(e))->bandwidth);
-  g_free(bytes);
-  return bound;
-}
-
-uint64_t ns_sim_required_bytes(const NsSchedule *s, uint64_t msize)
-{
-  uint64_t p = (uint64_t)s->n_machines;
-  switch (s->collective) {
-  case NS_COLL_ALLTOALL:
-  case NS_COLL_ALLGATHER:
-    return p * (p - 1) * msize;
-  case NS_COLL_BCAST:
-    return (p - 1) * s->n_segments * msize;
-  }
-  return 0;
 }
 
 /* ---- the child process ------------------------------------------------------ */
@@ -180,9 +137,47 @@ static void model_args(const NsSimOptions *opt, uint64_t msize, GPtrArray *argv,
     g_ptr_array_add(argv, g_strdup_printf("--cfg=%s", (char *)g_ptr_array_index(opt->cfg, i)));
 }
 
-/* Waits for the child; kills it after `limit` seconds of wall time. With
- * `progress`, redraws "simulate: 340/992 messages, 1.2 s simulated, 12 s"
- * on stderr twice a second from what the child publishes. */
+/* ---- the child's life ----------------------------------------------------
+ * While a simulation runs, SIGINT, SIGTERM and SIGHUP only set a flag: the
+ * waiting loop then kills the child, reaps it, and ns_simulate() restores
+ * the caller's handlers and raises the signal again once everything it
+ * made is gone, so an interrupted run leaves no process and no file behind.
+ * The child dies with its parent (PR_SET_DEATHSIG) and never dumps core
+ * (netsched-replay disables it). */
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig) { stop_signal = sig; }
+
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+typedef struct {
+  struct sigaction old[G_N_ELEMENTS(stop_signals)];
+} SignalGuard;
+
+static void signals_catch(SignalGuard *g)
+{
+  struct sigaction sa = { 0 };
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  stop_signal = 0;
+  for (gsize i = 0; i < G_N_ELEMENTS(stop_signals); i++)
+    sigaction(stop_signals[i], &sa, &g->old[i]);
+}
+
+/* Restores the caller's handlers; re-raises a signal that arrived. */
+static void signals_release(SignalGuard *g)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS(stop_signals); i++)
+    sigaction(stop_signals[i], &g->old[i], NULL);
+  if (stop_signal != 0)
+    raise(stop_signal);
+}
+
+/* Waits for the child; kills it after `limit` seconds of wall time or when
+ * a stop signal arrived. With `progress`, redraws "simulate: 340/992
+ * messages, 1.2 s simulated, 12 s" on stderr twice a second from what the
+ * child publishes. */
 static int wait_child(pid_t pid, double limit, const Program *prog, gboolean progress,
                       gboolean *timed_out)
 {
@@ -193,15 +188,15 @@ static int wait_child(pid_t pid, double limit, const Program *prog, gboolean pro
   int status = 0;
   *timed_out = FALSE;
   for (;;) {
-    gboolean polling = deadline || progress;
-    pid_t r = waitpid(pid, &status, polling ? WNOHANG : 0);
+    pid_t r = waitpid(pid, &status, WNOHANG);
     if (r == pid || (r < 0 && errno != EINTR))
       break;
     gint64 now = g_get_monotonic_time();
-    if (deadline && now > deadline) {
+    if (stop_signal != 0 || (deadline && now > deadline)) {
       kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      *timed_out = TRUE;
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+      *timed_out = stop_signal == 0;
       break;
     }
     if (progress && now >= next_draw) {
@@ -213,8 +208,7 @@ static int wait_child(pid_t pid, double limit, const Program *prog, gboolean pro
       drawn = TRUE;
       next_draw = now + 500000;
     }
-    if (polling)
-      g_usleep(20000);
+    g_usleep(10000);
   }
   if (drawn)
     fprintf(stderr, "\r%*s\r", 72, "");
@@ -239,7 +233,7 @@ static char *replay_path(void)
   return g_strdup(NETSCHED_REPLAY_PATH);
 }
 
-static gboolean run_child(Program *prog, const char *platform, const NsSimOptions *opt,
+static gboolean run_child(Program *prog, int platform_fd, const NsSimOptions *opt,
                           uint64_t msize, GError **error)
 {
   g_autofree char *exe = replay_path();
@@ -253,7 +247,7 @@ static gboolean run_child(Program *prog, const char *platform, const NsSimOption
   g_ptr_array_add(argv, g_strdup(exe));
   g_ptr_array_add(argv, g_strdup_printf("%d", program_fd));
   g_ptr_array_add(argv, g_strdup_printf("%d", prog->results_fd));
-  g_ptr_array_add(argv, g_strdup(platform));
+  g_ptr_array_add(argv, g_strdup_printf("/proc/self/fd/%d", platform_fd));
   char *ns3 = NULL;
   model_args(opt, msize, argv, &ns3);
   g_ptr_array_add(argv, NULL);
@@ -262,8 +256,19 @@ static gboolean run_child(Program *prog, const char *platform, const NsSimOption
                      : g_environ_unsetenv(envp, "NS_ATTRIBUTE_DEFAULT");
   g_free(ns3);
   fflush(NULL);
+  if (stop_signal != 0) { /* interrupted while the program was built */
+    g_strfreev(envp);
+    close(program_fd);
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "simulation interrupted by %s",
+                    g_strsignal(stop_signal));
+    return FALSE;
+  }
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid == 0) {
+    /* Die with the parent, even if it is killed outright. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+      _exit(127);
     execve(exe, (char **)argv->pdata, envp);
     g_snprintf(prog->header->error, sizeof prog->header->error, "cannot run %s: %s", exe,
                g_strerror(errno));
@@ -281,6 +286,11 @@ static gboolean run_child(Program *prog, const char *platform, const NsSimOption
   if (timed_out) {
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0,
                     "simulation stopped after the wall-time limit of %.0f s", opt->wall_limit);
+    return FALSE;
+  }
+  if (stop_signal != 0) {
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "simulation interrupted by %s",
+                    g_strsignal(stop_signal));
     return FALSE;
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && prog->header->done)
@@ -306,10 +316,59 @@ static gboolean run_child(Program *prog, const char *platform, const NsSimOption
   return FALSE;
 }
 
+/* The checks a replay needs to mean anything: what is sent is held, what
+ * is required arrives, and nothing waits in a cycle. Contention and the
+ * port model are what simulations measure, not preconditions. FALSE with
+ * the first failing finding in `why`, or an input error. */
+static gboolean replayable(const NsTopology *topo, const NsSchedule *s, gboolean *ok, char *why,
+                           gsize why_size, GError **error)
+{
+  NsVerifyOptions vo;
+  ns_verify_options_init(&vo);
+  vo.port = NS_PORT_ALL;
+  vo.max_findings = 1;
+  vo.sync_order = FALSE;
+  NsVerifyReport r = { 0 };
+  if (!ns_verify(topo, s, &vo, &r, error)) {
+    ns_verify_report_clear(&r);
+    return FALSE;
+  }
+  *ok = TRUE;
+  const NsCheck needed[] = { NS_CHECK_DATAFLOW, NS_CHECK_COMPLETE, NS_CHECK_SYNC };
+  for (gsize i = 0; i < G_N_ELEMENTS(needed) && *ok; i++) {
+    if (r.failures[needed[i]] == 0)
+      continue;
+    *ok = FALSE;
+    for (guint k = 0; k < r.findings->len; k++) {
+      const NsFinding *f = &g_array_index(r.findings, NsFinding, k);
+      if (ns_finding_check(f->kind) != needed[i])
+        continue;
+      g_autofree char *d = ns_finding_describe(f, topo, s);
+      g_snprintf(why, why_size, "%s: %s (%" G_GUINT64_FORMAT " finding%s)",
+                 ns_check_name(needed[i]), d, r.failures[needed[i]],
+                 r.failures[needed[i]] == 1 ? "" : "s");
+      break;
+    }
+  }
+  ns_verify_report_clear(&r);
+  return TRUE;
+}
+
 gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *given,
                      NsSimResult *result, GError **error)
 {
   memset(result, 0, sizeof *result);
+  gboolean valid = TRUE;
+  char why[256] = "";
+  if (!replayable(topo, s, &valid, why, sizeof why, error))
+    return FALSE;
+  if (!valid && !given->allow_invalid) {
+    ns_set_error_at(error, NS_ERROR_CHECK, NULL, 0,
+                    "%s/%s does not verify, so its replay would mean nothing: %s "
+                    "(netsched verify lists every finding; --allow-invalid replays it anyway)",
+                    ns_collective_name(s->collective), s->algorithm, why);
+    return FALSE;
+  }
   /* The scheme: the caller's, else the one the algorithm prescribes. */
   NsSimOptions effective = *given;
   const NsSimOptions *opt = &effective;
@@ -338,33 +397,23 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
     }
   }
   gboolean ok = FALSE;
-  char *platform = NULL;
+  int platform_fd = -1;
+  SignalGuard guard;
+  signals_catch(&guard);
   Program *prog = ns_program_build(topo, &tmp, opt, msize, error);
-  if (prog != NULL) {
-    GError *io = NULL;
-    int fd = g_file_open_tmp("netsched-platform-XXXXXX.xml", &platform, &io);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (f == NULL) {
-      ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot write the platform: %s",
-                      io ? io->message : g_strerror(errno));
-      g_clear_error(&io);
-    } else {
-      ok = ns_topology_write_simgrid(topo, f, error);
-      ok = (fclose(f) == 0) && ok;
-      ok = ok && run_child(prog, platform, opt, msize, error);
-    }
-  }
+  if (prog != NULL && (platform_fd = ns_sim_platform_fd(topo, error)) >= 0)
+    ok = run_child(prog, platform_fd, opt, msize, error);
   if (ok) {
     int p = s->n_machines;
     uint64_t n = ns_schedule_n_transfers(s);
     result->completion = prog->header->completion;
-    result->bound = ns_sim_bound(topo, s, msize);
+    result->bound = ns_collective_bound(topo, s, msize);
     result->ratio = result->bound > 0 ? result->completion / result->bound : 0;
     result->bytes_moved = 0;
     for (uint64_t t = 0; t < n; t++)
-      result->bytes_moved += (uint64_t)ns_schedule_transfer(s, t)->n_chunks * msize;
+      result->bytes_moved += (double)ns_schedule_transfer(s, t)->n_chunks * (double)msize;
     result->throughput = result->completion > 0
-                             ? (double)ns_sim_required_bytes(s, msize) * 8.0 / result->completion
+                             ? ns_collective_required_bytes(s, msize) * 8.0 / result->completion
                              : 0;
     result->n_machines = p;
     result->finish = g_memdup2(prog->finish, sizeof(double) * (gsize)p);
@@ -377,15 +426,43 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
     g_autofree char *scheme = ns_sync_scheme_to_string(&opt->sync);
     g_strlcpy(result->sync, s->execution == NS_EXEC_POSTED ? "posted" : scheme,
               sizeof result->sync);
+    result->valid = valid;
+    g_strlcpy(result->invalid_reason, why, sizeof result->invalid_reason);
   }
-  if (platform != NULL) {
-    g_unlink(platform);
-    g_free(platform);
-  }
+  if (platform_fd >= 0)
+    close(platform_fd);
   ns_program_free(prog);
   if (own_sync) {
     g_array_unref(tmp.sync);
     g_free(tmp.sync_scheme);
   }
+  signals_release(&guard);
   return ok;
+}
+
+int ns_sim_platform_fd(const NsTopology *topo, GError **error)
+{
+  int fd = memfd_create("netsched-platform.xml", 0);
+  int copy = fd >= 0 ? dup(fd) : -1;
+  FILE *f = copy >= 0 ? fdopen(copy, "w") : NULL;
+  if (f == NULL) {
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot create the platform: %s",
+                    g_strerror(errno));
+    if (copy >= 0)
+      close(copy);
+    if (fd >= 0)
+      close(fd);
+    return -1;
+  }
+  gboolean ok = ns_topology_write_simgrid(topo, f, error);
+  if (fclose(f) != 0 && ok) {
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot write the platform: %s",
+                    g_strerror(errno));
+    ok = FALSE;
+  }
+  if (!ok) {
+    close(fd);
+    return -1;
+  }
+  return fd;
 }

@@ -57,11 +57,18 @@ typedef struct {
   GPtrArray *cfg;          /* extra SimGrid options "name:value" (without --cfg=) */
   char *trace;             /* Paje trace file for ViTE, or NULL */
   double wall_limit;       /* seconds of wall time before the child is killed (0: none) */
+  gboolean allow_invalid;  /* replay a schedule that fails data flow, completeness or
+                              the sync check (result marked invalid); default: refuse */
   gboolean progress;       /* show a progress line on stderr while simulating (a terminal) */
 } NsSimOptions;
 
 void ns_sim_options_init(NsSimOptions *opt);
 void ns_sim_options_clear(NsSimOptions *opt);
+/* Every option that changes a simulated time, as one line of text
+ * ("model=packet;queue=100;tcp=Cubic;..."), the sync scheme excepted (it
+ * belongs to the algorithm variant). Experiments digest it to key their
+ * rows. Newly allocated. */
+char *ns_sim_options_describe(const NsSimOptions *opt);
 
 typedef struct {
   double completion;       /* s, simulated */
@@ -75,20 +82,36 @@ typedef struct {
   uint64_t n_sync_messages;
   uint64_t n_dummy_messages;
   double wall_seconds;     /* wall time of the child */
-  uint64_t bytes_moved;    /* data bytes of all transfers */
+  double bytes_moved;      /* data bytes of all transfers (floating point: totals of
+                              large runs exceed 64 bits) */
   char sync[64];           /* the scheme used ("posted" for posted schedules) */
+  gboolean valid;          /* the schedule passed data flow, completeness and sync
+                              (FALSE only with allow_invalid) */
+  char invalid_reason[256];/* the first failed check's finding when !valid */
 } NsSimResult;
 
 void ns_sim_result_clear(NsSimResult *r);
 
-/* Replays `s` on `topo`. Pair-wise schemes need sync edges: when the
- * schedule has none, or has them for another scheme, they are computed
- * here (sched/sync.c) on a private copy. Errors: NS_ERROR_INPUT for
- * inconsistent inputs (unknown machine, posted schedule with a pair-wise
- * scheme), NS_ERROR_UNSUPPORTED for a model limitation, NS_ERROR_IO when
- * the simulation died (the message says how and what to change). */
+/* Replays `s` on `topo`. The schedule is verified first (sched/verify.h):
+ * one that fails data flow, completeness or the sync check (a wait cycle
+ * deadlocks) is refused with NS_ERROR_CHECK naming the first finding, unless
+ * opt->allow_invalid, when it is replayed and the result marked invalid.
+ * Pair-wise schemes need sync edges: when the schedule has none, or has
+ * them for another scheme, they are computed here (sched/sync.c) on a
+ * private copy. A replay that does not complete every transfer (a deadlock)
+ * is an error naming what was left waiting, never a time. Errors:
+ * NS_ERROR_INPUT for inconsistent inputs (unknown machine, posted schedule
+ * with a pair-wise scheme), NS_ERROR_UNSUPPORTED for a model limitation,
+ * NS_ERROR_IO when the simulation died or deadlocked (the message says how
+ * and what to change). */
 gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *opt,
                      NsSimResult *result, GError **error);
+
+/* The SimGrid platform of `topo` in an anonymous memory file (memfd, no
+ * path on disk, so nothing is left behind on any exit): the caller loads
+ * it as "/proc/self/fd/FD" and closes FD. -1 with NS_ERROR_IO on failure.
+ * O(size of the platform). */
+int ns_sim_platform_fd(const NsTopology *topo, GError **error);
 
 /* Exports `topo` to SimGrid and compares, for every ordered machine pair,
  * SimGrid's route (sg_host_get_route, asked from an actor in a child
@@ -97,23 +120,5 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
  * O(|M|² · depth). */
 gboolean ns_sim_check_routes(const NsTopology *topo, uint64_t *pairs, uint64_t *mismatches,
                              GError **error);
-
-/* Bytes carried by every directed edge (ns_topology_n_edges entries),
- * computed from routes x transfer sizes (not from SimGrid's counters, which
- * include model overheads). */
-void ns_sim_edge_bytes(const NsTopology *topo, const NsSchedule *s, uint64_t msize,
-                       uint64_t *bytes);
-
-/* Bytes the collective must deliver: alltoall and allgather p(p−1)·msize,
- * bcast (p−1)·segments·msize. */
-uint64_t ns_sim_required_bytes(const NsSchedule *s, uint64_t msize);
-
-/* Best-case completion time of the collective: alltoall — the bottleneck
- * bound (analysis/bounds.h); allgather — (P−1)·msize/B
- * (analysis/bounds_allgather.h); bcast — T(msize) from the root to the
- * farthest machine (analysis/bounds_bcast.h); for a sub-communicator or
- * resized chunks, the largest per-edge bytes/bandwidth of the schedule
- * itself (a lower bound for that schedule). */
-double ns_sim_bound(const NsTopology *topo, const NsSchedule *s, uint64_t msize);
 
 #endif

@@ -485,16 +485,28 @@ static void test_broken_schedules_fail(void)
   g_assert_cmpuint(r.failures[NS_CHECK_COMPLETE], >, 0);
   g_assert_cmpuint(count_repeat_receipts(dup), >, 0);
   ns_verify_report_clear(&r);
-  /* A relay receiving again is invisible to the verifier (it checks
-   * destinations), not to count_repeat_receipts: machine 1 got 0's block,
-   * message 0->5 included, in phase 0. */
+  /* A relay receiving a chunk again is a redundant delivery: machine 1 got
+   * 0's block, message 0->5 included, in phase 0. */
   const uint32_t all[] = { 0, 1, 2, 3 };
   g_autoptr(NsSchedule) dup2 = reorder(m, all, 4);
   ns_schedule_begin_phase(dup2);
   ns_schedule_add(dup2, 0, 1, ns_a2a_chunk(9, 0, 5));
   g_assert_true(ns_verify(t9, dup2, NULL, &r, NULL));
-  g_assert_true(ns_verify_passed(&r, FALSE));
+  g_assert_false(ns_verify_passed(&r, FALSE));
+  g_assert_cmpuint(r.failures[NS_CHECK_COMPLETE], ==, 1);
   g_assert_cmpuint(count_repeat_receipts(dup2), ==, 1);
+  ns_verify_report_clear(&r);
+  /* So is a chunk listed twice in one transfer, and a message back to its
+   * origin. */
+  g_autoptr(NsSchedule) dup3 = reorder(m, all, 4);
+  ns_schedule_begin_phase(dup3);
+  const uint32_t same[] = { ns_a2a_chunk(9, 1, 2), ns_a2a_chunk(9, 1, 2) };
+  ns_schedule_add_chunks(dup3, 1, 3, 2, same);
+  ns_schedule_add(dup3, 4, 1, ns_a2a_chunk(9, 1, 4));
+  g_assert_true(ns_verify(t9, dup3, NULL, &r, NULL));
+  /* Listed twice; both copies redundant (2dmesh gathers all data, so machine
+   * 3 relayed 1->2 already); and 1->4 back at its origin. */
+  g_assert_cmpuint(r.failures[NS_CHECK_COMPLETE], ==, 4);
   ns_verify_report_clear(&r);
 }
 

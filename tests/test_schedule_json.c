@@ -223,7 +223,7 @@ static void test_unknown_keys_and_order(void)
 {
   const char *doc =
     "{\"phases\": [[[1, 0, [1, 0]]], []], \"x-comment\": {\"nested\": [1, 2.5, null, true]},\n"
-    " \"machines\": [\"m\\u00e9\", \"\\ud83d\\ude00\"], \"msize_bytes\": 9007199254740993,\n"
+    " \"machines\": [\"m\\u00e9\", \"\\ud83d\\ude00\"], \"msize_bytes\": 1099511627775,\n"
     " \"algorithm\": \"hand\", \"collective\": \"alltoall\", \"execution\": \"phased\",\n"
     " \"sync\": [], \"version\": 1, \"format\": \"netsched-schedule\", \"future\": -1e300}";
   GError *err = NULL;
@@ -231,12 +231,18 @@ static void test_unknown_keys_and_order(void)
   g_assert_no_error(err);
   g_assert_cmpstr(s->machines[0], ==, "m\xc3\xa9");
   g_assert_cmpstr(s->machines[1], ==, "\xf0\x9f\x98\x80");
-  g_assert_cmpuint(s->msize, ==, G_GUINT64_CONSTANT(9007199254740993));
+  g_assert_cmpuint(s->msize, ==, G_GUINT64_CONSTANT(1099511627775));
   g_assert_cmpuint(ns_schedule_n_phases(s), ==, 2);
   g_assert_cmpuint(ns_schedule_n_transfers(s), ==, 1);
   g_assert_cmpuint(ns_schedule_transfer(s, 0)->chunk, ==, ns_a2a_chunk(2, 1, 0));
   g_assert_cmpuint(s->sync->len, ==, 0);
   ns_schedule_free(s);
+  /* Above the 1 TiB message limit: refused, so totals never overflow. */
+  g_autofree char *big = g_strdup(doc);
+  memcpy(strstr(big, "1099511627775"), "9007199254740", 13);
+  g_assert_null(ns_schedule_parse_json("t.json", big, strlen(big), &err));
+  g_assert_nonnull(strstr(err->message, "too large (at most 1099511627776)"));
+  g_clear_error(&err);
 }
 
 /* The buffer need not be NUL-terminated: parsing stops at len. */

@@ -1,5 +1,6 @@
 /* The simulator: SimGrid routes equal netsched's; replays meet the bound
  * in the ideal model; synchronisation schemes behave as designed. */
+#include "platforms/error.h"
 #include "platforms/shapes.h"
 #include "platforms/topology_io.h"
 #include "sched/registry.h"
@@ -7,6 +8,7 @@
 #include "sched/verify.h"
 #include "sim/sim.h"
 #include "tests/testutil.h"
+#include <string.h>
 
 static void assert_routes_equal(const NsTopology *t)
 {
@@ -141,6 +143,74 @@ static void test_default_scheme(void)
   ns_sim_options_clear(&opt);
 }
 
+/* Regression (review finding 2): a sync edge from a later phase back to an
+ * earlier one deadlocks. Before, SimGrid printed "Deadlock detected" and
+ * simulate reported a completion time below the bound. Now the verifier
+ * refuses it before the replay, and a replay forced through reports the
+ * deadlock and who waited for what. */
+static void test_deadlock_is_an_error(void)
+{
+  g_autoptr(NsTopology) t = ns_shape_star(3, 100e6, 10e-6);
+  g_autoptr(NsSchedule) s = ns_schedule_for_topology(t, NS_COLL_ALLGATHER, "hand-made", 65536);
+  for (int k = 0; k < 2; k++) {
+    ns_schedule_begin_phase(s);
+    for (int i = 0; i < 3; i++)
+      ns_schedule_add(s, i, (i + 1) % 3, (uint32_t)((i - k + 3) % 3));
+  }
+  ns_schedule_add_sync(s, 4, 0); /* #0 (phase 0) waits for #4 (phase 1) of its receiver */
+  g_free(s->sync_scheme);
+  s->sync_scheme = g_strdup("sender-all"); /* replay the stored edges as they are */
+  NsSimOptions opt;
+  ns_sim_options_init(&opt);
+  g_assert_true(ns_sync_scheme_parse("sender-all", &opt.sync, NULL));
+  opt.sync_set = TRUE;
+  NsSimResult r;
+  GError *error = NULL;
+  g_assert_false(ns_simulate(t, s, &opt, &r, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_CHECK);
+  g_assert_nonnull(strstr(error->message, "deadlocks"));
+  g_clear_error(&error);
+
+  opt.allow_invalid = TRUE;
+  g_assert_false(ns_simulate(t, s, &opt, &r, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_IO);
+  g_assert_nonnull(strstr(error->message, "deadlock"));
+  g_assert_nonnull(strstr(error->message, "machines never finished"));
+  g_assert_nonnull(strstr(error->message, "waits in phase 0 for the sync messages"));
+  g_clear_error(&error);
+  ns_sim_options_clear(&opt);
+}
+
+/* Regression (review finding 13): a schedule that fails data flow is not
+ * replayed into a time below the bound. */
+static void test_invalid_schedule_refused(void)
+{
+  g_autoptr(NsTopology) t = ns_shape_star(4, 100e6, 10e-6);
+  NsPlanParams params = { .msize = 65536 };
+  g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLTOALL, "ring", &params, NULL);
+  g_autoptr(NsSchedule) half = ns_schedule_for_topology(t, NS_COLL_ALLTOALL, "ring-half", 65536);
+  ns_schedule_begin_phase(half);
+  uint64_t first, n;
+  ns_schedule_phase_range(s, 0, &first, &n);
+  for (uint64_t k = first; k < first + n; k++) /* one phase of three */
+    ns_schedule_add(half, ns_schedule_transfer(s, k)->src, ns_schedule_transfer(s, k)->dst,
+                    ns_schedule_transfer(s, k)->chunk);
+  NsSimOptions opt;
+  ns_sim_options_init(&opt);
+  NsSimResult r;
+  GError *error = NULL;
+  g_assert_false(ns_simulate(t, half, &opt, &r, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_CHECK);
+  g_assert_nonnull(strstr(error->message, "complete:"));
+  g_clear_error(&error);
+  opt.allow_invalid = TRUE;
+  g_assert_true(ns_simulate(t, half, &opt, &r, &error));
+  g_assert_false(r.valid);
+  g_assert_nonnull(strstr(r.invalid_reason, "never reaches"));
+  ns_sim_result_clear(&r);
+  ns_sim_options_clear(&opt);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -149,5 +219,7 @@ int main(int argc, char **argv)
   g_test_add_func("/sim/sync-matters", test_sync_matters);
   g_test_add_func("/sim/barriers", test_barriers);
   g_test_add_func("/sim/default-scheme", test_default_scheme);
+  g_test_add_func("/sim/deadlock-is-an-error", test_deadlock_is_an_error);
+  g_test_add_func("/sim/invalid-schedule-refused", test_invalid_schedule_refused);
   return g_test_run();
 }

@@ -4,6 +4,7 @@
 #include "sched/registry.h"
 #include "sched/verify.h"
 #include "tests/testutil.h"
+#include <string.h>
 
 /* Figure 1 of Faraj & Yuan, as bundled. */
 static NsTopology *figure1(void)
@@ -180,6 +181,81 @@ static void test_allgather_bcast(void)
   ns_verify_report_clear(&r);
 }
 
+/* Regression (review finding 3): one sync edge from a later phase back to
+ * an earlier one closes a wait cycle with program order on 3 machines; the
+ * verifier must reject it and name the cycle. A backward edge that closes
+ * no cycle is legal. */
+static void test_sync_cycle(void)
+{
+  g_autoptr(NsTopology) t = ns_test_topology("faraj-a.topo");
+  g_autoptr(NsSchedule) s = ns_schedule_new(NS_COLL_ALLGATHER, "hand-made", 3,
+                                            (const char *const[]){ "n0", "n1", "n2" }, 64);
+  for (int k = 0; k < 2; k++) { /* ring n0 -> n1 -> n2 -> n0 */
+    ns_schedule_begin_phase(s);
+    for (int i = 0; i < 3; i++)
+      ns_schedule_add(s, i, (i + 1) % 3, (uint32_t)((i - k + 3) % 3));
+  }
+  NsVerifyReport r = run(t, s);
+  g_assert_true(ns_verify_passed(&r, FALSE));
+  g_assert_false(r.ran[NS_CHECK_SYNC]);
+  ns_verify_report_clear(&r);
+  /* #3 n0->n1 (phase 1) must wait for #5 n2->n0 (phase 1): legal, n2's
+   * phase 1 does not depend on n0's. */
+  ns_schedule_add_sync(s, 5, 3);
+  r = run(t, s);
+  g_assert_true(ns_verify_passed(&r, FALSE));
+  g_assert_true(r.ran[NS_CHECK_SYNC]);
+  ns_verify_report_clear(&r);
+  /* #0 n0->n1 (phase 0) waits for #4 n1->n2 (phase 1), which program order
+   * puts after n1's phase 0, that is after #0 itself: deadlock. */
+  ns_schedule_add_sync(s, 4, 0);
+  r = run(t, s);
+  g_assert_false(ns_verify_passed(&r, FALSE));
+  g_assert_cmpuint(r.failures[NS_CHECK_SYNC], ==, 1);
+  g_assert_nonnull(r.cycle);
+  g_assert_cmpuint(r.cycle->len, ==, 2);
+  g_autofree char *d = first_finding(&r, t, s, NS_CHECK_SYNC);
+  g_assert_nonnull(strstr(d, "deadlocks"));
+  g_assert_nonnull(strstr(d, "#0 n0->n1 (phase 0)"));
+  g_assert_nonnull(strstr(d, "#4 n1->n2 (phase 1)"));
+  ns_verify_report_clear(&r);
+}
+
+/* Regression (review findings 8 and 12): an all-gather block sent back to
+ * its origin is redundant; a broadcast declaring 2^31 - 1 segments costs
+ * what its transfers cost and reports the never-sent segments at once. */
+static void test_redundant_and_absurd_segments(void)
+{
+  g_autoptr(NsTopology) t = figure1();
+  g_autoptr(NsSchedule) ag = empty(t, NS_COLL_ALLGATHER);
+  for (int step = 0; step < 5; step++) {
+    ns_schedule_begin_phase(ag);
+    for (int i = 0; i < 6; i++)
+      ns_schedule_add(ag, i, (i + 1) % 6, (uint32_t)((i - step + 6) % 6));
+  }
+  ns_schedule_begin_phase(ag);
+  ns_schedule_add(ag, 0, 1, 1); /* n1's own block back to n1 */
+  NsVerifyReport r = run(t, ag);
+  g_assert_cmpuint(r.failures[NS_CHECK_COMPLETE], ==, 1);
+  g_assert_cmpuint(r.n_delivered, ==, 30); /* not "31 of 30" */
+  g_autofree char *d = first_finding(&r, t, ag, NS_CHECK_COMPLETE);
+  g_assert_nonnull(strstr(d, "holds it already"));
+  ns_verify_report_clear(&r);
+
+  g_autoptr(NsSchedule) bc = empty(t, NS_COLL_BCAST);
+  bc->root = 0;
+  bc->n_segments = G_MAXINT32;
+  ns_schedule_begin_phase(bc);
+  for (int i = 1; i < 6; i++)
+    ns_schedule_add(bc, 0, i, 0);
+  r = run(t, bc);
+  g_assert_cmpuint(r.n_required, ==, (uint64_t)G_MAXINT32 * 5);
+  g_assert_cmpuint(r.failures[NS_CHECK_COMPLETE], ==, ((uint64_t)G_MAXINT32 - 1) * 5);
+  g_autofree char *m = first_finding(&r, t, bc, NS_CHECK_COMPLETE);
+  g_assert_nonnull(strstr(m, "segments 1 and up are carried by no transfer"));
+  ns_verify_report_clear(&r);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -189,5 +265,7 @@ int main(int argc, char **argv)
   g_test_add_func("/verify/contention-and-port", test_contention_and_port);
   g_test_add_func("/verify/unknown-machine", test_unknown_machine);
   g_test_add_func("/verify/allgather-bcast", test_allgather_bcast);
+  g_test_add_func("/verify/sync-cycle", test_sync_cycle);
+  g_test_add_func("/verify/redundant-and-absurd-segments", test_redundant_and_absurd_segments);
   return g_test_run();
 }

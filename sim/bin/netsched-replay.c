@@ -10,9 +10,17 @@
 #include "sim/program.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 
 int main(int argc, char **argv)
 {
+  /* A crash of ns-3 or SimGrid is reported by the parent; it must not drop
+   * a core file (hundreds of MB) into the user's directory, whatever the
+   * shell's ulimit or the system's core_pattern. */
+  struct rlimit no_core = { 0, 0 };
+  setrlimit(RLIMIT_CORE, &no_core);
+  prctl(PR_SET_DUMPABLE, 0);
   if (argc < 4) {
     fprintf(stderr, "netsched-replay: internal tool of netsched simulate; not for direct use\n");
     return 2;

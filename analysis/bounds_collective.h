@@ -1,0 +1,33 @@
+/* netsched — the best-case completion time of a collective, whichever it is.
+ *
+ * One entry point for every consumer (the simulator's ratio, the experiment
+ * engine's bound column), so the choice of bound per collective is made in
+ * one place:
+ *   alltoall   the bandwidth-weighted bottleneck bound (analysis/bounds.h);
+ *   allgather  (P−1)·msize/B (analysis/bounds_allgather.h, dissertation §3.3.1);
+ *   bcast      T(msize) from the root to the farthest machine
+ *              (analysis/bounds_bcast.h, dissertation §3.4.1);
+ * and for a schedule over a subset of the machines, or with resized chunks,
+ * the largest per-edge bytes/bandwidth of the schedule itself (a lower bound
+ * for that schedule). */
+#ifndef NETSCHED_BOUNDS_COLLECTIVE_H
+#define NETSCHED_BOUNDS_COLLECTIVE_H
+
+#include "platforms/topology.h"
+#include "sched/schedule.h"
+
+/* Seconds; `msize` the bytes per chunk the schedule is measured with. */
+double ns_collective_bound(const NsTopology *topo, const NsSchedule *s, uint64_t msize);
+
+/* Bytes the collective must deliver: alltoall and allgather p(p−1)·msize,
+ * bcast (p−1)·segments·msize. In floating point: totals of large runs
+ * exceed 64 bits. */
+double ns_collective_required_bytes(const NsSchedule *s, uint64_t msize);
+
+/* Bytes crossing every directed edge (ns_topology_n_edges entries),
+ * computed from routes × transfer sizes. Floating point for the same
+ * reason. O(Σ route lengths). */
+void ns_schedule_edge_bytes(const NsTopology *topo, const NsSchedule *s, uint64_t msize,
+                            double *bytes);
+
+#endif

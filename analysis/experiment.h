@@ -1,0 +1,98 @@
+/* netsched — the experiment engine behind `compare` and `scenario`.
+ *
+ * An experiment plans, verifies and measures every algorithm variant ×
+ * message size of one collective on one topology under one model, and
+ * writes one CSV row per run as it completes, a table on a stream, and a
+ * gnuplot plot of throughput against message size with the bound drawn in.
+ *
+ * The engine lives in analysis/, below the simulator in the pipeline
+ * (platforms → sched → analysis → sim → cli), so it cannot call the
+ * simulator: the measurement is a callback (NsMeasureFunc) that the caller
+ * provides — the CLI passes one that runs SimGrid.
+ *
+ * Resumable and honest about it: every row carries a `config` digest of
+ * everything that determines it (the topology's contents, the collective,
+ * the model and its settings, the planning parameters); a resumed run keeps
+ * the rows whose digest and (label, size) match, refuses a file holding
+ * rows of another configuration, and drops a row cut short by a crash.
+ * Rows are written with one write(2) each.
+ *
+ * Names are bad input until proven otherwise: every algorithm label is
+ * looked up in the planner registry and every sync scheme parsed before the
+ * first run, so an unknown name is an NS_ERROR_INPUT, never a row.
+ *
+ * compare.csv columns (documented in docs/scenarios.md):
+ *   config, topology, collective, model, label, algorithm, sync,
+ *   msize_bytes, contention_free, valid, completion_s, bound_s, ratio,
+ *   throughput_mbps, bound_mbps, sync_messages, status
+ */
+#ifndef NETSCHED_EXPERIMENT_H
+#define NETSCHED_EXPERIMENT_H
+
+#include "platforms/topology.h"
+#include "sched/registry.h"
+#include <stdio.h>
+
+/* One algorithm to run: ALGORITHM[:SYNC]. */
+typedef struct {
+  char *label;      /* canonical "algorithm[:scheme]" (registry and scheme spelling) */
+  char *algorithm;  /* the planner's registered name */
+  char *sync;       /* canonical scheme, or NULL for the algorithm's own */
+} NsVariant;
+
+/* Parses "faraj:sender-all,ring,simple" for collective `c`. Every
+ * algorithm must be registered for `c` and every scheme must parse;
+ * duplicates are refused. NS_ERROR_INPUT naming the bad item (and the
+ * known algorithms) otherwise. Newly allocated array of NsVariant;
+ * ns_variants_free(). O(items · registry). */
+GArray *ns_variants_parse(const char *text, NsCollective c, GError **error);
+void ns_variants_free(GArray *variants);
+
+/* Message sizes "8KiB..1MiB" (powers of two, at most 64) or "8KiB,64KiB".
+ * `option` names the option in messages. Newly allocated array of
+ * uint64_t, or NULL with NS_ERROR_INPUT. */
+GArray *ns_msizes_parse(const char *option, const char *text, GError **error);
+
+/* What a measurement reports for one row. */
+typedef struct {
+  double completion_s;
+  double bound_s;
+  double throughput_bps;
+  uint64_t sync_messages;
+  char sync[64];          /* the scheme actually used ("posted" for posted schedules) */
+  gboolean valid;         /* the schedule verified (data flow, completeness, sync) */
+} NsMeasure;
+
+/* Measures schedule `s` (planned for variant `v` with messages of `msize`
+ * bytes). FALSE with an error makes the row a failed one (status = the
+ * message); the experiment goes on. */
+typedef gboolean (*NsMeasureFunc)(const NsTopology *topo, const NsSchedule *s,
+                                  const NsVariant *v, uint64_t msize, NsMeasure *out,
+                                  void *user, GError **error);
+
+typedef struct {
+  const NsTopology *topo;
+  NsCollective collective;
+  const GArray *variants;   /* NsVariant */
+  const GArray *sizes;      /* uint64_t */
+  NsPlanParams params;      /* root, segment, arity (msize is set per row) */
+  const char *model;        /* the model's name, for rows and the plot title */
+  const char *settings;     /* every other setting that changes a result, as text
+                               (e.g. "queue=100;tcp=Cubic"): part of the config digest */
+  const char *outdir;       /* created if missing */
+  gboolean resume;
+  gboolean progress;        /* a "[3/12] faraj 64KiB ..." line on stderr */
+  FILE *table;              /* the human-readable table (NULL: none) */
+  NsMeasureFunc measure;
+  void *measure_data;
+} NsCompareSpec;
+
+/* Runs the experiment into OUTDIR/compare.csv, compare.dat, compare.gp and,
+ * when gnuplot is there, compare.svg and compare.png (a missing gnuplot
+ * is a warning on stderr). Rows that fail are rows with a status, not
+ * errors. FALSE with NS_ERROR_INPUT for a resume of another configuration
+ * or a malformed CSV to resume, NS_ERROR_IO when files cannot be written.
+ * Time: the planners' and measurements' costs, plus O(rows) bookkeeping. */
+gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error);
+
+#endif

@@ -1,0 +1,139 @@
+/* netsched — outputs written whole or not at all (see cli.h).
+ *
+ * Each open output is a temporary file "PATH.XXXXXX" in the destination's
+ * directory (so the final rename is atomic on one file system). Its name
+ * sits in a fixed table that a signal handler can walk without allocating:
+ * on SIGINT, SIGTERM or SIGHUP the temporary files are unlinked and the
+ * signal raised again with its default action. */
+#include "cli/cli.h"
+#include "platforms/error.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_OPEN 16
+
+typedef struct {
+  FILE *file;
+  char *temp;             /* allocated before the slot is published */
+} Pending;
+
+static Pending pending[MAX_OPEN];
+static volatile sig_atomic_t handlers_installed;
+
+static void remove_pending_and_die(int sig)
+{
+  for (int i = 0; i < MAX_OPEN; i++)
+    if (pending[i].temp != NULL)
+      unlink(pending[i].temp); /* async-signal-safe */
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void install_handlers(void)
+{
+  if (handlers_installed)
+    return;
+  handlers_installed = 1;
+  const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+  for (gsize i = 0; i < G_N_ELEMENTS(sigs); i++) {
+    struct sigaction old;
+    sigaction(sigs[i], NULL, &old);
+    if (old.sa_handler == SIG_IGN)
+      continue; /* e.g. nohup: keep ignoring */
+    struct sigaction sa = { 0 };
+    sa.sa_handler = remove_pending_and_die;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sigs[i], &sa, NULL);
+  }
+}
+
+static Pending *slot_of(FILE *f)
+{
+  for (int i = 0; i < MAX_OPEN; i++)
+    if (pending[i].file == f && f != NULL)
+      return &pending[i];
+  return NULL;
+}
+
+FILE *ns_cli_open_output(const char *path, GError **error)
+{
+  if (path == NULL || strcmp(path, "-") == 0)
+    return stdout;
+  if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
+    ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot write: is a directory");
+    return NULL;
+  }
+  Pending *slot = slot_of(NULL);
+  for (int i = 0; i < MAX_OPEN && slot == NULL; i++)
+    if (pending[i].file == NULL)
+      slot = &pending[i];
+  if (slot == NULL) {
+    ns_set_error_at(error, NS_ERROR_IO, path, 0, "too many outputs open at once");
+    return NULL;
+  }
+  install_handlers();
+  char *temp = g_strdup_printf("%s.XXXXXX", path);
+  int fd = g_mkstemp_full(temp, O_WRONLY | O_CLOEXEC, 0644);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (f == NULL) {
+    ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot write: %s", g_strerror(errno));
+    if (fd >= 0) {
+      close(fd);
+      g_unlink(temp);
+    }
+    g_free(temp);
+    return NULL;
+  }
+  slot->temp = temp;
+  slot->file = f;
+  return f;
+}
+
+static void release(Pending *slot)
+{
+  char *temp = slot->temp;
+  slot->temp = NULL; /* unpublished before it is freed */
+  slot->file = NULL;
+  g_free(temp);
+}
+
+void ns_cli_abort_output(FILE *f)
+{
+  Pending *slot = slot_of(f);
+  if (slot == NULL) {
+    if (f != NULL && f != stdout)
+      fclose(f);
+    return;
+  }
+  fclose(f);
+  g_unlink(slot->temp);
+  release(slot);
+}
+
+gboolean ns_cli_close_output(FILE *f, const char *path, GError **error)
+{
+  gboolean ok = fflush(f) == 0 && !ferror(f);
+  int saved = errno;
+  Pending *slot = slot_of(f);
+  if (slot == NULL) { /* stdout */
+    if (!ok)
+      ns_set_error_at(error, NS_ERROR_IO, "<stdout>", 0, "write failed: %s", g_strerror(saved));
+    return ok;
+  }
+  ok = fclose(f) == 0 && ok;
+  saved = ok ? 0 : (errno ? errno : saved);
+  if (ok && g_rename(slot->temp, path) != 0) {
+    saved = errno;
+    ok = FALSE;
+  }
+  if (!ok) {
+    g_unlink(slot->temp);
+    ns_set_error_at(error, NS_ERROR_IO, path, 0, "write failed: %s", g_strerror(saved));
+  }
+  release(slot);
+  return ok;
+}
