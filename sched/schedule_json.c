@@ -1140,7 +1140,7 @@ static gboolean check_writable(const NsSchedule *s, const char *name, GError **e
                     "cannot write schedule: sync scheme name is empty or not UTF-8");
     return FALSE;
   }
-  if (s->msize == 0 || s->msize > (uint64_t)G_MAXINT64) {
+  if (s->msize == 0 || s->msize > NS_MAX_MSIZE) {
     ns_set_error_at(error, NS_ERROR_INPUT, name, 0,
                     "cannot write schedule: message size %" G_GUINT64_FORMAT " out of range",
                     s->msize);

@@ -1,6 +1,7 @@
 /* Schedule JSON reader/writer: round trips and malformed documents. */
 #include "platforms/error.h"
 #include "sched/schedule_json.h"
+#include "platforms/units.h"
 #include "sched/sync.h"
 #include "tests/testutil.h"
 
@@ -194,13 +195,13 @@ static void test_round_trip_posted(void)
   ns_schedule_free(s);
 }
 
-/* Names that need escaping, a huge message size, empty phases, no phases. */
+/* Names that need escaping, the largest message size, empty phases, no phases. */
 static void test_round_trip_edge_cases(void)
 {
   const char *names[] = { "a\"b", "back\\slash", "tab\there", "nl\nx", "\x01ctl",
                           "caf\xc3\xa9", "\xf0\x9f\x98\x80", "/slash/" };
   NsSchedule *s = ns_schedule_new(NS_COLL_ALLGATHER, "odd \"name\"", G_N_ELEMENTS(names),
-                                  names, (uint64_t)G_MAXINT64);
+                                  names, NS_MAX_MSIZE);
   ns_schedule_begin_phase(s);
   ns_schedule_begin_phase(s); /* empty phase 0 */
   ns_schedule_add(s, 7, 0, 7);
