@@ -1,179 +1,8 @@
 /* netsched — AAPC bounds on trees (Faraj & Yuan §3, §4.1). See bounds.h. */
 #include "analysis/bounds.h"
+#include "platforms/tree.h"
 #include <math.h>
 #include <stdlib.h>
-
-/* Machines on the child side of `link` in the anchor-rooted tree view. */
-static int child_side(const NsTopology *t, int link)
-{
-  const NsLink *l = ns_topology_link(t, link);
-  return ns_tree_parent(t, l->a) == l->b ? l->a : l->b;
-}
-
-void ns_a2a_link_loads(const NsTopology *t, uint64_t *loads)
-{
-  uint64_t p = (uint64_t)ns_topology_n_machines(t);
-  for (int i = 0; i < ns_topology_n_links(t); i++) {
-    uint64_t below = (uint64_t)ns_tree_machines_below(t, child_side(t, i));
-    loads[i] = below * (p - below);
-  }
-}
-
-/* Machines in the branch of `node` that starts with `link`. */
-static int branch_machines(const NsTopology *t, int node, int link)
-{
-  int other = ns_topology_link_other(t, link, node);
-  if (ns_tree_parent(t, other) == node)
-    return ns_tree_machines_below(t, other);
-  return ns_topology_n_machines(t) - ns_tree_machines_below(t, node);
-}
-
-/* Number of branches of `u` holding machines, not counting link `via`. */
-static int machine_branches(const NsTopology *t, int u, int via, int *last)
-{
-  int branches = 0;
-  const int *inc = ns_topology_incident(t, u);
-  for (int k = 0; k < ns_topology_degree(t, u); k++) {
-    if (inc[k] == via || branch_machines(t, u, inc[k]) == 0)
-      continue;
-    branches++;
-    *last = inc[k];
-  }
-  return branches;
-}
-
-/* §4.1: starting from u, reached over the bottleneck link `via`, step into
- * the only branch with machines while there is only one; every link crossed
- * is a bottleneck too, since it separates the same machine sets. */
-static int walk_to_root(const NsTopology *t, int u, int via)
-{
-  int next = -1;
-  while (machine_branches(t, u, via, &next) == 1) {
-    via = next;
-    u = ns_topology_link_other(t, next, u);
-  }
-  return u;
-}
-
-int ns_a2a_find_root(const NsTopology *t)
-{
-  int p = ns_topology_n_machines(t);
-  if (p == 2) {
-    const int *inc = ns_topology_incident(t, ns_topology_machine_node(t, 0));
-    return ns_topology_link_other(t, inc[0], ns_topology_machine_node(t, 0));
-  }
-  int n_links = ns_topology_n_links(t);
-  uint64_t *loads = g_new(uint64_t, n_links);
-  ns_a2a_link_loads(t, loads);
-  int best = 0;
-  for (int i = 1; i < n_links; i++)
-    if (loads[i] > loads[best])
-      best = i;
-  g_free(loads);
-
-  /* Orient the bottleneck link (u,v) so that |M_u| >= |M_v|;
-   * branch_machines(x, link) counts the machines across `link` from x. */
-  const NsLink *l = ns_topology_link(t, best);
-  int m_a = branch_machines(t, l->b, best), m_b = branch_machines(t, l->a, best);
-  if (m_a != m_b)
-    return walk_to_root(t, m_a > m_b ? l->a : l->b, best);
-  /* |M_u| = |M_v|: both ends lead to a valid root (dissertation §3.2.2.1,
-   * "both nodes s0 and s1 can be the root"). We take the one with fewer
-   * subtrees — the more central, aggregating switch; s1 in Figure 1, as
-   * the paper assumes — and the lower node id when that ties too. */
-  int ra = walk_to_root(t, l->a, best), rb = walk_to_root(t, l->b, best), dummy;
-  int ka = machine_branches(t, ra, -1, &dummy), kb = machine_branches(t, rb, -1, &dummy);
-  if (ka != kb)
-    return ka < kb ? ra : rb;
-  return MIN(ra, rb);
-}
-
-typedef struct {
-  int size, first_link_pos, index;
-} SubtreeKey;
-
-static int compare_subtrees(const void *a, const void *b)
-{
-  const SubtreeKey *x = a, *y = b;
-  if (x->size != y->size)
-    return x->size > y->size ? -1 : 1;
-  return x->first_link_pos - y->first_link_pos;
-}
-
-static int compare_int(const void *a, const void *b)
-{
-  int x = *(const int *)a, y = *(const int *)b;
-  return (x > y) - (x < y);
-}
-
-void ns_root_subtrees(const NsTopology *t, int root, int *n_subtrees, int **sizes,
-                      int **offset, int **members)
-{
-  int deg = ns_topology_degree(t, root);
-  const int *inc = ns_topology_incident(t, root);
-  int n_nodes = ns_topology_n_nodes(t);
-  int p = ns_topology_n_machines(t);
-  SubtreeKey *keys = g_new(SubtreeKey, deg);
-  int k = 0;
-  for (int i = 0; i < deg; i++) {
-    int size = branch_machines(t, root, inc[i]);
-    if (size > 0)
-      keys[k++] = (SubtreeKey){ size, i, i };
-  }
-  qsort(keys, (size_t)k, sizeof *keys, compare_subtrees);
-
-  int *sz = g_new(int, k), *off = g_new(int, k), *mem = g_new(int, p);
-  int *stack = g_new(int, n_nodes), *from = g_new(int, n_nodes);
-  int fill = 0;
-  for (int s = 0; s < k; s++) {
-    /* Depth-first walk of the branch, never back through its parent. */
-    int top = 0;
-    int start = ns_topology_link_other(t, inc[keys[s].index], root);
-    stack[top] = start;
-    from[top++] = root;
-    off[s] = fill;
-    while (top > 0) {
-      top--;
-      int v = stack[top], parent = from[top];
-      int m = ns_topology_node_machine(t, v);
-      if (m >= 0)
-        mem[fill++] = m;
-      const int *vinc = ns_topology_incident(t, v);
-      for (int j = 0; j < ns_topology_degree(t, v); j++) {
-        int w = ns_topology_link_other(t, vinc[j], v);
-        if (w == parent)
-          continue;
-        stack[top] = w;
-        from[top++] = v;
-      }
-    }
-    sz[s] = fill - off[s];
-    qsort(mem + off[s], (size_t)sz[s], sizeof(int), compare_int);
-  }
-  g_free(stack);
-  g_free(from);
-  g_free(keys);
-  *n_subtrees = k;
-  *sizes = sz;
-  *offset = off;
-  *members = mem;
-}
-
-int ns_path_length(const NsTopology *t, int src_machine, int dst_machine)
-{
-  if (src_machine == dst_machine)
-    return 0;
-  int a = ns_topology_machine_node(t, src_machine), b = ns_topology_machine_node(t, dst_machine);
-  int edges = 0;
-  while (a != b) {
-    if (ns_tree_depth(t, a) >= ns_tree_depth(t, b))
-      a = ns_tree_parent(t, a);
-    else
-      b = ns_tree_parent(t, b);
-    edges++;
-  }
-  return edges - 1;
-}
 
 /* Breadth-first distances (in links) from node `src`; returns the machine
  * farthest away (lowest index on ties) and its distance in *dist_out. When
@@ -214,39 +43,73 @@ static int bfs_machines(const NsTopology *t, int src, gboolean stop_at_machine, 
   return far;
 }
 
+/* Path statistics from routes: every ordered pair up to 2048 machines,
+ * else a reproducible sample of 2^22 pairs. */
+static void routed_paths(const NsTopology *t, NsA2ABound *out)
+{
+  int p = ns_topology_n_machines(t);
+  int *route = g_new(int, ns_topology_max_route_len(t));
+  uint64_t pairs = (uint64_t)p * (uint64_t)(p - 1);
+  out->path_sampled = p > 2048;
+  uint64_t samples = out->path_sampled ? ((uint64_t)1 << 22) : pairs, counted = 0;
+  double sum = 0;
+  out->path_min = G_MAXINT;
+  out->path_max = 0;
+  GRand *rng = g_rand_new_with_seed(1);
+  for (uint64_t i = 0; i < samples; i++) {
+    int a, b;
+    if (out->path_sampled) {
+      a = g_rand_int_range(rng, 0, p);
+      b = g_rand_int_range(rng, 0, p - 1);
+      b += b >= a;
+    } else {
+      a = (int)(i / (uint64_t)(p - 1));
+      b = (int)(i % (uint64_t)(p - 1));
+      b += b >= a;
+    }
+    int len = ns_topology_route_machines(t, a, b, route) - 1;
+    out->path_min = MIN(out->path_min, len);
+    out->path_max = MAX(out->path_max, len);
+    sum += len;
+    counted++;
+  }
+  g_rand_free(rng);
+  out->path_mean = counted ? sum / (double)counted : 0;
+  g_free(route);
+}
+
 void ns_a2a_bound(const NsTopology *t, uint64_t msize, NsA2ABound *out)
 {
-  int n_links = ns_topology_n_links(t);
   int p = ns_topology_n_machines(t);
-  uint64_t *loads = g_new(uint64_t, n_links);
-  ns_a2a_link_loads(t, loads);
-
-  *out = (NsA2ABound){ 0 };
-  double sum_edges = 0;
-  for (int i = 0; i < n_links; i++) {
-    const NsLink *l = ns_topology_link(t, i);
-    if (loads[i] > out->load) {
-      out->load = loads[i];
-      out->n_bottlenecks = 0;
-      out->bottleneck_link = i;
-    }
-    if (loads[i] == out->load)
-      out->n_bottlenecks++;
-    double time = (double)loads[i] * (double)msize * 8.0 / l->bandwidth;
-    out->time_bound = MAX(out->time_bound, time);
-    sum_edges += 2.0 * (double)loads[i]; /* both directions */
-  }
-  g_free(loads);
-
-  int child = child_side(t, out->bottleneck_link);
-  int below = ns_tree_machines_below(t, child);
-  out->m_u = MAX(below, p - below);
-  out->m_v = MIN(below, p - below);
-  out->root = ns_a2a_find_root(t);
+  *out = (NsA2ABound){ .root = -1, .bottleneck_link = -1 };
+  ns_lower_bound(t, NS_COLL_ALLTOALL, msize, -1, 1, &out->bound);
+  out->load = out->bound.load;
+  out->time_bound = out->bound.seconds;
+  out->n_bottlenecks = out->bound.kind == NS_BOUND_LINK ? out->bound.n_bottlenecks : 0;
+  if (out->bound.kind == NS_BOUND_LINK)
+    out->bottleneck_link = ns_edge_link(out->bound.edge);
   double total_bits = (double)p * (p - 1) * (double)msize * 8.0;
   out->throughput_bound = out->time_bound > 0 ? total_bits / out->time_bound : 0;
-
-  /* Mean path length: every ordered pair crosses (switches + 1) links. */
+  if (ns_topology_routing(t) != NS_ROUTING_TREE) {
+    routed_paths(t, out);
+    return;
+  }
+  if (out->bottleneck_link >= 0) {
+    const NsLink *bl = ns_topology_link(t, out->bottleneck_link);
+    int child = ns_tree_parent(t, bl->a) == bl->b ? bl->a : bl->b;
+    int below = ns_tree_machines_below(t, child);
+    out->m_u = MAX(below, p - below);
+    out->m_v = MIN(below, p - below);
+  }
+  out->root = ns_a2a_find_root(t);
+  /* Mean path length: every ordered pair crosses (switches + 1) links; the
+   * AAPC load of a link is |M_u|·|M_v| each way. */
+  uint64_t *loads = g_new(uint64_t, ns_topology_n_links(t));
+  ns_a2a_link_loads(t, loads);
+  double sum_edges = 0;
+  for (int i = 0; i < ns_topology_n_links(t); i++)
+    sum_edges += 2.0 * (double)loads[i];
+  g_free(loads);
   out->path_mean = sum_edges / ((double)p * (p - 1)) - 1.0;
   int n = ns_topology_n_nodes(t);
   int *dist = g_new(int, n), *queue = g_new(int, n);

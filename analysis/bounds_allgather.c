@@ -1,40 +1,7 @@
 /* netsched — all-gather bounds and ring path lengths. See bounds_allgather.h. */
 #include "analysis/bounds_allgather.h"
+#include "platforms/tree.h"
 #include "sched/allgather_ring_common.h"
-
-gboolean ns_allgather_two_hop(const NsTopology *topo, NsTwoHop *out)
-{
-  *out = (NsTwoHop){ .holds = TRUE, .sw = -1 };
-  for (int v = 0; v < ns_topology_n_nodes(topo); v++) {
-    if (ns_topology_node(topo, v)->kind != NS_NODE_SWITCH)
-      continue;
-    int machines = 0, switches = 0;
-    const int *inc = ns_topology_incident(topo, v);
-    for (int e = 0; e < ns_topology_degree(topo, v); e++) {
-      int w = ns_topology_link_other(topo, inc[e], v);
-      if (ns_topology_node(topo, w)->kind == NS_NODE_MACHINE)
-        machines++;
-      else
-        switches++;
-    }
-    if (machines < switches) {
-      *out = (NsTwoHop){ .holds = FALSE, .sw = v, .machines = machines, .switches = switches };
-      return FALSE;
-    }
-  }
-  return TRUE;
-}
-
-char *ns_two_hop_describe(const NsTopology *topo, const NsTwoHop *th)
-{
-  if (th->holds)
-    return NULL;
-  return g_strdup_printf("switch %s has %d directly attached machine%s but %d directly "
-                         "attached switch%s",
-                         ns_topology_node(topo, th->sw)->name, th->machines,
-                         th->machines == 1 ? "" : "s", th->switches,
-                         th->switches == 1 ? "" : "es");
-}
 
 double ns_allgather_bandwidth(const NsTopology *topo)
 {

@@ -20,26 +20,12 @@
 #define NETSCHED_BOUNDS_ALLGATHER_H
 
 #include "platforms/topology.h"
+#include "platforms/tree.h"
 #include <stdint.h>
 
 /* Default packet size for the store-and-forward term: an Ethernet frame's
  * payload. */
 #define NS_DEFAULT_PACKET 1500
-
-/* Theorem 3's condition. */
-typedef struct {
-  gboolean holds;
-  int sw;          /* node id of the first violating switch (node order), −1 if it holds */
-  int machines;    /* machines directly attached to it */
-  int switches;    /* switches directly attached to it */
-} NsTwoHop;
-
-/* Checks Theorem 3's condition on every switch. O(|V|). */
-gboolean ns_allgather_two_hop(const NsTopology *topo, NsTwoHop *out);
-
-/* "switch s1 has 1 directly attached machine but 3 directly attached
- * switches" (newly allocated); NULL when the condition holds. */
-char *ns_two_hop_describe(const NsTopology *topo, const NsTwoHop *th);
 
 /* Slowest machine link (bit/s): the B of the bounds. O(P). */
 double ns_allgather_bandwidth(const NsTopology *topo);

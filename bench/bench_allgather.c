@@ -7,11 +7,17 @@
  * took and the maximum path length it found, then the time of the whole
  * allgather/lr3 planner (ring + the p(p−1)-transfer schedule) and of
  * verifying that schedule. Target (issue #4, 2-core machine): LR3 under
- * 1 s on random trees with 1024 machines and 128 switches. Figures are
- * printed, never asserted.
+ * 1 s on random trees with 1024 machines and 128 switches.
  *
- * Usage: bench_allgather [MACHINES [SWITCHES [SEEDS]]]
- *        (default: 1024 machines, 128 switches, 5 seeds per kind)
+ * Then deep trees, where the ring builder's cost must stay near-linear in
+ * the tree: LR3 rings on chains of 1k, 2k, 4k, 8k and 100k switches with
+ * 4 machines at each end (optimum: the chain's length), and on random deep
+ * trees of 100k switches (NS_RANDOM_DEEP, before pruning) with MACHINES
+ * and with 100 000 machines. Figures are printed, never asserted.
+ *
+ * Usage: bench_allgather [MACHINES [SWITCHES [SEEDS [DEEP]]]]
+ *        (default: 1024 machines, 128 switches, 5 seeds per kind; DEEP
+ *        caps the deep trees' switches, default 100000, 0 skips them)
  * Build without sanitizers for meaningful figures (the default build).
  */
 #include "platforms/shapes.h"
@@ -26,13 +32,64 @@ static double seconds_since(gint64 t0)
   return (double)(g_get_monotonic_time() - t0) / 1e6;
 }
 
+/* A chain of `switches` switches, `per_end` machines on each end switch. */
+static NsTopology *chain_with_ends(int switches, int per_end)
+{
+  NsTopology *t = ns_topology_new("bench:chain-ends");
+  for (int v = 0; v < switches; v++) {
+    char name[32];
+    g_snprintf(name, sizeof name, "s%d", v);
+    ns_topology_add_node(t, name, NS_NODE_SWITCH, 0, NULL);
+    if (v > 0)
+      ns_topology_add_link(t, v, v - 1, 100e6, 10e-6, 0, NULL);
+  }
+  for (int k = 0; k < 2 * per_end; k++) {
+    char name[32];
+    g_snprintf(name, sizeof name, "n%d", k);
+    int id = ns_topology_add_node(t, name, NS_NODE_MACHINE, 0, NULL);
+    ns_topology_add_link(t, id, k < per_end ? 0 : switches - 1, 100e6, 10e-6, 0, NULL);
+  }
+  GError *error = NULL;
+  if (!ns_topology_finalize(t, NULL, NULL, &error)) {
+    fprintf(stderr, "bench_allgather: %s\n", error->message);
+    exit(2);
+  }
+  return t;
+}
+
+/* Times the LR3 ring on t (the best of three runs) and prints one line. */
+static void deep_line(const char *what, const NsTopology *t)
+{
+  int p = ns_topology_n_machines(t), *ring = g_new(int, p), d3 = -1, depth = 0;
+  for (int v = 0; v < ns_topology_n_nodes(t); v++)
+    depth = MAX(depth, ns_tree_depth(t, v));
+  GError *error = NULL;
+  gboolean ok = TRUE;
+  double s3 = G_MAXDOUBLE;
+  for (int run = 0; run < 3 && ok; run++) {
+    gint64 t0 = g_get_monotonic_time();
+    ok = ns_ring_lr3(t, ring, &d3, &error);
+    s3 = MIN(s3, seconds_since(t0));
+  }
+  if (!ok) {
+    printf("%-18s lr3 refused: %s\n", what, error->message);
+    g_error_free(error);
+  } else {
+    gboolean consistent = ns_ring_max_path_length(t, ring) == d3;
+    printf("%-18s %8d %7d %8d %7d %9.4f%s\n", what, ns_topology_n_switches(t), depth, p, d3,
+           s3, consistent ? "" : "  INCONSISTENT");
+  }
+  g_free(ring);
+}
+
 int main(int argc, char **argv)
 {
   int machines = argc > 1 ? atoi(argv[1]) : 1024;
   int switches = argc > 2 ? atoi(argv[2]) : 128;
   int seeds = argc > 3 ? atoi(argv[3]) : 5;
-  if (machines < 2 || switches < 1 || seeds < 1) {
-    fprintf(stderr, "usage: bench_allgather [MACHINES [SWITCHES [SEEDS]]]\n");
+  int deep = argc > 4 ? atoi(argv[4]) : 100000;
+  if (machines < 2 || switches < 1 || seeds < 1 || deep < 0) {
+    fprintf(stderr, "usage: bench_allgather [MACHINES [SWITCHES [SEEDS [DEEP]]]]\n");
     return 2;
   }
   printf("%-10s %4s %8s %7s %4s %4s %4s %9s %9s %9s %9s %9s\n", "kind", "seed", "switches",
@@ -89,5 +146,34 @@ int main(int argc, char **argv)
   g_free(ring);
   printf("\nslowest LR3 ring: %.4f s (target: under 1 s for 1024 machines, 128 switches)\n",
          worst_lr3);
+
+  if (deep > 0) {
+    printf("\ndeep trees: LR3 ring only (best of 3)\n%-18s %8s %7s %8s %7s %9s\n", "tree",
+           "switches", "depth", "machines", "LR3", "lr3 s");
+    const int lengths[] = { 1000, 2000, 4000, 8000, 100000 };
+    for (gsize i = 0; i < G_N_ELEMENTS(lengths); i++) {
+      if (lengths[i] > deep)
+        continue;
+      NsTopology *t = chain_with_ends(lengths[i], 4);
+      char what[32];
+      g_snprintf(what, sizeof what, "chain %dk ends", lengths[i] / 1000);
+      deep_line(what, t);
+      ns_topology_free(t);
+    }
+    const int populations[] = { machines, 100000 };
+    for (gsize i = 0; i < G_N_ELEMENTS(populations) && deep >= 100000; i++) {
+      GError *error = NULL;
+      NsTopology *t = ns_shape_random(1, populations[i], 100000, NS_RANDOM_DEEP, 100e6, 10e-6,
+                                      &error);
+      if (t == NULL) {
+        fprintf(stderr, "bench_allgather: %s\n", error->message);
+        return 2;
+      }
+      char what[32];
+      g_snprintf(what, sizeof what, "deep 100k seed 1");
+      deep_line(what, t);
+      ns_topology_free(t);
+    }
+  }
   return 0;
 }

@@ -20,7 +20,7 @@ int ns_cmd_compare(int argc, char **argv);
 
 /* The planning options of plan, verify and simulate (cli/plan_options.c). */
 typedef struct {
-  char *topology, *format, *collective, *algorithm, *msize, *root, *segment;
+  char *topology, *format, *spanning, *collective, *algorithm, *msize, *root, *segment;
   int arity;
 } NsPlanOptions;
 void ns_cli_add_plan_options(GOptionContext *ctx, NsPlanOptions *o);
@@ -40,7 +40,8 @@ gboolean ns_cli_topology_and_schedule(const NsPlanOptions *o, const char *file, 
 /* What `compare` runs: every algorithm[:sync] x message size on one
  * topology and model, into OUTDIR/compare.{csv,gp,svg,png}. */
 typedef struct {
-  char *topology, *format, *collective, *algorithms, *msizes, *model, *outdir, *root, *segment;
+  char *topology, *format, *spanning, *collective, *algorithms, *msizes, *model, *outdir, *root,
+      *segment;
   gboolean resume;
   int queue;      /* packet model: switch queue (packets), 0 = default */
   char *tcp;      /* packet model: TCP variant, NULL = default */
@@ -62,8 +63,16 @@ int ns_cli_fail(GError *error);
 int ns_cli_usage(const char *command, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
 /* Loads a topology from a file (format from `format`, or guessed) or from a
- * "gen:SPEC" generator; warnings go to stderr. */
-NsTopology *ns_cli_load_topology(const char *path, const char *format, GError **error);
+ * "gen:SPEC" generator; warnings go to stderr. With `spanning`
+ * (METHOD[:SEED][@ROOT], platforms/spanning.h) the result is that spanning
+ * tree of the graph, under tree routing. */
+NsTopology *ns_cli_load_topology(const char *path, const char *format, const char *spanning,
+                                 GError **error);
+
+/* The help line of --spanning. */
+#define NS_CLI_SPANNING_HELP                                                                  \
+  "Use a spanning tree of the graph: bfs, dfs, kruskal (the dissertation's random tree) or " \
+  "uniform, [:SEED][@ROOT]"
 
 /* Parses "64KiB" for option `option`; NS_ERROR_INPUT naming the option. */
 gboolean ns_cli_parse_size(const char *option, const char *text, uint64_t *bytes,

@@ -10,42 +10,86 @@
 
 static void print_json(const NsTopology *t, const NsA2ABound *b, uint64_t msize)
 {
-  const NsLink *l = ns_topology_link(t, b->bottleneck_link);
   g_autoptr(JsonBuilder) j = json_builder_new();
+  g_autofree char *routing = ns_topology_routing_describe(t);
+  g_autofree char *why = ns_lower_bound_describe(t, &b->bound);
   json_builder_begin_object(j);
-  json_builder_set_member_name(j, "topology");
-  json_builder_add_string_value(j, ns_topology_source(t));
-  json_builder_set_member_name(j, "machines");
-  json_builder_add_int_value(j, ns_topology_n_machines(t));
-  json_builder_set_member_name(j, "msize_bytes");
-  json_builder_add_int_value(j, (gint64)msize);
+#define MEMBER(name, kind, value) \
+  do { json_builder_set_member_name(j, name); json_builder_add_##kind##_value(j, value); } while (0)
+  MEMBER("format", string, "netsched-bound");
+  MEMBER("version", int, 2);
+  MEMBER("collective", string, "alltoall");
+  MEMBER("topology", string, ns_topology_source(t));
+  MEMBER("machines", int, ns_topology_n_machines(t));
+  MEMBER("routing", string, ns_routing_kind_name(ns_topology_routing(t)));
+  MEMBER("routing_rule", string, routing);
+  MEMBER("msize_bytes", int, (gint64)msize);
+  MEMBER("bottleneck", string, why);
+  static const char *const kinds[] = { "port-send", "port-receive", "link", "bisection", "block" };
+  MEMBER("bottleneck_kind", string, kinds[b->bound.kind]);
   json_builder_set_member_name(j, "bottleneck_load");
-  json_builder_add_int_value(j, (gint64)b->load);
-  json_builder_set_member_name(j, "bottleneck_links");
-  json_builder_add_int_value(j, b->n_bottlenecks);
+  if (b->load > 0)
+    json_builder_add_int_value(j, (gint64)b->load);
+  else
+    json_builder_add_null_value(j);
+  MEMBER("bottleneck_links", int, b->n_bottlenecks);
   json_builder_set_member_name(j, "bottleneck_link");
-  json_builder_begin_array(j);
-  json_builder_add_string_value(j, ns_topology_node(t, l->a)->name);
-  json_builder_add_string_value(j, ns_topology_node(t, l->b)->name);
-  json_builder_end_array(j);
-  json_builder_set_member_name(j, "m_u");
-  json_builder_add_int_value(j, b->m_u);
-  json_builder_set_member_name(j, "m_v");
-  json_builder_add_int_value(j, b->m_v);
-  json_builder_set_member_name(j, "root");
-  json_builder_add_string_value(j, ns_topology_node(t, b->root)->name);
-  json_builder_set_member_name(j, "time_bound_s");
-  json_builder_add_double_value(j, b->time_bound);
-  json_builder_set_member_name(j, "throughput_bound_bps");
-  json_builder_add_double_value(j, b->throughput_bound);
-  json_builder_set_member_name(j, "path_length_min");
-  json_builder_add_int_value(j, b->path_min);
-  json_builder_set_member_name(j, "path_length_max");
-  json_builder_add_int_value(j, b->path_max);
-  json_builder_set_member_name(j, "path_length_mean");
-  json_builder_add_double_value(j, b->path_mean);
+  if (b->bottleneck_link >= 0) {
+    const NsLink *l = ns_topology_link(t, b->bottleneck_link);
+    json_builder_begin_array(j);
+    json_builder_add_string_value(j, ns_topology_node(t, l->a)->name);
+    json_builder_add_string_value(j, ns_topology_node(t, l->b)->name);
+    json_builder_end_array(j);
+  } else {
+    json_builder_add_null_value(j);
+  }
+  if (b->root >= 0) {
+    MEMBER("m_u", int, b->m_u);
+    MEMBER("m_v", int, b->m_v);
+    MEMBER("root", string, ns_topology_node(t, b->root)->name);
+  }
+  MEMBER("time_bound_s", double, b->time_bound);
+  MEMBER("throughput_bound_bps", double, b->throughput_bound);
+  MEMBER("path_length_min", int, b->path_min);
+  MEMBER("path_length_max", int, b->path_max);
+  MEMBER("path_length_mean", double, b->path_mean);
+  MEMBER("path_lengths_sampled", boolean, b->path_sampled);
+#undef MEMBER
   json_builder_end_object(j);
   ns_cli_print_json(j);
+}
+
+static void print_a2a(const NsTopology *t, const NsA2ABound *b, uint64_t msize)
+{
+  g_autofree char *size = ns_format_size(msize);
+  g_autofree char *routing = ns_topology_routing_describe(t);
+  g_autofree char *why = ns_lower_bound_describe(t, &b->bound);
+  int p = ns_topology_n_machines(t);
+  printf("topology           %s (%d machines)\n", ns_topology_source(t), p);
+  printf("routing            %s\n", routing);
+  if (b->root >= 0 && b->bound.kind == NS_BOUND_LINK && b->load > 0) {
+    const NsLink *l = ns_topology_link(t, b->bottleneck_link);
+    printf("bottleneck load    %" G_GUINT64_FORMAT " = %d x %d messages per direction "
+           "(%d bottleneck link%s, e.g. %s-%s)\n",
+           b->load, b->m_u, b->m_v, b->n_bottlenecks, b->n_bottlenecks == 1 ? "" : "s",
+           ns_topology_node(t, l->a)->name, ns_topology_node(t, l->b)->name);
+  } else {
+    printf("bottleneck         %s\n", why);
+  }
+  gboolean one_speed = TRUE;
+  for (int i = 1; i < ns_topology_n_links(t); i++)
+    one_speed = one_speed && ns_topology_link(t, i)->bandwidth == ns_topology_link(t, 0)->bandwidth;
+  if (b->load > 0 && one_speed)
+    printf("optimal phases     %" G_GUINT64_FORMAT "%s\n", b->load,
+           b->bound.kind == NS_BOUND_PORT_SEND || b->bound.kind == NS_BOUND_PORT_RECV
+               ? " (one message per port and phase)" : "");
+  if (b->root >= 0)
+    printf("root               %s\n", ns_topology_node(t, b->root)->name);
+  printf("time bound         %.6f s for msize %s\n", b->time_bound, size);
+  printf("throughput bound   %.3f Mbit/s aggregate\n", b->throughput_bound / 1e6);
+  printf("path length        min %d, max %d, mean %.3f %s%s\n", b->path_min, b->path_max,
+         b->path_mean, ns_topology_n_switches(t) > 0 ? "switches" : "routing machines",
+         b->path_sampled ? " (sample of 2^22 pairs)" : "");
 }
 
 /* All-gather (§3.3.1.1): (P−1)·msize/B and the logical rings' estimates. */
@@ -110,13 +154,15 @@ static int bcast_bound(const NsTopology *t, uint64_t msize, const char *root, ui
 
 int ns_cmd_bound(int argc, char **argv)
 {
-  char *topology = NULL, *format = NULL, *msize_text = NULL, *collective = NULL;
+  char *topology = NULL, *format = NULL, *spanning = NULL, *msize_text = NULL, *collective = NULL;
   char *root = NULL, *segment_text = NULL;
   gboolean json = FALSE;
   GOptionEntry entries[] = {
     { "topology", 'T', 0, G_OPTION_ARG_FILENAME, &topology, "Topology file or gen:SPEC", "T" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Topology format (default: guessed)",
       "native|slurm|graphml" },
+    { "spanning", 0, 0, G_OPTION_ARG_STRING, &spanning, NS_CLI_SPANNING_HELP,
+      "METHOD[:SEED][@ROOT]" },
     { "msize", 'm', 0, G_OPTION_ARG_STRING, &msize_text, "Message size (default 64KiB)", "SIZE" },
     { "collective", 'c', 0, G_OPTION_ARG_STRING, &collective,
       "Collective (default alltoall)", "alltoall|allgather|bcast" },
@@ -156,7 +202,7 @@ int ns_cmd_bound(int argc, char **argv)
                           collective);
     goto out;
   }
-  t = ns_cli_load_topology(topology, format, &error);
+  t = ns_cli_load_topology(topology, format, spanning, &error);
   if (t == NULL) {
     status = ns_cli_fail(error);
     goto out;
@@ -171,28 +217,15 @@ int ns_cmd_bound(int argc, char **argv)
   }
   NsA2ABound b;
   ns_a2a_bound(t, msize, &b);
-  if (json) {
+  if (json)
     print_json(t, &b, msize);
-  } else {
-    const NsLink *l = ns_topology_link(t, b.bottleneck_link);
-    g_autofree char *size = ns_format_size(msize);
-    int p = ns_topology_n_machines(t);
-    printf("topology           %s (%d machines)\n", ns_topology_source(t), p);
-    printf("bottleneck load    %" G_GUINT64_FORMAT " = %d x %d messages per direction "
-           "(%d bottleneck link%s, e.g. %s-%s)\n",
-           b.load, b.m_u, b.m_v, b.n_bottlenecks, b.n_bottlenecks == 1 ? "" : "s",
-           ns_topology_node(t, l->a)->name, ns_topology_node(t, l->b)->name);
-    printf("optimal phases     %" G_GUINT64_FORMAT "\n", b.load);
-    printf("root               %s\n", ns_topology_node(t, b.root)->name);
-    printf("time bound         %.6f s for msize %s\n", b.time_bound, size);
-    printf("throughput bound   %.3f Mbit/s aggregate\n", b.throughput_bound / 1e6);
-    printf("path length        min %d, max %d, mean %.3f switches\n", b.path_min, b.path_max,
-           b.path_mean);
-  }
+  else
+    print_a2a(t, &b, msize);
   status = 0;
 out:
   g_free(topology);
   g_free(format);
+  g_free(spanning);
   g_free(msize_text);
   g_free(collective);
   g_free(root);

@@ -58,7 +58,7 @@ int ns_compare_run(const NsCompareArgs *a)
                                     collective, &error)) == NULL ||
       (a->segment != NULL && !ns_cli_parse_size("--segment", a->segment, &segment, &error)) ||
       (a->model != NULL && !ns_net_model_parse(a->model, &opt.model, &error)) ||
-      (t = ns_cli_load_topology(a->topology, a->format, &error)) == NULL)
+      (t = ns_cli_load_topology(a->topology, a->format, a->spanning, &error)) == NULL)
     goto fail;
   int root = 0;
   if (a->root != NULL && (root = ns_topology_find_machine(t, a->root)) < 0) {
@@ -97,6 +97,8 @@ int ns_cmd_compare(int argc, char **argv)
       "T" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &a.format, "Topology format (default: guessed)",
       "native|slurm|graphml" },
+    { "spanning", 0, 0, G_OPTION_ARG_STRING, &a.spanning, NS_CLI_SPANNING_HELP,
+      "METHOD[:SEED][@ROOT]" },
     { "collective", 'c', 0, G_OPTION_ARG_STRING, &a.collective, "Collective (default alltoall)",
       "NAME" },
     { "algorithms", 'a', 0, G_OPTION_ARG_STRING, &a.algorithms,
@@ -137,7 +139,7 @@ int ns_cmd_compare(int argc, char **argv)
     else
       status = ns_compare_run(&a);
   }
-  g_free(a.topology); g_free(a.format); g_free(a.collective); g_free(a.algorithms);
+  g_free(a.topology); g_free(a.format); g_free(a.spanning); g_free(a.collective); g_free(a.algorithms);
   g_free(a.msizes); g_free(a.model); g_free(a.outdir); g_free(a.root); g_free(a.segment);
   g_free(a.tcp);
   return status;

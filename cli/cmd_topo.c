@@ -106,10 +106,12 @@ static int topo_show(const NsTopology *t)
 
 int ns_cmd_topo(int argc, char **argv)
 {
-  char *format = NULL, *to = NULL, *output = NULL;
+  char *format = NULL, *spanning = NULL, *to = NULL, *output = NULL;
   GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Input format (default: from the file name)",
       "native|slurm|graphml" },
+    { "spanning", 0, 0, G_OPTION_ARG_STRING, &spanning, NS_CLI_SPANNING_HELP,
+      "METHOD[:SEED][@ROOT]" },
     { "to", 't', 0, G_OPTION_ARG_STRING, &to, "convert: output format (default native)",
       "native|dot|graphml|simgrid" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "convert: output file (default stdout)",
@@ -133,7 +135,7 @@ int ns_cmd_topo(int argc, char **argv)
     goto out;
   }
   GError *error = NULL;
-  t = ns_cli_load_topology(argv[2], format, &error);
+  t = ns_cli_load_topology(argv[2], format, spanning, &error);
   if (t == NULL) {
     status = ns_cli_fail(error);
     goto out;
@@ -159,6 +161,7 @@ int ns_cmd_topo(int argc, char **argv)
   status = 0;
 out:
   g_free(format);
+  g_free(spanning);
   g_free(to);
   g_free(output);
   return status;

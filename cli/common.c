@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "platforms/error.h"
 #include "platforms/shapes.h"
+#include "platforms/spanning.h"
 #include "platforms/topology_io.h"
 #include "platforms/units.h"
 #include "sched/registry.h"
@@ -34,7 +35,7 @@ static void print_warning(const char *message, void *data)
   fprintf(stderr, "warning: %s\n", message);
 }
 
-NsTopology *ns_cli_load_topology(const char *path, const char *format, GError **error)
+static NsTopology *load_graph(const char *path, const char *format, GError **error)
 {
   if (path == NULL) {
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "no topology given (--topology FILE)");
@@ -49,6 +50,23 @@ NsTopology *ns_cli_load_topology(const char *path, const char *format, GError **
     return NULL;
   }
   return ns_topology_load(path, f, print_warning, NULL, error);
+}
+
+NsTopology *ns_cli_load_topology(const char *path, const char *format, const char *spanning,
+                                 GError **error)
+{
+  NsSpanSpec spec;
+  if (spanning != NULL && !ns_span_spec_parse(spanning, &spec, error))
+    return NULL;
+  NsTopology *t = load_graph(path, format, error);
+  if (t != NULL && spanning != NULL) {
+    NsTopology *tree = ns_topology_spanning_tree(t, &spec, error);
+    ns_topology_free(t);
+    t = tree;
+  }
+  if (spanning != NULL)
+    ns_span_spec_clear(&spec);
+  return t;
 }
 
 gboolean ns_cli_option_once(const char *option, const char *value, gpointer data,

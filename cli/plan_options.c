@@ -11,6 +11,8 @@ void ns_cli_add_plan_options(GOptionContext *ctx, NsPlanOptions *o)
     { "topology", 'T', 0, G_OPTION_ARG_FILENAME, &o->topology, "Topology file or gen:SPEC", "T" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format, "Topology format (default: guessed)",
       "native|slurm|graphml" },
+    { "spanning", 0, 0, G_OPTION_ARG_STRING, &o->spanning, NS_CLI_SPANNING_HELP,
+      "METHOD[:SEED][@ROOT]" },
     { "collective", 'c', 0, G_OPTION_ARG_STRING, &o->collective,
       "Collective to plan (default alltoall)", "alltoall|allgather|bcast" },
     { "algorithm", 'a', 0, G_OPTION_ARG_STRING, &o->algorithm,
@@ -34,6 +36,7 @@ void ns_cli_plan_options_clear(NsPlanOptions *o)
 {
   g_free(o->topology);
   g_free(o->format);
+  g_free(o->spanning);
   g_free(o->collective);
   g_free(o->algorithm);
   g_free(o->msize);
@@ -53,7 +56,7 @@ gboolean ns_cli_plan_sizes(const NsPlanOptions *o, uint64_t *msize, uint64_t *se
 
 NsTopology *ns_cli_plan_topology(const NsPlanOptions *o, GError **error)
 {
-  return ns_cli_load_topology(o->topology, o->format, error);
+  return ns_cli_load_topology(o->topology, o->format, o->spanning, error);
 }
 
 NsSchedule *ns_cli_plan_schedule(const NsTopology *t, const NsPlanOptions *o,

@@ -6,18 +6,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+void ns_shape_options_init(NsShapeOptions *o)
+{
+  *o = (NsShapeOptions){ .bandwidth = NS_DEFAULT_BANDWIDTH, .latency = NS_DEFAULT_LATENCY,
+                         .forwarding = NS_FORWARD_STORE_AND_FORWARD };
+}
+
+void ns_shape_apply_node(NsTopology *t, int node, const NsShapeOptions *o)
+{
+  NsNode *nd = ns_topology_node_mut(t, node);
+  if (nd->kind == NS_NODE_SWITCH) {
+    nd->forwarding = o->forwarding;
+  } else {
+    nd->ports = o->ports;
+    nd->k_ports = o->k_ports;
+  }
+}
+
+double ns_shape_link_bandwidth(const NsShapeOptions *o, gboolean switch_to_switch)
+{
+  return switch_to_switch && o->uplink > 0 ? o->uplink : o->bandwidth;
+}
+
 /* Builds a finalized topology from a switch tree given as parent pointers
  * (parent[0] = -1, parent[i] < i is not required) and per-switch machine
  * counts. Machines are numbered in depth-first order of their switches. */
 static NsTopology *from_switch_tree(const char *source, int switches, const int *parent,
-                                    const int *machines, double bw, double lat,
+                                    const int *machines, const NsShapeOptions *o,
                                     GError **error)
 {
   NsTopology *t = ns_topology_new(source);
+  double lat = o->latency;
   for (int s = 0; s < switches; s++) {
     char name[32];
     g_snprintf(name, sizeof name, "s%d", s);
-    ns_topology_add_node(t, name, NS_NODE_SWITCH, 0, NULL);
+    ns_shape_apply_node(t, ns_topology_add_node(t, name, NS_NODE_SWITCH, 0, NULL), o);
   }
   /* Children lists, then an iterative preorder walk from switch 0. */
   int *first = g_new(int, switches), *next = g_new(int, switches);
@@ -26,7 +49,7 @@ static NsTopology *from_switch_tree(const char *source, int switches, const int 
   for (int s = switches - 1; s >= 1; s--) {
     next[s] = first[parent[s]];
     first[parent[s]] = s;
-    ns_topology_add_link(t, s, parent[s], bw, lat, 0, NULL);
+    ns_topology_add_link(t, s, parent[s], ns_shape_link_bandwidth(o, TRUE), lat, 0, NULL);
   }
   int *stack = g_new(int, switches);
   int top = 0, machine = 0;
@@ -37,7 +60,8 @@ static NsTopology *from_switch_tree(const char *source, int switches, const int 
       char name[32];
       g_snprintf(name, sizeof name, "n%d", machine++);
       int v = ns_topology_add_node(t, name, NS_NODE_MACHINE, 0, NULL);
-      ns_topology_add_link(t, v, s, bw, lat, 0, NULL);
+      ns_shape_apply_node(t, v, o);
+      ns_topology_add_link(t, v, s, ns_shape_link_bandwidth(o, FALSE), lat, 0, NULL);
     }
     /* Push children reversed so the first child is visited first. */
     int n_children = 0;
@@ -60,42 +84,67 @@ static NsTopology *from_switch_tree(const char *source, int switches, const int 
   return t;
 }
 
-NsTopology *ns_shape_star(int machines, double bw, double lat)
+static NsShapeOptions plain(double bw, double lat)
+{
+  NsShapeOptions o;
+  ns_shape_options_init(&o);
+  o.bandwidth = bw;
+  o.latency = lat;
+  return o;
+}
+
+static NsTopology *star(int machines, const NsShapeOptions *o, const char *suffix)
 {
   int parent[1] = { -1 };
-  g_autofree char *src = g_strdup_printf("gen:star:%d", machines);
-  return from_switch_tree(src, 1, parent, &machines, bw, lat, NULL);
+  g_autofree char *src = g_strdup_printf("gen:star:%d%s", machines, suffix);
+  return from_switch_tree(src, 1, parent, &machines, o, NULL);
+}
+
+NsTopology *ns_shape_star(int machines, double bw, double lat)
+{
+  NsShapeOptions o = plain(bw, lat);
+  return star(machines, &o, "");
+}
+
+/* A chain (`hub` FALSE) or a star of switches (`hub` TRUE). */
+static NsTopology *switch_line(const char *kind, int switches, int per_switch, gboolean hub,
+                               const NsShapeOptions *o, const char *suffix)
+{
+  int *parent = g_new(int, switches), *machines = g_new(int, switches);
+  for (int s = 0; s < switches; s++) {
+    parent[s] = s == 0 ? -1 : hub ? 0 : s - 1;
+    machines[s] = per_switch;
+  }
+  g_autofree char *src = g_strdup_printf("gen:%s:%d,%d%s", kind, switches, per_switch, suffix);
+  NsTopology *t = from_switch_tree(src, switches, parent, machines, o, NULL);
+  g_free(parent);
+  g_free(machines);
+  return t;
 }
 
 NsTopology *ns_shape_chain(int switches, int per_switch, double bw, double lat)
 {
-  int *parent = g_new(int, switches), *machines = g_new(int, switches);
-  for (int s = 0; s < switches; s++) {
-    parent[s] = s - 1;
-    machines[s] = per_switch;
-  }
-  g_autofree char *src = g_strdup_printf("gen:chain:%d,%d", switches, per_switch);
-  NsTopology *t = from_switch_tree(src, switches, parent, machines, bw, lat, NULL);
-  g_free(parent);
-  g_free(machines);
-  return t;
+  NsShapeOptions o = plain(bw, lat);
+  return switch_line("chain", switches, per_switch, FALSE, &o, "");
 }
 
 NsTopology *ns_shape_switch_star(int switches, int per_switch, double bw, double lat)
 {
-  int *parent = g_new(int, switches), *machines = g_new(int, switches);
-  for (int s = 0; s < switches; s++) {
-    parent[s] = s == 0 ? -1 : 0;
-    machines[s] = per_switch;
-  }
-  g_autofree char *src = g_strdup_printf("gen:switch-star:%d,%d", switches, per_switch);
-  NsTopology *t = from_switch_tree(src, switches, parent, machines, bw, lat, NULL);
-  g_free(parent);
-  g_free(machines);
-  return t;
+  NsShapeOptions o = plain(bw, lat);
+  return switch_line("switch-star", switches, per_switch, TRUE, &o, "");
 }
 
+static NsTopology *tree(const int *fanout, int levels, const NsShapeOptions *o,
+                        const char *suffix, GError **error);
+
 NsTopology *ns_shape_tree(const int *fanout, int levels, double bw, double lat, GError **error)
+{
+  NsShapeOptions o = plain(bw, lat);
+  return tree(fanout, levels, &o, "", error);
+}
+
+static NsTopology *tree(const int *fanout, int levels, const NsShapeOptions *o,
+                        const char *suffix, GError **error)
 {
   if (levels < 1) {
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "tree: at least one level is needed");
@@ -132,7 +181,8 @@ NsTopology *ns_shape_tree(const int *fanout, int levels, double bw, double lat, 
   GString *src = g_string_new("gen:tree:");
   for (int l = 0; l < levels; l++)
     g_string_append_printf(src, "%s%d", l ? "," : "", fanout[l]);
-  NsTopology *t = from_switch_tree(src->str, (int)switches, parent, machines, bw, lat, error);
+  g_string_append(src, suffix);
+  NsTopology *t = from_switch_tree(src->str, (int)switches, parent, machines, o, error);
   g_string_free(src, TRUE);
   g_free(parent);
   g_free(machines);
@@ -168,8 +218,18 @@ static gboolean uniform_switch_tree(int n, int *parent, GError **error)
   return TRUE;
 }
 
+static NsTopology *random_tree(uint64_t seed, int machines, int switches, NsRandomKind kind,
+                               const NsShapeOptions *o, const char *suffix, GError **error);
+
 NsTopology *ns_shape_random(uint64_t seed, int machines, int switches, NsRandomKind kind,
                             double bw, double lat, GError **error)
+{
+  NsShapeOptions o = plain(bw, lat);
+  return random_tree(seed, machines, switches, kind, &o, "", error);
+}
+
+static NsTopology *random_tree(uint64_t seed, int machines, int switches, NsRandomKind kind,
+                               const NsShapeOptions *o, const char *suffix, GError **error)
 {
   if (machines < 2 || switches < 1 || machines > 1000000 || switches > 1000000) {
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
@@ -212,9 +272,9 @@ NsTopology *ns_shape_random(uint64_t seed, int machines, int switches, NsRandomK
   }
   NsTopology *t = NULL;
   if (ok) {
-    g_autofree char *src = g_strdup_printf("gen:random:%" G_GUINT64_FORMAT ",%d,%d,%s", seed,
-                                           machines, switches, random_kind_names[kind]);
-    t = from_switch_tree(src, switches, parent, count, bw, lat, error);
+    g_autofree char *src = g_strdup_printf("gen:random:%" G_GUINT64_FORMAT ",%d,%d,%s%s", seed,
+                                           machines, switches, random_kind_names[kind], suffix);
+    t = from_switch_tree(src, switches, parent, count, o, error);
   }
   g_free(parent);
   g_free(count);
@@ -236,41 +296,134 @@ static gboolean parse_ints(const char *text, int *out, int max, int *n)
   return *n > 0;
 }
 
+/* ":bandwidth=1Gbps:uplink=10Gbps:latency=1us:forwarding=cut-through:ports=all"
+ * options after a shape. */
+static gboolean parse_options(const char *spec, char **parts, NsShapeOptions *o, GError **error)
+{
+  for (int i = 0; parts[i] != NULL; i++) {
+    char *eq = strchr(parts[i], '=');
+    const char *why = NULL;
+    if (eq == NULL) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                      "gen:%s: option '%s' is not KEY=VALUE (bandwidth, uplink, latency, "
+                      "forwarding, ports)", spec, parts[i]);
+      return FALSE;
+    }
+    *eq = '\0';
+    const char *key = parts[i], *value = eq + 1;
+    gboolean ok = TRUE;
+    if (g_str_equal(key, "bandwidth"))
+      ok = ns_parse_bandwidth(value, &o->bandwidth, &why);
+    else if (g_str_equal(key, "uplink"))
+      ok = ns_parse_bandwidth(value, &o->uplink, &why);
+    else if (g_str_equal(key, "latency"))
+      ok = ns_parse_time(value, &o->latency, &why);
+    else if (g_str_equal(key, "forwarding")) {
+      ok = g_str_equal(value, "cut-through") || g_str_equal(value, "store-and-forward");
+      o->forwarding = g_str_equal(value, "cut-through") ? NS_FORWARD_CUT_THROUGH
+                                                          : NS_FORWARD_STORE_AND_FORWARD;
+      why = "expected cut-through or store-and-forward";
+    } else if (g_str_equal(key, "ports")) {
+      char *end = NULL;
+      long k = g_ascii_strtoll(value, &end, 10);
+      if (g_str_equal(value, "all"))
+        o->ports = NS_PORTS_ALL;
+      else if (end != value && *end == '\0' && k == 1)
+        o->ports = NS_PORTS_ONE;
+      else if (end != value && *end == '\0' && k > 1 && k <= 1024) {
+        o->ports = NS_PORTS_K;
+        o->k_ports = (int)k;
+      } else {
+        ok = FALSE;
+        why = "expected all, 1 or a number of ports";
+      }
+    } else {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                      "gen:%s: unknown option '%s' (bandwidth, uplink, latency, forwarding, "
+                      "ports)", spec, key);
+      return FALSE;
+    }
+    if (!ok) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "gen:%s: %s '%s': %s", spec, key, value,
+                      why);
+      return FALSE;
+    }
+    *eq = '=';
+  }
+  return TRUE;
+}
+
+/* "8x8x4" -> dims; FALSE on anything else. */
+static gboolean parse_dims(const char *text, int *dims, int *n)
+{
+  g_auto(GStrv) parts = g_strsplit(text, "x", -1);
+  *n = 0;
+  for (int i = 0; parts[i] != NULL; i++) {
+    char *end;
+    gint64 v = g_ascii_strtoll(parts[i], &end, 10);
+    if (*n >= NS_MAX_DIMS || end == parts[i] || *end != '\0' || v < 1 || v > 1000000)
+      return FALSE;
+    dims[(*n)++] = (int)v;
+  }
+  return *n > 0;
+}
+
 NsTopology *ns_shape_from_spec(const char *spec, GError **error)
 {
-  const char *colon = strchr(spec, ':');
-  g_autofree char *shape = colon ? g_strndup(spec, (gsize)(colon - spec)) : g_strdup(spec);
-  const char *args = colon ? colon + 1 : "";
-  int v[16], n = 0;
-  double bw = NS_DEFAULT_BANDWIDTH, lat = NS_DEFAULT_LATENCY;
-  const char *usage = "star:P, chain:S,M, switch-star:S,M, tree:F1,...,Fn or "
-                      "random:SEED,P,S[,uniform|star|chain|deep|unbalanced]";
+  g_auto(GStrv) parts = g_strsplit(spec, ":", -1);
+  const char *shape = parts[0];
+  const char *args = parts[1] != NULL ? parts[1] : "";
+  NsShapeOptions o;
+  ns_shape_options_init(&o);
+  if (parts[1] != NULL && !parse_options(spec, parts + 2, &o, error))
+    return NULL;
+  /* The options as given, kept in the topology's name. */
+  const char *first_option = parts[1] != NULL && parts[2] != NULL ? strchr(strchr(spec, ':') + 1, ':')
+                                                                : NULL;
+  const char *suffix = first_option != NULL ? first_option : "";
+  int v[16], n = 0, dims[NS_MAX_DIMS];
+  const char *usage = "star:P, chain:S,M, switch-star:S,M, tree:F1,...,Fn, "
+                      "random:SEED,P,S[,uniform|star|chain|deep|unbalanced], fattree:K,N, "
+                      "torus:AxB[x...], mesh:AxB[x...], ring:P or hypercube:D, each optionally "
+                      "followed by :bandwidth=B:uplink=B:latency=T:forwarding=F:ports=N";
 
   if (g_str_equal(shape, "random")) {
-    g_auto(GStrv) parts = g_strsplit(args, ",", -1);
-    guint np = g_strv_length(parts);
+    g_auto(GStrv) rp = g_strsplit(args, ",", -1);
+    guint np = g_strv_length(rp);
     NsRandomKind kind = NS_RANDOM_UNIFORM;
     gboolean kind_ok = np == 3;
     if (np == 4)
       for (unsigned k = 0; k < G_N_ELEMENTS(random_kind_names); k++)
-        if (g_str_equal(parts[3], random_kind_names[k])) {
+        if (g_str_equal(rp[3], random_kind_names[k])) {
           kind = (NsRandomKind)k;
           kind_ok = TRUE;
         }
-    g_autofree char *nums = np >= 3 ? g_strjoin(",", parts[0], parts[1], parts[2], NULL) : NULL;
+    g_autofree char *nums = np >= 3 ? g_strjoin(",", rp[0], rp[1], rp[2], NULL) : NULL;
     if (kind_ok && nums != NULL && parse_ints(nums, v, 3, &n) && n == 3)
-      return ns_shape_random((uint64_t)v[0], v[1], v[2], kind, bw, lat, error);
+      return random_tree((uint64_t)v[0], v[1], v[2], kind, &o, suffix, error);
+  } else if (g_str_equal(shape, "torus") || g_str_equal(shape, "mesh")) {
+    if (parse_dims(args, dims, &n))
+      return ns_shape_grid(dims, n, g_str_equal(shape, "torus"), &o, suffix, error);
   } else if (parse_ints(args, v, G_N_ELEMENTS(v), &n)) {
     if (g_str_equal(shape, "star") && n == 1 && v[0] >= 2 && v[0] <= 1000000)
-      return ns_shape_star(v[0], bw, lat);
-    if (g_str_equal(shape, "chain") && n == 2 && v[0] >= 1 && v[1] >= 1 &&
-        (int64_t)v[0] * v[1] >= 2 && (int64_t)v[0] * (v[1] + 1) <= 1000000)
-      return ns_shape_chain(v[0], v[1], bw, lat);
-    if (g_str_equal(shape, "switch-star") && n == 2 && v[0] >= 1 && v[1] >= 1 &&
-        (int64_t)v[0] * v[1] >= 2 && (int64_t)v[0] * (v[1] + 1) <= 1000000)
-      return ns_shape_switch_star(v[0], v[1], bw, lat);
+      return star(v[0], &o, suffix);
+    if ((g_str_equal(shape, "chain") || g_str_equal(shape, "switch-star")) && n == 2 &&
+        v[0] >= 1 && v[1] >= 1 && (int64_t)v[0] * v[1] >= 2 &&
+        (int64_t)v[0] * (v[1] + 1) <= 1000000)
+      return switch_line(shape, v[0], v[1], g_str_equal(shape, "switch-star"), &o, suffix);
     if (g_str_equal(shape, "tree"))
-      return ns_shape_tree(v, n, bw, lat, error);
+      return tree(v, n, &o, suffix, error);
+    if (g_str_equal(shape, "fattree") && n == 2)
+      return ns_shape_fattree(v[0], v[1], &o, suffix, error);
+    if (g_str_equal(shape, "ring") && n == 1)
+      return ns_shape_grid(v, 1, TRUE, &o, suffix, error);
+    if (g_str_equal(shape, "hypercube") && n == 1 && v[0] >= 1 && v[0] <= 20) {
+      int cube[NS_MAX_DIMS * 3];
+      for (int d = 0; d < v[0]; d++)
+        cube[d] = 2;
+      if (v[0] <= NS_MAX_DIMS)
+        return ns_shape_grid(cube, v[0], FALSE, &o, suffix, error);
+    }
   }
   ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "gen:%s: not a known shape (use %s)", spec,
                   usage);

@@ -17,6 +17,21 @@
  *   random:SEED,P,S[,KIND]    random tree with P machines on S switches; KIND is
  *                             uniform (default; igraph Prüfer tree), star, chain,
  *                             deep or unbalanced (see ns_shape_random)
+ *   fattree:K,N               k-ary n-tree (Petrini & Vanneschi): K^N machines, N levels
+ *                             of K^(N-1) switches, dmodk routing (QsNet, InfiniBand)
+ *   torus:AxB[x...]           torus of A·B·… machines, each its own router, all-port,
+ *                             dimension-order routing (ring: torus of one dimension)
+ *   mesh:AxB[x...]            the same without wrap-around links
+ *   ring:P                    torus:P
+ *   hypercube:D               mesh:2x2x...x2 (D dimensions, e-cube routing)
+ * Every shape takes options after it, ":KEY=VALUE" each:
+ *   bandwidth=1Gbps           machine links (and all links unless uplink is given)
+ *   uplink=10Gbps             switch-to-switch links
+ *   latency=1us               every link
+ *   forwarding=cut-through    switches (default store-and-forward)
+ *   ports=all|1|K             machines' port model (default: all-port for machines
+ *                             with several links, else 1-port)
+ * e.g. gen:tree:4,16:bandwidth=1Gbps:uplink=10Gbps, gen:torus:8x8:latency=100ns.
  */
 #ifndef NETSCHED_SHAPES_H
 #define NETSCHED_SHAPES_H
@@ -31,6 +46,23 @@ typedef enum {
   NS_RANDOM_DEEP,        /* each switch attached to one of the 2 most recent: depth ~ S/2 */
   NS_RANDOM_UNBALANCED,  /* machines skewed: half of them on one random switch */
 } NsRandomKind;
+
+/* Link speeds and node attributes of generated topologies. */
+typedef struct {
+  double bandwidth;        /* bit/s: machine links, and all links when uplink is 0 */
+  double uplink;           /* bit/s: switch-to-switch links; 0 = bandwidth */
+  double latency;          /* s, every link */
+  NsForwarding forwarding; /* switches */
+  NsPortKind ports;        /* machines (NS_PORTS_DEFAULT: by their link count) */
+  int k_ports;             /* NS_PORTS_K */
+} NsShapeOptions;
+
+/* 100 Mbit/s, 10 us, store-and-forward, default ports. */
+void ns_shape_options_init(NsShapeOptions *o);
+/* The options' bandwidth of a link (switch_to_switch: an uplink). */
+double ns_shape_link_bandwidth(const NsShapeOptions *o, gboolean switch_to_switch);
+/* Applies the switch or machine attributes of `o` to node `node`. */
+void ns_shape_apply_node(NsTopology *t, int node, const NsShapeOptions *o);
 
 NsTopology *ns_shape_star(int machines, double bandwidth, double latency);
 NsTopology *ns_shape_chain(int switches, int per_switch, double bandwidth, double latency);
@@ -47,6 +79,33 @@ NsTopology *ns_shape_tree(const int *fanout, int levels, double bandwidth, doubl
  * the result may have fewer switches than asked. Time O(S + P). */
 NsTopology *ns_shape_random(uint64_t seed, int machines, int switches, NsRandomKind kind,
                             double bandwidth, double latency, GError **error);
+
+/*
+ * ns_shape_fattree — the k-ary n-tree of Petrini & Vanneschi (1997): k^n
+ * machines n0..n{k^n-1}, and n levels of k^(n-1) switches "L<l>s<w>" (l = 1
+ * the leaves). Switch w of level l has digits w = (w_0, …, w_(n-2)) in
+ * base k; its up-port j (j = 0..k-1) joins switch w' of level l+1 equal to
+ * w with digit l-1 replaced by j; machine i hangs from leaf switch ⌊i/k⌋.
+ * Up-links are declared in port order, so dmodk routing (set here) takes
+ * up-port ⌊d / k^(l-1)⌋ mod k at level l, as Zahavi et al. define it.
+ * `suffix` is appended to the topology's name ("gen:fattree:4,3" + suffix).
+ * NS_ERROR_INPUT for k < 2, n < 1 or more than 1,000,000 nodes.
+ * Time O(n · k^n).
+ */
+NsTopology *ns_shape_fattree(int k, int n, const NsShapeOptions *o, const char *suffix,
+                             GError **error);
+
+/*
+ * ns_shape_grid — a torus (`wrap`) or mesh of dims[0] × dims[1] × …
+ * machines n0.., machine i at coordinates (i mod N_0, ⌊i/N_0⌋ mod N_1, …),
+ * each linked to its positive neighbour in every dimension (declared from
+ * it, so a ring dimension of size 2 gets two parallel links). Grid and
+ * dimension-order routing are set; machines are all-port unless `o` says
+ * otherwise. NS_ERROR_INPUT for a size < 1, fewer than 2 machines or more
+ * than 1,000,000. Time O(P · dims).
+ */
+NsTopology *ns_shape_grid(const int *dims, int n_dims, gboolean wrap, const NsShapeOptions *o,
+                          const char *suffix, GError **error);
 
 /* Parses a "gen:..." specification (without the "gen:" prefix). */
 NsTopology *ns_shape_from_spec(const char *spec, GError **error);

@@ -1,28 +1,11 @@
-/* netsched — the Topology model: construction, validation, pruning and tree
- * routing. See topology.h for the contract of every public function. */
+/* netsched — the Topology model: construction, validation, pruning, the
+ * choice of routing and the queries. The routings themselves are in
+ * platforms/routing_*.c. See topology.h for the contract of every public
+ * function. */
 #include "platforms/topology.h"
 #include "platforms/error.h"
+#include "platforms/topology_private.h"
 #include <string.h>
-
-struct NsTopology {
-  char *source;
-  char *title;
-  GArray *nodes;          /* NsNode */
-  GArray *links;          /* NsLink */
-  GHashTable *by_name;    /* name -> node id + 1 */
-  gboolean finalized;
-
-  /* Derived by ns_topology_finalize(). */
-  int n_machines;
-  int *machine_node;      /* machine index -> node id */
-  int *node_machine;      /* node id -> machine index or -1 */
-  int *inc_start;         /* CSR: incident links of node v are */
-  int *inc;               /*   inc[inc_start[v] .. inc_start[v+1]) */
-  NsRoutingKind routing;
-  int anchor;
-  int *parent, *depth, *up_edge, *down_edge, *below, *preorder;
-  int max_route_len;
-};
 
 /* ---- construction ---------------------------------------------------- */
 
@@ -33,12 +16,17 @@ NsTopology *ns_topology_new(const char *source)
   t->nodes = g_array_new(FALSE, TRUE, sizeof(NsNode));
   t->links = g_array_new(FALSE, TRUE, sizeof(NsLink));
   t->by_name = g_hash_table_new(g_str_hash, g_str_equal);
+  t->route_nodes = g_array_new(FALSE, FALSE, sizeof(int));
+  t->route_heads = g_array_new(FALSE, FALSE, sizeof(RouteHead));
   t->anchor = -1;
   return t;
 }
 
 static void free_derived(NsTopology *t)
 {
+  if (t->ops != NULL && t->ops->free_data != NULL)
+    t->ops->free_data(t);
+  t->ops = NULL;
   g_clear_pointer(&t->machine_node, g_free);
   g_clear_pointer(&t->node_machine, g_free);
   g_clear_pointer(&t->inc_start, g_free);
@@ -60,6 +48,8 @@ void ns_topology_free(NsTopology *t)
   g_array_unref(t->nodes);
   g_array_unref(t->links);
   g_hash_table_unref(t->by_name);
+  g_array_unref(t->route_nodes);
+  g_array_unref(t->route_heads);
   free_derived(t);
   g_free(t->source);
   g_free(t->title);
@@ -99,6 +89,8 @@ int ns_topology_add_node(NsTopology *t, const char *name, NsNodeKind kind, int l
     .forwarding = NS_FORWARD_STORE_AND_FORWARD,
     .buffering = NS_BUFFER_OUTPUT,
     .buffer_packets = 0,
+    .ports = NS_PORTS_DEFAULT,
+    .k_ports = 0,
     .line = line,
   };
   g_array_append_val(t->nodes, n);
@@ -123,16 +115,18 @@ int ns_topology_add_link(NsTopology *t, int a, int b, double bandwidth, double l
   }
   if (!(bandwidth > 0) || bandwidth > 1e18) {
     ns_set_error_at(error, NS_ERROR_INPUT, t->source, line,
-                    "link %s-%s: bandwidth must be positive and finite",
+                    bandwidth > 1e18 ? "link %s-%s: bandwidth %g bit/s is above the 1 Ebit/s limit"
+                                     : "link %s-%s: bandwidth must be positive (got %g bit/s)",
                     g_array_index(t->nodes, NsNode, a).name,
-                    g_array_index(t->nodes, NsNode, b).name);
+                    g_array_index(t->nodes, NsNode, b).name, bandwidth);
     return -1;
   }
   if (!(latency >= 0) || latency > 1e6) {
     ns_set_error_at(error, NS_ERROR_INPUT, t->source, line,
-                    "link %s-%s: latency must be non-negative and finite",
+                    latency > 1e6 ? "link %s-%s: latency %g s is above the 1e6 s limit"
+                                  : "link %s-%s: latency must be non-negative (got %g s)",
                     g_array_index(t->nodes, NsNode, a).name,
-                    g_array_index(t->nodes, NsNode, b).name);
+                    g_array_index(t->nodes, NsNode, b).name, latency);
     return -1;
   }
   NsLink l = { .a = a, .b = b, .bandwidth = bandwidth, .latency = latency, .line = line };
@@ -143,6 +137,64 @@ int ns_topology_add_link(NsTopology *t, int a, int b, double bandwidth, double l
 int ns_topology_find_node(const NsTopology *t, const char *name)
 {
   return GPOINTER_TO_INT(g_hash_table_lookup(t->by_name, name)) - 1;
+}
+
+void ns_topology_set_routing(NsTopology *t, NsRoutingKind kind, int line)
+{
+  g_return_if_fail(!t->finalized);
+  t->routing_wanted = kind;
+  t->routing_line = line;
+}
+
+gboolean ns_topology_set_grid(NsTopology *t, int n_dims, const int *sizes, gboolean wrap,
+                              int line, GError **error)
+{
+  g_return_val_if_fail(!t->finalized, FALSE);
+  if (n_dims < 1 || n_dims > NS_MAX_DIMS) {
+    ns_set_error_at(error, NS_ERROR_INPUT, t->source, line,
+                    "a grid has 1 to %d dimensions, not %d", NS_MAX_DIMS, n_dims);
+    return FALSE;
+  }
+  uint64_t nodes = 1;
+  for (int d = 0; d < n_dims; d++) {
+    if (sizes[d] < 1 || sizes[d] > 1000000) {
+      ns_set_error_at(error, NS_ERROR_INPUT, t->source, line,
+                      "grid dimension %d has size %d (1 to 1000000)", d, sizes[d]);
+      return FALSE;
+    }
+    nodes *= (uint64_t)sizes[d];
+    if (nodes > 1000000) {
+      ns_set_error_at(error, NS_ERROR_INPUT, t->source, line,
+                      "a grid of more than 1000000 machines");
+      return FALSE;
+    }
+  }
+  t->n_dims = n_dims;
+  memcpy(t->dims, sizes, sizeof(int) * (size_t)n_dims);
+  t->wrap = wrap;
+  t->grid_line = line;
+  return TRUE;
+}
+
+gboolean ns_topology_add_route(NsTopology *t, const int *nodes, int n_nodes, int line,
+                               GError **error)
+{
+  g_return_val_if_fail(!t->finalized, FALSE);
+  int n = (int)t->nodes->len;
+  if (n_nodes < 2) {
+    ns_set_error_at(error, NS_ERROR_INPUT, t->source, line,
+                    "a route needs a source and a destination");
+    return FALSE;
+  }
+  for (int i = 0; i < n_nodes; i++)
+    if (nodes[i] < 0 || nodes[i] >= n) {
+      ns_set_error_at(error, NS_ERROR_INPUT, t->source, line, "route through an unknown node");
+      return FALSE;
+    }
+  RouteHead h = { .first = (int)t->route_nodes->len, .n = n_nodes, .line = line };
+  g_array_append_vals(t->route_nodes, nodes, (guint)n_nodes);
+  g_array_append_val(t->route_heads, h);
+  return TRUE;
 }
 
 NsNode *ns_topology_node_mut(NsTopology *t, int node)
@@ -177,114 +229,45 @@ static void build_incidence(NsTopology *t)
   g_free(fill);
 }
 
-/* "source:line: " location of a node or link for messages. */
-static int node_line(const NsTopology *t, int v) { return NODE(t, v)->line; }
-
-static gboolean check_machines(NsTopology *t, GError **error)
-{
-  int machines = 0, switches = 0;
-  for (guint v = 0; v < t->nodes->len; v++) {
-    const NsNode *nd = NODE(t, v);
-    if (nd->kind == NS_NODE_SWITCH) {
-      switches++;
-      continue;
-    }
-    machines++;
-    int deg = t->inc_start[v + 1] - t->inc_start[v];
-    if (deg == 0) {
-      ns_set_error_at(error, NS_ERROR_INPUT, t->source, nd->line,
-                      "machine '%s' has no link", nd->name);
-      return FALSE;
-    }
-    if (deg > 1) {
-      const NsLink *second = LINK(t, t->inc[t->inc_start[v] + 1]);
-      ns_set_error_at(error, NS_ERROR_INPUT, t->source, second->line,
-                      "machine '%s' has %d links: a machine is a leaf with exactly one link "
-                      "to a switch",
-                      nd->name, deg);
-      return FALSE;
-    }
-    int li = t->inc[t->inc_start[v]];
-    int other = ns_topology_link_other(t, li, (int)v);
-    if (NODE(t, other)->kind == NS_NODE_MACHINE) {
-      ns_set_error_at(error, NS_ERROR_INPUT, t->source, LINK(t, li)->line,
-                      "machine '%s' is linked to machine '%s': machines connect only to "
-                      "switches",
-                      nd->name, NODE(t, other)->name);
-      return FALSE;
-    }
-  }
-  if (machines < 2) {
-    ns_set_error_at(error, NS_ERROR_INPUT, t->source, 0,
-                    "%d machine%s: a collective needs at least 2 machines", machines,
-                    machines == 1 ? "" : "s");
-    return FALSE;
-  }
-  if (switches == 0) {
-    ns_set_error_at(error, NS_ERROR_INPUT, t->source, 0, "no switch in the topology");
-    return FALSE;
-  }
-  return TRUE;
-}
-
-/* Breadth-first search from the first switch: every node must be reached
- * exactly once through a tree link. The first non-tree link found closes a
- * cycle (or duplicates a link); an unreached node means the graph is
- * disconnected. O(|V| + |E|). */
-static gboolean check_tree(NsTopology *t, GError **error)
+/* Breadth-first search from node 0: every node must be reached. */
+static gboolean check_connected(NsTopology *t, GError **error)
 {
   int n = (int)t->nodes->len;
-  int start = -1;
-  for (int v = 0; v < n && start < 0; v++)
-    if (NODE(t, v)->kind == NS_NODE_SWITCH)
-      start = v;
-  int *via = g_new(int, n); /* link used to reach v, -2 = unreached */
-  int *queue = g_new(int, n);
-  for (int v = 0; v < n; v++)
-    via[v] = -2;
-  int head = 0, tail = 0;
-  via[start] = -1;
-  queue[tail++] = start;
+  int *dist = g_new(int, n);
+  ns_topology_hop_distances(t, 0, dist);
   gboolean ok = TRUE;
-  while (ok && head < tail) {
-    int v = queue[head++];
-    for (int k = t->inc_start[v]; k < t->inc_start[v + 1]; k++) {
-      int li = t->inc[k];
-      if (li == via[v])
-        continue;
-      int w = ns_topology_link_other(t, li, v);
-      if (via[w] != -2) {
-        /* Each non-tree link is seen from both ends; report it once. */
-        const NsLink *l = LINK(t, li);
-        ns_set_error_at(error, NS_ERROR_INPUT, t->source, l->line,
-                        "link %s-%s closes a cycle: the topology must be a tree "
-                        "(unique paths, as spanning-tree Ethernet forwards)",
-                        NODE(t, l->a)->name, NODE(t, l->b)->name);
-        ok = FALSE;
-        break;
-      }
-      via[w] = li;
-      queue[tail++] = w;
-    }
-  }
-  if (ok && tail < n) {
-    for (int v = 0; v < n; v++)
-      if (via[v] == -2) {
-        ns_set_error_at(error, NS_ERROR_INPUT, t->source, node_line(t, v),
+  for (int v = 0; v < n && ok; v++)
+    if (dist[v] < 0) {
+      if (t->inc_start[v + 1] == t->inc_start[v] && NODE(t, v)->kind == NS_NODE_MACHINE)
+        ns_set_error_at(error, NS_ERROR_INPUT, t->source, NODE(t, v)->line,
+                        "machine '%s' has no link", NODE(t, v)->name);
+      else
+        ns_set_error_at(error, NS_ERROR_INPUT, t->source, NODE(t, v)->line,
                         "topology is disconnected: '%s' cannot be reached from '%s'",
-                        NODE(t, v)->name, NODE(t, start)->name);
-        break;
-      }
-    ok = FALSE;
-  }
-  g_free(via);
-  g_free(queue);
+                        NODE(t, v)->name, NODE(t, 0)->name);
+      ok = FALSE;
+    }
+  g_free(dist);
   return ok;
 }
 
-/* Removes switches that lie on no machine-to-machine path, i.e. repeatedly
- * strips leaf switches (dissertation §3.1). Renumbers nodes and links. */
-static void prune_switches(NsTopology *t, NsWarnFunc warn, void *warn_data)
+static gboolean check_machine_count(NsTopology *t, GError **error)
+{
+  int machines = 0;
+  for (guint v = 0; v < t->nodes->len; v++)
+    machines += NODE(t, v)->kind == NS_NODE_MACHINE;
+  if (machines >= 2)
+    return TRUE;
+  ns_set_error_at(error, NS_ERROR_INPUT, t->source, 0,
+                  "%d machine%s: a collective needs at least 2 machines", machines,
+                  machines == 1 ? "" : "s");
+  return FALSE;
+}
+
+/* Removes switches that lie on no machine-to-machine path: repeatedly
+ * strips leaf switches (dissertation §3.1). Renumbers nodes and links, and
+ * the nodes of explicit routes (a route cannot pass a leaf). */
+static gboolean prune_switches(NsTopology *t, NsWarnFunc warn, void *warn_data, GError **error)
 {
   int n = (int)t->nodes->len;
   int *deg = g_new(int, n);
@@ -308,6 +291,7 @@ static void prune_switches(NsTopology *t, NsWarnFunc warn, void *warn_data)
         stack[top++] = w;
     }
   }
+  gboolean ok = TRUE;
   if (removed > 0) {
     int *newid = g_new(int, n);
     GArray *nodes = g_array_new(FALSE, TRUE, sizeof(NsNode));
@@ -344,6 +328,20 @@ static void prune_switches(NsTopology *t, NsWarnFunc warn, void *warn_data)
       l.b = newid[l.b];
       g_array_append_val(links, l);
     }
+    for (guint i = 0; i < t->route_heads->len && ok; i++) {
+      const RouteHead *h = &g_array_index(t->route_heads, RouteHead, i);
+      for (int k = 0; k < h->n && ok; k++) {
+        int *v = &g_array_index(t->route_nodes, int, h->first + k);
+        if (newid[*v] < 0) {
+          ns_set_error_at(error, NS_ERROR_INPUT, t->source, h->line,
+                          "route through switch '%s', which carries no traffic (pruned)",
+                          NODE(t, *v)->name);
+          ok = FALSE;
+        } else {
+          *v = newid[*v];
+        }
+      }
+    }
     g_array_unref(t->nodes);
     g_array_unref(t->links);
     t->nodes = nodes;
@@ -354,57 +352,41 @@ static void prune_switches(NsTopology *t, NsWarnFunc warn, void *warn_data)
   g_free(deg);
   g_free(stack);
   g_free(gone);
+  return ok;
 }
 
-/* Roots the tree at the first switch; computes preorder, parent, depth,
- * parent edges and machines below every node. Iterative, O(|V|). */
-static void build_tree_view(NsTopology *t)
+static const NsRoutingOps *routing_ops(NsRoutingKind kind)
 {
-  int n = (int)t->nodes->len;
-  t->parent = g_new(int, n);
-  t->depth = g_new(int, n);
-  t->up_edge = g_new(int, n);
-  t->down_edge = g_new(int, n);
-  t->below = g_new0(int, n);
-  t->preorder = g_new(int, n);
-  t->anchor = -1;
-  for (int v = 0; v < n && t->anchor < 0; v++)
-    if (NODE(t, v)->kind == NS_NODE_SWITCH)
-      t->anchor = v;
-  int *stack = g_new(int, n);
-  int top = 0, count = 0, max_depth = 0;
-  t->parent[t->anchor] = -1;
-  t->depth[t->anchor] = 0;
-  t->up_edge[t->anchor] = t->down_edge[t->anchor] = -1;
-  stack[top++] = t->anchor;
-  while (top > 0) {
-    int v = stack[--top];
-    t->preorder[count++] = v;
-    /* Push children in reverse link order so they are visited in order. */
-    for (int k = t->inc_start[v + 1] - 1; k >= t->inc_start[v]; k--) {
-      int li = t->inc[k];
-      int w = ns_topology_link_other(t, li, v);
-      if (w == t->parent[v])
-        continue;
-      t->parent[w] = v;
-      t->depth[w] = t->depth[v] + 1;
-      max_depth = MAX(max_depth, t->depth[w]);
-      gboolean w_is_a = LINK(t, li)->a == w;
-      t->up_edge[w] = 2 * li + (w_is_a ? 0 : 1);
-      t->down_edge[w] = 2 * li + (w_is_a ? 1 : 0);
-      stack[top++] = w;
-    }
+  switch (kind) {
+  case NS_ROUTING_TREE: return &ns_routing_tree_ops;
+  case NS_ROUTING_DIMENSION_ORDER: return &ns_routing_grid_ops;
+  case NS_ROUTING_DMODK: return &ns_routing_dmodk_ops;
+  case NS_ROUTING_SMODK: return &ns_routing_smodk_ops;
+  case NS_ROUTING_SHORTEST: return &ns_routing_shortest_ops;
+  case NS_ROUTING_EXPLICIT: return &ns_routing_explicit_ops;
+  case NS_ROUTING_NONE: break;
   }
-  for (int i = n - 1; i >= 0; i--) {
-    int v = t->preorder[i];
-    if (NODE(t, v)->kind == NS_NODE_MACHINE)
-      t->below[v] += 1;
-    if (t->parent[v] >= 0)
-      t->below[t->parent[v]] += t->below[v];
-  }
-  g_free(stack);
-  t->max_route_len = 2 * max_depth;
-  t->routing = NS_ROUTING_TREE;
+  return NULL;
+}
+
+/* Without a routing statement: dimension-order for a grid, explicit when
+ * routes are listed, tree for a tree of switches with machines as leaves,
+ * shortest otherwise. */
+static NsRoutingKind default_routing(const NsTopology *t)
+{
+  if (t->n_dims > 0)
+    return NS_ROUTING_DIMENSION_ORDER;
+  if (t->route_heads->len > 0)
+    return NS_ROUTING_EXPLICIT;
+  if (t->links->len + 1 != t->nodes->len)
+    return NS_ROUTING_SHORTEST;
+  for (guint v = 0; v < t->nodes->len; v++)
+    if (NODE(t, v)->kind == NS_NODE_MACHINE &&
+        (t->inc_start[v + 1] - t->inc_start[v] != 1 ||
+         NODE(t, ns_topology_link_other(t, t->inc[t->inc_start[v]], (int)v))->kind !=
+             NS_NODE_SWITCH))
+      return NS_ROUTING_SHORTEST;
+  return NS_ROUTING_TREE;
 }
 
 gboolean ns_topology_finalize(NsTopology *t, NsWarnFunc warn, void *warn_data,
@@ -412,9 +394,9 @@ gboolean ns_topology_finalize(NsTopology *t, NsWarnFunc warn, void *warn_data,
 {
   g_return_val_if_fail(!t->finalized, FALSE);
   build_incidence(t);
-  if (!check_machines(t, error) || !check_tree(t, error))
+  if (!check_machine_count(t, error) || !check_connected(t, error) ||
+      !prune_switches(t, warn, warn_data, error))
     return FALSE;
-  prune_switches(t, warn, warn_data);
 
   int n = (int)t->nodes->len;
   t->node_machine = g_new(int, n);
@@ -427,7 +409,23 @@ gboolean ns_topology_finalize(NsTopology *t, NsWarnFunc warn, void *warn_data,
       t->machine_node[t->n_machines++] = v;
     }
   }
-  build_tree_view(t);
+  if (t->n_dims > 0) {
+    int64_t cells = 1;
+    for (int d = 0; d < t->n_dims; d++)
+      cells *= t->dims[d];
+    if (cells != t->n_machines) {
+      ns_set_error_at(error, NS_ERROR_INPUT, t->source, t->grid_line,
+                      "the grid has %" G_GINT64_FORMAT " places but the topology %d machines",
+                      cells, t->n_machines);
+      return FALSE;
+    }
+  }
+  t->routing = t->routing_wanted != NS_ROUTING_NONE ? t->routing_wanted : default_routing(t);
+  t->ops = routing_ops(t->routing);
+  if (!t->ops->build(t, error)) {
+    t->ops = NULL;
+    return FALSE;
+  }
   t->finalized = TRUE;
   return TRUE;
 }
@@ -491,28 +489,136 @@ char *ns_topology_edge_name(const NsTopology *t, int edge)
 NsRoutingKind ns_topology_routing(const NsTopology *t) { return t->routing; }
 int ns_topology_max_route_len(const NsTopology *t) { return MAX(t->max_route_len, 1); }
 
+char *ns_topology_routing_describe(const NsTopology *t) { return t->ops->describe(t); }
+
 int ns_topology_route(const NsTopology *t, int src, int dst, int *edges)
 {
-  /* Two passes: find the lowest common ancestor by climbing from the deeper
-   * end, then write the upward half forwards and the downward half
-   * backwards, so no scratch buffer is needed. */
-  int a = src, b = dst, up = 0, down = 0;
-  while (t->depth[a] > t->depth[b]) { a = t->parent[a]; up++; }
-  while (t->depth[b] > t->depth[a]) { b = t->parent[b]; down++; }
-  while (a != b) { a = t->parent[a]; b = t->parent[b]; up++; down++; }
-  int n = 0;
-  for (int v = src; n < up; v = t->parent[v])
-    edges[n++] = t->up_edge[v];
-  int k = up + down;
-  for (int v = dst; k > up; v = t->parent[v])
-    edges[--k] = t->down_edge[v];
-  return up + down;
+  if (src == dst)
+    return 0;
+  return t->ops->route(t, src, dst, edges);
 }
 
 int ns_topology_route_machines(const NsTopology *t, int src_machine, int dst_machine, int *edges)
 {
   return ns_topology_route(t, t->machine_node[src_machine], t->machine_node[dst_machine], edges);
 }
+
+int ns_topology_link_between(const NsTopology *t, int a, int b)
+{
+  for (int k = t->inc_start[a]; k < t->inc_start[a + 1]; k++)
+    if (ns_topology_link_other(t, t->inc[k], a) == b)
+      return t->inc[k];
+  return -1;
+}
+
+static const char *const routing_names[] = {
+  [NS_ROUTING_NONE] = "none",
+  [NS_ROUTING_TREE] = "tree",
+  [NS_ROUTING_DIMENSION_ORDER] = "dimension-order",
+  [NS_ROUTING_DMODK] = "dmodk",
+  [NS_ROUTING_SMODK] = "smodk",
+  [NS_ROUTING_SHORTEST] = "shortest",
+  [NS_ROUTING_EXPLICIT] = "explicit",
+};
+
+const char *ns_routing_kind_name(NsRoutingKind kind) { return routing_names[kind]; }
+
+gboolean ns_routing_kind_from_name(const char *name, NsRoutingKind *kind)
+{
+  for (gsize i = 1; i < G_N_ELEMENTS(routing_names); i++)
+    if (g_strcmp0(name, routing_names[i]) == 0) {
+      *kind = (NsRoutingKind)i;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* ---- port model -------------------------------------------------------- */
+
+NsPortKind ns_topology_machine_port_kind(const NsTopology *t, int machine)
+{
+  const NsNode *nd = NODE(t, t->machine_node[machine]);
+  if (nd->ports != NS_PORTS_DEFAULT)
+    return nd->ports;
+  return ns_topology_degree(t, t->machine_node[machine]) > 1 ? NS_PORTS_ALL : NS_PORTS_ONE;
+}
+
+int ns_topology_machine_ports(const NsTopology *t, int machine)
+{
+  switch (ns_topology_machine_port_kind(t, machine)) {
+  case NS_PORTS_K:
+    return NODE(t, t->machine_node[machine])->k_ports;
+  case NS_PORTS_ALL:
+    return ns_topology_degree(t, t->machine_node[machine]);
+  default:
+    return 1;
+  }
+}
+
+char *ns_topology_machine_port_text(const NsTopology *t, int machine)
+{
+  switch (ns_topology_machine_port_kind(t, machine)) {
+  case NS_PORTS_K:
+    return g_strdup_printf("%d-port", NODE(t, t->machine_node[machine])->k_ports);
+  case NS_PORTS_ALL:
+    return g_strdup("all-port");
+  default:
+    return g_strdup("1-port");
+  }
+}
+
+/* ---- grids --------------------------------------------------------------- */
+
+int ns_topology_grid(const NsTopology *t, int *sizes, gboolean *wrap)
+{
+  if (sizes != NULL)
+    memcpy(sizes, t->dims, sizeof(int) * (size_t)t->n_dims);
+  if (wrap != NULL)
+    *wrap = t->wrap;
+  return t->n_dims;
+}
+
+void ns_topology_machine_coords(const NsTopology *t, int machine, int *coords)
+{
+  for (int d = 0; d < t->n_dims; d++) {
+    coords[d] = machine % t->dims[d];
+    machine /= t->dims[d];
+  }
+}
+
+int ns_topology_machine_at(const NsTopology *t, const int *coords)
+{
+  int m = 0;
+  for (int d = t->n_dims - 1; d >= 0; d--)
+    m = m * t->dims[d] + coords[d];
+  return m;
+}
+
+/* ---- distances -------------------------------------------------------------- */
+
+void ns_topology_hop_distances(const NsTopology *t, int src, int *dist)
+{
+  int n = (int)t->nodes->len;
+  int *queue = g_new(int, n);
+  for (int v = 0; v < n; v++)
+    dist[v] = -1;
+  int head = 0, tail = 0;
+  dist[src] = 0;
+  queue[tail++] = src;
+  while (head < tail) {
+    int v = queue[head++];
+    for (int k = t->inc_start[v]; k < t->inc_start[v + 1]; k++) {
+      int w = ns_topology_link_other(t, t->inc[k], v);
+      if (dist[w] < 0) {
+        dist[w] = dist[v] + 1;
+        queue[tail++] = w;
+      }
+    }
+  }
+  g_free(queue);
+}
+
+/* ---- tree view ---------------------------------------------------------------- */
 
 int ns_tree_anchor(const NsTopology *t) { return t->anchor; }
 int ns_tree_parent(const NsTopology *t, int node) { return t->parent[node]; }

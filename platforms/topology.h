@@ -1,16 +1,31 @@
 /* netsched — the Topology model.
  *
- * A topology is an undirected graph of machines and switches joined by
- * full-duplex links. Each link i gives two *directed edges*: 2*i goes from
- * link.a to link.b and 2*i+1 from link.b to link.a. Contention is defined on
- * directed edges (Faraj & Yuan, §3), so every route is a sequence of
- * directed edge ids.
+ * A topology is a connected undirected graph of machines and switches
+ * joined by full-duplex links; parallel links are allowed (a ring or torus
+ * dimension of size 2 has two). Each link i gives two *directed edges*:
+ * 2*i goes from link.a to link.b and 2*i+1 from link.b to link.a.
+ * Contention is defined on directed edges (Faraj & Yuan, §3), so every
+ * route is a sequence of directed edge ids.
+ *
+ * Two families of networks share the model:
+ *   switched  machines are leaves, each with one link to a switch (Ethernet
+ *             trees, fat trees, random switch graphs);
+ *   direct    machines have several links and forward traffic themselves
+ *             (rings, meshes, tori, hypercubes: each machine is a router).
+ *
+ * Routing is an object of its own, chosen per topology and deterministic
+ * (see NsRoutingKind): planners, the verifier, the bounds and the simulator
+ * ask ns_topology_route() and never branch on the fabric.
+ *
+ * Every machine has a *port model*: how many transfers it may send, and
+ * receive, in one phase (1-port, k-port, all-port — Liu Gang et al. §II:
+ * one message per outgoing link at a time).
  *
  * Life cycle: ns_topology_new(), then add nodes and links (readers,
- * generators, shapes do this), then ns_topology_finalize(), which validates
- * the graph, prunes switches without machines below them (dissertation
- * §3.1) and installs the routing. Only a finalized topology can be routed,
- * planned on or written.
+ * generators, shapes do this), optionally set the routing, a grid and
+ * explicit routes, then ns_topology_finalize(), which validates the graph,
+ * prunes switches that carry no traffic and builds the routing. Only a
+ * finalized topology can be routed, planned on or written.
  *
  * Machines are numbered 0..n_machines-1 in the order they were added; that
  * index is what schedules refer to ("machine index"), while node ids
@@ -32,6 +47,14 @@ typedef enum { NS_FORWARD_STORE_AND_FORWARD, NS_FORWARD_CUT_THROUGH } NsForwardi
 /* Where a switch buffers frames. */
 typedef enum { NS_BUFFER_OUTPUT, NS_BUFFER_INPUT, NS_BUFFER_SHARED } NsBuffering;
 
+/* How many transfers a machine may send, and receive, in one phase. */
+typedef enum {
+  NS_PORTS_DEFAULT = 0, /* all-port for a machine with several links, else 1-port */
+  NS_PORTS_ONE,         /* Faraj & Yuan's machines: one send and one receive per phase */
+  NS_PORTS_K,           /* up to k sends and k receives per phase */
+  NS_PORTS_ALL,         /* one message per link and direction at a time (Liu Gang §II) */
+} NsPortKind;
+
 typedef struct {
   char *name;
   NsNodeKind kind;
@@ -39,6 +62,9 @@ typedef struct {
   NsForwarding forwarding;
   NsBuffering buffering;
   int buffer_packets;          /* 0 = unspecified (simulator default) */
+  /* Machine attribute. */
+  NsPortKind ports;
+  int k_ports;                 /* NS_PORTS_K: k >= 1 */
   int line;                    /* source line that declared it, 0 if generated */
 } NsNode;
 
@@ -53,7 +79,41 @@ typedef struct {
 #define NS_DEFAULT_BANDWIDTH 100e6 /* 100 Mbit/s, the papers' Fast Ethernet */
 #define NS_DEFAULT_LATENCY 10e-6   /* 10 us */
 
-typedef enum { NS_ROUTING_NONE, NS_ROUTING_TREE } NsRoutingKind;
+/* Routing: deterministic, one route per ordered machine pair.
+ *   tree             the unique path (switched trees; machines are leaves)
+ *   dimension-order  rings, meshes, tori, hypercubes laid out as a grid
+ *                    (ns_topology_set_grid): dimension 0 first, then 1, ...;
+ *                    on a ring of size N the shorter way round, and at
+ *                    distance exactly N/2 the positive direction (Liu Gang
+ *                    et al. §III count such a node on the positive
+ *                    half-circle)
+ *   dmodk, smodk     up*\/down* on a levelled fat tree (k-ary n-tree,
+ *                    Petrini & Vanneschi): climb to the nearest common
+ *                    ancestor level, at level l taking up-link
+ *                    ⌊key / (u_0·…·u_(l-1))⌋ mod u_l, key = the destination
+ *                    (d-mod-k, Zahavi et al. 2010) or the source (s-mod-k)
+ *                    machine index, then down the unique way
+ *   shortest         any graph: a shortest path in hops; at each node the
+ *                    next hop is the neighbour closer to the destination
+ *                    over the link of lowest id
+ *   explicit         the routes listed in the input; pairs not listed use
+ *                    `shortest` */
+typedef enum {
+  NS_ROUTING_NONE,
+  NS_ROUTING_TREE,
+  NS_ROUTING_DIMENSION_ORDER,
+  NS_ROUTING_DMODK,
+  NS_ROUTING_SMODK,
+  NS_ROUTING_SHORTEST,
+  NS_ROUTING_EXPLICIT,
+} NsRoutingKind;
+
+/* "dimension-order" and back. */
+const char *ns_routing_kind_name(NsRoutingKind kind);
+gboolean ns_routing_kind_from_name(const char *name, NsRoutingKind *kind);
+
+/* The largest grid: 8 dimensions. */
+#define NS_MAX_DIMS 8
 
 typedef struct NsTopology NsTopology;
 
@@ -83,6 +143,27 @@ int ns_topology_add_node(NsTopology *topo, const char *name, NsNodeKind kind, in
 int ns_topology_add_link(NsTopology *topo, int a, int b, double bandwidth, double latency,
                          int line, GError **error);
 
+/* Chooses the routing (before finalize). Without it, finalize takes
+ * `tree` for a tree whose machines are leaves and `shortest` otherwise.
+ * `line` locates the choice in messages. */
+void ns_topology_set_routing(NsTopology *topo, NsRoutingKind kind, int line);
+
+/* Declares that the machines, in index order, are the nodes of an
+ * n_dims-dimensional grid of the given sizes, coordinate 0 varying fastest
+ * (machine i has coordinate c_0 = i mod N_0, c_1 = ⌊i/N_0⌋ mod N_1, ...):
+ * a torus when `wrap`, else a mesh. Needed by dimension-order routing and
+ * the torus algorithms; finalize checks that every grid neighbour pair is
+ * linked. NS_ERROR_INPUT for sizes < 1 or more than NS_MAX_DIMS dims. */
+gboolean ns_topology_set_grid(NsTopology *topo, int n_dims, const int *sizes, gboolean wrap,
+                              int line, GError **error);
+
+/* Adds an explicit route (routing `explicit`): `nodes` lists the node ids
+ * from the source machine to the destination machine; consecutive nodes
+ * must be linked (the link of lowest id between them is used). A second
+ * route for the same pair is an error. */
+gboolean ns_topology_add_route(NsTopology *topo, const int *nodes, int n_nodes, int line,
+                               GError **error);
+
 /* The topology's title (the native format's `name "..."`), NULL if none. */
 void ns_topology_set_title(NsTopology *topo, const char *title);
 const char *ns_topology_title(const NsTopology *topo);
@@ -92,14 +173,17 @@ int ns_topology_find_node(const NsTopology *topo, const char *name);
 NsNode *ns_topology_node_mut(NsTopology *topo, int node);
 
 /* Validates and freezes the topology:
- *  - at least 2 machines, at least one switch;
- *  - a machine has exactly one link, and that link goes to a switch;
- *  - the graph is connected and has no cycle (no parallel links either):
- *    trees only, for now — the errors name an offending link;
- *  - switches with no machine below them are pruned, each with a warning
- *    through `warn` (dissertation §3.1: they take part in no communication).
- * Then installs tree routing (unique paths). Node ids may change by
- * pruning; machine indices never do. Time O(|V| + |E|). */
+ *  - at least 2 machines; the graph is connected;
+ *  - switches that are leaves (iteratively) are pruned, each with a warning
+ *    through `warn` (dissertation §3.1: they take part in no communication);
+ *  - the routing is chosen (ns_topology_set_routing, else tree or shortest)
+ *    and checked: `tree` needs a tree (errors name a link closing a cycle)
+ *    whose machines are leaves on switches; `dimension-order` needs a grid
+ *    whose neighbours are linked; `dmodk`/`smodk` need a levelled fat tree
+ *    in which every machine pair meets at a common ancestor; `explicit`
+ *    needs valid paths.
+ * Node ids may change by pruning; machine indices never do.
+ * Time O(|V| + |E|) plus the routing's set-up (shortest: O(|M|·(|V|+|E|))). */
 gboolean ns_topology_finalize(NsTopology *topo, NsWarnFunc warn, void *warn_data,
                               GError **error);
 
@@ -136,15 +220,46 @@ char *ns_topology_edge_name(const NsTopology *topo, int edge);
 /* ---- routing -------------------------------------------------------- */
 
 NsRoutingKind ns_topology_routing(const NsTopology *topo);
+/* The routing in words, with its tie rules, e.g. "dimension-order on an
+ * 8x8 torus: dimension 0 first; the shorter way round; at distance N/2
+ * the positive direction". Newly allocated. */
+char *ns_topology_routing_describe(const NsTopology *topo);
 /* Upper bound on the number of edges of any route. */
 int ns_topology_max_route_len(const NsTopology *topo);
-/* Writes the directed edges from node `src` to node `dst` into `edges`
- * (capacity ns_topology_max_route_len()) in travel order and returns their
- * number (0 when src == dst). Tree routing: the unique path, O(length). */
+/* Writes the directed edges from node `src` to node `dst` (both machines,
+ * or any nodes under tree routing) into `edges` (capacity
+ * ns_topology_max_route_len()) in travel order and returns their number
+ * (0 when src == dst). O(route length) for tree, dimension-order, dmodk,
+ * smodk, shortest and explicit routing. */
 int ns_topology_route(const NsTopology *topo, int src, int dst, int *edges);
 /* Convenience: route between machine indices. */
 int ns_topology_route_machines(const NsTopology *topo, int src_machine, int dst_machine,
                                int *edges);
+
+/* ---- port model -------------------------------------------------------- */
+
+/* Sends (and receives) machine `machine` may have in one phase:
+ * 1 (1-port), k (k-port), or its number of links (all-port). */
+int ns_topology_machine_ports(const NsTopology *topo, int machine);
+/* The port model of machine `machine`, NS_PORTS_DEFAULT resolved. */
+NsPortKind ns_topology_machine_port_kind(const NsTopology *topo, int machine);
+/* "1-port", "4-port", "all-port" (newly allocated). */
+char *ns_topology_machine_port_text(const NsTopology *topo, int machine);
+
+/* ---- grids (rings, meshes, tori) --------------------------------------- */
+
+/* Dimensions of the topology's grid: returns n_dims (0 when there is no
+ * grid) and fills sizes[0..n_dims-1] (capacity NS_MAX_DIMS) and *wrap. */
+int ns_topology_grid(const NsTopology *topo, int *sizes, gboolean *wrap);
+/* Grid coordinates of a machine, and the machine at given coordinates. */
+void ns_topology_machine_coords(const NsTopology *topo, int machine, int *coords);
+int ns_topology_machine_at(const NsTopology *topo, const int *coords);
+
+/* ---- distances ---------------------------------------------------------- */
+
+/* Hop distances (in links) from node `src` to every node, into dist
+ * (ns_topology_n_nodes entries; -1 unreachable). BFS, O(|V| + |E|). */
+void ns_topology_hop_distances(const NsTopology *topo, int src, int *dist);
 
 /* ---- tree view (NS_ROUTING_TREE) --------------------------------------
  * The tree is rooted at an internal anchor (the first switch); parent,

@@ -1,5 +1,5 @@
 /* netsched — allgather/lr2: the 2-hop contention-free logical ring. */
-#include "analysis/bounds_allgather.h"
+#include "platforms/tree.h"
 #include "platforms/error.h"
 #include "sched/allgather_ring_common.h"
 #include "sched/registry.h"

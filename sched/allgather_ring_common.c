@@ -1,7 +1,7 @@
 /* netsched — the logical-ring all-gather schedule shared by allgather/ring,
  * lr1, lr2 and lr3. See allgather_ring_common.h. */
 #include "sched/allgather_ring_common.h"
-#include "analysis/bounds.h"
+#include "platforms/tree.h"
 #include "sched/registry.h"
 
 NsSchedule *ns_allgather_ring_schedule(const NsTopology *topo, const char *algorithm,

@@ -3,7 +3,7 @@
  * A. Faraj and X. Yuan, "Message Scheduling for All-to-All Personalized
  * Communication on Ethernet Switched Clusters", §4 (dissertation §3.2).
  */
-#include "analysis/bounds.h"
+#include "platforms/tree.h"
 #include "platforms/error.h"
 #include "sched/registry.h"
 
@@ -133,7 +133,10 @@ NsSchedule *ns_alltoall_faraj(const NsTopology *topo, const NsPlanParams *params
 {
   if (ns_topology_routing(topo) != NS_ROUTING_TREE) {
     ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
-                    "alltoall/faraj needs a tree topology (unique-path routing)");
+                    "alltoall/faraj needs a tree (unique-path routing), and %s routes %s: "
+                    "take a spanning tree (--spanning bfs|dfs|kruskal|uniform) as Ethernet "
+                    "does, or use an algorithm for this fabric",
+                    ns_topology_source(topo), ns_routing_kind_name(ns_topology_routing(topo)));
     return NULL;
   }
   int p_machines = ns_topology_n_machines(topo);

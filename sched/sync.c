@@ -171,6 +171,8 @@ typedef struct {
   /* search state */
   uint32_t *stamp, query;
   uint32_t *stack;
+  gboolean unbounded;     /* some sync edge does not point to a later phase: searches
+                             cannot stop at the target's phase */
 } Graph;
 
 static void build_program_order(Graph *g)
@@ -299,7 +301,9 @@ static GArray *candidate_pairs(const NsTopology *topo, const Graph *g, const NsS
 static int reachable(Graph *g, uint32_t u, uint32_t v, uint32_t budget, gboolean allow_direct)
 {
   const NsSchedule *s = g->s;
-  uint32_t limit = g->phase[v];
+  /* Program order and forward sync edges only climb in phase, so nothing at
+   * or after v's phase can lead to v — unless an edge goes back or sideways. */
+  uint32_t limit = g->unbounded ? G_MAXUINT32 : g->phase[v];
   g->query++;
   int top = 0;
   g->stack[top++] = u;
@@ -394,6 +398,7 @@ gboolean ns_sync_check(const NsTopology *topo, const NsSchedule *s, const NsSync
   for (guint i = 0; i < s->sync->len; i++) {
     const NsSyncEdge *e = &g_array_index(s->sync, NsSyncEdge, i);
     g_array_append_val(edges, ((Pair){ e->from, e->to }));
+    g.unbounded = g.unbounded || g.phase[e->to] <= g.phase[e->from];
   }
   if (edges->len > 1)
     qsort(edges->data, edges->len, sizeof(Pair), compare_pairs);

@@ -13,13 +13,26 @@
  *                origin, a second copy to a relay, a chunk listed twice in
  *                one transfer (redundant deliveries waste links and hide
  *                planner bugs);
- *   contention   no two transfers of a phase share a directed edge
- *                (Faraj & Yuan §3); a posted-at-once schedule is one phase;
- *   port model   1-port: a machine sends at most one and receives at most
- *                one transfer per phase (all-port: unchecked);
- *   optimality   alltoall on a tree: number of phases versus the
- *                bottleneck load (Faraj & Yuan §4: load-many phases is
- *                optimal and achievable);
+ *   contention   on every directed edge, the rates of a phase's transfers
+ *                crossing it sum to at most its bandwidth, a transfer's
+ *                rate being the smallest bandwidth on its route — on links
+ *                of one speed: no two transfers of a phase share a directed
+ *                edge (Faraj & Yuan §3); a posted-at-once schedule is one
+ *                phase;
+ *   port model   a machine sends, and receives, at most as many transfers
+ *                per phase as its ports: 1 (1-port, Faraj & Yuan), k, or
+ *                one per link (all-port, Liu Gang et al. §II) — the
+ *                topology's model of each machine unless overridden;
+ *   shortest     all-to-all: every message reaches its destination over
+ *                as many hops as a shortest path, relays included (Liu Gang
+ *                et al.'s claim for AR and AT2); informative unless
+ *                required;
+ *   optimality   the schedule's transmission time — Σ over phases of its
+ *                slowest transfer, bytes over rate — against the
+ *                collective's lower bound (sched/lower_bound.h); on a tree
+ *                of one link speed that is phases versus the bottleneck
+ *                load (Faraj & Yuan §4: load-many phases is optimal and
+ *                achievable); informative unless required;
  *   sync         when the schedule carries sync edges: program order plus
  *                the sync edges form no wait cycle (a cycle deadlocks every
  *                execution); and for a pair-wise scheme (sched/sync.h) they
@@ -33,10 +46,22 @@
 #define NETSCHED_VERIFY_H
 
 #include "platforms/topology.h"
+#include "sched/lower_bound.h"
 #include "sched/schedule.h"
 #include <stdio.h>
 
-typedef enum { NS_PORT_ONE, NS_PORT_ALL } NsPortModel;
+typedef enum {
+  NS_PORT_TOPOLOGY,      /* each machine's own model (platforms/topology.h) */
+  NS_PORT_ONE,           /* every machine 1-port */
+  NS_PORT_K,             /* every machine k-port (NsVerifyOptions.k) */
+  NS_PORT_ALL,           /* every machine all-port: only contention limits it */
+} NsPortModel;
+
+/* Checks that fail verification only when asked for (bits). */
+typedef enum {
+  NS_REQUIRE_OPTIMAL = 1 << 0,
+  NS_REQUIRE_SHORTEST = 1 << 1,
+} NsRequire;
 
 typedef enum {
   NS_CHECK_DATAFLOW,     /* sender does not hold a chunk it sends */
@@ -45,6 +70,7 @@ typedef enum {
   NS_CHECK_PORT,         /* 1-port violated */
   NS_CHECK_OPTIMAL,      /* more phases than the lower bound */
   NS_CHECK_SYNC,         /* sync edges leave contending transfers unordered */
+  NS_CHECK_SHORTEST,     /* a message took a longer path than needed */
   NS_N_CHECKS
 } NsCheck;
 
@@ -59,6 +85,8 @@ typedef enum {
   NS_FIND_UNORDERED,     /* SYNC */
   NS_FIND_REDUNDANT,     /* COMPLETE: delivered to a machine that holds it already */
   NS_FIND_CYCLE,         /* SYNC: program order + sync edges wait in a cycle */
+  NS_FIND_DETOUR,        /* SHORTEST: hops taken vs the shortest path */
+  NS_FIND_SLOWER,        /* OPTIMAL: transmission time above the lower bound (fluid) */
   NS_N_FINDING_KINDS
 } NsFindingKind;
 
@@ -67,17 +95,23 @@ typedef struct {
   int64_t phase;         /* -1 when not tied to a phase */
   int64_t t1, t2;        /* transfer indices (t2: the earlier transfer it clashes with), -1 */
   int edge;              /* directed edge for NS_FIND_EDGE, else -1 */
+  uint32_t count;        /* NS_FIND_EDGE: transfers on the edge in that phase so far;
+                            NS_FIND_PORT_*: transfers of the machine so far; its limit
+                            is in `bound` */
   int machine;           /* schedule machine index, -1 */
   uint32_t chunk;
   uint64_t value;        /* NS_FIND_PHASES: number of phases; NS_FIND_MISSING:
                             how many (chunk, machine) pairs the finding stands
-                            for (1, or a whole never-sent segment) */
-  uint64_t bound;        /* NS_FIND_PHASES: the bottleneck load */
+                            for (1, or a whole never-sent segment);
+                            NS_FIND_DETOUR: hops taken */
+  uint64_t bound;        /* NS_FIND_PHASES: the bottleneck load; NS_FIND_DETOUR: the
+                            shortest path's hops; NS_FIND_PORT_*: the ports */
   const GArray *cycle;   /* NS_FIND_CYCLE: the report's cycle (valid while it lives) */
 } NsFinding;
 
 typedef struct {
-  NsPortModel port;
+  NsPortModel port;      /* default NS_PORT_TOPOLOGY */
+  int k;                 /* NS_PORT_K: ports per machine */
   int max_findings;      /* detailed findings kept per kind (default 20) */
   gboolean sync_order;   /* check that pair-wise sync edges order contending
                             transfers (default TRUE; the wait-cycle check
@@ -93,7 +127,11 @@ typedef struct {
   uint64_t n_phases, n_transfers, n_chunk_moves;
   uint64_t n_required;   /* (chunk, destination) pairs the collective needs */
   uint64_t n_delivered;  /* of those, delivered (at least once) */
-  uint64_t lower_bound;  /* phases: bottleneck load (alltoall on trees), else 0 */
+  uint64_t lower_bound;  /* the bound's load in whole messages per link (the phases a
+                            one-chunk schedule needs on links of one speed), else 0 */
+  NsLowerBound bound;    /* the collective's lower bound, when optimality ran */
+  double bound_s;        /* its time for the schedule's chunk size */
+  double transmission_s; /* Σ over phases of the slowest transfer (bytes / rate) */
   uint64_t max_edge_use; /* largest number of transfers of one phase on one edge */
   int max_path_len;      /* switches on the longest route used */
   GArray *cycle;         /* uint32 transfer ids of the first wait cycle (NS_FIND_CYCLE),
@@ -109,14 +147,15 @@ void ns_verify_report_clear(NsVerifyReport *r);
  * Returns FALSE with NS_ERROR_INPUT only when the schedule cannot be
  * checked at all (a machine name unknown to the topology, indices out of
  * range); check failures are findings in the report, not errors.
- * Time O(Σ route lengths + Σ chunks + required pairs); memory O(chunks):
- * one byte per alltoall message plus O(|E| + |M|) stamps. */
+ * Time O(Σ route lengths + Σ chunks + required pairs), plus one route per
+ * relayed all-to-all message for the shortest-path check; memory
+ * O(chunks): one byte per alltoall message plus O(|E| + |M|) stamps. */
 gboolean ns_verify(const NsTopology *topo, const NsSchedule *s, const NsVerifyOptions *opt,
                    NsVerifyReport *report, GError **error);
 
-/* TRUE when every check that ran found nothing, ignoring optimality unless
- * `require_optimal`. */
-gboolean ns_verify_passed(const NsVerifyReport *r, gboolean require_optimal);
+/* TRUE when every check that ran found nothing, ignoring optimality and
+ * shortest paths unless `required` (NsRequire bits) asks for them. */
+gboolean ns_verify_passed(const NsVerifyReport *r, unsigned required);
 
 const char *ns_check_name(NsCheck c);
 NsCheck ns_finding_check(NsFindingKind k);
@@ -124,12 +163,12 @@ NsCheck ns_finding_check(NsFindingKind k);
 /* Reports (verify_report.c). Text for people, JSON (documented in
  * docs/verify-report.md) and JUnit XML for CI systems. */
 void ns_verify_write_text(const NsVerifyReport *r, const NsTopology *topo,
-                          const NsSchedule *s, gboolean require_optimal, FILE *out);
+                          const NsSchedule *s, unsigned required, FILE *out);
 gboolean ns_verify_write_json(const NsVerifyReport *r, const NsTopology *topo,
-                              const NsSchedule *s, gboolean require_optimal, FILE *out,
+                              const NsSchedule *s, unsigned required, FILE *out,
                               GError **error);
 gboolean ns_verify_write_junit(const NsVerifyReport *r, const NsTopology *topo,
-                               const NsSchedule *s, gboolean require_optimal, FILE *out,
+                               const NsSchedule *s, unsigned required, FILE *out,
                                GError **error);
 /* One line describing a finding, e.g. "phase 3: transfers #12 n0->n5 and
  * #9 n1->n6 share edge s0->s1" (newly allocated). */

@@ -1,5 +1,6 @@
 /* netsched — verification reports: text, JSON and JUnit XML. */
 #include "platforms/error.h"
+#include "platforms/units.h"
 #include "sched/verify.h"
 #include <json-glib/json-glib.h>
 
@@ -77,17 +78,30 @@ char *ns_finding_describe(const NsFinding *f, const NsTopology *topo, const NsSc
     break;
   case NS_FIND_EDGE: {
     g_autofree char *edge = ns_topology_edge_name(topo, f->edge);
-    return g_strdup_printf("phase %" G_GINT64_FORMAT ": transfers %s and %s share edge %s",
-                           f->phase, t2, t1, edge);
+    if (f->count <= 2)
+      return g_strdup_printf("phase %" G_GINT64_FORMAT ": transfers %s and %s share edge %s",
+                             f->phase, t2, t1, edge);
+    g_autofree char *bw = ns_format_bandwidth(ns_topology_link(topo, ns_edge_link(f->edge))->bandwidth);
+    return g_strdup_printf("phase %" G_GINT64_FORMAT ": edge %s (%s) carries %u transfers, "
+                           "more than its bandwidth allows (first %s, now %s)",
+                           f->phase, edge, bw, f->count, t2, t1);
   }
   case NS_FIND_PORT_SEND:
-    return g_strdup_printf("phase %" G_GINT64_FORMAT ": %s sends twice (%s and %s), "
-                           "1-port model",
-                           f->phase, who, t2, t1);
   case NS_FIND_PORT_RECV:
-    return g_strdup_printf("phase %" G_GINT64_FORMAT ": %s receives twice (%s and %s), "
-                           "1-port model",
-                           f->phase, who, t2, t1);
+    if (f->bound == 1)
+      return g_strdup_printf("phase %" G_GINT64_FORMAT ": %s %s twice (%s and %s), 1-port model",
+                             f->phase, who, f->kind == NS_FIND_PORT_SEND ? "sends" : "receives",
+                             t2, t1);
+    return g_strdup_printf("phase %" G_GINT64_FORMAT ": %s %s %u transfers (first %s, now %s) "
+                           "with %" G_GUINT64_FORMAT " ports",
+                           f->phase, who, f->kind == NS_FIND_PORT_SEND ? "sends" : "receives",
+                           f->count, t2, t1, f->bound);
+  case NS_FIND_DETOUR:
+    return g_strdup_printf("phase %" G_GINT64_FORMAT ": %s arrives with transfer %s after %"
+                           G_GUINT64_FORMAT " hops, a shortest path has %" G_GUINT64_FORMAT,
+                           f->phase, chunk, t1, f->value, f->bound);
+  case NS_FIND_SLOWER:
+    return g_strdup("the transmission time exceeds the lower bound (see the optimal line)");
   case NS_FIND_UNORDERED:
     return g_strdup_printf("transfers %s and %s contend in different phases but neither program "
                            "order nor the %s sync edges order them (%" G_GUINT64_FORMAT
@@ -103,17 +117,40 @@ char *ns_finding_describe(const NsFinding *f, const NsTopology *topo, const NsSc
   return g_strdup("?");
 }
 
-static const char *verdict(const NsVerifyReport *r, NsCheck c, gboolean require_optimal)
+/* Optimality and shortest paths are informative unless required. */
+static gboolean informative(NsCheck c, unsigned required)
+{
+  return (c == NS_CHECK_OPTIMAL && !(required & NS_REQUIRE_OPTIMAL)) ||
+         (c == NS_CHECK_SHORTEST && !(required & NS_REQUIRE_SHORTEST));
+}
+
+static const char *verdict(const NsVerifyReport *r, NsCheck c, unsigned required)
 {
   if (!r->ran[c])
     return "not applicable";
   if (r->failures[c] == 0)
     return "ok";
-  return c == NS_CHECK_OPTIMAL && !require_optimal ? "no" : "FAILED";
+  return informative(c, required) ? "no" : "FAILED";
+}
+
+/* "— 9 phases, bottleneck load 9" on trees of one speed, else times. */
+static void optimal_detail(const NsVerifyReport *r, const NsTopology *topo, unsigned required,
+                           FILE *out)
+{
+  g_autofree char *why = ns_lower_bound_describe(topo, &r->bound);
+  if (r->failures[NS_CHECK_OPTIMAL] == 0 || r->lower_bound > 0)
+    fprintf(out, " — %" G_GUINT64_FORMAT " phase%s, bound %" G_GUINT64_FORMAT " (%s)",
+            r->n_phases, r->n_phases == 1 ? "" : "s", r->lower_bound, why);
+  if (r->lower_bound == 0 || r->failures[NS_CHECK_OPTIMAL] > 0)
+    fprintf(out, " — transmission %.6g s against the lower bound %.6g s (x%.4f; %s)",
+            r->transmission_s, r->bound_s, r->bound_s > 0 ? r->transmission_s / r->bound_s : 0,
+            why);
+  if (!(required & NS_REQUIRE_OPTIMAL))
+    fputs(" (informative)", out);
 }
 
 void ns_verify_write_text(const NsVerifyReport *r, const NsTopology *topo,
-                          const NsSchedule *s, gboolean require_optimal, FILE *out)
+                          const NsSchedule *s, unsigned required, FILE *out)
 {
   fprintf(out, "schedule   %s/%s on %s (%d of %d machines)\n", ns_collective_name(s->collective),
           s->algorithm, ns_topology_source(topo), r->n_machines, r->topo_machines);
@@ -124,40 +161,41 @@ void ns_verify_write_text(const NsVerifyReport *r, const NsTopology *topo,
   fprintf(out, "delivered  %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " required\n",
           r->n_delivered, r->n_required);
   for (int c = 0; c < NS_N_CHECKS; c++) {
-    fprintf(out, "  %-16s %s", ns_check_name(c), verdict(r, c, require_optimal));
+    fprintf(out, "  %-16s %s", ns_check_name(c), verdict(r, c, required));
     if (r->ran[c] && r->failures[c] > 0 && c != NS_CHECK_OPTIMAL)
       fprintf(out, " (%" G_GUINT64_FORMAT " finding%s)", r->failures[c],
               r->failures[c] == 1 ? "" : "s");
     if (c == NS_CHECK_OPTIMAL && r->ran[c])
-      fprintf(out, " — %" G_GUINT64_FORMAT " phases, bottleneck load %" G_GUINT64_FORMAT "%s",
-              r->n_phases, r->lower_bound, require_optimal ? "" : " (informative)");
+      optimal_detail(r, topo, required, out);
+    if (c == NS_CHECK_SHORTEST && r->ran[c] && !(required & NS_REQUIRE_SHORTEST))
+      fputs(" (informative)", out);
     if (c == NS_CHECK_CONTENTION && r->max_edge_use > 1)
       fprintf(out, " — up to %" G_GUINT64_FORMAT " transfers on one edge in a phase",
               r->max_edge_use);
     fputc('\n', out);
   }
-  fprintf(out, "path       longest route crosses %d switch%s\n", r->max_path_len,
-          r->max_path_len == 1 ? "" : "es");
+  fprintf(out, "path       longest route crosses %d node%s between its ends\n", r->max_path_len,
+          r->max_path_len == 1 ? "" : "s");
   /* Findings grouped by check, each group with its overflow count. */
   for (int c = 0; c < NS_N_CHECKS; c++) {
     uint64_t shown = 0;
     for (guint i = 0; i < r->findings->len; i++) {
       const NsFinding *f = &g_array_index(r->findings, NsFinding, i);
-      if (ns_finding_check(f->kind) != (NsCheck)c)
+      if (ns_finding_check(f->kind) != (NsCheck)c || f->kind == NS_FIND_SLOWER)
         continue;
       g_autofree char *d = ns_finding_describe(f, topo, s);
       fprintf(out, "  [%s] %s\n", ns_check_name(c), d);
       shown++;
     }
-    if (r->failures[c] > shown)
+    if (r->failures[c] > shown && c != NS_CHECK_OPTIMAL)
       fprintf(out, "  [%s] ... and %" G_GUINT64_FORMAT " more\n", ns_check_name(c),
               r->failures[c] - shown);
   }
-  fprintf(out, "verdict    %s\n", ns_verify_passed(r, require_optimal) ? "PASS" : "FAIL");
+  fprintf(out, "verdict    %s\n", ns_verify_passed(r, required) ? "PASS" : "FAIL");
 }
 
 static JsonNode *report_json(const NsVerifyReport *r, const NsTopology *topo,
-                             const NsSchedule *s, gboolean require_optimal)
+                             const NsSchedule *s, unsigned required)
 {
   g_autoptr(JsonBuilder) b = json_builder_new();
   json_builder_begin_object(b);
@@ -174,7 +212,7 @@ static JsonNode *report_json(const NsVerifyReport *r, const NsTopology *topo,
   json_builder_set_member_name(b, "execution");
   json_builder_add_string_value(b, ns_execution_name(s->execution));
   json_builder_set_member_name(b, "passed");
-  json_builder_add_boolean_value(b, ns_verify_passed(r, require_optimal));
+  json_builder_add_boolean_value(b, ns_verify_passed(r, required));
   json_builder_set_member_name(b, "machines");
   json_builder_add_int_value(b, r->n_machines);
   json_builder_set_member_name(b, "phases");
@@ -188,10 +226,27 @@ static JsonNode *report_json(const NsVerifyReport *r, const NsTopology *topo,
   json_builder_set_member_name(b, "delivered");
   json_builder_add_int_value(b, (gint64)r->n_delivered);
   json_builder_set_member_name(b, "lower_bound_phases");
-  if (r->ran[NS_CHECK_OPTIMAL])
+  if (r->ran[NS_CHECK_OPTIMAL] && r->lower_bound > 0)
     json_builder_add_int_value(b, (gint64)r->lower_bound);
   else
     json_builder_add_null_value(b);
+  json_builder_set_member_name(b, "lower_bound_s");
+  if (r->ran[NS_CHECK_OPTIMAL])
+    json_builder_add_double_value(b, r->bound_s);
+  else
+    json_builder_add_null_value(b);
+  json_builder_set_member_name(b, "transmission_s");
+  if (r->ran[NS_CHECK_OPTIMAL])
+    json_builder_add_double_value(b, r->transmission_s);
+  else
+    json_builder_add_null_value(b);
+  json_builder_set_member_name(b, "bottleneck");
+  if (r->ran[NS_CHECK_OPTIMAL]) {
+    g_autofree char *why = ns_lower_bound_describe(topo, &r->bound);
+    json_builder_add_string_value(b, why);
+  } else {
+    json_builder_add_null_value(b);
+  }
   json_builder_set_member_name(b, "max_edge_use");
   json_builder_add_int_value(b, (gint64)r->max_edge_use);
   json_builder_set_member_name(b, "max_path_length");
@@ -205,6 +260,8 @@ static JsonNode *report_json(const NsVerifyReport *r, const NsTopology *topo,
     json_builder_add_boolean_value(b, r->ran[c]);
     json_builder_set_member_name(b, "failures");
     json_builder_add_int_value(b, (gint64)r->failures[c]);
+    json_builder_set_member_name(b, "verdict");
+    json_builder_add_string_value(b, verdict(r, c, required));
     json_builder_end_object(b);
   }
   json_builder_end_object(b);
@@ -247,10 +304,10 @@ static JsonNode *report_json(const NsVerifyReport *r, const NsTopology *topo,
 }
 
 gboolean ns_verify_write_json(const NsVerifyReport *r, const NsTopology *topo,
-                              const NsSchedule *s, gboolean require_optimal, FILE *out,
+                              const NsSchedule *s, unsigned required, FILE *out,
                               GError **error)
 {
-  g_autoptr(JsonNode) root = report_json(r, topo, s, require_optimal);
+  g_autoptr(JsonNode) root = report_json(r, topo, s, required);
   g_autoptr(JsonGenerator) gen = json_generator_new();
   json_generator_set_pretty(gen, TRUE);
   json_generator_set_root(gen, root);
@@ -262,41 +319,55 @@ gboolean ns_verify_write_json(const NsVerifyReport *r, const NsTopology *topo,
   return TRUE;
 }
 
+/* JUnit: one testcase per check. A check that did not run, and an
+ * informative check that found something (the text says "no"), are
+ * <skipped> with the reason, never a pass. */
 gboolean ns_verify_write_junit(const NsVerifyReport *r, const NsTopology *topo,
-                               const NsSchedule *s, gboolean require_optimal, FILE *out,
+                               const NsSchedule *s, unsigned required, FILE *out,
                                GError **error)
 {
-  int tests = 0, failures = 0;
+  int tests = 0, failures = 0, skipped = 0;
   for (int c = 0; c < NS_N_CHECKS; c++) {
     tests++;
-    if (r->ran[c] && r->failures[c] > 0 && (c != NS_CHECK_OPTIMAL || require_optimal))
+    if (!r->ran[c] || (r->failures[c] > 0 && informative(c, required)))
+      skipped++;
+    else if (r->failures[c] > 0)
       failures++;
   }
   g_autofree char *suite = g_markup_printf_escaped("%s/%s on %s", ns_collective_name(s->collective),
                                                    s->algorithm, ns_topology_source(topo));
   fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-  fprintf(out, "<testsuites>\n  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\">\n", suite,
-          tests, failures);
+  fprintf(out, "<testsuites>\n  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" "
+               "skipped=\"%d\">\n",
+          suite, tests, failures, skipped);
   for (int c = 0; c < NS_N_CHECKS; c++) {
     fprintf(out, "    <testcase classname=\"netsched.verify\" name=\"%s\">", ns_check_name(c));
-    gboolean fails = r->ran[c] && r->failures[c] > 0 &&
-                     (c != NS_CHECK_OPTIMAL || require_optimal);
+    GString *body = g_string_new(NULL);
+    for (guint i = 0; i < r->findings->len; i++) {
+      const NsFinding *f = &g_array_index(r->findings, NsFinding, i);
+      if (ns_finding_check(f->kind) != (NsCheck)c)
+        continue;
+      g_autofree char *d = ns_finding_describe(f, topo, s);
+      g_string_append_printf(body, "%s\n", d);
+    }
+    if (c == NS_CHECK_OPTIMAL && r->ran[c]) {
+      g_autofree char *why = ns_lower_bound_describe(topo, &r->bound);
+      g_string_append_printf(body, "transmission %.9g s, lower bound %.9g s (%s)\n",
+                             r->transmission_s, r->bound_s, why);
+    }
+    g_autofree char *esc = g_markup_escape_text(body->str, -1);
     if (!r->ran[c]) {
       fprintf(out, "<skipped message=\"not applicable\"/>");
-    } else if (fails) {
-      GString *body = g_string_new(NULL);
-      for (guint i = 0; i < r->findings->len; i++) {
-        const NsFinding *f = &g_array_index(r->findings, NsFinding, i);
-        if (ns_finding_check(f->kind) != (NsCheck)c)
-          continue;
-        g_autofree char *d = ns_finding_describe(f, topo, s);
-        g_string_append_printf(body, "%s\n", d);
-      }
-      g_autofree char *esc = g_markup_escape_text(body->str, -1);
+    } else if (r->failures[c] > 0 && informative(c, required)) {
+      fprintf(out, "\n      <skipped message=\"informative: %s (not required)\">%s</skipped>\n    ",
+              c == NS_CHECK_OPTIMAL ? "not optimal" : "not all on shortest paths", esc);
+    } else if (r->failures[c] > 0) {
       fprintf(out, "\n      <failure message=\"%" G_GUINT64_FORMAT " finding(s)\">%s</failure>\n    ",
               r->failures[c], esc);
-      g_string_free(body, TRUE);
+    } else if (body->len > 0) {
+      fprintf(out, "\n      <system-out>%s</system-out>\n    ", esc);
     }
+    g_string_free(body, TRUE);
     fprintf(out, "</testcase>\n");
   }
   fprintf(out, "  </testsuite>\n</testsuites>\n");

@@ -419,6 +419,221 @@ static void test_every_small_tree(void)
   g_hash_table_unref(en.seen);
 }
 
+/* ---- deep trees ----------------------------------------------------------
+ * The ring builder's cost must not grow with the tree's height beyond the
+ * tree itself (sched/allgather_lr3.c): chains, caterpillars and deep
+ * random trees, against independent optima where one is easy. Functional
+ * only: no wall-clock assertion. */
+
+/* A chain s0 - s1 - … - s{S−1} with count[i] machines on switch i
+ * (machines numbered along the chain). Switches beyond the outermost
+ * machines are pruned by finalize. */
+static NsTopology *chain_topology(int s, const int *count)
+{
+  NsTopology *t = ns_topology_new("chain");
+  for (int v = 0; v < s; v++) {
+    g_autofree char *name = g_strdup_printf("s%d", v);
+    g_assert_cmpint(ns_topology_add_node(t, name, NS_NODE_SWITCH, 0, NULL), ==, v);
+    if (v > 0)
+      g_assert_cmpint(ns_topology_add_link(t, v, v - 1, 100e6, 0, 0, NULL), >=, 0);
+  }
+  int m = 0;
+  for (int v = 0; v < s; v++)
+    for (int k = 0; k < count[v]; k++) {
+      g_autofree char *name = g_strdup_printf("n%d", m++);
+      int id = ns_topology_add_node(t, name, NS_NODE_MACHINE, 0, NULL);
+      g_assert_cmpint(ns_topology_add_link(t, id, v, 100e6, 0, 0, NULL), >=, 0);
+    }
+  GError *error = NULL;
+  g_assert_true(ns_topology_finalize(t, NULL, NULL, &error));
+  g_assert_no_error(error);
+  return t;
+}
+
+/* LR3's ring on t: its length, checked against the ring itself, LR1 and
+ * (when `verify`) the verifier on the lr3 schedule (contention-free,
+ * 1-port, same longest path). */
+static int lr3_checked(const NsTopology *t, gboolean verify)
+{
+  int p = ns_topology_n_machines(t), d3 = -1;
+  int *ring = g_new(int, p);
+  GError *error = NULL;
+  g_assert_true(ns_ring_lr3(t, ring, &d3, &error));
+  g_assert_no_error(error);
+  g_assert_cmpint(ns_ring_max_path_length(t, ring), ==, d3);
+  g_free(ring);
+  g_assert_cmpint(d3, <=, ns_allgather_lr1_path(t));
+  g_assert_cmpint(ns_allgather_lr3_path(t, &error), ==, d3); /* topo show, bound */
+  g_assert_no_error(error);
+  if (verify)
+    g_assert_cmpint(check_algo(t, "lr3"), ==, d3);
+  return d3;
+}
+
+/* Machines only at the two ends of a chain of S switches: every ring
+ * crosses the chain, a hop between the ends traverses all S switches, and
+ * the ring "one end's machines, then the other's" has exactly two such
+ * hops (one each way): the optimum is S (1 on a single switch). */
+static void test_lr3_chains(void)
+{
+  const int lengths[] = { 1, 2, 3, 4, 7, 64, 1000, 4097, 100000 };
+  for (gsize i = 0; i < G_N_ELEMENTS(lengths); i++) {
+    int s = lengths[i];
+    for (int a = 1; a <= 4; a += 3)
+      for (int b = 1; b <= 4; b += (s == 1 ? 3 : 1)) {
+        if (s > 1000 && a != b)
+          continue; /* long chains: building them dominates */
+        int *count = g_new0(int, s);
+        count[0] += a;
+        count[s - 1] += b;
+        g_autoptr(NsTopology) t = chain_topology(s, count);
+        g_free(count);
+        g_assert_cmpint(ns_topology_n_switches(t), ==, s);
+        /* The verifier walks p(p−1) routes of up to S switches: all small
+         * chains, and one configuration of the long ones. */
+        gboolean verify = s <= 1000 || (a == 4 && b == 4);
+        g_assert_cmpint(lr3_checked(t, verify), ==, s == 1 ? 1 : s);
+      }
+  }
+}
+
+/* Optimal contention-free ring of machines on a chain, position pos[i]
+ * (sorted) the switch of machine i, a hop traversing |Δpos| + 1 switches.
+ * Contention-free here means crossing every link once each way, i.e. the
+ * ring is bitonic (out along the chain, back); the classic bitonic-tour
+ * programme with max for sum: b[i][j] (i < j) the smallest longest hop of
+ * two disjoint increasing paths from machine 0 ending at i and j that
+ * cover 0..j. O(p²). */
+static int bitonic_optimum(const int *pos, int p)
+{
+#define HOP(x, y) (ABS(pos[x] - pos[y]) + 1)
+  if (p == 2)
+    return HOP(0, 1);
+  int *b = g_new(int, p * p);
+  b[0 * p + 1] = HOP(0, 1);
+  for (int j = 2; j < p; j++) {
+    for (int i = 0; i < j - 1; i++)
+      b[i * p + j] = MAX(b[i * p + j - 1], HOP(j - 1, j));
+    int best = G_MAXINT;
+    for (int k = 0; k < j - 1; k++)
+      best = MIN(best, MAX(b[k * p + j - 1], HOP(k, j)));
+    b[(j - 1) * p + j] = best;
+  }
+  int opt = MAX(b[(p - 2) * p + p - 1], HOP(p - 2, p - 1));
+  g_free(b);
+  return opt;
+#undef HOP
+}
+
+static int caterpillar_case(GRand *rng, int s, int hangs, gboolean ends, gboolean verify)
+{
+  int *count = g_new0(int, s);
+  for (int h = 0; h < hangs; h++)
+    count[g_rand_int_range(rng, 0, s)] += g_rand_int_range(rng, 1, 4);
+  if (ends) {
+    count[0]++;
+    count[s - 1]++;
+  }
+  int p = 0;
+  for (int v = 0; v < s; v++)
+    p += count[v];
+  if (p < 2)
+    count[s - 1] += 2 - p;
+  int *pos = g_new(int, MAX(p, 2)), n = 0;
+  for (int v = 0; v < s; v++)
+    for (int k = 0; k < count[v]; k++)
+      pos[n++] = v;
+  g_autoptr(NsTopology) t = chain_topology(s, count);
+  int d3 = lr3_checked(t, verify);
+  int expect = n == 1 ? 0 : bitonic_optimum(pos, n);
+  if (d3 != expect)
+    g_error("caterpillar of %d switches, %d machines: LR3 %d, bitonic optimum %d", s, n, d3,
+            expect);
+  g_free(pos);
+  g_free(count);
+  return d3;
+}
+
+/* A long chain with machines hanging from a few switches (with and
+ * without machines at the ends): against the bitonic optimum. */
+static void test_lr3_caterpillars(void)
+{
+  GRand *rng = g_rand_new_with_seed(20240611);
+  for (int i = 0; i < 300; i++) {
+    int s = g_rand_int_range(rng, 2, i < 250 ? 200 : 5000);
+    int hangs = g_rand_int_range(rng, 1, 9);
+    caterpillar_case(rng, s, hangs, i % 3 != 0, TRUE);
+  }
+  /* Long ones: machines on a dozen switches of a 100 000-switch chain. */
+  for (int i = 0; i < 2; i++)
+    caterpillar_case(rng, 100000, 12, i == 0, i == 0);
+  g_rand_free(rng);
+}
+
+/* ns_shape_random's deep trees (each switch hangs from one of the two
+ * previous ones: depth about S/2): with at most 8 machines against the
+ * brute force over all rings, larger ones through the verifier, and one
+ * of 100 000 switches. */
+static void test_lr3_deep_random(void)
+{
+  for (uint64_t seed = 1; seed <= 60; seed++) {
+    int p = 2 + (int)(seed % 7), switches = 50 + (int)(seed * 997 % 3000);
+    GError *error = NULL;
+    g_autoptr(NsTopology) t =
+        ns_shape_random(seed, p, switches, NS_RANDOM_DEEP, 100e6, 0, &error);
+    g_assert_no_error(error);
+    int d3 = lr3_checked(t, TRUE), best = brute_force(t);
+    if (d3 != best)
+      g_error("deep random tree seed %" G_GUINT64_FORMAT ": LR3 %d, brute force %d", seed, d3,
+              best);
+  }
+  for (uint64_t seed = 1; seed <= 12; seed++) {
+    int p = 16 + (int)(seed * 41 % 150), switches = 1000 + (int)(seed * 7919 % 20000);
+    GError *error = NULL;
+    g_autoptr(NsTopology) t =
+        ns_shape_random(seed, p, switches, NS_RANDOM_DEEP, 100e6, 0, &error);
+    g_assert_no_error(error);
+    lr3_checked(t, TRUE);
+  }
+  GError *error = NULL;
+  g_autoptr(NsTopology) big = ns_shape_random(7, 64, 100000, NS_RANDOM_DEEP, 100e6, 0, &error);
+  g_assert_no_error(error);
+  g_assert_cmpint(ns_topology_n_switches(big), >, 10000);
+  lr3_checked(big, TRUE);
+}
+
+/* Pairwise different child subtrees on one switch: 24 chains of lengths
+ * 1..24 below s0, a machine at the end of each. The programme over 2^24
+ * multisets is refused, as documented, and topo show's path says so. */
+static void test_lr3_refuses(void)
+{
+  NsTopology *t = ns_topology_new("comb");
+  int root = ns_topology_add_node(t, "s0", NS_NODE_SWITCH, 0, NULL), m = 0;
+  for (int len = 1; len <= 24; len++) {
+    int prev = root;
+    for (int k = 0; k < len; k++) {
+      g_autofree char *name = g_strdup_printf("s%d_%d", len, k);
+      int v = ns_topology_add_node(t, name, NS_NODE_SWITCH, 0, NULL);
+      g_assert_cmpint(ns_topology_add_link(t, v, prev, 100e6, 0, 0, NULL), >=, 0);
+      prev = v;
+    }
+    g_autofree char *name = g_strdup_printf("n%d", m++);
+    int id = ns_topology_add_node(t, name, NS_NODE_MACHINE, 0, NULL);
+    g_assert_cmpint(ns_topology_add_link(t, id, prev, 100e6, 0, 0, NULL), >=, 0);
+  }
+  GError *error = NULL;
+  g_assert_true(ns_topology_finalize(t, NULL, NULL, &error));
+  int ring[24], d3 = -1;
+  g_assert_false(ns_ring_lr3(t, ring, &d3, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
+  g_assert_nonnull(strstr(error->message, "switch s0 has 24 child subtrees of 24 different kinds"));
+  g_clear_error(&error);
+  g_assert_cmpint(ns_allgather_lr3_path(t, &error), ==, -1);
+  g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
+  g_clear_error(&error);
+  ns_topology_free(t);
+}
+
 /* ---- verifier on every schedule ---------------------------------------- */
 
 static void check_all(const NsTopology *t)
@@ -581,5 +796,9 @@ int main(int argc, char **argv)
   g_test_add_func("/allgather/bundled-topologies", test_bundled);
   g_test_add_func("/allgather/random-trees", test_random_trees);
   g_test_add_func("/allgather/every-small-tree", test_every_small_tree);
+  g_test_add_func("/allgather/lr3-chains", test_lr3_chains);
+  g_test_add_func("/allgather/lr3-caterpillars", test_lr3_caterpillars);
+  g_test_add_func("/allgather/lr3-deep-random", test_lr3_deep_random);
+  g_test_add_func("/allgather/lr3-refuses", test_lr3_refuses);
   return g_test_run();
 }

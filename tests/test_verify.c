@@ -256,6 +256,32 @@ static void test_redundant_and_absurd_segments(void)
   ns_verify_report_clear(&r);
 }
 
+/* Indices a schedule built in code could get wrong are input errors, not
+ * reads past an array (found by the mutation test under ASan). */
+static void test_indices_out_of_range(void)
+{
+  g_autoptr(NsTopology) t = figure1();
+  g_autoptr(NsSchedule) bc = empty(t, NS_COLL_BCAST);
+  bc->root = 0;
+  bc->n_segments = 1;
+  ns_schedule_begin_phase(bc);
+  ns_schedule_add(bc, 0, 1, 1); /* segment 1 of a one-segment broadcast */
+  NsVerifyReport r = { 0 };
+  GError *error = NULL;
+  g_assert_false(ns_verify(t, bc, NULL, &r, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
+  g_assert_nonnull(strstr(error->message, "carries chunk 1, out of range"));
+  g_clear_error(&error);
+  ns_verify_report_clear(&r);
+  g_autoptr(NsSchedule) a = empty(t, NS_COLL_ALLTOALL);
+  ns_schedule_add(a, 0, 1, ns_a2a_chunk(6, 0, 1));
+  ns_schedule_add_sync(a, 0, 7);
+  g_assert_false(ns_verify(t, a, NULL, &r, &error));
+  g_assert_nonnull(strstr(error->message, "sync edge 0: #0 -> #7 out of range"));
+  g_clear_error(&error);
+  ns_verify_report_clear(&r);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -266,6 +292,7 @@ int main(int argc, char **argv)
   g_test_add_func("/verify/unknown-machine", test_unknown_machine);
   g_test_add_func("/verify/allgather-bcast", test_allgather_bcast);
   g_test_add_func("/verify/sync-cycle", test_sync_cycle);
+  g_test_add_func("/verify/indices-out-of-range", test_indices_out_of_range);
   g_test_add_func("/verify/redundant-and-absurd-segments", test_redundant_and_absurd_segments);
   return g_test_run();
 }
