@@ -1,5 +1,6 @@
 /* netsched — all-gather bounds and ring path lengths. See bounds_allgather.h. */
 #include "analysis/bounds_allgather.h"
+#include "platforms/error.h"
 #include "platforms/tree.h"
 #include "sched/allgather_ring_common.h"
 
@@ -40,6 +41,8 @@ double ns_allgather_ring_time(const NsTopology *topo, uint64_t msize, int d, uin
 
 int ns_allgather_lr1_path(const NsTopology *topo)
 {
+  if (ns_topology_routing(topo) != NS_ROUTING_TREE)
+    return -1; /* the rings are built on switch trees */
   int *ring = g_new(int, ns_topology_n_machines(topo));
   ns_ring_lr1(topo, ring);
   int d = ns_ring_max_path_length(topo, ring);
@@ -49,6 +52,8 @@ int ns_allgather_lr1_path(const NsTopology *topo)
 
 int ns_allgather_lr2_path(const NsTopology *topo)
 {
+  if (ns_topology_routing(topo) != NS_ROUTING_TREE)
+    return -1;
   int *ring = g_new(int, ns_topology_n_machines(topo));
   int d = ns_ring_lr2(topo, ring, NULL) ? ns_ring_max_path_length(topo, ring) : -1;
   g_free(ring);
@@ -57,6 +62,10 @@ int ns_allgather_lr2_path(const NsTopology *topo)
 
 int ns_allgather_lr3_path(const NsTopology *topo, GError **error)
 {
+  if (ns_topology_routing(topo) != NS_ROUTING_TREE) {
+    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0, "LR3 needs a switch tree");
+    return -1;
+  }
   int *ring = g_new(int, ns_topology_n_machines(topo)), d = -1;
   if (!ns_ring_lr3(topo, ring, &d, error))
     d = -1;

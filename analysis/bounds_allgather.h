@@ -38,7 +38,8 @@ double ns_allgather_lower_bound(const NsTopology *topo, uint64_t msize);
  * some switch is store-and-forward. Seconds. */
 double ns_allgather_ring_time(const NsTopology *topo, uint64_t msize, int d, uint64_t pkt);
 
-/* Maximum path lengths (switches) of the rings of Algorithms 1, 2, 3.
+/* Maximum path lengths (switches) of the rings of Algorithms 1, 2, 3;
+ * −1 on a fabric other than a switch tree (lr3 with NS_ERROR_UNSUPPORTED).
  * lr2: −1 when Theorem 3's condition fails. lr3: −1 with the error of
  * ns_ring_lr3() when the exact programme refuses the topology. */
 int ns_allgather_lr1_path(const NsTopology *topo);

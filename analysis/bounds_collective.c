@@ -3,6 +3,7 @@
 #include "analysis/bounds.h"
 #include "analysis/bounds_allgather.h"
 #include "analysis/bounds_bcast.h"
+#include "sched/route.h"
 #include <string.h>
 
 void ns_schedule_edge_bytes(const NsTopology *topo, const NsSchedule *s, uint64_t msize,
@@ -11,16 +12,20 @@ void ns_schedule_edge_bytes(const NsTopology *topo, const NsSchedule *s, uint64_
   int n_edges = ns_topology_n_edges(topo);
   memset(bytes, 0, sizeof(double) * (gsize)n_edges);
   int *node = ns_schedule_machine_nodes(topo, s, NULL);
-  if (node == NULL)
-    return; /* callers check the machines first (ns_simulate, ns_verify) */
-  int *route = g_new(int, ns_topology_max_route_len(topo));
+  NsRouter *router = node != NULL ? ns_router_new(topo, s, node, NULL) : NULL;
+  if (router == NULL) { /* callers check machines and routes first (ns_simulate, ns_verify) */
+    g_free(node);
+    return;
+  }
+  int *route = g_new(int, ns_router_max_len(router));
   for (uint64_t t = 0; t < ns_schedule_n_transfers(s); t++) {
     const NsTransfer *tr = ns_schedule_transfer(s, t);
-    int len = ns_topology_route(topo, node[tr->src], node[tr->dst], route);
+    int len = ns_router_route(router, t, route);
     for (int k = 0; k < len; k++)
       bytes[route[k]] += (double)tr->n_chunks * (double)msize;
   }
   g_free(route);
+  ns_router_free(router);
   g_free(node);
 }
 

@@ -3,16 +3,15 @@
 #include "analysis/bounds_collective.h"
 #include "analysis/csv.h"
 #include "analysis/plot.h"
+#include "analysis/rowfile.h"
 #include "platforms/error.h"
 #include "platforms/topology_digest.h"
 #include "platforms/units.h"
 #include "sched/sync.h"
 #include "sched/verify.h"
 #include <errno.h>
-#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
-#include <unistd.h>
 
 /* ---- names -------------------------------------------------------------- */
 
@@ -146,23 +145,38 @@ GArray *ns_msizes_parse(const char *option, const char *text, GError **error)
 
 static const char csv_header[] =
     "config,topology,collective,model,label,algorithm,sync,msize_bytes,contention_free,valid,"
+    "completion_s,bound_s,ratio,throughput_mbps,bound_mbps,sync_messages,runs,completion_min_s,"
+    "completion_max_s,status\n";
+/* The format before repeated runs: upgraded on resume (upgrade_v1). */
+static const char csv_header_v1[] =
+    "config,topology,collective,model,label,algorithm,sync,msize_bytes,contention_free,valid,"
     "completion_s,bound_s,ratio,throughput_mbps,bound_mbps,sync_messages,status\n";
 enum { COL_CONFIG, COL_TOPOLOGY, COL_COLLECTIVE, COL_MODEL, COL_LABEL, COL_ALGORITHM, COL_SYNC,
        COL_MSIZE, COL_CF, COL_VALID, COL_COMPLETION, COL_BOUND, COL_RATIO, COL_MBPS,
-       COL_BOUND_MBPS, COL_SYNC_MESSAGES, COL_STATUS, N_COLS };
+       COL_BOUND_MBPS, COL_SYNC_MESSAGES, COL_RUNS, COL_MIN, COL_MAX, COL_STATUS, N_COLS };
+enum { V1_COL_STATUS = 16, V1_N_COLS = 17 };
 
 /* What the plot needs of a row, whether run now or resumed. */
 typedef struct {
   gboolean present, ok;
   double mbps, bound_mbps;
+  double mbps_lo, mbps_hi; /* at the slowest and the fastest run */
+  char **fields;           /* a resumed row's fields (the last one of its key wins) */
 } Cell;
+
+/* Throughput at the slowest and fastest runs, from the median's. */
+static void cell_spread(Cell *c, double completion, double min_s, double max_s)
+{
+  c->mbps_lo = max_s > 0 ? c->mbps * completion / max_s : c->mbps;
+  c->mbps_hi = min_s > 0 ? c->mbps * completion / min_s : c->mbps;
+}
 
 typedef struct {
   const NsCompareSpec *spec;
   char *config;            /* digest of everything that determines a row */
   char *topology_name;
   Cell *cells;             /* variant × size */
-  int fd;                  /* compare.csv, O_APPEND */
+  NsRowFile *rows;         /* compare.csv (analysis/rowfile.h) */
   char *csv_path;
 } Run;
 
@@ -181,25 +195,7 @@ static char *config_digest(const NsCompareSpec *spec, GError **error)
       "segment %" G_GUINT64_FORMAT "\narity %d\n",
       topo, ns_collective_name(spec->collective), spec->model, spec->settings ? spec->settings : "",
       spec->params.root, spec->params.segment, spec->params.arity);
-  char *full = g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1);
-  full[16] = '\0'; /* 64 bits tell configurations apart */
-  return full;
-}
-
-static gboolean write_row(Run *run, const GString *row, GError **error)
-{
-  gsize done = 0;
-  while (done < row->len) { /* one write(2) in practice; loops only if the kernel splits it */
-    ssize_t w = write(run->fd, row->str + done, row->len - done);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0) {
-      ns_set_error_at(error, NS_ERROR_IO, run->csv_path, 0, "cannot write: %s", g_strerror(errno));
-      return FALSE;
-    }
-    done += (gsize)w;
-  }
-  return TRUE;
+  return ns_row_digest(text);
 }
 
 /* Index of `label` among the variants, or -1; of `msize` among the sizes. */
@@ -219,70 +215,107 @@ static int size_index(const NsCompareSpec *spec, uint64_t msize)
   return -1;
 }
 
-/* Resume: reads the rows already in compare.csv. A last line without its
- * line end was cut short by a crash: the file is truncated before it. */
-static gboolean load_done(Run *run, GError **error)
+/* Resume: one row of compare.csv (rowfile.h drops a last row cut short
+ * by a crash). Its key is (label, size); the row must be of this
+ * configuration. */
+static gboolean load_row(const char *line, int lineno, char **key, void *user, GError **error)
+{
+  Run *run = user;
+  g_auto(GStrv) f = ns_csv_split(line);
+  if (f == NULL || g_strv_length(f) != N_COLS) {
+    ns_set_error_at(error, NS_ERROR_INPUT, run->csv_path, lineno,
+                    "malformed row (expected %d fields): remove the row or the file", N_COLS);
+    return FALSE;
+  }
+  if (strcmp(f[COL_CONFIG], run->config) != 0) {
+    ns_set_error_at(error, NS_ERROR_INPUT, run->csv_path, lineno,
+                    "row of another configuration (config %s, this run %s: the topology, "
+                    "model, settings or planning parameters differ); resuming would mix "
+                    "them: choose another --output, or remove the file to start over",
+                    f[COL_CONFIG], run->config);
+    return FALSE;
+  }
+  *key = g_strdup_printf("%s\n%s", f[COL_LABEL], f[COL_MSIZE]);
+  int v = variant_index(run->spec, f[COL_LABEL]);
+  uint64_t msize = g_ascii_strtoull(f[COL_MSIZE], NULL, 10);
+  int k = size_index(run->spec, msize);
+  if (v < 0 || k < 0)
+    return TRUE; /* a row this run does not ask for: kept in the file, not redone */
+  Cell *c = cell(run, (guint)v, (guint)k);
+  gboolean ok = strcmp(f[COL_STATUS], "ok") == 0;
+  if (!ok && run->spec->retry_failed) { /* run again, unless a later row succeeded */
+    return TRUE;
+  }
+  c->present = TRUE;
+  c->ok = ok;
+  c->mbps = g_ascii_strtod(f[COL_MBPS], NULL);
+  c->bound_mbps = g_ascii_strtod(f[COL_BOUND_MBPS], NULL);
+  cell_spread(c, g_ascii_strtod(f[COL_COMPLETION], NULL), g_ascii_strtod(f[COL_MIN], NULL),
+              g_ascii_strtod(f[COL_MAX], NULL));
+  g_strfreev(c->fields);
+  c->fields = g_steal_pointer(&f);
+  return TRUE;
+}
+
+/* Hands every resumed row to the sink, once per (label, size): the last
+ * row of a key is the one that counts. */
+static void sink_resumed(Run *run)
+{
+  const NsCompareSpec *spec = run->spec;
+  for (gsize i = 0; i < (gsize)spec->variants->len * spec->sizes->len; i++) {
+    Cell *c = &run->cells[i];
+    char **f = c->fields;
+    if (f == NULL || spec->sink == NULL)
+      continue;
+    NsCompareRow row = {
+      .label = f[COL_LABEL], .algorithm = f[COL_ALGORITHM], .sync = f[COL_SYNC],
+      .status = f[COL_STATUS], .msize = g_ascii_strtoull(f[COL_MSIZE], NULL, 10), .ok = c->ok,
+      .contention_free = strcmp(f[COL_CF], "1") == 0, .valid = strcmp(f[COL_VALID], "1") == 0,
+      .completion_s = g_ascii_strtod(f[COL_COMPLETION], NULL),
+      .bound_s = g_ascii_strtod(f[COL_BOUND], NULL), .mbps = c->mbps,
+      .bound_mbps = c->bound_mbps, .runs = (int)g_ascii_strtoll(f[COL_RUNS], NULL, 10),
+      .min_s = g_ascii_strtod(f[COL_MIN], NULL), .max_s = g_ascii_strtod(f[COL_MAX], NULL),
+    };
+    spec->sink(&row, spec->sink_data);
+  }
+}
+
+/* A compare.csv of the 17-column format (before repeated runs) becomes
+ * the current one, in place and whole (temporary file and rename): every
+ * row gains runs 1 and min = max = its completion. Anything else is left
+ * alone for the row file to accept or refuse. */
+static gboolean upgrade_v1(const char *path, GError **error)
 {
   g_autofree char *text = NULL;
   gsize len = 0;
-  GError *io = NULL;
-  if (!g_file_get_contents(run->csv_path, &text, &len, &io)) {
-    gboolean missing = g_error_matches(io, G_FILE_ERROR, G_FILE_ERROR_NOENT);
-    if (!missing)
-      ns_set_error_at(error, NS_ERROR_IO, run->csv_path, 0, "cannot read: %s", io->message);
-    g_error_free(io);
-    return missing;
-  }
-  if (len == 0)
+  if (!g_file_get_contents(path, &text, &len, NULL) || !g_str_has_prefix(text, csv_header_v1))
     return TRUE;
-  if (!g_str_has_prefix(text, csv_header)) {
-    ns_set_error_at(error, NS_ERROR_INPUT, run->csv_path, 1,
-                    "not a compare.csv of this netsched version (its columns differ): "
-                    "choose another --output, or remove it to start over");
-    return FALSE;
-  }
-  gsize complete = len;
-  while (complete > 0 && text[complete - 1] != '\n')
-    complete--;
-  if (complete < len) {
-    fprintf(stderr, "warning: %s: the last row was cut short (interrupted run): dropped\n",
-            run->csv_path);
-    if (truncate(run->csv_path, (off_t)complete) != 0) {
-      ns_set_error_at(error, NS_ERROR_IO, run->csv_path, 0, "cannot truncate: %s",
-                      g_strerror(errno));
-      return FALSE;
-    }
-    text[complete] = '\0';
-  }
-  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-  for (int i = 1; lines[i] != NULL; i++) {
-    if (lines[i][0] == '\0')
-      continue;
+  g_autoptr(GString) out = g_string_new(csv_header);
+  g_auto(GStrv) lines = g_strsplit(text + strlen(csv_header_v1), "\n", -1);
+  for (int i = 0; lines[i] != NULL; i++) {
     g_auto(GStrv) f = ns_csv_split(lines[i]);
-    if (f == NULL || g_strv_length(f) != N_COLS) {
-      ns_set_error_at(error, NS_ERROR_INPUT, run->csv_path, i + 1,
-                      "malformed row (expected %d fields): remove the row or the file", N_COLS);
-      return FALSE;
+    if (lines[i][0] == '\0' || f == NULL || g_strv_length(f) != V1_N_COLS) {
+      if (lines[i][0] != '\0' && lines[i + 1] != NULL) { /* a cut-short last line is dropped */
+        ns_set_error_at(error, NS_ERROR_INPUT, path, i + 2,
+                        "malformed row (expected %d fields): remove the row or the file",
+                        V1_N_COLS);
+        return FALSE;
+      }
+      continue;
     }
-    if (strcmp(f[COL_CONFIG], run->config) != 0) {
-      ns_set_error_at(error, NS_ERROR_INPUT, run->csv_path, i + 1,
-                      "row of another configuration (config %s, this run %s: the topology, "
-                      "model, settings or planning parameters differ); resuming would mix "
-                      "them: choose another --output, or remove the file to start over",
-                      f[COL_CONFIG], run->config);
-      return FALSE;
-    }
-    int v = variant_index(run->spec, f[COL_LABEL]);
-    uint64_t msize = g_ascii_strtoull(f[COL_MSIZE], NULL, 10);
-    int k = size_index(run->spec, msize);
-    if (v < 0 || k < 0)
-      continue; /* a row this run does not ask for: kept in the file, not redone */
-    Cell *c = cell(run, (guint)v, (guint)k);
-    c->present = TRUE;
-    c->ok = strcmp(f[COL_STATUS], "ok") == 0;
-    c->mbps = g_ascii_strtod(f[COL_MBPS], NULL);
-    c->bound_mbps = g_ascii_strtod(f[COL_BOUND_MBPS], NULL);
+    g_autoptr(GString) row = g_string_new(NULL);
+    for (int c = 0; c < V1_COL_STATUS; c++)
+      ns_csv_append(row, f[c]);
+    gboolean ok = strcmp(f[V1_COL_STATUS], "ok") == 0;
+    ns_csv_append(row, ok ? "1" : "");
+    ns_csv_append(row, f[COL_COMPLETION]);
+    ns_csv_append(row, f[COL_COMPLETION]);
+    ns_csv_append(row, f[V1_COL_STATUS]);
+    g_string_append_printf(out, "%s\n", row->str);
   }
+  if (!g_file_set_contents(path, out->str, (gssize)out->len, error))
+    return FALSE;
+  fprintf(stderr, "note: %s: upgraded to the current compare.csv format (runs columns)\n", path);
   return TRUE;
 }
 
@@ -328,6 +361,8 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
   ns_csv_appendf(row, "%" G_GUINT64_FORMAT, msize);
   ns_csv_appendf(row, "%d", cf);
   ns_csv_appendf(row, "%d", ok && m.valid);
+  int runs = MAX(m.runs, 1);
+  double min_s = runs > 1 ? m.min_s : m.completion_s, max_s = runs > 1 ? m.max_s : m.completion_s;
   if (ok) {
     ns_csv_appendf(row, "%.9f", m.completion_s);
     ns_csv_appendf(row, "%.9f", bound);
@@ -340,16 +375,25 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
     ns_csv_append(row, "");
   }
   ns_csv_appendf(row, "%.4f", bound_mbps);
-  if (ok)
+  if (ok) {
     ns_csv_appendf(row, "%" G_GUINT64_FORMAT, m.sync_messages);
-  else
-    ns_csv_append(row, "");
+    ns_csv_appendf(row, "%d", runs);
+    ns_csv_appendf(row, "%.9f", min_s);
+    ns_csv_appendf(row, "%.9f", max_s);
+  } else {
+    for (int i = 0; i < 4; i++)
+      ns_csv_append(row, "");
+  }
   ns_csv_append(row, ok ? "ok" : err ? err->message : "?");
   g_string_append_c(row, '\n');
-  gboolean written = write_row(run, row, error);
+  gboolean written = ns_row_file_append(run->rows, NULL, row->str, row->len, error);
   g_string_free(row, TRUE);
   if (spec->table != NULL) {
-    if (ok)
+    if (ok && runs > 1)
+      fprintf(spec->table, "%-24s %10s %12.6f %12.6f %8.4f %12.2f %5s  %d runs: %.6f .. %.6f%s\n",
+              v->label, size, m.completion_s, bound, bound > 0 ? m.completion_s / bound : 0,
+              mbps, cf ? "yes" : "no", runs, min_s, max_s, m.valid ? "" : "  INVALID");
+    else if (ok)
       fprintf(spec->table, "%-24s %10s %12.6f %12.6f %8.4f %12.2f %5s%s\n", v->label, size,
               m.completion_s, bound, bound > 0 ? m.completion_s / bound : 0, mbps,
               cf ? "yes" : "no", m.valid ? "" : "  INVALID");
@@ -357,7 +401,19 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
       fprintf(spec->table, "%-24s %10s   n/a: %s\n", v->label, size, err ? err->message : "?");
     fflush(spec->table);
   }
-  *cell(run, vi, k) = (Cell){ TRUE, ok, mbps, bound_mbps };
+  *cell(run, vi, k) = (Cell){ TRUE, ok, mbps, bound_mbps, mbps, mbps, NULL };
+  if (ok)
+    cell_spread(cell(run, vi, k), m.completion_s, min_s, max_s);
+  if (spec->sink != NULL) {
+    NsCompareRow r = {
+      .label = v->label, .algorithm = s ? s->algorithm : v->algorithm, .sync = sync,
+      .status = ok ? "ok" : err ? err->message : "?", .msize = msize, .ok = ok,
+      .contention_free = cf, .valid = ok && m.valid, .completion_s = ok ? m.completion_s : 0,
+      .bound_s = bound, .mbps = mbps, .bound_mbps = bound_mbps, .runs = ok ? runs : 0,
+      .min_s = ok ? min_s : 0, .max_s = ok ? max_s : 0,
+    };
+    spec->sink(&r, spec->sink_data);
+  }
   g_clear_error(&err);
   return written;
 }
@@ -370,7 +426,8 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
 static gboolean write_plot(Run *run, GError **error)
 {
   const NsCompareSpec *spec = run->spec;
-  g_autoptr(GString) dat = g_string_new("# netsched compare: msize_bytes throughput_mbps\n");
+  g_autoptr(GString) dat = g_string_new(
+      "# netsched compare: msize_bytes throughput_mbps (median run) slowest_run fastest_run\n");
   g_autoptr(GString) gp = g_string_new(NULL);
   g_autofree char *title_text = g_strdup_printf("%s on %s (%s model)",
                                                 ns_collective_name(spec->collective),
@@ -404,12 +461,16 @@ static gboolean write_plot(Run *run, GError **error)
     g_string_append_printf(dat, "%s# %s\n", block ? "\n\n" : "", label);
     for (guint k = 0; k < spec->sizes->len; k++)
       if (cell(run, v, k)->ok)
-        g_string_append_printf(dat, "%" G_GUINT64_FORMAT " %.4f\n",
-                               g_array_index(spec->sizes, uint64_t, k), cell(run, v, k)->mbps);
+        g_string_append_printf(dat, "%" G_GUINT64_FORMAT " %.4f %.4f %.4f\n",
+                               g_array_index(spec->sizes, uint64_t, k), cell(run, v, k)->mbps,
+                               cell(run, v, k)->mbps_lo, cell(run, v, k)->mbps_hi);
     g_autofree char *quoted = ns_gnuplot_string(label);
-    g_string_append_printf(plot, "%s'compare.dat' index %d using 1:2 with linespoints pt %d "
-                                 "title %s",
-                           block ? ", \\\n     " : "", block, 1 + block % 13, quoted);
+    /* Error bars span the runs (slowest to fastest); points and dash
+     * patterns differ per algorithm, so overlapping curves stay apart. */
+    g_string_append_printf(plot, "%s'compare.dat' index %d using 1:2:3:4 with yerrorlines "
+                                 "pt %d dt %d title %s",
+                           block ? ", \\\n     " : "", block, 1 + block % 13, 1 + block % 5,
+                           quoted);
     block++;
   }
   gboolean have_bound = FALSE;
@@ -451,31 +512,29 @@ static gboolean write_plot(Run *run, GError **error)
 
 gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error)
 {
-  Run run = { .spec = spec, .fd = -1 };
+  Run run = { .spec = spec };
   gboolean ok = FALSE;
   run.config = config_digest(spec, error);
   if (run.config == NULL)
     return FALSE;
-  run.topology_name = g_path_get_basename(ns_topology_source(spec->topo));
+  run.topology_name = spec->name != NULL ? g_strdup(spec->name)
+                                          : g_path_get_basename(ns_topology_source(spec->topo));
   run.cells = g_new0(Cell, (gsize)spec->variants->len * spec->sizes->len);
   run.csv_path = g_build_filename(spec->outdir, "compare.csv", NULL);
   if (g_mkdir_with_parents(spec->outdir, 0755) != 0) {
     ns_set_error_at(error, NS_ERROR_IO, spec->outdir, 0, "cannot create: %s", g_strerror(errno));
     goto out;
   }
-  if (spec->resume && !load_done(&run, error))
+  NsRowFileSpec rows = {
+    .path = run.csv_path, .header = csv_header, .resume = spec->resume, .row = load_row,
+    .user = &run,
+    .header_hint = "not a compare.csv of this netsched version (its columns differ): "
+                   "choose another --output, or remove it to start over",
+  };
+  if ((spec->resume && !upgrade_v1(run.csv_path, error)) ||
+      (run.rows = ns_row_file_open(&rows, error)) == NULL)
     goto out;
-  run.fd = g_open(run.csv_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (spec->resume ? 0 : O_TRUNC),
-                  0644);
-  if (run.fd < 0) {
-    ns_set_error_at(error, NS_ERROR_IO, run.csv_path, 0, "cannot write: %s", g_strerror(errno));
-    goto out;
-  }
-  if (lseek(run.fd, 0, SEEK_END) == 0) {
-    g_autoptr(GString) header = g_string_new(csv_header);
-    if (!write_row(&run, header, error))
-      goto out;
-  }
+  sink_resumed(&run);
   if (spec->table != NULL)
     fprintf(spec->table, "%-24s %10s %12s %12s %8s %12s %5s\n", "algorithm[:sync]", "msize",
             "time_s", "bound_s", "ratio", "Mbit/s", "cf");
@@ -505,10 +564,11 @@ gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error)
     fprintf(spec->table, "\nwrote %s, %s/compare.svg, %s/compare.png\n", run.csv_path,
             spec->outdir, spec->outdir);
 out:
-  if (run.fd >= 0)
-    close(run.fd);
+  ns_row_file_close(run.rows);
   g_free(run.config);
   g_free(run.topology_name);
+  for (gsize i = 0; run.cells != NULL && i < (gsize)spec->variants->len * spec->sizes->len; i++)
+    g_strfreev(run.cells[i].fields);
   g_free(run.cells);
   g_free(run.csv_path);
   return ok;

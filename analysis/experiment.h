@@ -24,7 +24,11 @@
  * compare.csv columns (documented in docs/scenarios.md):
  *   config, topology, collective, model, label, algorithm, sync,
  *   msize_bytes, contention_free, valid, completion_s, bound_s, ratio,
- *   throughput_mbps, bound_mbps, sync_messages, status
+ *   throughput_mbps, bound_mbps, sync_messages, runs, completion_min_s,
+ *   completion_max_s, status
+ * (completion_s is the median of the runs). A compare.csv of the earlier
+ * 17-column format is upgraded in place on resume (runs 1, min = max =
+ * completion).
  */
 #ifndef NETSCHED_EXPERIMENT_H
 #define NETSCHED_EXPERIMENT_H
@@ -55,7 +59,9 @@ GArray *ns_msizes_parse(const char *option, const char *text, GError **error);
 
 /* What a measurement reports for one row. */
 typedef struct {
-  double completion_s;
+  double completion_s;    /* the median of the runs */
+  double min_s, max_s;    /* the fastest and slowest run (= completion_s for one run) */
+  int runs;               /* simulations behind the row (0 counts as 1) */
   double bound_s;
   double throughput_bps;
   uint64_t sync_messages;
@@ -70,8 +76,29 @@ typedef gboolean (*NsMeasureFunc)(const NsTopology *topo, const NsSchedule *s,
                                   const NsVariant *v, uint64_t msize, NsMeasure *out,
                                   void *user, GError **error);
 
+/* One row of an experiment as the engine wrote it (run now) or found it
+ * (resumed): what a caller aggregating several experiments needs. Strings
+ * belong to the engine and live until the sink returns. */
+typedef struct {
+  const char *label;      /* the variant's label ("faraj:sender-all") */
+  const char *algorithm;  /* what the planner called it ("mpich(ring)") */
+  const char *sync;       /* the scheme simulated */
+  const char *status;     /* "ok" or why the row failed */
+  uint64_t msize;
+  gboolean ok;            /* measured */
+  gboolean contention_free;
+  gboolean valid;
+  double completion_s, bound_s, mbps, bound_mbps;
+  double min_s, max_s;    /* over the runs */
+  int runs;
+} NsCompareRow;
+
+typedef void (*NsCompareRowSink)(const NsCompareRow *row, void *user);
+
 typedef struct {
   const NsTopology *topo;
+  const char *name;         /* the topology's name in rows and titles (NULL: the
+                               file's base name) */
   NsCollective collective;
   const GArray *variants;   /* NsVariant */
   const GArray *sizes;      /* uint64_t */
@@ -81,10 +108,13 @@ typedef struct {
                                (e.g. "queue=100;tcp=Cubic"): part of the config digest */
   const char *outdir;       /* created if missing */
   gboolean resume;
+  gboolean retry_failed;    /* resume: run the rows whose last attempt failed again */
   gboolean progress;        /* a "[3/12] faraj 64KiB ..." line on stderr */
   FILE *table;              /* the human-readable table (NULL: none) */
   NsMeasureFunc measure;
   void *measure_data;
+  NsCompareRowSink sink;    /* called for every row, run or resumed (may be NULL) */
+  void *sink_data;
 } NsCompareSpec;
 
 /* Runs the experiment into OUTDIR/compare.csv, compare.dat, compare.gp and,

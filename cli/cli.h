@@ -18,6 +18,10 @@ int ns_cmd_bound(int argc, char **argv);
 int ns_cmd_simulate(int argc, char **argv);
 int ns_cmd_compare(int argc, char **argv);
 
+/* `topo show`: the summary of any fabric as text or JSON (cli/topo_show.c).
+ * Returns the exit status. */
+int ns_cli_topo_show(const NsTopology *t, gboolean json, gboolean all);
+
 /* The planning options of plan, verify and simulate (cli/plan_options.c). */
 typedef struct {
   char *topology, *format, *spanning, *collective, *algorithm, *msize, *root, *segment;
@@ -45,9 +49,28 @@ typedef struct {
   gboolean resume;
   int queue;      /* packet model: switch queue (packets), 0 = default */
   char *tcp;      /* packet model: TCP variant, NULL = default */
+  char *calibration; /* smpi model factors: a calibration file or bundled name */
+  double wall_limit; /* seconds per simulation, 0 = none */
+  int runs;          /* packet model: simulations per row, 0 = one */
 } NsCompareArgs;
 int ns_compare_run(const NsCompareArgs *args);
+
 int ns_cmd_scenario(int argc, char **argv);
+int ns_cmd_design(int argc, char **argv);
+int ns_cmd_calibrate(int argc, char **argv);
+int ns_cmd_sweep(int argc, char **argv);
+
+/* netsched-mpi (mpi/) sets this before ns_cmd_sweep(): given the loaded
+ * sweep, it returns on rank 0 the executor that spreads the tasks over the
+ * MPI ranks (analysis/sweep.h), and on the other ranks computes rows for
+ * rank 0 until told to stop, then returns NULL with *served set. NULL
+ * otherwise (the built-in worker processes). */
+struct NsSweep;
+struct NsSweepExecutor;
+extern const struct NsSweepExecutor *(*ns_cli_sweep_distributor)(struct NsSweep *sw,
+                                                                  gboolean *served,
+                                                                  GError **error);
+int ns_cmd_torus(int argc, char **argv);
 
 /* A GOptionArgFunc for an option that may be given once: stores a copy of
  * the value in the char* its group's user data points to; a second

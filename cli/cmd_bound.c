@@ -92,21 +92,105 @@ static void print_a2a(const NsTopology *t, const NsA2ABound *b, uint64_t msize)
          b->path_sampled ? " (sample of 2^22 pairs)" : "");
 }
 
-/* All-gather (§3.3.1.1): (P−1)·msize/B and the logical rings' estimates. */
-static int allgather_bound(const NsTopology *t, uint64_t msize)
+/* The members every bound document starts with. */
+static void json_head(JsonBuilder *j, const NsTopology *t, const char *collective, uint64_t msize)
 {
-  NsAllgatherBound b;
+  json_builder_set_member_name(j, "format");
+  json_builder_add_string_value(j, "netsched-bound");
+  json_builder_set_member_name(j, "version");
+  json_builder_add_int_value(j, 2);
+  json_builder_set_member_name(j, "collective");
+  json_builder_add_string_value(j, collective);
+  json_builder_set_member_name(j, "topology");
+  json_builder_add_string_value(j, ns_topology_source(t));
+  json_builder_set_member_name(j, "machines");
+  json_builder_add_int_value(j, ns_topology_n_machines(t));
+  json_builder_set_member_name(j, "msize_bytes");
+  json_builder_add_int_value(j, (gint64)msize);
+}
+
+/* All-gather (§3.3.1.1): (P−1)·msize/B on any topology; Theorem 3 and
+ * the logical rings' estimates on trees (the ring builders need the
+ * unique paths of tree routing). */
+static int allgather_bound(const NsTopology *t, uint64_t msize, gboolean json)
+{
+  NsAllgatherBound b = { .n_machines = ns_topology_n_machines(t), .lr1_path = -1,
+                         .lr2_path = -1, .lr3_path = -1 };
   GError *error = NULL;
-  gboolean lr3 = ns_allgather_bound(t, msize, 1500, &b, &error);
-  g_autofree char *size = ns_format_size(msize);
-  g_autofree char *th = ns_two_hop_describe(t, &b.two_hop);
-  printf("topology           %s (%d machines)\n", ns_topology_source(t), b.n_machines);
-  printf("allgather bound    %.6f s = (P-1) msize / B for msize %s per machine\n", b.time_bound, size);
-  printf("2-hop ring         %s\n", th ? th : "exists (Theorem 3: every switch has at least as many "
-                                               "machines as switch neighbours)");
+  gboolean tree = ns_topology_routing(t) == NS_ROUTING_TREE;
+  if (tree) {
+    ns_allgather_bound(t, msize, NS_DEFAULT_PACKET, &b, &error);
+  } else {
+    b.bandwidth = ns_allgather_bandwidth(t);
+    b.time_bound = ns_allgather_lower_bound(t, msize);
+    b.lr1_time = b.lr2_time = b.lr3_time = -1;
+  }
+  g_autofree char *th = tree ? ns_two_hop_describe(t, &b.two_hop) : NULL;
+  const char *keys[] = { "lr1", "lr2", "lr3" };
   const char *names[] = { "LR1 (DFS ring)", "LR2 (2-hop ring)", "LR3 (optimal ring)" };
   int paths[] = { b.lr1_path, b.lr2_path, b.lr3_path };
   double times[] = { b.lr1_time, b.lr2_time, b.lr3_time };
+  if (json) {
+    g_autoptr(JsonBuilder) j = json_builder_new();
+    json_builder_begin_object(j);
+    json_head(j, t, "allgather", msize);
+    json_builder_set_member_name(j, "bandwidth_bps");
+    json_builder_add_double_value(j, b.bandwidth);
+    json_builder_set_member_name(j, "time_bound_s");
+    json_builder_add_double_value(j, b.time_bound);
+    json_builder_set_member_name(j, "tree");
+    json_builder_add_boolean_value(j, tree);
+    json_builder_set_member_name(j, "store_and_forward");
+    json_builder_add_boolean_value(j, b.store_and_forward);
+    json_builder_set_member_name(j, "packet_bytes");
+    json_builder_add_int_value(j, NS_DEFAULT_PACKET);
+    json_builder_set_member_name(j, "two_hop_ring");
+    if (tree)
+      json_builder_add_boolean_value(j, b.two_hop.holds);
+    else
+      json_builder_add_null_value(j);
+    json_builder_set_member_name(j, "two_hop_violation");
+    if (th != NULL)
+      json_builder_add_string_value(j, th);
+    else
+      json_builder_add_null_value(j);
+    json_builder_set_member_name(j, "rings");
+    json_builder_begin_object(j);
+    for (int i = 0; i < 3; i++) {
+      json_builder_set_member_name(j, keys[i]);
+      if (paths[i] < 0) {
+        json_builder_add_null_value(j);
+        continue;
+      }
+      json_builder_begin_object(j);
+      json_builder_set_member_name(j, "max_path");
+      json_builder_add_int_value(j, paths[i]);
+      json_builder_set_member_name(j, "time_s");
+      json_builder_add_double_value(j, times[i]);
+      json_builder_end_object(j);
+    }
+    json_builder_end_object(j);
+    json_builder_set_member_name(j, "rings_error");
+    if (!tree)
+      json_builder_add_string_value(j, "logical rings need a tree topology (--spanning METHOD)");
+    else if (error != NULL)
+      json_builder_add_string_value(j, error->message);
+    else
+      json_builder_add_null_value(j);
+    json_builder_end_object(j);
+    ns_cli_print_json(j);
+    g_clear_error(&error);
+    return 0;
+  }
+  g_autofree char *size = ns_format_size(msize);
+  printf("topology           %s (%d machines)\n", ns_topology_source(t), b.n_machines);
+  printf("allgather bound    %.6f s = (P-1) msize / B for msize %s per machine\n", b.time_bound, size);
+  if (!tree) {
+    printf("logical rings      not applicable: they need a tree topology (--spanning METHOD)\n");
+    return 0;
+  }
+  printf("2-hop ring         %s\n", th ? th : "exists (Theorem 3: every switch has at least as many "
+                                               "machines as switch neighbours)");
   for (int i = 0; i < 3; i++) {
     if (paths[i] < 0)
       printf("%-18s not applicable\n", names[i]);
@@ -114,7 +198,7 @@ static int allgather_bound(const NsTopology *t, uint64_t msize)
       printf("%-18s max path %d switches, estimate %.6f s%s\n", names[i], paths[i], times[i],
              b.store_and_forward ? " (store-and-forward, 1500 B packets)" : "");
   }
-  if (!lr3) {
+  if (error != NULL) {
     printf("(LR3: %s)\n", error->message);
     g_error_free(error);
   }
@@ -123,31 +207,84 @@ static int allgather_bound(const NsTopology *t, uint64_t msize)
 
 /* Broadcast (§3.4.1, Table 3.7): T(msize) and the estimates of the
  * contention-free trees and the classic ones, each planned here. */
-static int bcast_bound(const NsTopology *t, uint64_t msize, const char *root, uint64_t segment)
+static int bcast_bound(const NsTopology *t, uint64_t msize, const char *root, uint64_t segment,
+                       gboolean json)
 {
   const char *algos[] = { "linear-cf", "binary-cf", "binomial", "flat", "scatter-allgather" };
   g_autofree char *size = ns_format_size(msize);
-  printf("topology           %s (%d machines), msize %s\n", ns_topology_source(t),
-         ns_topology_n_machines(t), size);
-  gboolean first = TRUE;
+  g_autoptr(JsonBuilder) j = json ? json_builder_new() : NULL;
+  double lower = -1;
+  if (json) {
+    json_builder_begin_object(j);
+    json_head(j, t, "bcast", msize);
+    json_builder_set_member_name(j, "root");
+    int r = root != NULL ? ns_topology_find_machine(t, root) : 0;
+    json_builder_add_string_value(j, ns_topology_machine_name(t, r >= 0 ? r : 0));
+    json_builder_set_member_name(j, "segment_bytes");
+    json_builder_add_int_value(j, (gint64)segment);
+    json_builder_set_member_name(j, "algorithms");
+    json_builder_begin_array(j);
+  } else {
+    printf("topology           %s (%d machines), msize %s\n", ns_topology_source(t),
+           ns_topology_n_machines(t), size);
+  }
   for (gsize i = 0; i < G_N_ELEMENTS(algos); i++) {
     GError *error = NULL;
     g_autoptr(NsSchedule) s = ns_cli_plan(t, "bcast", algos[i], msize, root, segment, 0, &error);
     NsBcastBound b;
-    if (s == NULL || !ns_bcast_bound(t, s, &b, &error)) {
+    gboolean ok = s != NULL && ns_bcast_bound(t, s, &b, &error);
+    if (json) {
+      json_builder_begin_object(j);
+      json_builder_set_member_name(j, "algorithm");
+      json_builder_add_string_value(j, algos[i]);
+      if (!ok) {
+        json_builder_set_member_name(j, "error");
+        json_builder_add_string_value(j, error->message);
+      } else {
+        lower = b.lower_bound;
+        json_builder_set_member_name(j, "estimate_s");
+        json_builder_add_double_value(j, b.estimate);
+        json_builder_set_member_name(j, "formula");
+        json_builder_add_string_value(j, b.formula);
+        json_builder_set_member_name(j, "tree");
+        json_builder_add_boolean_value(j, b.is_tree);
+        json_builder_set_member_name(j, "height");
+        json_builder_add_int_value(j, b.height);
+        json_builder_set_member_name(j, "degree");
+        json_builder_add_int_value(j, b.degree);
+        json_builder_set_member_name(j, "segments");
+        json_builder_add_int_value(j, b.n_segments);
+        json_builder_set_member_name(j, "phases");
+        json_builder_add_int_value(j, (gint64)b.n_phases);
+      }
+      json_builder_end_object(j);
+      g_clear_error(&error);
+      continue;
+    }
+    if (!ok) {
       printf("%-18s n/a: %s\n", algos[i], error->message);
       g_error_free(error);
       continue;
     }
-    if (first) {
+    if (lower < 0) {
       printf("lower bound        %.6f s = T(msize) from the root to the farthest machine\n",
              b.lower_bound);
-      first = FALSE;
+      lower = b.lower_bound;
     }
     printf("%-18s %.6f s  %s", algos[i], b.estimate, b.formula);
     if (b.is_tree)
       printf("  (H %d, D %d, X %u)", b.height, b.degree, b.n_segments);
     printf("\n");
+  }
+  if (json) {
+    json_builder_end_array(j);
+    json_builder_set_member_name(j, "lower_bound_s");
+    if (lower >= 0)
+      json_builder_add_double_value(j, lower);
+    else
+      json_builder_add_null_value(j);
+    json_builder_end_object(j);
+    ns_cli_print_json(j);
   }
   return 0;
 }
@@ -170,7 +307,8 @@ int ns_cmd_bound(int argc, char **argv)
       "MACHINE" },
     { "segment", 's', 0, G_OPTION_ARG_STRING, &segment_text,
       "bcast: pipeline segment size (default: none)", "SIZE" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the alltoall bounds as JSON", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      "Print the bounds as JSON (schema: docs/sweeps.md, \"bound --json\")", NULL },
     { NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("- bounds of a collective on a topology");
@@ -208,11 +346,11 @@ int ns_cmd_bound(int argc, char **argv)
     goto out;
   }
   if (collective != NULL && strcmp(collective, "allgather") == 0) {
-    status = allgather_bound(t, msize);
+    status = allgather_bound(t, msize, json);
     goto out;
   }
   if (collective != NULL && strcmp(collective, "bcast") == 0) {
-    status = bcast_bound(t, msize, root, segment);
+    status = bcast_bound(t, msize, root, segment, json);
     goto out;
   }
   NsA2ABound b;

@@ -4,33 +4,11 @@
  * measurement that runs the simulator. */
 #include "analysis/experiment.h"
 #include "cli/cli.h"
+#include "cli/cli_sim.h"
 #include "platforms/error.h"
 #include "sim/sim.h"
 #include <string.h>
 #include <unistd.h>
-
-/* The measurement of a row: the variant's sync scheme (or the algorithm's
- * own), simulated with the experiment's options. */
-static gboolean measure_by_simulation(const NsTopology *topo, const NsSchedule *s,
-                                      const NsVariant *v, uint64_t msize, NsMeasure *out,
-                                      void *user, GError **error)
-{
-  NsSimOptions *opt = user;
-  opt->sync = (NsSyncScheme){ NS_SYNC_NONE, 0 };
-  opt->sync_set = v->sync != NULL;
-  if (v->sync != NULL && !ns_sync_scheme_parse(v->sync, &opt->sync, error))
-    return FALSE;
-  opt->msize = 0; /* the schedule's own: planned for this size */
-  NsSimResult r;
-  if (!ns_simulate(topo, s, opt, &r, error))
-    return FALSE;
-  *out = (NsMeasure){ .completion_s = r.completion, .bound_s = r.bound,
-                      .throughput_bps = r.throughput, .sync_messages = r.n_sync_messages,
-                      .valid = r.valid };
-  g_strlcpy(out->sync, r.sync, sizeof out->sync);
-  ns_sim_result_clear(&r);
-  return TRUE;
-}
 
 int ns_compare_run(const NsCompareArgs *a)
 {
@@ -41,10 +19,10 @@ int ns_compare_run(const NsCompareArgs *a)
   g_autoptr(NsTopology) t = NULL;
   g_autofree char *settings = NULL;
   NsSimOptions opt;
-  ns_sim_options_init(&opt);
-  if (a->queue > 0)
-    opt.queue_packets = a->queue;
-  opt.tcp_variant = g_strdup(a->tcp);
+  NsCliSimSettings settings_in = { .model = a->model, .queue = a->queue, .tcp = a->tcp,
+                                   .wall_limit = a->wall_limit, .calibration = a->calibration,
+                                   .progress = isatty(STDERR_FILENO), .runs = a->runs };
+  gboolean have_opt = ns_cli_sim_options(&opt, &settings_in, &error);
   uint64_t segment = 0;
   if (a->collective != NULL && !ns_collective_from_name(a->collective, &collective)) {
     error = g_error_new(NS_ERROR, NS_ERROR_INPUT,
@@ -52,12 +30,12 @@ int ns_compare_run(const NsCompareArgs *a)
     goto fail;
   }
   /* Every name is checked before anything runs. */
-  if ((sizes = ns_msizes_parse("--msizes", a->msizes ? a->msizes : "8KiB..256KiB", &error)) ==
+  if (!have_opt ||
+      (sizes = ns_msizes_parse("--msizes", a->msizes ? a->msizes : "8KiB..256KiB", &error)) ==
           NULL ||
       (variants = ns_variants_parse(a->algorithms ? a->algorithms : "faraj:sender-all,ring,simple",
                                     collective, &error)) == NULL ||
       (a->segment != NULL && !ns_cli_parse_size("--segment", a->segment, &segment, &error)) ||
-      (a->model != NULL && !ns_net_model_parse(a->model, &opt.model, &error)) ||
       (t = ns_cli_load_topology(a->topology, a->format, a->spanning, &error)) == NULL)
     goto fail;
   int root = 0;
@@ -73,7 +51,7 @@ int ns_compare_run(const NsCompareArgs *a)
     .model = ns_net_model_name(opt.model), .settings = settings,
     .outdir = a->outdir ? a->outdir : "compare-out", .resume = a->resume,
     .progress = isatty(STDERR_FILENO), /* for people only */
-    .table = stdout, .measure = measure_by_simulation, .measure_data = &opt,
+    .table = stdout, .measure = ns_cli_measure_by_simulation, .measure_data = &opt,
   };
   status = ns_compare_experiment(&spec, &error) ? 0 : ns_cli_fail(error);
   error = NULL;
@@ -117,6 +95,14 @@ int ns_cmd_compare(int argc, char **argv)
     { "queue", 0, 0, G_OPTION_ARG_INT, &a.queue, "packet: switch queue size in packets (default 100)",
       "N" },
     { "tcp", 0, 0, G_OPTION_ARG_STRING, &a.tcp, "packet: TCP variant (default Cubic)", "Cubic|NewReno" },
+    { "runs", 0, 0, G_OPTION_ARG_INT, &a.runs,
+      "packet: simulations per row, each with another FqCoDel flow-hash salt; the row is the "
+      "median, the plot's error bars span the runs (default 1)", "N" },
+    { "wall-limit", 0, 0, G_OPTION_ARG_DOUBLE, &a.wall_limit,
+      "Stop any one simulation after this many wall seconds (its row says so)", "S" },
+    { "calibration", 0, 0, G_OPTION_ARG_STRING, &a.calibration,
+      "SMPI model with a calibration's factors (netsched calibrate): a file or a bundled name "
+      "(lemieux, beowulf-gige)", "FILE|NAME" },
     { NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("- compare algorithms by simulation");
@@ -139,6 +125,7 @@ int ns_cmd_compare(int argc, char **argv)
     else
       status = ns_compare_run(&a);
   }
+  g_free(a.calibration);
   g_free(a.topology); g_free(a.format); g_free(a.spanning); g_free(a.collective); g_free(a.algorithms);
   g_free(a.msizes); g_free(a.model); g_free(a.outdir); g_free(a.root); g_free(a.segment);
   g_free(a.tcp);

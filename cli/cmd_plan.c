@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "sched/registry.h"
 #include "sched/schedule_json.h"
+#include "sched/schedule_stream.h"
 
 static void list_planners(void)
 {
@@ -27,18 +28,22 @@ static void print_table(const NsSchedule *s, FILE *out)
 int ns_cmd_plan(int argc, char **argv)
 {
   NsPlanOptions po = { 0 };
-  char *output = NULL;
+  char *output = NULL, *format = NULL;
   gboolean list = FALSE, table = FALSE;
   GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Schedule JSON file (default stdout)",
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Schedule file (default stdout)",
       "FILE" },
+    { "schedule-format", 0, 0, G_OPTION_ARG_STRING, &format,
+      "json (the default) or jsonl (JSON Lines, for very large schedules; the default for "
+      "-o *.jsonl)", "json|jsonl" },
     { "table", 0, 0, G_OPTION_ARG_NONE, &table, "Print the phases as a table instead of JSON", NULL },
     { "list", 'l', 0, G_OPTION_ARG_NONE, &list, "List the registered algorithms", NULL },
     { NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("- plan a collective");
   g_option_context_set_summary(ctx, "Plans a collective on a topology and writes the schedule\n"
-                                    "(JSON, docs/schedule-format.md). The algorithm defaults to faraj.");
+                                    "(JSON or JSON Lines, docs/schedule-format.md). The algorithm\n"
+                                    "defaults to faraj.");
   g_option_context_set_description(ctx, "Example:\n  netsched plan -T scenarios/topologies/"
                                         "faraj-c.topo -a faraj -m 64KiB -o c.json\n");
   ns_cli_add_plan_options(ctx, &po);
@@ -58,6 +63,11 @@ int ns_cmd_plan(int argc, char **argv)
     status = ns_cli_usage("plan", "unexpected argument '%s'", argv[1]);
     goto out;
   }
+  NsScheduleFormat fmt = ns_schedule_format_for_name(output);
+  if (format != NULL && !ns_schedule_format_from_name(format, &fmt)) {
+    status = ns_cli_usage("plan", "--schedule-format takes json or jsonl, not '%s'", format);
+    goto out;
+  }
   t = ns_cli_plan_topology(&po, &error);
   if (t == NULL || (s = ns_cli_plan_schedule(t, &po, "faraj", &error)) == NULL) {
     status = ns_cli_fail(error);
@@ -70,7 +80,7 @@ int ns_cmd_plan(int argc, char **argv)
   }
   if (table)
     print_table(s, out);
-  else if (!ns_schedule_write_json(s, out, &error)) {
+  else if (!ns_schedule_write(s, fmt, out, &error)) { /* streams: no copy of the schedule */
     ns_cli_abort_output(out);
     status = ns_cli_fail(error);
     goto out;
@@ -79,5 +89,6 @@ int ns_cmd_plan(int argc, char **argv)
 out:
   ns_cli_plan_options_clear(&po);
   g_free(output);
+  g_free(format);
   return status;
 }

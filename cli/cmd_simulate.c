@@ -1,10 +1,13 @@
 /* netsched simulate — replay a schedule on SimGrid and report timings. */
 #include "analysis/bounds_collective.h"
+#include "analysis/calibrate.h"
 #include "analysis/csv.h"
 #include "cli/cli.h"
 #include "platforms/error.h"
 #include "platforms/units.h"
+#include "sched/route.h"
 #include "sched/schedule_json.h"
+#include "sim/ns3_attributes.h"
 #include "sim/sim.h"
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -49,11 +52,12 @@ static void edge_timeline(const NsTopology *t, const NsSchedule *s, const NsSimR
   memset(busy, 0, sizeof(double) * (gsize)bins);
   double width = r->completion / bins;
   double bw = ns_topology_link(t, ns_edge_link(edge))->bandwidth;
-  int *route = g_new(int, ns_topology_max_route_len(t));
   int *node = ns_schedule_machine_nodes(t, s, NULL); /* checked by the simulation */
+  g_autoptr(NsRouter) router = ns_router_new(t, s, node, NULL);
+  int *route = g_new(int, ns_router_max_len(router));
   for (uint64_t k = 0; k < r->n_transfers; k++) {
     const NsTransfer *tr = ns_schedule_transfer(s, k);
-    int len = ns_topology_route(t, node[tr->src], node[tr->dst], route);
+    int len = ns_router_route(router, k, route);
     gboolean uses = FALSE;
     for (int i = 0; i < len && !uses; i++)
       uses = route[i] == edge;
@@ -71,8 +75,57 @@ static void edge_timeline(const NsTopology *t, const NsSchedule *s, const NsSimR
   g_free(route);
 }
 
+static gint compare_doubles(gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* --runs: runs 1..runs-1 after run 0 (`first`), their completion times
+ * sorted with run 0's into *times (NULL for one run). The fluid models
+ * are deterministic: more than one run is refused there. */
+static gboolean more_runs(const NsTopology *t, const NsSchedule *s, NsSimOptions *opt, int runs,
+                          const NsSimResult *first, GArray **times, GError **error)
+{
+  *times = NULL;
+  if (runs <= 1)
+    return TRUE;
+  if (opt->model != NS_MODEL_PACKET) {
+    g_set_error(error, NS_ERROR, NS_ERROR_INPUT,
+                "--runs %d: the %s model is deterministic (every run gives the same time); "
+                "runs vary the packet model's flow hashing",
+                runs, ns_net_model_name(opt->model));
+    return FALSE;
+  }
+  *times = g_array_new(FALSE, FALSE, sizeof(double));
+  g_array_append_val(*times, first->completion);
+  gboolean progress = opt->progress;
+  for (int k = 1; k < runs; k++) {
+    NsSimResult r;
+    opt->run = k;
+    if (progress)
+      fprintf(stderr, "\rrun %d of %d   ", k + 1, runs);
+    if (!ns_simulate(t, s, opt, &r, error)) {
+      g_prefix_error(error, "run %d of %d: ", k + 1, runs);
+      return FALSE;
+    }
+    g_array_append_val(*times, r.completion);
+    ns_sim_result_clear(&r);
+  }
+  opt->run = 0;
+  g_array_sort(*times, compare_doubles);
+  return TRUE;
+}
+
+static double median_of(const GArray *t)
+{
+  guint n = t->len;
+  return n % 2 ? g_array_index(t, double, n / 2)
+               : (g_array_index(t, double, n / 2 - 1) + g_array_index(t, double, n / 2)) / 2;
+}
+
 static void print_table(const NsTopology *t, const NsSchedule *s, const NsSimOptions *opt,
-                        const NsSimResult *r, uint64_t msize)
+                        const NsSimResult *r, uint64_t msize, const GArray *runs)
 {
   g_autofree char *size = ns_format_size(msize);
   double fmin = G_MAXDOUBLE, fmax = 0;
@@ -89,6 +142,11 @@ static void print_table(const NsTopology *t, const NsSchedule *s, const NsSimOpt
     printf("INVALID      the schedule does not verify (%s): the time below means nothing\n",
            r->invalid_reason);
   printf("completion   %.6f s\n", r->completion);
+  if (runs != NULL)
+    printf("runs         %u (FqCoDel salts): fastest %.6f s, median %.6f s, slowest %.6f s; "
+           "the details below are run 0's\n",
+           runs->len, g_array_index(runs, double, 0), median_of(runs),
+           g_array_index(runs, double, runs->len - 1));
   printf("bound        %.6f s   ratio %.4f\n", r->bound, r->ratio);
   printf("throughput   %.2f Mbit/s aggregate\n", r->throughput / 1e6);
   printf("finish       machines end between %.6f and %.6f s\n", fmin, fmax);
@@ -109,7 +167,8 @@ static void print_table(const NsTopology *t, const NsSchedule *s, const NsSimOpt
 }
 
 static void print_json(const NsTopology *t, const NsSchedule *s, const NsSimOptions *opt,
-                       const NsSimResult *r, uint64_t msize, gboolean transfers)
+                       const NsSimResult *r, uint64_t msize, gboolean transfers,
+                       const GArray *runs)
 {
   g_autoptr(JsonBuilder) b = json_builder_new();
   json_builder_begin_object(b);
@@ -133,6 +192,20 @@ static void print_json(const NsTopology *t, const NsSchedule *s, const NsSimOpti
   MEMBER("sync_messages", int, (gint64)r->n_sync_messages);
   MEMBER("dummy_messages", int, (gint64)r->n_dummy_messages);
   MEMBER("wall_s", double, r->wall_seconds);
+  if (runs != NULL) { /* sorted completion times of every run; the rest is run 0's */
+    json_builder_set_member_name(b, "runs");
+    json_builder_begin_object(b);
+    MEMBER("n", int, runs->len);
+    MEMBER("min_s", double, g_array_index(runs, double, 0));
+    MEMBER("median_s", double, median_of(runs));
+    MEMBER("max_s", double, g_array_index(runs, double, runs->len - 1));
+    json_builder_set_member_name(b, "completion_s");
+    json_builder_begin_array(b);
+    for (guint k = 0; k < runs->len; k++)
+      json_builder_add_double_value(b, g_array_index(runs, double, k));
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+  }
   json_builder_set_member_name(b, "finish_s");
   json_builder_begin_object(b);
   for (int m = 0; m < r->n_machines; m++)
@@ -234,16 +307,22 @@ int ns_cmd_simulate(int argc, char **argv)
   NsPlanOptions po = { 0 };
   char *model = NULL, *sync = NULL;
   char *tcp = NULL, *trace = NULL, *transfers_csv = NULL, *timeline_csv = NULL;
+  char *store_forward = NULL, *calibration = NULL;
   char **cfg = NULL, **ns3 = NULL;
   gboolean json = FALSE, json_transfers = FALSE, hardware_barrier = FALSE, allow_invalid = FALSE;
-  int queue = 100, segment_size = 1000;
+  gboolean list_ns3 = FALSE;
+  int queue = 100, segment_size = 1000, runs = 1;
   double wall_limit = 0;
+  GArray *run_times = NULL;
   GOptionEntry entries[] = {
     { "model", 'M', 0, G_OPTION_ARG_STRING, &model, "Network model (default ideal)",
       "ideal|tcp|smpi|packet" },
     { "sync", 'S', 0, G_OPTION_ARG_STRING, &sync,
       "Synchronisation scheme of phased schedules (default: the algorithm's, else none)",
       "SCHEME" },
+    { "calibration", 0, 0, G_OPTION_ARG_STRING, &calibration,
+      "SMPI model with a calibration's factors (netsched calibrate): a file or a bundled name "
+      "(lemieux, beowulf-gige)", "FILE|NAME" },
     { "hardware-barrier", 0, 0, G_OPTION_ARG_NONE, &hardware_barrier,
       "Barriers as dedicated hardware (PAPERS, Faraj-Yuan §5): no messages", NULL },
     { "queue", 0, 0, G_OPTION_ARG_INT, &queue, "packet: switch queue size in packets (default 100)",
@@ -256,6 +335,8 @@ int ns_cmd_simulate(int argc, char **argv)
     { "ns3", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ns3,
       "packet: any ns-3 attribute default (repeatable), e.g. ns3::TcpSocket::InitialCwnd=10",
       "ATTR=VALUE" },
+    { "list-ns3", 0, 0, G_OPTION_ARG_NONE, &list_ns3,
+      "List the ns-3 attributes --ns3 accepts, with their kinds and ranges, and exit", NULL },
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace, "Write a Paje trace (for ViTE)", "FILE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the measurements as JSON", NULL },
     { "json-transfers", 0, 0, G_OPTION_ARG_NONE, &json_transfers,
@@ -266,6 +347,12 @@ int ns_cmd_simulate(int argc, char **argv)
       "Write the busiest links' utilisation over time as CSV", "FILE" },
     { "wall-limit", 0, 0, G_OPTION_ARG_DOUBLE, &wall_limit,
       "Kill the simulation after this many wall seconds", "S" },
+    { "runs", 0, 0, G_OPTION_ARG_INT, &runs,
+      "packet: simulate N times, each with another FqCoDel flow-hash salt (run 0: ns-3's "
+      "default); prints the fastest, median and slowest completion (default 1)", "N" },
+    { "store-forward", 0, 0, G_OPTION_ARG_STRING, &store_forward,
+      "Fluid models: each store-and-forward switch delays a message by one packet of SIZE "
+      "(default: none, cut-through latencies)", "SIZE" },
     { "allow-invalid", 0, 0, G_OPTION_ARG_NONE, &allow_invalid,
       "Replay a schedule that fails verification (data flow, completeness, sync); the result "
       "is marked INVALID", NULL },
@@ -296,6 +383,12 @@ int ns_cmd_simulate(int argc, char **argv)
   NsSimResult r = { 0 };
   if (!ns_cli_parse(ctx, &argc, &argv))
     goto out;
+  if (list_ns3) {
+    g_autofree char *names = ns_ns3_attribute_names();
+    fputs(names, stdout);
+    status = 0;
+    goto out;
+  }
   if ((po.algorithm == NULL && argc != 2) || (po.algorithm != NULL && argc != 1)) {
     status = ns_cli_usage("simulate", "give one SCHEDULE file, or --algorithm to plan one");
     goto out;
@@ -307,8 +400,32 @@ int ns_cmd_simulate(int argc, char **argv)
     status = ns_cli_fail(error);
     goto out;
   }
+  if (calibration != NULL) { /* the SMPI model with the calibration's factors */
+    g_autoptr(NsCalibration) cal = ns_calibration_load(calibration, &error);
+    if (cal == NULL) {
+      status = ns_cli_fail(error);
+      goto out;
+    }
+    if (model != NULL && opt.model != NS_MODEL_SMPI) {
+      status = ns_cli_usage("simulate", "--calibration simulates with the smpi model, not %s",
+                            model);
+      goto out;
+    }
+    opt.model = NS_MODEL_SMPI;
+    opt.lat_factor = g_steal_pointer(&cal->lat_factor);
+    opt.bw_factor = g_steal_pointer(&cal->bw_factor);
+  }
+  if (store_forward != NULL &&
+      !ns_cli_parse_size("--store-forward", store_forward, &opt.store_forward_packet, &error)) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
   if (trace != NULL && !ns_cli_check_writable(trace, &error)) {
     status = ns_cli_fail(error);
+    goto out;
+  }
+  if (runs < 1 || runs > 1000) {
+    status = ns_cli_usage("simulate", "--runs takes 1 to 1000");
     goto out;
   }
   if (!(wall_limit >= 0)) {
@@ -340,16 +457,34 @@ int ns_cmd_simulate(int argc, char **argv)
     g_ptr_array_add(opt.cfg, g_strdup(cfg[i]));
   for (int i = 0; ns3 != NULL && ns3[i] != NULL; i++)
     g_ptr_array_add(opt.ns3, g_strdup(ns3[i]));
-  if (!ns_cli_topology_and_schedule(&po, argv[1], &t, &s, &error) ||
-      !ns_simulate(t, s, &opt, &r, &error)) {
+  if (opt.ns3->len > 0 && !ns_ns3_attributes_check(opt.ns3, opt.segment_size, &error)) {
+    status = ns_cli_fail(error); /* before the topology is even read */
+    goto out;
+  }
+  if (!ns_cli_topology_and_schedule(&po, argv[1], &t, &s, &error)) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
+  if (opt.msize != 0 && opt.msize != s->msize) {
+    /* Resizing is allowed (the same phases at another size), but it is not
+     * what the planner made: size-dependent choices (mpich, ompi, segment
+     * counts) were taken for the schedule's own size. */
+    g_autofree char *want = ns_format_size(opt.msize), *have = ns_format_size(s->msize);
+    fprintf(stderr,
+            "warning: simulating %s chunks, but %s was planned with %s chunks (%s); a "
+            "size-dependent algorithm would have planned differently — plan again with -m %s "
+            "to simulate what it would do\n",
+            want, argv[1], have, s->algorithm, want);
+  }
+  if (!ns_simulate(t, s, &opt, &r, &error) || !more_runs(t, s, &opt, runs, &r, &run_times, &error)) {
     status = ns_cli_fail(error);
     goto out;
   }
   uint64_t used = opt.msize ? opt.msize : s->msize;
   if (json)
-    print_json(t, s, &opt, &r, used, json_transfers);
+    print_json(t, s, &opt, &r, used, json_transfers, run_times);
   else
-    print_table(t, s, &opt, &r, used);
+    print_table(t, s, &opt, &r, used, run_times);
   if ((transfers_csv != NULL && !write_transfers_csv(s, &r, used, transfers_csv, &error)) ||
       (timeline_csv != NULL && !write_timeline_csv(t, s, &r, used, timeline_csv, &error))) {
     status = ns_cli_fail(error);
@@ -358,10 +493,13 @@ int ns_cmd_simulate(int argc, char **argv)
   status = 0;
 out:
   ns_sim_result_clear(&r);
+  if (run_times != NULL)
+    g_array_unref(run_times);
   ns_sim_options_clear(&opt);
   ns_cli_plan_options_clear(&po);
   g_free(model); g_free(sync); g_free(tcp);
-  g_free(trace); g_free(transfers_csv); g_free(timeline_csv);
+  g_free(trace); g_free(transfers_csv); g_free(timeline_csv); g_free(store_forward);
+  g_free(calibration);
   g_strfreev(cfg);
   g_strfreev(ns3);
   return status;

@@ -2,83 +2,281 @@
 #include "cli/cli.h"
 #include "platforms/error.h"
 #include "sched/schedule_json.h"
+#include "sched/schedule_stream.h"
 #include "sched/verify.h"
+#include <json-glib/json-glib.h>
 #include <string.h>
+
+/* Everything a run writes: text, one JSON document (an object for one
+ * schedule, an array for several), one JUnit document with a suite per
+ * schedule. Inputs that cannot be verified (bad files: exit status 2) get a
+ * report too, saying why, so a CI job's report step never finds nothing. */
+typedef struct {
+  gboolean json, quiet;
+  unsigned required;
+  GPtrArray *reports;     /* --json: JsonNode per schedule */
+  FILE *junit;            /* --junit, NULL otherwise */
+  int n;                  /* schedules handled */
+} Output;
+
+static void report_error(Output *o, const char *name, const GError *error)
+{
+  if (o->reports != NULL) {
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "format");
+    json_builder_add_string_value(b, "netsched-verify");
+    json_builder_set_member_name(b, "schedule");
+    json_builder_add_string_value(b, name);
+    json_builder_set_member_name(b, "passed");
+    json_builder_add_boolean_value(b, FALSE);
+    json_builder_set_member_name(b, "exit_status");
+    json_builder_add_int_value(b, ns_error_exit_status(error));
+    json_builder_set_member_name(b, "error");
+    json_builder_add_string_value(b, error->message);
+    json_builder_end_object(b);
+    g_ptr_array_add(o->reports, json_builder_get_root(b));
+  }
+  if (o->junit != NULL)
+    ns_verify_junit_error(name, error->message, o->junit);
+}
+
+static void print_reports(GPtrArray *reports, gboolean as_array)
+{
+  g_autoptr(JsonNode) root = NULL;
+  if (as_array || reports->len != 1) {
+    JsonArray *a = json_array_new();
+    for (guint i = 0; i < reports->len; i++)
+      json_array_add_element(a, json_node_ref(g_ptr_array_index(reports, i)));
+    root = json_node_init_array(json_node_alloc(), a);
+    json_array_unref(a);
+  } else {
+    root = json_node_ref(g_ptr_array_index(reports, 0));
+  }
+  g_autoptr(JsonGenerator) gen = json_generator_new();
+  json_generator_set_pretty(gen, TRUE);
+  json_generator_set_root(gen, root);
+  g_autofree char *text = json_generator_to_data(gen, NULL);
+  printf("%s\n", text);
+}
+
+/* Writes the report of one verified schedule; returns the exit status. */
+static int report_one(const NsVerifyReport *r, const NsTopology *t, const NsSchedule *s,
+                      const char *file, Output *o)
+{
+  if (o->reports != NULL) {
+    JsonNode *node = ns_verify_report_json(r, t, s, o->required);
+    json_object_set_string_member(json_node_get_object(node), "schedule",
+                                  file != NULL ? file : "(planned)");
+    g_ptr_array_add(o->reports, node);
+  }
+  else if (!o->quiet) {
+    if (o->n > 0)
+      putchar('\n');
+    ns_verify_write_text(r, t, s, o->required, stdout);
+  }
+  if (o->junit != NULL)
+    ns_verify_junit_suite(r, t, s, o->required, o->junit);
+  return ns_verify_passed(r, o->required) ? 0 : 1;
+}
+
+/* Sync edges or routes in a schedule's tail? */
+static gboolean has_tail(const NsSchedule *tail)
+{
+  return tail->sync->len > 0 || tail->sync_set ||
+         (tail->routes != NULL && tail->routes->len > 0);
+}
+
+/* Verifies a schedule file as it is read (sched/schedule_stream.h into a
+ * verifier session): the phases are never all in memory, unless sync edges
+ * or routes need them. A JSON file may list those after its phases, which
+ * is known only at its end: the file is then read a second time, keeping
+ * the phases (standard input, which cannot be read twice, keeps them from
+ * the start). The reader's errors come first (exit status 2), as when the
+ * file was read whole before being verified. Returns FALSE with the error;
+ * on success fills *r and *session (which describes the findings: see
+ * ns_verify_session_schedule; the caller frees it). */
+static gboolean verify_stream(const NsTopology *t, const char *file, const NsVerifyOptions *opt,
+                              NsVerifySession **session, NsVerifyReport *r, GError **error)
+{
+  gboolean keep = FALSE;
+  for (int pass = 0; pass < 2; pass++) {
+    g_autoptr(NsScheduleReader) reader = ns_schedule_reader_open(file, error);
+    if (reader == NULL)
+      return FALSE;
+    const NsSchedule *header = ns_schedule_reader_header(reader, error);
+    if (header == NULL)
+      return FALSE;
+    NsTailKnown known = ns_schedule_reader_tail_known(reader);
+    keep = keep || known == NS_TAIL_SOME ||
+           (known == NS_TAIL_UNKNOWN && !ns_schedule_reader_rereadable(reader));
+    GError *verr = NULL; /* the verifier's error, reported after the reader's */
+    NsVerifySession *vs = ns_verify_begin(t, header, opt, keep ? NS_VERIFY_KEEP : 0, &verr);
+    NsPhase ph;
+    int got;
+    while ((got = ns_schedule_reader_next_phase(reader, &ph, error)) > 0)
+      if (vs != NULL && verr == NULL)
+        ns_verify_phase(vs, ph.transfers, ph.n, ph.chunk_pool, &verr);
+    g_autoptr(NsSchedule) tail = got < 0 ? NULL : ns_schedule_reader_finish(reader, error);
+    if (tail == NULL || verr != NULL) {
+      if (tail != NULL)
+        g_propagate_error(error, verr);
+      else
+        g_clear_error(&verr);
+      ns_verify_session_free(vs);
+      return FALSE;
+    }
+    if (!keep && has_tail(tail)) { /* sync edges or routes after the phases */
+      ns_verify_session_free(vs);
+      keep = TRUE;
+      continue;
+    }
+    if (!ns_verify_end(vs, tail, r, error)) {
+      ns_verify_session_free(vs);
+      return FALSE;
+    }
+    *session = vs;
+    return TRUE;
+  }
+  g_assert_not_reached();
+  return FALSE;
+}
+
+/* Verifies one schedule (a file, or planned when `file` is NULL): exit
+ * status 0, 1 or 2. */
+static int verify_one(const NsPlanOptions *po, const NsTopology *t, const char *file,
+                      const NsVerifyOptions *opt, Output *o)
+{
+  GError *error = NULL;
+  const char *name = file != NULL ? file : po->algorithm;
+  NsVerifyReport r = { 0 };
+  int status;
+  if (file != NULL) {
+    NsVerifySession *vs = NULL;
+    if (!verify_stream(t, file, opt, &vs, &r, &error)) {
+      ns_verify_report_clear(&r);
+      report_error(o, name, error);
+      return ns_cli_fail(error);
+    }
+    status = report_one(&r, t, ns_verify_session_schedule(vs), file, o);
+    ns_verify_session_free(vs);
+  } else {
+    g_autoptr(NsSchedule) s = ns_cli_plan_schedule(t, po, NULL, &error);
+    if (s == NULL || !ns_verify(t, s, opt, &r, &error)) {
+      ns_verify_report_clear(&r);
+      report_error(o, name, error);
+      return ns_cli_fail(error);
+    }
+    status = report_one(&r, t, s, NULL, o);
+  }
+  ns_verify_report_clear(&r);
+  return status;
+}
 
 int ns_cmd_verify(int argc, char **argv)
 {
   NsPlanOptions po = { 0 };
   char *junit = NULL, *port = NULL;
-  gboolean json = FALSE, require_optimal = FALSE, quiet = FALSE;
+  gboolean json = FALSE, require_optimal = FALSE, require_shortest = FALSE, quiet = FALSE;
   int max_findings = 20;
   GOptionEntry entries[] = {
-    { "port", 0, 0, G_OPTION_ARG_STRING, &port, "Port model (default one)", "one|all" },
+    { "port", 0, 0, G_OPTION_ARG_STRING, &port,
+      "Port model of every machine (default: each machine's own, from the topology)",
+      "one|all|K" },
     { "require-optimal", 0, 0, G_OPTION_ARG_NONE, &require_optimal,
-      "Fail when the schedule has more phases than the bottleneck load", NULL },
+      "Fail when the transmission time exceeds the lower bound (on trees of one speed: more "
+      "phases than the bottleneck load)", NULL },
+    { "require-shortest", 0, 0, G_OPTION_ARG_NONE, &require_shortest,
+      "Fail when an all-to-all message takes a longer path than a shortest one", NULL },
     { "max-findings", 0, 0, G_OPTION_ARG_INT, &max_findings,
       "Findings listed per kind (all are counted; default 20)", "N" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the report as JSON", NULL },
-    { "junit", 0, 0, G_OPTION_ARG_FILENAME, &junit, "Also write a JUnit XML report", "FILE" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      "Print the report as JSON (an array with several schedules)", NULL },
+    { "junit", 0, 0, G_OPTION_ARG_FILENAME, &junit,
+      "Also write a JUnit XML report (one suite per schedule; written on bad input too)",
+      "FILE" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing; the exit status tells", NULL },
     { NULL },
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new("[SCHEDULE.json] - verify a schedule");
+  g_autoptr(GOptionContext) ctx =
+      g_option_context_new("[SCHEDULE...] - verify schedules (- reads standard input)");
   g_option_context_set_summary(
       ctx, "Replays chunk ownership symbolically and checks that every required chunk is\n"
-           "delivered exactly once, that no two transfers of a phase share a directed edge,\n"
-           "the port model, phases versus the bottleneck load (optimality) and the sync edges.\n"
-           "Give a SCHEDULE file, or --algorithm to plan one in memory.");
+           "delivered exactly once, that the rates of a phase's transfers fit every directed\n"
+           "link, the machines' port models, shortest paths, the transmission time against\n"
+           "the lower bound (optimality) and the sync edges. Give SCHEDULE files, or\n"
+           "--algorithm to plan one in memory. Files are JSON or JSON Lines, plain, gzip or\n"
+           "zstd (recognised by content), and are verified as they are read.");
   g_option_context_set_description(
-      ctx, "Exit status: 0 every check passed, 1 a check failed, 2 bad input.\n"
-           "Example:\n  netsched verify c.json -T scenarios/topologies/faraj-c.topo "
+      ctx, "Exit status: 0 every check passed, 1 a check failed, 2 bad input (the worst\n"
+           "over all schedules). --json and --junit report bad input too.\n"
+           "Example:\n  netsched verify a.json b.json -T scenarios/topologies/faraj-c.topo "
            "--junit verify.xml\n");
   ns_cli_add_plan_options(ctx, &po);
   g_option_context_add_main_entries(ctx, entries, NULL);
   int status = 2;
   GError *error = NULL;
   g_autoptr(NsTopology) t = NULL;
-  g_autoptr(NsSchedule) s = NULL;
+  Output o = { .json = json, .quiet = quiet };
+  FILE *jf = NULL;
   if (!ns_cli_parse(ctx, &argc, &argv))
     goto out;
-  if ((po.algorithm == NULL && argc != 2) || (po.algorithm != NULL && argc != 1)) {
-    status = ns_cli_usage("verify", "give one SCHEDULE file, or --algorithm to plan one");
+  o.json = json;
+  o.quiet = quiet;
+  o.required = (require_optimal ? NS_REQUIRE_OPTIMAL : 0) |
+               (require_shortest ? NS_REQUIRE_SHORTEST : 0);
+  if ((po.algorithm == NULL && argc < 2) || (po.algorithm != NULL && argc != 1)) {
+    status = ns_cli_usage("verify", "give SCHEDULE files, or --algorithm to plan one");
     goto out;
   }
   NsVerifyOptions opt;
   ns_verify_options_init(&opt);
   opt.max_findings = MAX(max_findings, 0);
-  if (port != NULL && strcmp(port, "one") != 0 && strcmp(port, "all") != 0) {
-    status = ns_cli_usage("verify", "--port takes 'one' or 'all', not '%s'", port);
-    goto out;
-  }
-  if (port != NULL && strcmp(port, "all") == 0)
-    opt.port = NS_PORT_ALL;
-  if (!ns_cli_topology_and_schedule(&po, argv[1], &t, &s, &error)) {
-    status = ns_cli_fail(error);
-    goto out;
-  }
-  NsVerifyReport r = { 0 };
-  if (!ns_verify(t, s, &opt, &r, &error)) {
-    ns_verify_report_clear(&r);
-    status = ns_cli_fail(error);
-    goto out;
-  }
-  gboolean ok = TRUE;
-  if (json)
-    ok = ns_verify_write_json(&r, t, s, require_optimal, stdout, &error);
-  else if (!quiet)
-    ns_verify_write_text(&r, t, s, require_optimal, stdout);
-  if (ok && junit != NULL) {
-    FILE *f = ns_cli_open_output(junit, &error);
-    if (f != NULL && !ns_verify_write_junit(&r, t, s, require_optimal, f, &error)) {
-      ns_cli_abort_output(f);
-      f = NULL;
+  if (port != NULL) {
+    NsPortKind kind;
+    if (ns_port_kind_parse(port, &kind, &opt.k))
+      opt.port = kind == NS_PORTS_ALL ? NS_PORT_ALL : kind == NS_PORTS_K ? NS_PORT_K : NS_PORT_ONE;
+    else {
+      status = ns_cli_usage("verify", "--port takes one, all or a number of ports, not '%s'", port);
+      goto out;
     }
-    ok = f != NULL && ns_cli_close_output(f, junit, &error);
   }
-  status = !ok ? ns_cli_fail(error) : ns_verify_passed(&r, require_optimal) ? 0 : 1;
-  ns_verify_report_clear(&r);
+  if (json)
+    o.reports = g_ptr_array_new_with_free_func((GDestroyNotify)json_node_unref);
+  if (junit != NULL) {
+    if ((jf = ns_cli_open_output(junit, &error)) == NULL) {
+      status = ns_cli_fail(error);
+      goto out;
+    }
+    o.junit = jf;
+    ns_verify_junit_begin(jf);
+  }
+  t = ns_cli_plan_topology(&po, &error);
+  if (t == NULL) {
+    report_error(&o, po.topology != NULL ? po.topology : "topology", error);
+    status = ns_cli_fail(error);
+  } else if (po.algorithm != NULL) {
+    status = verify_one(&po, t, NULL, &opt, &o);
+  } else {
+    status = 0;
+    for (int i = 1; i < argc; i++, o.n++) {
+      int one = verify_one(&po, t, argv[i], &opt, &o); /* not inside MAX(): evaluated twice */
+      status = MAX(status, one);
+    }
+  }
+  if (o.reports != NULL) /* one object, or an array for several schedules */
+    print_reports(o.reports, argc > 2 && po.algorithm == NULL);
+  if (jf != NULL) {
+    ns_verify_junit_end(jf);
+    if (!ns_cli_close_output(jf, junit, &error))
+      status = ns_cli_fail(error);
+    jf = NULL;
+  }
 out:
+  if (jf != NULL)
+    ns_cli_abort_output(jf);
+  if (o.reports != NULL)
+    g_ptr_array_unref(o.reports);
   ns_cli_plan_options_clear(&po);
   g_free(junit);
   g_free(port);

@@ -6,6 +6,8 @@
  *   simulate            replay a schedule on SimGrid (fluid or ns-3 packet models)
  *   compare             algorithms x message sizes: table, CSV and plot
  *   scenario            run a declarative experiment file
+ *   design              candidate cluster designs side by side
+ *   calibrate, sweep, torus (see their --help)
  */
 #include "cli/cli.h"
 #include <locale.h>
@@ -22,10 +24,22 @@ static const Command commands[] = {
   { "plan", ns_cmd_plan, "plan a collective: topology -> schedule (JSON)" },
   { "verify", ns_cmd_verify, "verify a schedule: data flow, completeness, contention, optimality" },
   { "bound", ns_cmd_bound, "bottleneck load, root, time and throughput bounds, path lengths" },
+#ifdef NETSCHED_HAVE_SIMULATOR /* -DNETSCHED_SIMULATOR=OFF builds verify-only */
   { "simulate", ns_cmd_simulate, "replay a schedule on SimGrid: completion time vs the bound" },
   { "compare", ns_cmd_compare, "plan, verify and simulate algorithms x sizes: table, CSV, plot" },
   { "scenario", ns_cmd_scenario, "run a declarative experiment (scenarios/*.ini), resumably" },
+  { "design", ns_cmd_design, "compare cluster designs: best schedule, MPI defaults, bound, cost" },
+  { "calibrate", ns_cmd_calibrate, "fit a point-to-point timing table for the simulator" },
+#endif
+  { "sweep", ns_cmd_sweep, "random topologies x parameters x seeds: rows, statistics, plots" },
+  { "torus", ns_cmd_torus, "Liu Gang et al.'s torus cost model: Table II and Fig. 6 (-o DIR)" },
 };
+
+#ifndef NETSCHED_HAVE_SIMULATOR
+/* The commands of the table above that a verify-only build leaves out. */
+static const char *const simulator_commands[] = { "simulate", "compare", "scenario", "design",
+                                                  "calibrate" };
+#endif
 
 static void usage(FILE *out)
 {
@@ -34,7 +48,7 @@ static void usage(FILE *out)
           "Plans, proves and simulates collective-communication schedules on cluster\n"
           "interconnects.\n\nCommands:\n");
   for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
-    fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "  %-9s  %s\n", commands[i].name, commands[i].summary);
   fprintf(out,
           "\nRun 'netsched COMMAND --help' for the options of a command.\n"
           "Topologies are files (*.topo native, topology.conf Slurm, *.graphml) or\n"
@@ -64,9 +78,24 @@ int main(int argc, char **argv)
     printf("netsched %s\n", NETSCHED_VERSION);
     return 0;
   }
+  if (strcmp(cmd, "--list-commands") == 0) { /* NAME<TAB>SUMMARY: man pages, scripts */
+    for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
+      printf("%s\t%s\n", commands[i].name, commands[i].summary);
+    return 0;
+  }
   for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
     if (strcmp(commands[i].name, cmd) == 0)
       return commands[i].run(argc - 1, argv + 1);
+#ifndef NETSCHED_HAVE_SIMULATOR
+  for (gsize i = 0; i < G_N_ELEMENTS(simulator_commands); i++)
+    if (strcmp(simulator_commands[i], cmd) == 0) {
+      fprintf(stderr,
+              "netsched: '%s' simulates: this netsched was built without the simulator "
+              "(-DNETSCHED_SIMULATOR=OFF)\n",
+              cmd);
+      return 2;
+    }
+#endif
   fprintf(stderr, "netsched: unknown command '%s'\n\n", cmd);
   usage(stderr);
   return 2;

@@ -1,6 +1,8 @@
 /* netsched — outputs written whole or not at all (see cli.h).
  *
- * Each open output is a temporary file "PATH.XXXXXX" in the destination's
+ * A device or pipe that exists (/dev/null, a FIFO) is written directly:
+ * there is nothing to replace atomically, and a rename would replace the
+ * device itself. Every other output is a temporary file "PATH.XXXXXX" in the destination's
  * directory (so the final rename is atomic on one file system). Its name
  * sits in a fixed table that a signal handler can walk without allocating:
  * on SIGINT, SIGTERM or SIGHUP the temporary files are unlinked and the
@@ -9,6 +11,7 @@
 #include "platforms/error.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
@@ -63,9 +66,19 @@ FILE *ns_cli_open_output(const char *path, GError **error)
 {
   if (path == NULL || strcmp(path, "-") == 0)
     return stdout;
-  if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
+  GStatBuf st;
+  gboolean exists = g_stat(path, &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) {
     ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot write: is a directory");
     return NULL;
+  }
+  if (exists && !S_ISREG(st.st_mode)) {
+    /* A device or a pipe (/dev/null, /dev/stdout, a FIFO): written as it
+     * is — renaming a file over it would replace the device. */
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+      ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot write: %s", g_strerror(errno));
+    return f;
   }
   Pending *slot = slot_of(NULL);
   for (int i = 0; i < MAX_OPEN && slot == NULL; i++)
@@ -104,7 +117,7 @@ static void release(Pending *slot)
 void ns_cli_abort_output(FILE *f)
 {
   Pending *slot = slot_of(f);
-  if (slot == NULL) {
+  if (slot == NULL) { /* stdout, or a device written directly */
     if (f != NULL && f != stdout)
       fclose(f);
     return;
@@ -119,9 +132,12 @@ gboolean ns_cli_close_output(FILE *f, const char *path, GError **error)
   gboolean ok = fflush(f) == 0 && !ferror(f);
   int saved = errno;
   Pending *slot = slot_of(f);
-  if (slot == NULL) { /* stdout */
+  if (slot == NULL) { /* stdout, or a device written directly */
+    if (f != stdout)
+      ok = fclose(f) == 0 && ok;
     if (!ok)
-      ns_set_error_at(error, NS_ERROR_IO, "<stdout>", 0, "write failed: %s", g_strerror(saved));
+      ns_set_error_at(error, NS_ERROR_IO, f == stdout ? "<stdout>" : path, 0, "write failed: %s",
+                      g_strerror(errno ? errno : saved));
     return ok;
   }
   ok = fclose(f) == 0 && ok;

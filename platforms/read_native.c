@@ -16,16 +16,23 @@
  * "..." is a literal node name (escapes \" and \\), any other operand is a
  * hostlist expression; a bare token containing '=' is a key=value
  * attribute and attributes come last on a line. Processing is one pass,
- * O(size of the expanded input); no recursion.
+ * O(size of the expanded input); no recursion. A UTF-8 byte-order mark may
+ * start the file; anywhere else it is named in an error. Memory stays
+ * proportional: at most NS_HOSTLIST_MAX nodes, links and tokens per line.
  */
 #include "platforms/error.h"
 #include "platforms/hostlist.h"
+#include "platforms/topology_input.h"
 #include "platforms/topology_io.h"
 #include "platforms/units.h"
 
 #include <string.h>
 
 #define MAX_BUFFER_PACKETS 1000000000
+/* Tokens on one line: a statement cannot use more (every operand names at
+ * least one node), and the bound keeps a hostile line from costing ~50
+ * bytes of token per 2 bytes of input. */
+#define MAX_TOKENS (NS_HOSTLIST_MAX + 8)
 
 typedef struct {
   char *text;
@@ -34,11 +41,13 @@ typedef struct {
 
 /* Attributes of a statement (or the current defaults). */
 typedef struct {
-  gboolean has_bandwidth, has_latency, has_forwarding, has_buffer, has_buffering;
+  gboolean has_bandwidth, has_latency, has_forwarding, has_buffer, has_buffering, has_ports;
   double bandwidth, latency;
   NsForwarding forwarding;
   int buffer_packets;
   NsBuffering buffering;
+  NsPortKind ports;
+  int k_ports;
 } Attrs;
 
 typedef struct {
@@ -46,6 +55,8 @@ typedef struct {
   NsTopology *topo;
   int line;
   int name_line;          /* line of the `name` statement, 0 if none */
+  int routing_line, grid_line; /* lines of `routing` and `grid`, 0 if none */
+  NsRoutingKind routing;
   Attrs defaults;
   guint n_nodes, n_links;
   GError **error;
@@ -67,6 +78,30 @@ static gboolean fail(Parser *P, const char *fmt, ...)
 }
 
 /* ---- tokenizer ---------------------------------------------------------- */
+
+/* A byte-order mark inside a token: name the token without it. */
+static gboolean fail_bom(Parser *P, const Token *t)
+{
+  GString *shown = g_string_new(NULL);
+  for (const char *p = t->text; *p != '\0';) {
+    if (strncmp(p, NS_INPUT_BOM, 3) == 0) {
+      p += 3;
+      continue;
+    }
+    g_string_append_c(shown, *p++);
+  }
+  if (shown->len == 0)
+    fail(P, "stray byte-order mark (U+FEFF): one is allowed only at the very start of the "
+         "file");
+  else if (t->quoted)
+    fail(P, "a byte-order mark (U+FEFF) inside \"%s\": one is allowed only at the very start "
+         "of the file", shown->str);
+  else
+    fail(P, "a byte-order mark (U+FEFF) inside '%s': one is allowed only at the very start "
+         "of the file", shown->str);
+  g_string_free(shown, TRUE);
+  return FALSE;
+}
 
 /* Splits one line (without its newline) into tokens. */
 static gboolean tokenize(Parser *P, const char *s, gsize len, GArray *tokens)
@@ -150,6 +185,10 @@ static gboolean tokenize(Parser *P, const char *s, gsize len, GArray *tokens)
       tok.text = g_strndup(s + start, i - start);
     }
     g_array_append_val(tokens, tok);
+    if (strstr(tok.text, NS_INPUT_BOM) != NULL)
+      return fail_bom(P, &tok);
+    if (tokens->len > MAX_TOKENS)
+      return fail(P, "more than %d tokens on the line", MAX_TOKENS);
   }
   return TRUE;
 }
@@ -224,6 +263,11 @@ static gboolean set_attr(Parser *P, Attrs *a, const char *key, const char *value
     if (!parse_buffering(value, &a->buffering))
       return fail(P, "invalid buffering '%s' (expected input, output or shared)", value);
     a->has_buffering = TRUE;
+  } else if (strcmp(key, "ports") == 0) {
+    if (!ns_port_kind_parse(value, &a->ports, &a->k_ports))
+      return fail(P, "invalid ports '%s' (expected one, all or a number of ports from 2 to %d)",
+                  value, NS_MAX_PORTS);
+    a->has_ports = TRUE;
   } else {
     return fail(P, "unknown attribute '%s'", key);
   }
@@ -240,10 +284,13 @@ static gboolean attr_is_set(const Attrs *a, const char *key)
     return a->has_forwarding;
   if (strcmp(key, "buffer") == 0)
     return a->has_buffer;
+  if (strcmp(key, "ports") == 0)
+    return a->has_ports;
   return a->has_buffering;
 }
 
 static const char *const link_keys[] = {"bandwidth", "latency", NULL};
+static const char *const machine_keys[] = {"ports", NULL};
 static const char *const switch_keys[] = {"forwarding", "buffer", "buffering", NULL};
 static const char *const default_keys[] = {"bandwidth", "latency", "forwarding", "buffer",
                                            "buffering", NULL};
@@ -374,11 +421,14 @@ static gboolean add_nodes(Parser *P, GArray *tokens, guint end, NsNodeKind kind,
         return FALSE;
       }
       P->n_nodes++;
+      NsNode *node = ns_topology_node_mut(P->topo, id);
       if (kind == NS_NODE_SWITCH) {
-        NsNode *node = ns_topology_node_mut(P->topo, id);
         node->forwarding = a->forwarding;
         node->buffering = a->buffering;
         node->buffer_packets = a->buffer_packets;
+      } else if (a != NULL && a->has_ports) {
+        node->ports = a->ports;
+        node->k_ports = a->k_ports;
       }
     }
     g_strfreev(names);
@@ -391,9 +441,10 @@ static gboolean stmt_machine(Parser *P, GArray *tokens)
   guint end = first_attr(tokens, 1);
   if (end == 1)
     return fail(P, "'machine' needs at least one name, e.g. 'machine n[0-7]'");
-  if (!parse_attrs(P, tokens, end, "machine", NULL, NULL, &(Attrs){0}))
+  Attrs a = {0};
+  if (!parse_attrs(P, tokens, end, "machine", machine_keys, "ports", &a))
     return FALSE;
-  return add_nodes(P, tokens, end, NS_NODE_MACHINE, NULL);
+  return add_nodes(P, tokens, end, NS_NODE_MACHINE, &a);
 }
 
 static gboolean stmt_switch(Parser *P, GArray *tokens)
@@ -469,6 +520,63 @@ static gboolean stmt_link(Parser *P, GArray *tokens)
   return ok;
 }
 
+/* routing tree|dimension-order|dmodk|smodk|shortest|explicit */
+static gboolean stmt_routing(Parser *P, GArray *tokens)
+{
+  if (tokens->len != 2)
+    return fail(P, "'routing' takes one kind: tree, dimension-order, dmodk, smodk, shortest or "
+                "explicit");
+  if (P->routing_line > 0)
+    return fail(P, "'routing' given twice (first at line %d)", P->routing_line);
+  const char *name = g_array_index(tokens, Token, 1).text;
+  if (!ns_routing_kind_from_name(name, &P->routing))
+    return fail(P, "unknown routing '%s' (expected tree, dimension-order, dmodk, smodk, "
+                "shortest or explicit)", name);
+  P->routing_line = P->line;
+  ns_topology_set_routing(P->topo, P->routing, P->line);
+  return TRUE;
+}
+
+/* grid 8x8 torus|mesh: the machines, in declaration order, are the grid's
+ * nodes, coordinate 0 varying fastest (topology.h). */
+static gboolean stmt_grid(Parser *P, GArray *tokens)
+{
+  if (tokens->len != 3)
+    return fail(P, "'grid' takes sizes and a kind, e.g. 'grid 8x8 torus' or 'grid 4x4x4 mesh'");
+  if (P->grid_line > 0)
+    return fail(P, "'grid' given twice (first at line %d)", P->grid_line);
+  g_autofree char *spec = g_strdup_printf("%s %s", g_array_index(tokens, Token, 1).text,
+                                          g_array_index(tokens, Token, 2).text);
+  int n, sizes[NS_MAX_DIMS];
+  gboolean wrap;
+  g_autofree char *why = NULL;
+  if (!ns_grid_spec_parse(spec, &n, sizes, &wrap, &why))
+    return fail(P, "grid %s: %s", spec, why);
+  P->grid_line = P->line;
+  return ns_topology_set_grid(P->topo, n, sizes, wrap, P->line, P->error);
+}
+
+/* route A B C ...: the nodes from machine A to machine B, one name each. */
+static gboolean stmt_route(Parser *P, GArray *tokens)
+{
+  if (tokens->len < 3)
+    return fail(P, "'route' lists the nodes from a machine to a machine, e.g. "
+                "'route n0 s0 s2 n5'");
+  if (P->routing_line > 0 && P->routing != NS_ROUTING_EXPLICIT)
+    return fail(P, "'route' lists explicit routes, but line %d chose routing %s",
+                P->routing_line, ns_routing_kind_name(P->routing));
+  int n = (int)tokens->len - 1;
+  g_autofree int *nodes = g_new(int, n);
+  for (int i = 0; i < n; i++) {
+    const Token *t = &g_array_index(tokens, Token, (guint)i + 1);
+    if (is_attribute(t))
+      return fail(P, "'route' takes no attributes, got '%s'", t->text);
+    if ((nodes[i] = lookup(P, t->text)) < 0)
+      return FALSE;
+  }
+  return ns_topology_add_route(P->topo, nodes, n, P->line, P->error);
+}
+
 static gboolean parse_line(Parser *P, const char *s, gsize len)
 {
   GArray *tokens = g_array_new(FALSE, TRUE, sizeof(Token));
@@ -487,8 +595,15 @@ static gboolean parse_line(Parser *P, const char *s, gsize len)
       ok = stmt_default(P, tokens);
     else if (strcmp(k, "name") == 0)
       ok = stmt_name(P, tokens);
+    else if (strcmp(k, "routing") == 0)
+      ok = stmt_routing(P, tokens);
+    else if (strcmp(k, "grid") == 0)
+      ok = stmt_grid(P, tokens);
+    else if (strcmp(k, "route") == 0)
+      ok = stmt_route(P, tokens);
     else
-      ok = fail(P, "unknown keyword %s%s%s (expected name, default, machine, switch or link)",
+      ok = fail(P, "unknown keyword %s%s%s (expected name, default, machine, switch, link, "
+                "routing, grid or route)",
                 kw->quoted ? "\"" : "'", kw->text, kw->quoted ? "\"" : "'");
   }
   g_array_free(tokens, TRUE);
@@ -522,6 +637,13 @@ NsTopology *ns_topology_parse_native(const char *source, const char *text, gsize
 
   gsize pos = 0;
   gboolean ok = TRUE;
+  if (len >= 3 && memcmp(text, NS_INPUT_BOM, 3) == 0)
+    pos = 3; /* a byte-order mark at the very start of the file */
+  else if (ns_input_utf16_bom(text, len)) {
+    P.line = 1;
+    ok = fail(&P, "the file is UTF-16 (it starts with the byte-order mark %02X %02X): save it "
+              "as UTF-8", (guchar)text[0], (guchar)text[1]);
+  }
   while (ok && pos < len) {
     const char *nl = memchr(text + pos, '\n', len - pos);
     gsize end = nl != NULL ? (gsize)(nl - text) : len;
@@ -534,8 +656,12 @@ NsTopology *ns_topology_parse_native(const char *source, const char *text, gsize
     pos = end + 1;
   }
   P.line = 0;
+  NsInputWarn w = {warn, warn_data};
   if (ok)
-    ok = ns_topology_finalize(P.topo, warn, warn_data, P.error);
+    ok = ns_topology_finalize(P.topo, warn != NULL ? ns_input_escaping_warn : NULL, &w,
+                              P.error);
+  if (!ok)
+    ns_input_escape_error(*P.error);
   g_clear_error(&local);
   if (!ok) {
     ns_topology_free(P.topo);

@@ -15,18 +15,27 @@
  * switch, every name in Nodes= a machine linked to that switch, every name
  * in Switches= a child switch linked to it. Switches are added in the order
  * of their SwitchName lines, then machines in the order they are listed.
- * LinkSpeed is checked (a whole number, as Slurm requires) but not used:
- * Slurm defines it as a unitless relative value, and netsched never guesses
- * units, so every link gets NS_DEFAULT_BANDWIDTH and NS_DEFAULT_LATENCY.
+ * LinkSpeed is checked (a whole number, as Slurm requires). Slurm defines
+ * it as a unitless relative value and netsched never guesses units: with
+ * a link unit (ns_topology_parse_slurm_unit, `-f slurm:1Gbps`) the links a
+ * line declares — to its Nodes and its Switches — get LinkSpeed × unit;
+ * without one LinkSpeed is ignored with a warning, and every link gets
+ * NS_DEFAULT_BANDWIDTH. Latency is always NS_DEFAULT_LATENCY.
+ *
+ * A UTF-8 byte-order mark may start the file; anywhere else (outside
+ * comments) it is named in an error. At most NS_HOSTLIST_MAX switches and
+ * as many names in Nodes= and Switches= together.
  */
 #include "platforms/error.h"
 #include "platforms/hostlist.h"
+#include "platforms/topology_input.h"
 #include "platforms/topology_io.h"
 
 #include <string.h>
 
 typedef struct {
   int line;              /* first physical line of the logical line */
+  guint64 speed;         /* LinkSpeed, 0 if none */
   char *name;            /* SwitchName */
   char **nodes;          /* expansion of Nodes=, or NULL */
   char **children;       /* expansion of Switches=, or NULL */
@@ -39,6 +48,8 @@ typedef struct {
   GArray *switches;      /* SwitchLine */
   GHashTable *switch_at; /* name -> index in switches + 1 */
   guint n_names;         /* nodes + children expanded so far */
+  double link_unit;      /* bit/s of LinkSpeed=1; 0: LinkSpeed ignored */
+  int ignored_speed_line;/* first LinkSpeed ignored (no unit), for the warning */
 } Parser;
 
 static void switch_line_clear(gpointer p)
@@ -56,6 +67,33 @@ static gboolean fail(Parser *P, const char *fmt, ...)
   va_start(ap, fmt);
   ns_set_error_atv(P->error, NS_ERROR_INPUT, P->source, P->line, fmt, ap);
   va_end(ap);
+  return FALSE;
+}
+
+/* A byte-order mark at `bom` in the logical line `s`: name the blank-
+ * separated word that holds it, without it. */
+static gboolean fail_bom(Parser *P, const char *s, const char *bom)
+{
+  const char *start = bom, *end = bom;
+  while (start > s && start[-1] != ' ')
+    start--;
+  while (*end != '\0' && *end != ' ')
+    end++;
+  GString *word = g_string_new(NULL);
+  for (const char *p = start; p < end;) {
+    if (end - p >= 3 && memcmp(p, NS_INPUT_BOM, 3) == 0) {
+      p += 3;
+      continue;
+    }
+    g_string_append_c(word, *p++);
+  }
+  if (word->len == 0)
+    fail(P, "stray byte-order mark (U+FEFF): one is allowed only at the very start of the "
+         "file");
+  else
+    fail(P, "a byte-order mark (U+FEFF) inside '%s': one is allowed only at the very start "
+         "of the file", word->str);
+  g_string_free(word, TRUE);
   return FALSE;
 }
 
@@ -215,9 +253,16 @@ static gboolean parse_logical(Parser *P, const char *s)
   if (ok && name == NULL)
     ok = fail(P, "missing SwitchName= (every line of topology.conf defines one switch)");
   if (ok && speed != NULL && !valid_link_speed(speed))
-    ok = fail(P, "invalid LinkSpeed '%s' (expected a whole number; Slurm link speeds are "
-              "unitless and netsched ignores them)", speed);
+    ok = fail(P, "invalid LinkSpeed '%s' (expected a whole number: Slurm link speeds are "
+              "unitless; give their unit with -f slurm:UNIT, e.g. -f slurm:1Mbps)", speed);
   SwitchLine sl = {.line = P->line};
+  if (ok && speed != NULL) {
+    sl.speed = g_ascii_strtoull(speed, NULL, 10);
+    if (sl.speed == 0)
+      ok = fail(P, "LinkSpeed=0: a link needs a positive speed");
+    else if (P->link_unit <= 0 && P->ignored_speed_line == 0)
+      P->ignored_speed_line = P->line;
+  }
   /* SwitchName is one name; a hostlist there could not be expanded into
    * several switches by Slurm either. */
   if (ok && strpbrk(name, "[],") != NULL)
@@ -234,6 +279,8 @@ static gboolean parse_logical(Parser *P, const char *s)
     ok = (sl.nodes = expand(P, "Nodes", nodes)) != NULL;
   if (ok && children != NULL)
     ok = (sl.children = expand(P, "Switches", children)) != NULL;
+  if (ok && P->switches->len >= NS_HOSTLIST_MAX)
+    ok = fail(P, "more than %d switches in the file", NS_HOSTLIST_MAX);
   if (ok) {
     g_array_append_val(P->switches, sl);
     SwitchLine *kept = &g_array_index(P->switches, SwitchLine, P->switches->len - 1);
@@ -286,10 +333,11 @@ static gboolean build(Parser *P, NsTopology *topo)
   for (guint i = 0; ok && i < sw->len; i++) {
     const SwitchLine *s = &g_array_index(sw, SwitchLine, i);
     P->line = s->line;
+    double bandwidth = P->link_unit > 0 && s->speed > 0 ? (double)s->speed * P->link_unit
+                                                       : NS_DEFAULT_BANDWIDTH;
     for (guint j = 0; ok && s->nodes != NULL && s->nodes[j] != NULL; j++)
       ok = ns_topology_add_link(topo, ns_topology_find_node(topo, s->nodes[j]), switch_id[i],
-                                NS_DEFAULT_BANDWIDTH, NS_DEFAULT_LATENCY, s->line,
-                                P->error) >= 0;
+                                bandwidth, NS_DEFAULT_LATENCY, s->line, P->error) >= 0;
     for (guint j = 0; ok && s->children != NULL && s->children[j] != NULL; j++) {
       const char *c = s->children[j];
       gpointer at = g_hash_table_lookup(P->switch_at, c);
@@ -311,8 +359,7 @@ static gboolean build(Parser *P, NsTopology *topo)
       } else {
         g_hash_table_insert(switch_parent, (gpointer)c, GUINT_TO_POINTER(i + 1));
         ok = ns_topology_add_link(topo, switch_id[GPOINTER_TO_UINT(at) - 1], switch_id[i],
-                                  NS_DEFAULT_BANDWIDTH, NS_DEFAULT_LATENCY, s->line,
-                                  P->error) >= 0;
+                                  bandwidth, NS_DEFAULT_LATENCY, s->line, P->error) >= 0;
       }
     }
   }
@@ -325,6 +372,13 @@ static gboolean build(Parser *P, NsTopology *topo)
 NsTopology *ns_topology_parse_slurm(const char *source, const char *text, gsize len,
                                     NsWarnFunc warn, void *warn_data, GError **error)
 {
+  return ns_topology_parse_slurm_unit(source, text, len, 0, warn, warn_data, error);
+}
+
+NsTopology *ns_topology_parse_slurm_unit(const char *source, const char *text, gsize len,
+                                         double link_unit, NsWarnFunc warn, void *warn_data,
+                                         GError **error)
+{
   g_return_val_if_fail(error == NULL || *error == NULL, NULL);
   if (source == NULL)
     source = "<topology.conf>";
@@ -332,17 +386,26 @@ NsTopology *ns_topology_parse_slurm(const char *source, const char *text, gsize 
     text = "";
     len = 0;
   }
+  if (len >= 3 && memcmp(text, NS_INPUT_BOM, 3) == 0) {
+    text += 3; /* a byte-order mark at the very start of the file */
+    len -= 3;
+  }
   GError *local = NULL;
   Parser P = {
     .source = source,
     .error = error != NULL ? error : &local,
     .switches = g_array_new(FALSE, TRUE, sizeof(SwitchLine)),
     .switch_at = g_hash_table_new(g_str_hash, g_str_equal),
+    .link_unit = link_unit,
   };
   g_array_set_clear_func(P.switches, switch_line_clear);
 
   gboolean ok = TRUE;
-  if (memchr(text, '\0', len) != NULL || !g_utf8_validate(text, (gssize)len, NULL)) {
+  if (ns_input_utf16_bom(text, len)) {
+    P.line = 1;
+    ok = fail(&P, "the file is UTF-16 (it starts with the byte-order mark %02X %02X): save it "
+              "as UTF-8", (guchar)text[0], (guchar)text[1]);
+  } else if (memchr(text, '\0', len) != NULL || !g_utf8_validate(text, (gssize)len, NULL)) {
     /* Find the line for the message. */
     const char *end = NULL;
     if (memchr(text, '\0', len) == NULL)
@@ -385,6 +448,9 @@ NsTopology *ns_topology_parse_slurm(const char *source, const char *text, gsize 
     for (gsize i = 0; ok && i < logical->len; i++)
       if ((guchar)logical->str[i] < 0x20 || logical->str[i] == 0x7f)
         ok = fail(&P, "control character 0x%02x in the line", (guchar)logical->str[i]);
+    const char *bom = ok ? strstr(logical->str, NS_INPUT_BOM) : NULL;
+    if (bom != NULL)
+      ok = fail_bom(&P, logical->str, bom);
     gboolean blank = TRUE;
     for (gsize i = 0; blank && i < logical->len; i++)
       blank = logical->str[i] == ' ';
@@ -395,10 +461,22 @@ NsTopology *ns_topology_parse_slurm(const char *source, const char *text, gsize 
   g_string_free(logical, TRUE);
 
   NsTopology *topo = ns_topology_new(source);
+  if (ok && P.ignored_speed_line > 0 && warn != NULL) {
+    g_autofree char *msg = g_strdup_printf(
+        "%s:%d: LinkSpeed ignored: Slurm's link speeds are unitless, so every link gets "
+        "100Mbps; give their unit with -f slurm:UNIT (e.g. -f slurm:1Mbps reads LinkSpeed=100 "
+        "as 100 Mbit/s)",
+        source, P.ignored_speed_line);
+    NsInputWarn w = {warn, warn_data};
+    ns_input_escaping_warn(msg, &w);
+  }
   if (ok)
     ok = build(&P, topo);
+  NsInputWarn w = {warn, warn_data};
   if (ok)
-    ok = ns_topology_finalize(topo, warn, warn_data, P.error);
+    ok = ns_topology_finalize(topo, warn != NULL ? ns_input_escaping_warn : NULL, &w, P.error);
+  if (!ok)
+    ns_input_escape_error(*P.error);
   g_array_free(P.switches, TRUE);
   g_hash_table_unref(P.switch_at);
   g_clear_error(&local);

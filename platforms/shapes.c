@@ -1,6 +1,7 @@
 /* netsched — built-in shapes and random trees (igraph). See shapes.h. */
 #include "platforms/shapes.h"
 #include "platforms/error.h"
+#include "platforms/gtitm.h"
 #include "platforms/units.h"
 #include <igraph.h>
 #include <stdlib.h>
@@ -324,19 +325,8 @@ static gboolean parse_options(const char *spec, char **parts, NsShapeOptions *o,
                                                           : NS_FORWARD_STORE_AND_FORWARD;
       why = "expected cut-through or store-and-forward";
     } else if (g_str_equal(key, "ports")) {
-      char *end = NULL;
-      long k = g_ascii_strtoll(value, &end, 10);
-      if (g_str_equal(value, "all"))
-        o->ports = NS_PORTS_ALL;
-      else if (end != value && *end == '\0' && k == 1)
-        o->ports = NS_PORTS_ONE;
-      else if (end != value && *end == '\0' && k > 1 && k <= 1024) {
-        o->ports = NS_PORTS_K;
-        o->k_ports = (int)k;
-      } else {
-        ok = FALSE;
-        why = "expected all, 1 or a number of ports";
-      }
+      ok = ns_port_kind_parse(value, &o->ports, &o->k_ports);
+      why = "expected all, 1 or a number of ports";
     } else {
       ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
                       "gen:%s: unknown option '%s' (bandwidth, uplink, latency, forwarding, "
@@ -372,6 +362,10 @@ NsTopology *ns_shape_from_spec(const char *spec, GError **error)
 {
   g_auto(GStrv) parts = g_strsplit(spec, ":", -1);
   const char *shape = parts[0];
+  if (ns_shape_is_preset(shape)) /* gen:quadrics:N, gen:gige:N (presets.c) */
+    return ns_shape_preset(spec, error);
+  if (ns_gtitm_is_shape(shape)) /* gen:waxman, gen:transit-stub, gen:kruskal-tree (gtitm.c) */
+    return ns_gtitm_from_spec(spec, error);
   const char *args = parts[1] != NULL ? parts[1] : "";
   NsShapeOptions o;
   ns_shape_options_init(&o);
@@ -384,8 +378,10 @@ NsTopology *ns_shape_from_spec(const char *spec, GError **error)
   int v[16], n = 0, dims[NS_MAX_DIMS];
   const char *usage = "star:P, chain:S,M, switch-star:S,M, tree:F1,...,Fn, "
                       "random:SEED,P,S[,uniform|star|chain|deep|unbalanced], fattree:K,N, "
-                      "torus:AxB[x...], mesh:AxB[x...], ring:P or hypercube:D, each optionally "
-                      "followed by :bandwidth=B:uplink=B:latency=T:forwarding=F:ports=N";
+                      "torus:AxB[x...], mesh:AxB[x...], ring:P, hypercube:D, hierarchy:AxB, quadrics:N, "
+                      "gige:N, waxman:SEED,S[,K], transit-stub:SEED[,T,NT,K,NS] or "
+                      "kruskal-tree:SEED,S, each optionally followed by "
+                      ":bandwidth=B:uplink=B:latency=T:forwarding=F:ports=N";
 
   if (g_str_equal(shape, "random")) {
     g_auto(GStrv) rp = g_strsplit(args, ",", -1);
@@ -401,6 +397,8 @@ NsTopology *ns_shape_from_spec(const char *spec, GError **error)
     g_autofree char *nums = np >= 3 ? g_strjoin(",", rp[0], rp[1], rp[2], NULL) : NULL;
     if (kind_ok && nums != NULL && parse_ints(nums, v, 3, &n) && n == 3)
       return random_tree((uint64_t)v[0], v[1], v[2], kind, &o, suffix, error);
+  } else if (g_str_equal(shape, "hierarchy")) { /* Tam & Wang's FE/GE tree (hierarchy.c) */
+    return ns_shape_hierarchy(args, &o, suffix, error);
   } else if (g_str_equal(shape, "torus") || g_str_equal(shape, "mesh")) {
     if (parse_dims(args, dims, &n))
       return ns_shape_grid(dims, n, g_str_equal(shape, "torus"), &o, suffix, error);

@@ -24,6 +24,21 @@
  *   mesh:AxB[x...]            the same without wrap-around links
  *   ring:P                    torus:P
  *   hypercube:D               mesh:2x2x...x2 (D dimensions, e-cube routing)
+ *   hierarchy:AxB             Tam & Wang's FE/GE hierarchy (§4: 16x1, 8x2, 8x3, 6x4,
+ *                             8x4): A machines on each of B input-buffered FE switches,
+ *                             1 Gbit/s uplinks (uplink=) to a shared-buffered GE switch;
+ *                             Table 1 buffers (see ns_shape_hierarchy)
+ *   waxman:SEED,S[,K]         GT-ITM flat Waxman graph of S switches, average degree K
+ *                             (default 4), 5 machines per switch each on a uniformly
+ *                             random switch (Faraj §3.3.3: waxman:SEED,200 = 1000 machines)
+ *   transit-stub:SEED[,T,NT,K,NS]  GT-ITM transit-stub graph: T transit domains of NT
+ *                             switches, K stub domains of NS switches per transit switch
+ *   kruskal-tree:SEED,S       random switch tree, random links skipping those that close a
+ *                             loop (Faraj §3.4.2.2, Figure 3.29)
+ *                             these three also take machines=RATIO, total=P,
+ *                             attach=uniform|even|A-B, tree=none|bfs|dfs|kruskal|uniform
+ *                             (a spanning tree of the graph) and their own keys; see
+ *                             platforms/gtitm.h and docs/sweeps.md
  * Every shape takes options after it, ":KEY=VALUE" each:
  *   bandwidth=1Gbps           machine links (and all links unless uplink is given)
  *   uplink=10Gbps             switch-to-switch links
@@ -107,8 +122,36 @@ NsTopology *ns_shape_fattree(int k, int n, const NsShapeOptions *o, const char *
 NsTopology *ns_shape_grid(const int *dims, int n_dims, gboolean wrap, const NsShapeOptions *o,
                           const char *suffix, GError **error);
 
+/* Tam & Wang's two-level hierarchy, "AxB" (platforms/hierarchy.c): the GE
+ * switch s0 (shared-buffered, 820 packets) and FE switches s1..sB
+ * (input-buffered, 45 packets: their GE uplink's buffer), A machines on
+ * each; for B = 1 a lone FE switch s0 (43 packets). Machine links at
+ * o->bandwidth, uplinks at o->uplink (default 1 Gbit/s). NULL with
+ * NS_ERROR_INPUT for a malformed AxB. O(A·B). */
+NsTopology *ns_shape_hierarchy(const char *args, const NsShapeOptions *o, const char *suffix,
+                               GError **error);
+
 /* Parses a "gen:..." specification (without the "gen:" prefix). */
 NsTopology *ns_shape_from_spec(const char *spec, GError **error);
 const char *ns_random_kind_name(NsRandomKind kind);
+
+/*
+ * Calibrated presets (platforms/presets.c), specifications "gen:NAME:N":
+ *   quadrics:N   the smallest 4-ary n-tree with at least N machines (4^n;
+ *                the extra machines idle), cut-through switches, links
+ *                1.805Gbps/4.055us: Lemieux's Quadrics network, Faraj's
+ *                Table 4.6 (calibration "lemieux")
+ *   gige:N       N machines on one store-and-forward switch, links
+ *                652.6Mbps/31.71us: the Gigabit Ethernet Beowulf cluster
+ *                of Table 4.7 (calibration "beowulf-gige")
+ * Link values are the plain linear fit of the table (docs/simulator.md);
+ * generator options after N override them. ns_shape_preset() takes the
+ * specification without "gen:" and returns NULL with NS_ERROR_INPUT for a
+ * bad N or option; ns_shape_preset_calibration() names the bundled
+ * calibration of a preset (NULL for other shapes). O(size of the result).
+ */
+gboolean ns_shape_is_preset(const char *shape);
+NsTopology *ns_shape_preset(const char *spec, GError **error);
+const char *ns_shape_preset_calibration(const char *shape);
 
 #endif

@@ -5,6 +5,7 @@
 #include "platforms/topology.h"
 #include "platforms/error.h"
 #include "platforms/topology_private.h"
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- construction ---------------------------------------------------- */
@@ -534,6 +535,55 @@ gboolean ns_routing_kind_from_name(const char *name, NsRoutingKind *kind)
 }
 
 /* ---- port model -------------------------------------------------------- */
+
+gboolean ns_grid_spec_parse(const char *text, int *n_dims, int *sizes, gboolean *wrap,
+                            char **why)
+{
+  g_auto(GStrv) words = g_strsplit(text, " ", -1);
+  if (g_strv_length(words) != 2) {
+    *why = g_strdup("expected sizes and a kind, e.g. '8x8 torus' or '4x4x4 mesh'");
+    return FALSE;
+  }
+  *wrap = strcmp(words[1], "torus") == 0;
+  if (!*wrap && strcmp(words[1], "mesh") != 0) {
+    *why = g_strdup_printf("unknown grid kind '%s' (expected torus or mesh)", words[1]);
+    return FALSE;
+  }
+  g_auto(GStrv) parts = g_strsplit(words[0], "x", -1);
+  *n_dims = (int)g_strv_length(parts);
+  if (*n_dims < 1 || *n_dims > NS_MAX_DIMS) {
+    *why = g_strdup_printf("'%s': expected 1 to %d sizes joined by 'x'", words[0], NS_MAX_DIMS);
+    return FALSE;
+  }
+  for (int i = 0; i < *n_dims; i++) {
+    char *end = NULL;
+    long v = strtol(parts[i], &end, 10);
+    if (end == parts[i] || *end != '\0' || v < 1 || v > 1000000) {
+      *why = g_strdup_printf("'%s': size '%s' is not a number from 1 to 1000000", words[0],
+                             parts[i]);
+      return FALSE;
+    }
+    sizes[i] = (int)v;
+  }
+  return TRUE;
+}
+
+gboolean ns_port_kind_parse(const char *text, NsPortKind *kind, int *k)
+{
+  char *end = NULL;
+  long n = g_ascii_strtoll(text, &end, 10);
+  *k = 0;
+  if (strcmp(text, "all") == 0)
+    *kind = NS_PORTS_ALL;
+  else if (strcmp(text, "one") == 0 || strcmp(text, "1") == 0)
+    *kind = NS_PORTS_ONE;
+  else if (end != text && *end == '\0' && n > 1 && n <= NS_MAX_PORTS) {
+    *kind = NS_PORTS_K;
+    *k = (int)n;
+  } else
+    return FALSE;
+  return TRUE;
+}
 
 NsPortKind ns_topology_machine_port_kind(const NsTopology *t, int machine)
 {

@@ -112,8 +112,20 @@ typedef enum {
 const char *ns_routing_kind_name(NsRoutingKind kind);
 gboolean ns_routing_kind_from_name(const char *name, NsRoutingKind *kind);
 
+/* "one" or "1", "all", or K (2..NS_MAX_PORTS) ports: the port model of a
+ * machine as the native format, generators and `verify --port` spell it.
+ * *k is K for NS_PORTS_K, else 0. FALSE for anything else. */
+#define NS_MAX_PORTS 1024
+gboolean ns_port_kind_parse(const char *text, NsPortKind *kind, int *k);
+
 /* The largest grid: 8 dimensions. */
 #define NS_MAX_DIMS 8
+
+/* "8x8 torus", "4x4x4 mesh": the grid of the native format's `grid`
+ * statement and GraphML's `grid` graph attribute. FALSE with *why (newly
+ * allocated) otherwise. */
+gboolean ns_grid_spec_parse(const char *text, int *n_dims, int *sizes, gboolean *wrap,
+                            char **why);
 
 typedef struct NsTopology NsTopology;
 

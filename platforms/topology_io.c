@@ -1,5 +1,6 @@
 /* netsched — topology formats: names, guessing, loading and saving. */
 #include "platforms/error.h"
+#include "platforms/topology_input.h"
 #include "platforms/topology_io.h"
 #include "platforms/topology_simgrid.h"
 
@@ -54,42 +55,100 @@ NsTopoFormat ns_topo_format_guess(const char *path)
   return f;
 }
 
-NsTopology *ns_topology_load(const char *path, NsTopoFormat format, NsWarnFunc warn,
-                             void *warn_data, GError **error)
+/**
+ * \function ns_topology_load_limited
+ * \brief Reads a topology file of at most `max_bytes` bytes.
+ *
+ * The file is read through the bounded reader (ns_input_read_file():
+ * regular files, pipes, FIFOs and character devices alike, a directory is
+ * refused), then parsed in memory by the reader of `format`.
+ *
+ * \param path The file.
+ * \param format Its format; NS_TOPO_FORMAT_AUTO guesses from the name
+ *        (ns_topo_format_guess()).
+ * \param max_bytes The size limit (ns_topology_load() uses
+ *        NS_TOPOLOGY_MAX_BYTES).
+ * \param warn, warn_data Receive non-fatal findings (may be NULL).
+ * \param error NS_ERROR_IO when the file cannot be read, NS_ERROR_INPUT
+ *        "path: topology larger than the N MiB limit" or a reader's
+ *        "path:line: what is wrong", NS_ERROR_UNSUPPORTED for a format
+ *        that has no reader.
+ * \return The finalized topology, or NULL on error.
+ *
+ * Time complexity: O(min(file size, max_bytes)) for reading, then the
+ * reader's (linear in the input and the expanded hostlists).
+ */
+/* The readers' common path: format, bounded read, parse. */
+static NsTopology *load(const char *path, NsTopoFormat format, gsize max_bytes,
+                        double slurm_link_unit, NsWarnFunc warn, void *warn_data, GError **error)
 {
   g_return_val_if_fail(path != NULL, NULL);
   if (format == NS_TOPO_FORMAT_AUTO)
     format = ns_topo_format_guess(path);
-  switch (format) {
-  case NS_TOPO_FORMAT_GRAPHML:
-    return ns_topology_read_graphml(path, warn, warn_data, error);
-  case NS_TOPO_FORMAT_NATIVE:
-  case NS_TOPO_FORMAT_SLURM: {
-    char *text = NULL;
-    gsize len = 0;
-    GError *io = NULL;
-    if (!g_file_get_contents(path, &text, &len, &io)) {
-      /* GLib's message already names the file; keep only the reason. */
-      const char *reason = io->message;
-      const char *colon = strstr(reason, ": ");
-      if (colon != NULL && strstr(reason, path) != NULL)
-        reason = colon + 2;
-      ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot read: %s", reason);
-      g_error_free(io);
-      return NULL;
-    }
-    NsTopology *t = format == NS_TOPO_FORMAT_NATIVE
-                        ? ns_topology_parse_native(path, text, len, warn, warn_data, error)
-                        : ns_topology_parse_slurm(path, text, len, warn, warn_data, error);
-    g_free(text);
-    return t;
-  }
-  default:
+  if (format != NS_TOPO_FORMAT_GRAPHML && format != NS_TOPO_FORMAT_NATIVE &&
+      format != NS_TOPO_FORMAT_SLURM) {
     ns_set_error_at(error, NS_ERROR_UNSUPPORTED, path, 0,
                     "cannot read the %s format (readers: native, slurm, graphml)",
                     ns_topo_format_name(format));
     return NULL;
   }
+  char *text = NULL;
+  gsize len = 0;
+  if (!ns_input_read_file(path, max_bytes, &text, &len, error)) {
+    if (error != NULL)
+      ns_input_escape_error(*error); /* the path may hold anything */
+    return NULL;
+  }
+  NsTopology *t;
+  if (format == NS_TOPO_FORMAT_GRAPHML)
+    t = ns_topology_parse_graphml(path, text, len, warn, warn_data, error);
+  else if (format == NS_TOPO_FORMAT_NATIVE)
+    t = ns_topology_parse_native(path, text, len, warn, warn_data, error);
+  else
+    t = ns_topology_parse_slurm_unit(path, text, len, slurm_link_unit, warn, warn_data, error);
+  g_free(text);
+  return t;
+}
+
+NsTopology *ns_topology_load_limited(const char *path, NsTopoFormat format, gsize max_bytes,
+                                     NsWarnFunc warn, void *warn_data, GError **error)
+{
+  return load(path, format, max_bytes, 0, warn, warn_data, error);
+}
+
+NsTopology *ns_topology_load_slurm(const char *path, double link_unit, NsWarnFunc warn,
+                                   void *warn_data, GError **error)
+{
+  return load(path, NS_TOPO_FORMAT_SLURM, NS_TOPOLOGY_MAX_BYTES, link_unit, warn, warn_data,
+              error);
+}
+
+/**
+ * \function ns_topology_load
+ * \brief Reads a topology file of at most NS_TOPOLOGY_MAX_BYTES (256 MiB).
+ *
+ * ns_topology_load_limited() with the readers' limit; same parameters,
+ * errors and complexity.
+ */
+NsTopology *ns_topology_load(const char *path, NsTopoFormat format, NsWarnFunc warn,
+                             void *warn_data, GError **error)
+{
+  return ns_topology_load_limited(path, format, NS_TOPOLOGY_MAX_BYTES, warn, warn_data,
+                                  error);
+}
+
+/**
+ * \function ns_topology_read_graphml
+ * \brief Reads a GraphML file of at most NS_TOPOLOGY_MAX_BYTES.
+ *
+ * ns_topology_load() in the GraphML format; see ns_topology_parse_graphml()
+ * for what is accepted.
+ */
+NsTopology *ns_topology_read_graphml(const char *path, NsWarnFunc warn, void *warn_data,
+                                     GError **error)
+{
+  return ns_topology_load_limited(path, NS_TOPO_FORMAT_GRAPHML, NS_TOPOLOGY_MAX_BYTES, warn,
+                                  warn_data, error);
 }
 
 gboolean ns_topology_save(const NsTopology *topo, NsTopoFormat format, FILE *out,

@@ -13,6 +13,7 @@
 #include "platforms/hostlist.h"
 #include "platforms/hostlist_compress.h"
 #include "platforms/topology_io.h"
+#include "platforms/topology_private.h"
 #include "platforms/units.h"
 
 #include <errno.h>
@@ -251,6 +252,62 @@ static gboolean same_switch_attrs(const NsNode *a, const NsNode *b)
          a->buffer_packets == b->buffer_packets;
 }
 
+static gboolean same_node_attrs(const NsNode *a, const NsNode *b)
+{
+  if (a->kind != b->kind)
+    return FALSE;
+  if (a->kind == NS_NODE_MACHINE)
+    return a->ports == b->ports && a->k_ports == b->k_ports;
+  return same_switch_attrs(a, b);
+}
+
+static char *machine_attrs(const NsNode *m)
+{
+  switch (m->ports) {
+  case NS_PORTS_ONE:
+    return g_strdup(" ports=one");
+  case NS_PORTS_ALL:
+    return g_strdup(" ports=all");
+  case NS_PORTS_K:
+    return g_strdup_printf(" ports=%d", m->k_ports);
+  default:
+    return g_strdup("");
+  }
+}
+
+/* The fabric statements: the routing when it is not a tree's, the grid,
+ * and explicit routes (after the links they follow). */
+static void write_routing(const NsTopology *topo, GString *o)
+{
+  int sizes[NS_MAX_DIMS];
+  gboolean wrap;
+  int dims = ns_topology_grid(topo, sizes, &wrap);
+  if (dims > 0) {
+    g_string_append(o, "grid ");
+    for (int d = 0; d < dims; d++)
+      g_string_append_printf(o, "%s%d", d ? "x" : "", sizes[d]);
+    g_string_append_printf(o, " %s\n", wrap ? "torus" : "mesh");
+  }
+  if (ns_topology_routing(topo) != NS_ROUTING_TREE)
+    g_string_append_printf(o, "routing %s\n", ns_routing_kind_name(ns_topology_routing(topo)));
+}
+
+static void write_routes(const NsTopology *topo, GString *o)
+{
+  for (guint i = 0; i < topo->route_heads->len; i++) {
+    const RouteHead *h = &g_array_index(topo->route_heads, RouteHead, i);
+    g_string_append(o, i == 0 ? "\nroute" : "route");
+    for (int k = 0; k < h->n; k++) {
+      g_string_append_c(o, ' ');
+      char *op = operand1(ns_topology_node(topo, g_array_index(topo->route_nodes, int,
+                                                               h->first + k))->name);
+      g_string_append(o, op);
+      g_free(op);
+    }
+    g_string_append_c(o, '\n');
+  }
+}
+
 static char *switch_attrs(const NsNode *s)
 {
   GString *a = g_string_new(NULL);
@@ -287,23 +344,24 @@ gboolean ns_topology_write_native(const NsTopology *topo, FILE *out, GError **er
   }
   double bw = mode_of(topo, TRUE), lat = mode_of(topo, FALSE);
   char *bws = ns_format_bandwidth(bw), *lats = ns_format_time(lat);
-  g_string_append_printf(o, "default bandwidth %s\ndefault latency %s\n\n", bws, lats);
+  g_string_append_printf(o, "default bandwidth %s\ndefault latency %s\n", bws, lats);
+  write_routing(topo, o);
+  g_string_append_c(o, '\n');
   g_free(bws);
   g_free(lats);
 
   /* Nodes: runs of the same kind (and switch attributes), in id order. */
-  char **names = g_new0(char *, (gsize)n + 1);
+  char **names = g_new0(char *, (gsize)MAX(n, m) + 1); /* node runs and link runs */
   for (int v = 0; v < n;) {
     const NsNode *first = ns_topology_node(topo, v);
     int w = v;
-    while (w < n && ns_topology_node(topo, w)->kind == first->kind &&
-           (first->kind == NS_NODE_MACHINE || same_switch_attrs(first, ns_topology_node(topo, w))))
+    while (w < n && same_node_attrs(first, ns_topology_node(topo, w)))
       w++;
     for (int k = v; k < w; k++)
       names[k - v] = ns_topology_node(topo, k)->name;
     names[w - v] = NULL;
     char **ops = operands(names, (gsize)(w - v));
-    char *attrs = first->kind == NS_NODE_SWITCH ? switch_attrs(first) : g_strdup("");
+    char *attrs = first->kind == NS_NODE_SWITCH ? switch_attrs(first) : machine_attrs(first);
     emit_statements(o, first->kind == NS_NODE_SWITCH ? "switch" : "machine", ops, attrs);
     g_free(attrs);
     g_strfreev(ops);
@@ -344,6 +402,7 @@ gboolean ns_topology_write_native(const NsTopology *topo, FILE *out, GError **er
     i = j;
   }
   g_free(names);
+  write_routes(topo, o);
 
   fwrite(o->str, 1, o->len, out);
   g_string_free(o, TRUE);
@@ -443,6 +502,11 @@ gboolean ns_topology_write_graphml(const NsTopology *topo, FILE *out, GError **e
 {
   if (!writable_names(topo, "GraphML", error))
     return FALSE;
+  if (topo->route_heads->len > 0) {
+    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, ns_topology_source(topo), 0,
+                    "explicit routes have no GraphML form: write the native format");
+    return FALSE;
+  }
   int n = ns_topology_n_nodes(topo), m = ns_topology_n_links(topo);
   gboolean names_as_ids = TRUE;
   for (int v = 0; v < n && names_as_ids; v++)
@@ -467,7 +531,21 @@ gboolean ns_topology_write_graphml(const NsTopology *topo, FILE *out, GError **e
        "  <key id=\"buffer\" for=\"node\" attr.name=\"buffer\" attr.type=\"double\"/>\n"
        "  <key id=\"bandwidth\" for=\"edge\" attr.name=\"bandwidth\" attr.type=\"double\"/>\n"
        "  <key id=\"latency\" for=\"edge\" attr.name=\"latency\" attr.type=\"double\"/>\n"
+       "  <key id=\"ports\" for=\"node\" attr.name=\"ports\" attr.type=\"string\"/>\n"
+       "  <key id=\"routing\" for=\"graph\" attr.name=\"routing\" attr.type=\"string\"/>\n"
+       "  <key id=\"grid\" for=\"graph\" attr.name=\"grid\" attr.type=\"string\"/>\n"
        "  <graph id=\"topology\" edgedefault=\"undirected\">\n");
+  g_string_append_printf(o, "    <data key=\"routing\">%s</data>\n",
+                         ns_routing_kind_name(ns_topology_routing(topo)));
+  int sizes[NS_MAX_DIMS];
+  gboolean wrap;
+  int dims = ns_topology_grid(topo, sizes, &wrap);
+  if (dims > 0) {
+    g_string_append(o, "    <data key=\"grid\">");
+    for (int d = 0; d < dims; d++)
+      g_string_append_printf(o, "%s%d", d ? "x" : "", sizes[d]);
+    g_string_append_printf(o, " %s</data>\n", wrap ? "torus" : "mesh");
+  }
   for (int v = 0; v < n; v++) {
     const NsNode *nd = ns_topology_node(topo, v);
     g_string_append_printf(o, "    <node id=\"%s\"><data key=\"kind\">%s</data><data key=\"name\">",
@@ -480,6 +558,9 @@ gboolean ns_topology_write_graphml(const NsTopology *topo, FILE *out, GError **e
                              forwarding_name(nd->forwarding), buffering_name(nd->buffering));
       if (nd->buffer_packets > 0)
         g_string_append_printf(o, "<data key=\"buffer\">%d</data>", nd->buffer_packets);
+    } else if (nd->ports != NS_PORTS_DEFAULT) {
+      g_autofree char *ports = machine_attrs(nd); /* " ports=VALUE" */
+      g_string_append_printf(o, "<data key=\"ports\">%s</data>", ports + strlen(" ports="));
     }
     g_string_append(o, "</node>\n");
   }

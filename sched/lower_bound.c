@@ -380,7 +380,7 @@ char *ns_lower_bound_describe(const NsTopology *topo, const NsLowerBound *b)
     break;
   }
   if (b->load > 0)
-    return g_strdup_printf("%s: %" G_GUINT64_FORMAT " messages a link at %.4g Gbit/s", what,
-                           b->load, b->bandwidth / 1e9);
+    return g_strdup_printf("%s: %" G_GUINT64_FORMAT " message%s a link at %.4g Gbit/s", what,
+                           b->load, b->load == 1 ? "" : "s", b->bandwidth / 1e9);
   return g_strdup_printf("%s: %.4g Gbit/s in all", what, b->bandwidth / 1e9);
 }

@@ -7,15 +7,23 @@ static const NsPlanner planners[] = {
 #define NS_PLANNER(coll, algo, summary_, source_)                                          \
   { .collective = NS_COLL_##coll##_ID, .name = #algo, .summary = summary_,               \
     .source = source_, .plan = ns_##coll##_##algo },
+#define NS_PLANNER_TREE(coll, algo, summary_, source_)                                     \
+  { .collective = NS_COLL_##coll##_ID, .name = #algo, .summary = summary_,               \
+    .source = source_, .plan = ns_##coll##_##algo, .needs_tree = TRUE },
 #define NS_COLL_alltoall_ID NS_COLL_ALLTOALL
 #define NS_COLL_allgather_ID NS_COLL_ALLGATHER
 #define NS_COLL_bcast_ID NS_COLL_BCAST
 #define NS_PLANNER_NAMED(coll, algo, name_, summary_, source_)                           \
   { .collective = NS_COLL_##coll##_ID, .name = name_, .summary = summary_,               \
     .source = source_, .plan = ns_##coll##_##algo },
+#define NS_PLANNER_NAMED_TREE(coll, algo, name_, summary_, source_)                      \
+  { .collective = NS_COLL_##coll##_ID, .name = name_, .summary = summary_,               \
+    .source = source_, .plan = ns_##coll##_##algo, .needs_tree = TRUE },
 #include "sched/planners.def"
 #undef NS_PLANNER
 #undef NS_PLANNER_NAMED
+#undef NS_PLANNER_TREE
+#undef NS_PLANNER_NAMED_TREE
 };
 
 const NsPlanner *ns_planners(int *n)
@@ -55,6 +63,15 @@ NsSchedule *ns_plan(const NsTopology *topo, NsCollective collective, const char 
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "unknown %s algorithm '%s' (known: %s)",
                     ns_collective_name(collective), algorithm, known->str);
     g_string_free(known, TRUE);
+    return NULL;
+  }
+  if (p->needs_tree && ns_topology_routing(topo) != NS_ROUTING_TREE) {
+    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                    "%s/%s needs a switch tree (unique-path routing), and %s routes %s: take "
+                    "a spanning tree (--spanning bfs|dfs|kruskal|uniform), as Ethernet does, "
+                    "or use an algorithm for this fabric",
+                    ns_collective_name(collective), p->name, ns_topology_source(topo),
+                    ns_routing_kind_name(ns_topology_routing(topo)));
     return NULL;
   }
   if (params->msize == 0 || params->msize > NS_MAX_MSIZE) {

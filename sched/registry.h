@@ -31,6 +31,7 @@ typedef struct {
   const char *summary;   /* one line for --list */
   const char *source;    /* paper and section */
   NsPlanFunc plan;
+  gboolean needs_tree;   /* a switch tree only (checked by ns_plan) */
 } NsPlanner;
 
 /* Declarations of every planner function: ns_alltoall_faraj(), ... */
@@ -40,6 +41,8 @@ typedef struct {
 #include "sched/planners.def"
 #undef NS_PLANNER
 #undef NS_PLANNER_NAMED
+#undef NS_PLANNER_TREE
+#undef NS_PLANNER_NAMED_TREE
 
 /* All planners, in registry order; *n receives the count. */
 const NsPlanner *ns_planners(int *n);
@@ -52,7 +55,8 @@ const NsPlanner *ns_planners(int *n);
 const NsPlanner *ns_planner_find(NsCollective collective, const char *algorithm);
 
 /* Plans with the named algorithm: NS_ERROR_INPUT listing the known
- * algorithms of that collective when the name is unknown. */
+ * algorithms of that collective when the name is unknown,
+ * NS_ERROR_UNSUPPORTED when a tree-only planner meets another fabric. */
 NsSchedule *ns_plan(const NsTopology *topo, NsCollective collective, const char *algorithm,
                     const NsPlanParams *params, GError **error);
 

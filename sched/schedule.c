@@ -47,7 +47,60 @@ NsSchedule *ns_schedule_new(NsCollective collective, const char *algorithm,
   s->transfers = g_array_new(FALSE, FALSE, sizeof(NsTransfer));
   s->chunk_pool = g_array_new(FALSE, FALSE, sizeof(uint32_t));
   s->sync = g_array_new(FALSE, FALSE, sizeof(NsSyncEdge));
+  s->routes = g_array_new(FALSE, FALSE, sizeof(NsTransferRoute));
+  s->route_names = g_ptr_array_new_with_free_func(g_free);
   return s;
+}
+
+NsSchedule *ns_schedule_copy(const NsSchedule *s)
+{
+  NsSchedule *c = ns_schedule_new(s->collective, s->algorithm, s->n_machines,
+                                  (const char *const *)s->machines, s->msize);
+  c->root = s->root;
+  c->n_segments = s->n_segments;
+  c->execution = s->execution;
+  c->sync_scheme = g_strdup(s->sync_scheme);
+  c->sync_set = s->sync_set;
+  g_array_append_vals(c->phase_start, s->phase_start->data, s->phase_start->len);
+  g_array_append_vals(c->transfers, s->transfers->data, s->transfers->len);
+  g_array_append_vals(c->chunk_pool, s->chunk_pool->data, s->chunk_pool->len);
+  g_array_append_vals(c->sync, s->sync->data, s->sync->len);
+  g_array_append_vals(c->routes, s->routes->data, s->routes->len);
+  for (guint i = 0; i < s->route_names->len; i++)
+    g_ptr_array_add(c->route_names, g_strdup(g_ptr_array_index(s->route_names, i)));
+  return c;
+}
+
+void ns_schedule_set_route(NsSchedule *s, uint32_t t, int n, const char *const *nodes)
+{
+  g_return_if_fail(n >= 2);
+  g_return_if_fail(s->routes->len == 0 ||
+                   g_array_index(s->routes, NsTransferRoute, s->routes->len - 1).transfer < t);
+  NsTransferRoute r = { .transfer = t, .first = s->route_names->len, .n = (uint32_t)n };
+  for (int i = 0; i < n; i++)
+    g_ptr_array_add(s->route_names, g_strdup(nodes[i]));
+  g_array_append_val(s->routes, r);
+}
+
+int ns_schedule_route_of(const NsSchedule *s, uint64_t t, const char *const **nodes)
+{
+  if (s->routes == NULL || s->routes->len == 0)
+    return 0;
+  guint lo = 0, hi = s->routes->len;
+  while (lo < hi) {
+    guint mid = lo + (hi - lo) / 2;
+    uint32_t at = g_array_index(s->routes, NsTransferRoute, mid).transfer;
+    if (at == t) {
+      const NsTransferRoute *r = &g_array_index(s->routes, NsTransferRoute, mid);
+      *nodes = (const char *const *)&g_ptr_array_index(s->route_names, r->first);
+      return (int)r->n;
+    }
+    if (at < t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return 0;
 }
 
 void ns_schedule_free(NsSchedule *s)
@@ -61,6 +114,10 @@ void ns_schedule_free(NsSchedule *s)
   g_array_unref(s->chunk_pool);
   g_array_unref(s->sync);
   g_free(s->sync_scheme);
+  if (s->routes != NULL)
+    g_array_unref(s->routes);
+  if (s->route_names != NULL)
+    g_ptr_array_unref(s->route_names);
   g_free(s);
 }
 
@@ -111,6 +168,7 @@ uint32_t ns_schedule_add_chunks(NsSchedule *s, int src, int dst, uint32_t n,
 
 void ns_schedule_add_sync(NsSchedule *s, uint32_t from, uint32_t to)
 {
+  s->sync_set = TRUE;
   NsSyncEdge e = { from, to };
   g_array_append_val(s->sync, e);
 }

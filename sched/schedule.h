@@ -21,6 +21,12 @@
  *                   sender's posting order (LAM's and MPICH's non-blocking
  *                   all-to-alls).
  *
+ * Routes (optional): a transfer may carry its own route, the names of the
+ * nodes it crosses from src to dst, where the algorithm needs a path the
+ * topology's routing would not take (Liu Gang et al.'s ring exchange sends
+ * half its distance-N/2 messages the negative way round a ring of four).
+ * Every stage routes transfers through sched/route.h, which honours them.
+ *
  * Sync edges (optional): (from, to) transfer indices; transfer `to` may
  * start only after transfer `from` has completed (Faraj–Yuan §5 pair-wise
  * synchronisation). They come on top of program order: every machine
@@ -56,6 +62,11 @@ typedef struct {
 } NsSyncEdge;
 
 typedef struct {
+  uint32_t transfer;    /* the transfer it routes */
+  uint32_t first, n;    /* its node names: route_names[first .. first + n) */
+} NsTransferRoute;
+
+typedef struct {
   NsCollective collective;
   char *algorithm;      /* registry name without the collective, e.g. "faraj" */
   int n_machines;
@@ -70,6 +81,12 @@ typedef struct {
   GArray *sync;         /* NsSyncEdge */
   char *sync_scheme;    /* scheme the sync edges were computed for
                            (sched/sync.h), e.g. "sender-all"; NULL if none */
+  gboolean sync_set;    /* the sync edges were computed or read (perhaps none
+                           was needed); FALSE: sync_scheme is only the
+                           algorithm's recommendation, edges to be computed
+                           (the simulator does) */
+  GArray *routes;       /* NsTransferRoute, by increasing transfer */
+  GPtrArray *route_names; /* node names of the routes, back to back */
 } NsSchedule;
 
 const char *ns_collective_name(NsCollective c);
@@ -81,6 +98,9 @@ NsSchedule *ns_schedule_new(NsCollective collective, const char *algorithm,
                             int n_machines, const char *const *machines, uint64_t msize);
 void ns_schedule_free(NsSchedule *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsSchedule, ns_schedule_free)
+
+/* A deep copy. O(size). */
+NsSchedule *ns_schedule_copy(const NsSchedule *s);
 
 /* Pre-sizes the arrays (an optimisation only). */
 void ns_schedule_reserve(NsSchedule *s, uint32_t n_phases, uint64_t n_transfers);
@@ -95,6 +115,13 @@ uint32_t ns_schedule_add(NsSchedule *s, int src, int dst, uint32_t chunk);
 uint32_t ns_schedule_add_chunks(NsSchedule *s, int src, int dst, uint32_t n,
                                 const uint32_t *chunks);
 void ns_schedule_add_sync(NsSchedule *s, uint32_t from, uint32_t to);
+/* Gives transfer `t` its own route: the `n` >= 2 node names from its src
+ * machine to its dst machine (copied). Routes must be given in increasing
+ * transfer order. Checked against a topology by sched/route.h. */
+void ns_schedule_set_route(NsSchedule *s, uint32_t t, int n, const char *const *nodes);
+/* The route of transfer t: its node names in *nodes and their number, or
+ * 0 when it takes the topology's route. O(log routes). */
+int ns_schedule_route_of(const NsSchedule *s, uint64_t t, const char *const **nodes);
 /* Renames the schedule's algorithm and, when `sync_scheme` is not NULL,
  * records the synchronisation scheme the algorithm prescribes (the
  * simulator's default for it). For variants and selectors built on another

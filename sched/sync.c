@@ -1,35 +1,40 @@
 /* netsched — synchronisation schemes and the pair-wise synchronisation set
  * (dissertation §3.2.3). See sync.h. */
 #include "sched/sync.h"
+#include "sched/route.h"
 #include "platforms/error.h"
 #include <stdlib.h>
 #include <string.h>
 
+/* What follows a scheme's name after a colon. */
+typedef enum { PARAM_NONE, PARAM_BLOCK, PARAM_WINDOW } SchemeParam;
+
 typedef struct {
   const char *name;
   NsSyncKind kind;
-  gboolean takes_block;
+  SchemeParam param;
 } SchemeName;
 
 static const SchemeName scheme_names[] = {
-  { "none", NS_SYNC_NONE, FALSE },
-  { "dummy", NS_SYNC_DUMMY, FALSE },
-  { "sender-all", NS_SYNC_SENDER_ALL, FALSE },
-  { "sender-partial", NS_SYNC_SENDER_PARTIAL, TRUE },
-  { "receiver-all", NS_SYNC_RECEIVER_ALL, FALSE },
-  { "receiver-partial", NS_SYNC_RECEIVER_PARTIAL, TRUE },
-  { "barrier-all", NS_SYNC_BARRIER_ALL, FALSE },
-  { "barrier-partial-none", NS_SYNC_BARRIER_PARTIAL_NONE, TRUE },
-  { "barrier-partial-sender", NS_SYNC_BARRIER_PARTIAL_SENDER, TRUE },
-  { "barrier-partial-receiver", NS_SYNC_BARRIER_PARTIAL_RECEIVER, TRUE },
-  { "light", NS_SYNC_LIGHT, FALSE },
+  { "none", NS_SYNC_NONE, PARAM_NONE },
+  { "dummy", NS_SYNC_DUMMY, PARAM_NONE },
+  { "sender-all", NS_SYNC_SENDER_ALL, PARAM_NONE },
+  { "sender-partial", NS_SYNC_SENDER_PARTIAL, PARAM_BLOCK },
+  { "receiver-all", NS_SYNC_RECEIVER_ALL, PARAM_NONE },
+  { "receiver-partial", NS_SYNC_RECEIVER_PARTIAL, PARAM_BLOCK },
+  { "barrier-all", NS_SYNC_BARRIER_ALL, PARAM_NONE },
+  { "barrier-partial-none", NS_SYNC_BARRIER_PARTIAL_NONE, PARAM_BLOCK },
+  { "barrier-partial-sender", NS_SYNC_BARRIER_PARTIAL_SENDER, PARAM_BLOCK },
+  { "barrier-partial-receiver", NS_SYNC_BARRIER_PARTIAL_RECEIVER, PARAM_BLOCK },
+  { "light", NS_SYNC_LIGHT, PARAM_NONE },
+  { "window", NS_SYNC_WINDOW, PARAM_WINDOW },
 };
 
 const char *ns_sync_scheme_names(void)
 {
   return "none, dummy, sender-all, sender-partial:BS, receiver-all, receiver-partial:BS, "
          "barrier-all, barrier-partial-none:BS, barrier-partial-sender:BS, "
-         "barrier-partial-receiver:BS, light";
+         "barrier-partial-receiver:BS, light, window:W";
 }
 
 gboolean ns_sync_scheme_parse(const char *text, NsSyncScheme *scheme, GError **error)
@@ -42,7 +47,7 @@ gboolean ns_sync_scheme_parse(const char *text, NsSyncScheme *scheme, GError **e
       continue;
     scheme->kind = n->kind;
     scheme->block = 0;
-    if (!n->takes_block) {
+    if (n->param == PARAM_NONE) {
       if (colon == NULL)
         return TRUE;
       ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "sync scheme '%s' takes no block size",
@@ -50,14 +55,19 @@ gboolean ns_sync_scheme_parse(const char *text, NsSyncScheme *scheme, GError **e
       return FALSE;
     }
     char *end = NULL;
-    long bs = colon ? strtol(colon + 1, &end, 10) : 0;
-    if (colon == NULL || end == colon + 1 || *end != '\0' || bs < 1 || bs > 1000000000) {
-      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                      "sync scheme '%s' needs a block size: %s:BS with BS >= 1 phases", n->name,
-                      n->name);
+    long v = colon ? strtol(colon + 1, &end, 10) : 0;
+    if (colon == NULL || end == colon + 1 || *end != '\0' || v < 1 || v > 1000000000) {
+      if (n->param == PARAM_WINDOW)
+        ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                        "sync scheme 'window' needs a window: window:W with W >= 1 items "
+                        "in flight");
+      else
+        ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                        "sync scheme '%s' needs a block size: %s:BS with BS >= 1 phases",
+                        n->name, n->name);
       return FALSE;
     }
-    scheme->block = (int)bs;
+    scheme->block = (int)v;
     return TRUE;
   }
   ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "unknown sync scheme '%s' (known: %s)", text,
@@ -69,7 +79,7 @@ char *ns_sync_scheme_to_string(const NsSyncScheme *scheme)
 {
   for (gsize i = 0; i < G_N_ELEMENTS(scheme_names); i++)
     if (scheme_names[i].kind == scheme->kind)
-      return scheme_names[i].takes_block
+      return scheme_names[i].param != PARAM_NONE
                  ? g_strdup_printf("%s:%d", scheme_names[i].name, scheme->block)
                  : g_strdup(scheme_names[i].name);
   return g_strdup("?");
@@ -229,16 +239,15 @@ static gboolean share_machine(const NsSchedule *s, uint32_t u, uint32_t v)
 
 /* Step 1: consecutive groups of users of every directed edge. */
 static GArray *candidate_pairs(const NsTopology *topo, const Graph *g, const NsSyncScheme *sc,
-                               const int *node)
+                               const NsRouter *router)
 {
   const NsSchedule *s = g->s;
   uint64_t n = ns_schedule_n_transfers(s);
   int n_edges = ns_topology_n_edges(topo);
-  int *route = g_new(int, ns_topology_max_route_len(topo));
+  int *route = g_new(int, ns_router_max_len(router));
   uint64_t *estart = g_new0(uint64_t, (gsize)n_edges + 1);
   for (uint64_t t = 0; t < n; t++) {
-    const NsTransfer *tr = ns_schedule_transfer(s, t);
-    int len = ns_topology_route(topo, node[tr->src], node[tr->dst], route);
+    int len = ns_router_route(router, t, route);
     for (int k = 0; k < len; k++)
       estart[route[k] + 1]++;
   }
@@ -247,8 +256,7 @@ static GArray *candidate_pairs(const NsTopology *topo, const Graph *g, const NsS
   uint32_t *users = g_new(uint32_t, estart[n_edges] + 1);
   uint64_t *fill = g_memdup2(estart, sizeof(uint64_t) * (gsize)n_edges);
   for (uint64_t t = 0; t < n; t++) {
-    const NsTransfer *tr = ns_schedule_transfer(s, t);
-    int len = ns_topology_route(topo, node[tr->src], node[tr->dst], route);
+    int len = ns_router_route(router, t, route);
     for (int k = 0; k < len; k++)
       users[fill[route[k]]++] = (uint32_t)t;
   }
@@ -390,9 +398,15 @@ gboolean ns_sync_check(const NsTopology *topo, const NsSchedule *s, const NsSync
   int *node = ns_schedule_machine_nodes(topo, s, error);
   if (node == NULL)
     return FALSE;
+  NsRouter *router = ns_router_new(topo, s, node, error);
+  if (router == NULL) {
+    g_free(node);
+    return FALSE;
+  }
   Graph g = { .s = s };
   build_program_order(&g);
-  GArray *required = candidate_pairs(topo, &g, scheme, node);
+  GArray *required = candidate_pairs(topo, &g, scheme, router);
+  ns_router_free(router);
   g_free(node);
   GArray *edges = g_array_sized_new(FALSE, FALSE, sizeof(Pair), s->sync->len);
   for (guint i = 0; i < s->sync->len; i++) {
@@ -429,6 +443,7 @@ gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
   g_array_set_size(s->sync, 0);
   g_free(s->sync_scheme);
   s->sync_scheme = ns_sync_scheme_to_string(scheme);
+  s->sync_set = TRUE;
   if (!ns_sync_uses_pairwise(scheme))
     return TRUE;
   if (s->execution != NS_EXEC_PHASED) {
@@ -440,9 +455,15 @@ gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
   int *node = ns_schedule_machine_nodes(topo, s, error);
   if (node == NULL)
     return FALSE;
+  NsRouter *router = ns_router_new(topo, s, node, error);
+  if (router == NULL) {
+    g_free(node);
+    return FALSE;
+  }
   Graph g = { .s = s };
   build_program_order(&g);
-  GArray *pairs = candidate_pairs(topo, &g, scheme, node);
+  GArray *pairs = candidate_pairs(topo, &g, scheme, router);
+  ns_router_free(router);
   g_free(node);
   stats->candidates = pairs->len;
 

@@ -28,6 +28,15 @@
  *                                each transfer the receiver, once it has
  *                                reached that phase, sends the sender a small
  *                                "ready" message, and the sender waits for it
+ *   window:W                     Tam & Wang's global window (§3.2, Algorithm
+ *                                2), for posted schedules: every transfer
+ *                                is sent as ⌈bytes / NS_SYNC_WINDOW_ITEM⌉
+ *                                items, interleaved over the machine's
+ *                                transfers in posting order (item 1 of each,
+ *                                then item 2, ...: Algorithm 1's loops);
+ *                                every machine keeps η = items it has sent −
+ *                                items it has received, and posts its next
+ *                                item only while η < W
  */
 #ifndef NETSCHED_SYNC_H
 #define NETSCHED_SYNC_H
@@ -47,15 +56,20 @@ typedef enum {
   NS_SYNC_BARRIER_PARTIAL_SENDER,
   NS_SYNC_BARRIER_PARTIAL_RECEIVER,
   NS_SYNC_LIGHT,
+  NS_SYNC_WINDOW,
 } NsSyncKind;
 
 typedef struct {
   NsSyncKind kind;
-  int block;        /* BS for the partial schemes, else 0 */
+  int block;        /* BS for the partial schemes, W for window, else 0 */
 } NsSyncScheme;
 
+/* The item of the window scheme: one Ethernet MTU, the packet of Tam &
+ * Wang's items (§2.3: b = mtu). */
+#define NS_SYNC_WINDOW_ITEM 1500
+
 /* "sender-partial:8" -> scheme. NS_ERROR_INPUT listing the schemes on an
- * unknown name, a missing or non-positive block size. */
+ * unknown name, a missing or non-positive block size or window. */
 gboolean ns_sync_scheme_parse(const char *text, NsSyncScheme *scheme, GError **error);
 /* "sender-partial:8" (newly allocated). */
 char *ns_sync_scheme_to_string(const NsSyncScheme *scheme);

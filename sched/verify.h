@@ -27,8 +27,10 @@
  *                as many hops as a shortest path, relays included (Liu Gang
  *                et al.'s claim for AR and AT2); informative unless
  *                required;
- *   optimality   the schedule's transmission time — Σ over phases of its
- *                slowest transfer, bytes over rate — against the
+ *   optimality   the schedule's transmission time — Σ over phases of the
+ *                phase's duration: its slowest transfer (bytes over rate),
+ *                or its busiest link's bits over bandwidth when contended —
+ *                against the
  *                collective's lower bound (sched/lower_bound.h); on a tree
  *                of one link speed that is phases versus the bottleneck
  *                load (Faraj & Yuan §4: load-many phases is optimal and
@@ -127,11 +129,14 @@ typedef struct {
   uint64_t n_phases, n_transfers, n_chunk_moves;
   uint64_t n_required;   /* (chunk, destination) pairs the collective needs */
   uint64_t n_delivered;  /* of those, delivered (at least once) */
-  uint64_t lower_bound;  /* the bound's load in whole messages per link (the phases a
-                            one-chunk schedule needs on links of one speed), else 0 */
+  uint64_t lower_bound;  /* phases: the bound's load in whole messages per link, when
+                            links have one speed and transfers one chunk (then a
+                            phase takes one message time), else 0 */
   NsLowerBound bound;    /* the collective's lower bound, when optimality ran */
   double bound_s;        /* its time for the schedule's chunk size */
-  double transmission_s; /* Σ over phases of the slowest transfer (bytes / rate) */
+  double transmission_s; /* Σ over phases of its duration: the slowest transfer (bytes
+                            / rate), or the busiest link (its bits / bandwidth) when
+                            transfers share it beyond its bandwidth */
   uint64_t max_edge_use; /* largest number of transfers of one phase on one edge */
   int max_path_len;      /* switches on the longest route used */
   GArray *cycle;         /* uint32 transfer ids of the first wait cycle (NS_FIND_CYCLE),
@@ -149,9 +154,82 @@ void ns_verify_report_clear(NsVerifyReport *r);
  * range); check failures are findings in the report, not errors.
  * Time O(Σ route lengths + Σ chunks + required pairs), plus one route per
  * relayed all-to-all message for the shortest-path check; memory
- * O(chunks): one byte per alltoall message plus O(|E| + |M|) stamps. */
+ * O(chunks): one byte per alltoall message plus O(|E| + |M|) stamps. The
+ * same checks as a session (below) fed the schedule's phases. */
 gboolean ns_verify(const NsTopology *topo, const NsSchedule *s, const NsVerifyOptions *opt,
                    NsVerifyReport *report, GError **error);
+
+/* ---- sessions: verifying a schedule as its phases arrive ---------------
+ *
+ *   vs = ns_verify_begin(topo, header, opt, 0, &error);   // no phases in header
+ *   for each phase: ns_verify_phase(vs, transfers, n, chunk_pool, &error);
+ *   ns_verify_end(vs, tail, &report, &error);              // tail: sync edges, routes
+ *   describe findings with ns_verify_session_schedule(vs), then free.
+ *
+ * A session checks each phase when it comes (data flow, contention, ports,
+ * shortest paths, the phase's share of the transmission time) and keeps
+ * only what later phases and the final checks need: the holdings (one byte
+ * per all-to-all message or per (all-gather block, machine); one byte per
+ * (broadcast segment sent, machine)), the relays' holdings of indirect
+ * all-to-alls (a hash entry per relayed (message, machine)), O(|E| + |M|)
+ * stamps, and the ends of the transfers its recorded findings name. Not
+ * the phases. ns_verify() is a session over a schedule held whole.
+ *
+ * Sync edges (their wait-cycle and ordering checks) and transfers' own
+ * routes (resolved against the transfers they route) need every phase: a
+ * header carrying either, or the NS_VERIFY_KEEP flag (for files whose sync
+ * edges or routes may follow their phases), makes the session keep the
+ * phases (16 bytes a transfer) and check the whole schedule at the end.
+ */
+typedef struct NsVerifySession NsVerifySession;
+
+typedef enum {
+  NS_VERIFY_KEEP = 1 << 0, /* keep the phases: sync edges or routes may come in the tail */
+} NsVerifyFlags;
+
+/*
+ * ns_verify_begin — starts verifying a schedule phase by phase.
+ *
+ * `header` is a schedule without phases (any it holds are ignored), copied:
+ * the collective, machines, sizes, execution, and sync edges or routes when
+ * they are known before the phases. `opt` NULL means the defaults;
+ * `flags` NsVerifyFlags. NULL with NS_ERROR_INPUT when the header cannot be
+ * checked (a machine unknown to the topology, a bad root). Time and memory
+ * O(|E| + |M| + holdings).
+ */
+NsVerifySession *ns_verify_begin(const NsTopology *topo, const NsSchedule *header,
+                                 const NsVerifyOptions *opt, unsigned flags, GError **error);
+/* Does the session keep the phases (NS_VERIFY_KEEP, sync edges or routes)? */
+gboolean ns_verify_session_keeps(const NsVerifySession *vs);
+
+/*
+ * ns_verify_phase — checks the next phase: `n` transfers; a multi-chunk
+ * transfer's chunk is an offset into `chunk_pool` (as in NsSchedule). The
+ * arrays are not kept. FALSE with NS_ERROR_INPUT for an index out of range
+ * ("transfer #T ..."); the session can then only be freed. O(Σ route
+ * lengths + chunks of the phase).
+ */
+gboolean ns_verify_phase(NsVerifySession *vs, const NsTransfer *transfers, uint64_t n,
+                         const uint32_t *chunk_pool, GError **error);
+
+/*
+ * ns_verify_end — the final checks (completeness, optimality, sync) into
+ * `report` (cleared first; ns_verify_report_clear it). `tail` (or NULL)
+ * brings the sync scheme, and sync edges and routes that came after the
+ * phases: a session that does not keep its phases fails with
+ * NS_ERROR_UNSUPPORTED when it has any. Otherwise errors as ns_verify. Once
+ * per session.
+ */
+gboolean ns_verify_end(NsVerifySession *vs, const NsSchedule *tail, NsVerifyReport *report,
+                       GError **error);
+
+/* A schedule to describe the report's findings with (ns_verify_write_text
+ * and the others): the whole schedule when kept; else the header with the
+ * transfers the findings name, at their indices (the others are reserved
+ * memory, never written nor read). Owned by the session; after end. */
+const NsSchedule *ns_verify_session_schedule(NsVerifySession *vs);
+void ns_verify_session_free(NsVerifySession *vs);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsVerifySession, ns_verify_session_free)
 
 /* TRUE when every check that ran found nothing, ignoring optimality and
  * shortest paths unless `required` (NsRequire bits) asks for them. */
@@ -170,6 +248,18 @@ gboolean ns_verify_write_json(const NsVerifyReport *r, const NsTopology *topo,
 gboolean ns_verify_write_junit(const NsVerifyReport *r, const NsTopology *topo,
                                const NsSchedule *s, unsigned required, FILE *out,
                                GError **error);
+/* The pieces of a JUnit document with several suites: the header, one
+ * suite per verified schedule, one suite with an <error> for an input that
+ * could not be verified (`name` the file, `message` why), the footer. */
+void ns_verify_junit_begin(FILE *out);
+void ns_verify_junit_suite(const NsVerifyReport *r, const NsTopology *topo, const NsSchedule *s,
+                           unsigned required, FILE *out);
+void ns_verify_junit_error(const char *name, const char *message, FILE *out);
+void ns_verify_junit_end(FILE *out);
+/* The JSON report of one schedule as a node (for arrays of reports). */
+struct _JsonNode;
+struct _JsonNode *ns_verify_report_json(const NsVerifyReport *r, const NsTopology *topo,
+                                        const NsSchedule *s, unsigned required);
 /* One line describing a finding, e.g. "phase 3: transfers #12 n0->n5 and
  * #9 n1->n6 share edge s0->s1" (newly allocated). */
 char *ns_finding_describe(const NsFinding *f, const NsTopology *topo, const NsSchedule *s);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fuzz the input readers: scripts/fuzz.sh [SECONDS]
 #
-# Configures a clang build in build-fuzz/ (-DNETSCHED_FUZZ=ON), builds the
-# libFuzzer harnesses of fuzz/ and runs each for SECONDS (default 60) on a
+# Configures a clang build in build-fuzz/ (-DNETSCHED_FUZZ=ON; FUZZ_BUILD_DIR
+# names another directory), builds the libFuzzer harnesses of fuzz/ (native,
+# slurm, graphml, schedule) and runs each for SECONDS (default 60) on a
 # temporary copy of its seed corpus (fuzz/corpus/<harness>/), inputs of at
 # most 4096 bytes. Prints one line per harness: "N runs, no crash", or the
 # saved reproducer and the end of the log. Exits 1 if any harness found a
@@ -27,8 +28,8 @@ if ! [[ $seconds =~ ^[1-9][0-9]*$ ]]; then
 fi
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build="$root/build-fuzz"
-harnesses=(native slurm schedule)
+build="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
+harnesses=(native slurm graphml schedule)
 
 cc=${FUZZ_CC:-clang}
 if ! command -v "$cc" >/dev/null 2>&1; then
@@ -48,7 +49,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/netsched-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-echo "== configuring and building harnesses in build-fuzz/"
+echo "== configuring and building harnesses in $build/"
 if ! cmake -S "$root" -B "$build" "${generator[@]}" \
        -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
        -DNETSCHED_FUZZ=ON -DNETSCHED_SANITIZE=OFF -DBUILD_TESTING=OFF \

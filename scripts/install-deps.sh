@@ -1,22 +1,46 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages netsched needs, and nothing when they are
 # all there already (idempotent, a quick no-op on a prepared machine).
-#   scripts/install-deps.sh          build + run dependencies
-#   scripts/install-deps.sh --test   plus what the test suite uses (clang for
-#                                    the libFuzzer smoke run)
-# Runs apt-get as root, or through sudo when not root.
+#   scripts/install-deps.sh                build + run dependencies
+#   scripts/install-deps.sh --test         plus what the test suite uses (clang for
+#                                          the libFuzzer smoke run, Open MPI for the
+#                                          sweep's MPI mode: mpirun, netsched-mpi)
+#   scripts/install-deps.sh --verify-only  only what a verify-only build needs
+#                                          (cmake -DNETSCHED_SIMULATOR=OFF): no
+#                                          SimGrid, no ns-3, no gnuplot
+# Options combine (--verify-only --test). Runs apt-get as root, or through
+# sudo when not root; never asks anything (DEBIAN_FRONTEND=noninteractive).
 set -euo pipefail
 
+usage() {
+  sed -n '2,12s/^# \{0,1\}//p' "$0"
+}
+
+test=0 verify_only=0
+for arg in "$@"; do
+  case "$arg" in
+    --test) test=1 ;;
+    --verify-only) verify_only=1 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "install-deps: unknown option '$arg'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+
+# The verify-only build: the core libraries, the command, the man pages.
 packages=(build-essential cmake pkg-config libglib2.0-dev libjson-glib-dev libigraph-dev
-          libsimgrid-dev gnuplot-nox)
-if [[ "${1:-}" == "--test" ]]; then
-  packages+=(clang libclang-rt-14-dev)
+          libzstd-dev help2man)
+if [[ $verify_only -eq 0 ]]; then
+  # The simulator (libsimgrid-dev brings SimGrid's ns-3 backend) and plots.
+  packages+=(libsimgrid-dev gnuplot-nox)
+fi
+if [[ $test -eq 1 ]]; then
+  packages+=(clang libclang-rt-14-dev openmpi-bin libopenmpi-dev gnuplot-nox)
 fi
 
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
+    [[ " ${missing[*]} " == *" $p "* ]] || missing+=("$p")
   fi
 done
 if [[ ${#missing[@]} -eq 0 ]]; then

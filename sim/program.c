@@ -160,6 +160,15 @@ Program *ns_program_build(const NsTopology *topo, const NsSchedule *s, const NsS
   if (node == NULL)
     return NULL;
   gboolean phased = s->execution == NS_EXEC_PHASED;
+  if (opt->sync.kind == NS_SYNC_WINDOW && phased) {
+    g_autofree char *scheme = ns_sync_scheme_to_string(&opt->sync);
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                    "sync scheme %s gates the sends of posted schedules; %s/%s is phased (its "
+                    "phases already bound what is in flight)",
+                    scheme, ns_collective_name(s->collective), s->algorithm);
+    g_free(node);
+    return NULL;
+  }
   GArray *dummies = phased && opt->sync.kind == NS_SYNC_DUMMY
                         ? dummy_transfers(topo, s, node)
                         : g_array_new(FALSE, FALSE, sizeof(Dummy));
@@ -201,6 +210,10 @@ Program *ns_program_build(const NsTopology *topo, const NsSchedule *s, const NsS
   prog->receiver_based = ns_sync_is_receiver_based(&opt->sync);
   prog->light = phased && opt->sync.kind == NS_SYNC_LIGHT;
   prog->sync_size = opt->sync_size;
+  if (opt->sync.kind == NS_SYNC_WINDOW) {
+    prog->window = (uint32_t)opt->sync.block;
+    prog->item_bytes = NS_SYNC_WINDOW_ITEM;
+  }
   prog->needed = g_new0(uint32_t, prog->n_all + 1);
   prog->sync_start = g_new0(uint32_t, prog->n_all + 2);
   guint n_sync = phased && ns_sync_uses_pairwise(&opt->sync) ? s->sync->len : 0;
@@ -255,12 +268,13 @@ static gboolean map_results(Program *prog, gboolean create)
 
 /* ---- serialisation for the replay process ------------------------------ */
 
-#define BLOB_MAGIC 0x6e7373696d763031ull /* "nssimv01" */
+#define BLOB_MAGIC 0x6e7373696d763032ull /* "nssimv02" */
 
 typedef struct {
   uint64_t magic;
   int32_t p, receiver_based, light, hardware_barrier;
   uint64_t n_real, n_all, n_steps, n_ops, n_barriers, n_sync, sync_size, names_len;
+  uint64_t window, item_bytes;
 } BlobHeader;
 
 /* The arrays of a program in blob order: pointer, element size, count. */
@@ -310,6 +324,7 @@ int ns_program_to_fd(const Program *prog)
     .n_steps = prog->step_start[prog->p], .n_ops = 2 * prog->n_all,
     .n_barriers = prog->n_barriers, .n_sync = prog->sync_start[prog->n_all],
     .sync_size = prog->sync_size, .names_len = names->len,
+    .window = prog->window, .item_bytes = prog->item_bytes,
   };
   int fd = memfd_create("netsched-program", 0);
   gboolean ok = fd >= 0 && write_all(fd, &h, sizeof h);
@@ -359,6 +374,13 @@ Program *ns_program_from_fds(int program_fd, int results_fd, const char **why)
   prog->n_all = h->n_all;
   prog->n_barriers = (uint32_t)h->n_barriers;
   prog->sync_size = h->sync_size;
+  if (h->window > G_MAXUINT32) {
+    *why = "window out of range in the program blob";
+    ns_program_free(prog);
+    return NULL;
+  }
+  prog->window = (uint32_t)h->window;
+  prog->item_bytes = h->item_bytes;
   BlobArray a[16];
   int n = blob_arrays(prog, h, a);
   gsize off = sizeof *h;

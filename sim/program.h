@@ -47,6 +47,10 @@ typedef struct {
   uint32_t *sync_start;    /* per transfer: targets sync_to[sync_start[t] .. sync_start[t+1]) */
   uint32_t *sync_to;
   uint64_t sync_size;
+  /* the global window (window:W, posted schedules; Tam & Wang §3.2) */
+  uint32_t window;         /* W: a machine posts an item only while η = items sent −
+                              items received < W; 0 = no window */
+  uint64_t item_bytes;     /* bytes per item (NS_SYNC_WINDOW_ITEM); 0 = whole transfers */
   /* results (shared memory) */
   SharedHeader *header;
   double *finish, *start, *end;

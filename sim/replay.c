@@ -15,15 +15,18 @@
 static Program *G;               /* the program of this (child) process */
 static sg_bar_t hardware;        /* the barrier hardware, when modelled */
 static uint32_t *sync_got;       /* per transfer: syncs received so far */
+static int64_t *eta;             /* per machine under a window: items sent − items received */
 static char payload;             /* SimGrid refuses NULL payloads */
+static void *received;           /* where receives store the payload pointer (unread); it
+                                    must outlive the comm, which a block-scoped local does not */
 
 /* What each machine's actor is blocked on, so that a run SimGrid ends in a
  * deadlock can say who waited for what (a success path is checked too). */
-typedef enum { WAIT_NOTHING, WAIT_SYNC, WAIT_COMM, WAIT_BARRIER, WAIT_DONE } WaitKind;
+typedef enum { WAIT_NOTHING, WAIT_SYNC, WAIT_COMM, WAIT_BARRIER, WAIT_WINDOW, WAIT_DONE } WaitKind;
 typedef struct {
   WaitKind kind;
   uint32_t phase;
-  uint32_t transfer;             /* WAIT_SYNC, WAIT_COMM */
+  uint32_t transfer;             /* WAIT_SYNC, WAIT_COMM; WAIT_WINDOW: the next to send */
 } WaitState;
 static WaitState *waiting;       /* per machine */
 
@@ -110,7 +113,6 @@ static void run_step(int x, const Step *st)
   guint k = 0;
   for (uint32_t i = 0; i < st->n_recvs; i++) {
     uint32_t t = G->ops[st->recv_first + i];
-    void *got;
     if (G->light) { /* light barrier: tell the sender this phase is reached */
       sg_comm_t c = sg_mailbox_put_init(sync_box(G->src[t]), GUINT_TO_POINTER(t + 1),
                                         (long)G->sync_size);
@@ -119,7 +121,7 @@ static void run_step(int x, const Step *st)
     }
     ids[k] = t;
     is_send[k] = FALSE;
-    comms[k++] = sg_mailbox_get_async(data_box(G->src[t], x), &got);
+    comms[k++] = sg_mailbox_get_async(data_box(G->src[t], x), &received);
   }
   for (uint32_t i = 0; i < st->n_sends; i++) {
     uint32_t t = G->ops[st->send_first + i];
@@ -152,6 +154,226 @@ static void run_step(int x, const Step *st)
   g_free(is_send);
 }
 
+/* ---- the global window (Tam & Wang §3.2, Algorithm 2) -------------------
+ * A posted step under window:W. Each send is cut into MTU items; the
+ * machine posts them in Algorithm 1's order — item 1 of every transfer in
+ * posting order, then item 2, ... — but only while η < W, where η counts
+ * the items it has sent minus the items it has received (Algorithm 2: inc
+ * η on every item sent, dec η on every item received). Receives are posted
+ * ahead, ⌊W / sources⌋ + 2 per source (at most W): a sender's W items in
+ * flight go to consecutive destinations, so that many per pair lets
+ * consecutive items of a pair overlap their latencies, as a NIC's receive
+ * ring would; an item beyond them waits in its pair's mailbox, matched in
+ * order. A step holds about 2W + sources comms however many items it
+ * moves, which keeps SimGrid's wait-any scans short. */
+
+typedef struct {
+  uint32_t id;                   /* send: position in the step's sends; receive: source slot */
+  gboolean send;
+} Pending;
+
+typedef struct {
+  int x;
+  const Step *st;
+  /* sends: the cursor of Algorithm 1's loops (item `round` of send `next`) */
+  uint64_t round, max_items;
+  uint32_t next;
+  uint64_t *sent_done;           /* per send: items completed */
+  /* receives: per source slot, items not yet posted, items posted and not
+   * received, and a transfer from it */
+  guint n_sources;
+  int32_t *source;
+  uint64_t *unposted, *posted;
+  uint64_t depth;                /* receives kept posted per source */
+  uint32_t *example;
+  /* outstanding comms */
+  sg_comm_t *comms;
+  Pending *pending;
+  guint n, cap;
+} Window;
+
+static uint64_t n_items(uint32_t t)
+{
+  uint64_t bytes = (uint64_t)G->bytes[t];
+  if (G->item_bytes == 0 || bytes <= G->item_bytes)
+    return 1;
+  return bytes / G->item_bytes + (bytes % G->item_bytes != 0);
+}
+
+/* Bytes of item j of transfer t: full items, the rest in the last. */
+static double item_bytes(uint32_t t, uint64_t j)
+{
+  uint64_t k = n_items(t);
+  if (k == 1)
+    return G->bytes[t];
+  return j + 1 < k ? (double)G->item_bytes : G->bytes[t] - (double)(k - 1) * (double)G->item_bytes;
+}
+
+static int compare_sources(const void *a, const void *b)
+{
+  int32_t x = G->src[*(const uint32_t *)a], y = G->src[*(const uint32_t *)b];
+  return (x > y) - (x < y);
+}
+
+/* The step's receives grouped by source: items expected from each. */
+static void window_sources(Window *w)
+{
+  const Step *st = w->st;
+  uint32_t *by_src = g_memdup2(&G->ops[st->recv_first], sizeof(uint32_t) * (st->n_recvs + 1));
+  qsort(by_src, st->n_recvs, sizeof(uint32_t), compare_sources);
+  w->source = g_new(int32_t, st->n_recvs + 1);
+  w->unposted = g_new0(uint64_t, st->n_recvs + 1);
+  w->posted = g_new0(uint64_t, st->n_recvs + 1);
+  w->example = g_new(uint32_t, st->n_recvs + 1);
+  for (uint32_t i = 0; i < st->n_recvs; i++) {
+    uint32_t t = by_src[i];
+    if (w->n_sources == 0 || w->source[w->n_sources - 1] != G->src[t]) {
+      w->source[w->n_sources] = G->src[t];
+      w->example[w->n_sources++] = t;
+    }
+    w->unposted[w->n_sources - 1] += n_items(t);
+  }
+  g_free(by_src);
+}
+
+static void window_begin(Window *w, int x, const Step *st)
+{
+  *w = (Window){ .x = x, .st = st };
+  for (uint32_t i = 0; i < st->n_sends; i++)
+    w->max_items = MAX(w->max_items, n_items(G->ops[st->send_first + i]));
+  w->sent_done = g_new0(uint64_t, st->n_sends + 1);
+  window_sources(w);
+  w->depth = MIN((uint64_t)G->window, G->window / MAX(w->n_sources, 1u) + 2);
+  w->cap = MIN(w->n_sources * w->depth + G->window, 4096u) + 1;
+  w->comms = g_new(sg_comm_t, w->cap);
+  w->pending = g_new(Pending, w->cap);
+}
+
+/* Room for one more outstanding comm. More than W sends can be out when
+ * η went negative (the machine received ahead of its own sending). */
+static void window_reserve(Window *w)
+{
+  if (w->n < w->cap)
+    return;
+  w->cap *= 2;
+  w->comms = g_renew(sg_comm_t, w->comms, w->cap);
+  w->pending = g_renew(Pending, w->pending, w->cap);
+}
+
+static void window_end(Window *w)
+{
+  g_free(w->sent_done);
+  g_free(w->source);
+  g_free(w->unposted);
+  g_free(w->posted);
+  g_free(w->example);
+  g_free(w->comms);
+  g_free(w->pending);
+}
+
+/* The next item in Algorithm 1's order: send position *i, item *j. */
+static gboolean window_next_item(Window *w, uint32_t *i, uint64_t *j)
+{
+  for (; w->round < w->max_items; w->round++, w->next = 0)
+    for (; w->next < w->st->n_sends; w->next++)
+      if (n_items(G->ops[w->st->send_first + w->next]) > w->round) {
+        *i = w->next++;
+        *j = w->round;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static gboolean window_sends_left(const Window *w)
+{
+  return w->round < w->max_items;
+}
+
+/* Posts items while η < W (Algorithm 2: "if (η < W_g) send_item_to"). */
+static void window_post_sends(Window *w)
+{
+  uint32_t i;
+  uint64_t j;
+  while (eta[w->x] < (int64_t)G->window && window_next_item(w, &i, &j)) {
+    uint32_t t = G->ops[w->st->send_first + i];
+    if (j == 0)
+      G->start[t] = simgrid_get_clock();
+    eta[w->x]++;
+    window_reserve(w);
+    w->pending[w->n] = (Pending){ i, TRUE };
+    w->comms[w->n++] = sg_mailbox_put_async(data_box(w->x, G->dst[t]), &payload,
+                                            (long)item_bytes(t, j));
+  }
+}
+
+/* Posts receives from source `slot` until `depth` are out or none is left. */
+static void window_post_recvs(Window *w, guint slot)
+{
+  for (; w->unposted[slot] > 0 && w->posted[slot] < w->depth; w->unposted[slot]--) {
+    window_reserve(w);
+    w->posted[slot]++;
+    w->pending[w->n] = (Pending){ slot, FALSE };
+    w->comms[w->n++] = sg_mailbox_get_async(data_box(w->source[slot], w->x), &received);
+  }
+}
+
+/* A send item completed: the transfer ends with its last item. */
+static void window_sent(Window *w, uint32_t i)
+{
+  uint32_t t = G->ops[w->st->send_first + i];
+  if (++w->sent_done[i] < n_items(t))
+    return;
+  G->end[t] = simgrid_get_clock();
+  G->header->transfers_done++;
+  G->header->clock = G->end[t];
+}
+
+/* What the machine waits for now, for deadlock reports. */
+static void window_wait_state(const Window *w)
+{
+  uint32_t next = w->next < w->st->n_sends ? w->next : 0;
+  if (window_sends_left(w) && eta[w->x] >= (int64_t)G->window) {
+    waiting[w->x] = (WaitState){ WAIT_WINDOW, w->st->phase, G->ops[w->st->send_first + next] };
+    return;
+  }
+  const Pending *p = &w->pending[0];
+  uint32_t t = p->send ? G->ops[w->st->send_first + p->id] : w->example[p->id];
+  waiting[w->x] = (WaitState){ WAIT_COMM, w->st->phase, t };
+}
+
+/* Runs a posted step under the window. FALSE when the machine can never
+ * send again: η >= W with nothing left to receive (a schedule whose
+ * machine sends W items more than it receives) — a deadlock, reported. */
+static gboolean run_window_step(int x, const Step *st)
+{
+  Window w;
+  window_begin(&w, x, st);
+  for (guint slot = 0; slot < w.n_sources; slot++)
+    window_post_recvs(&w, slot);
+  window_post_sends(&w);
+  while (w.n > 0) {
+    window_wait_state(&w);
+    ssize_t k = sg_comm_wait_any(w.comms, w.n);
+    Pending done = w.pending[k];
+    w.n--;
+    w.comms[k] = w.comms[w.n];
+    w.pending[k] = w.pending[w.n];
+    if (done.send) {
+      window_sent(&w, done.id);
+    } else { /* Algorithm 2: dec η on every item received */
+      eta[x]--;
+      w.posted[done.id]--;
+      window_post_recvs(&w, done.id);
+    }
+    window_post_sends(&w);
+  }
+  gboolean finished = !window_sends_left(&w);
+  if (!finished)
+    window_wait_state(&w);
+  window_end(&w);
+  return finished;
+}
+
 static void machine_actor(int argc, char **argv)
 {
   int x = atoi(argv[1]);
@@ -160,7 +382,10 @@ static void machine_actor(int argc, char **argv)
     const Step *st = &G->steps[s];
     while (b < G->n_barriers && G->barrier_phase[b] <= st->phase)
       barrier(x, G->barrier_phase[b]), b++;
-    run_step(x, st);
+    if (G->window == 0)
+      run_step(x, st);
+    else if (!run_window_step(x, st))
+      return; /* stuck at its window: check_complete() reports it */
   }
   while (b < G->n_barriers)
     barrier(x, G->barrier_phase[b]), b++;
@@ -187,6 +412,12 @@ static void describe_wait(GString *out, int x)
     break;
   case WAIT_BARRIER:
     g_string_append_printf(out, "%s waits in the barrier before phase %u", who, w->phase);
+    break;
+  case WAIT_WINDOW:
+    g_string_append_printf(out, "%s waits for its window before #%u %s->%s (η = items sent − "
+                           "items received = %" G_GINT64_FORMAT ", W = %u)",
+                           who, t, G->hosts[G->src[t]], G->hosts[G->dst[t]], (gint64)eta[x],
+                           G->window);
     break;
   default:
     g_string_append_printf(out, "%s never started", who);
@@ -227,6 +458,7 @@ void ns_replay_run(Program *prog, const char *platform, int argc, char **argv)
 {
   G = prog;
   sync_got = g_new0(uint32_t, prog->n_all + 1);
+  eta = g_new0(int64_t, prog->p);
   waiting = g_new0(WaitState, prog->p);
   gint64 t0 = g_get_monotonic_time();
   simgrid_init(&argc, argv);

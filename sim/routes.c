@@ -74,7 +74,8 @@ gboolean ns_sim_check_routes(const NsTopology *topo, uint64_t *pairs, uint64_t *
     return FALSE;
   }
   memset(sh, 0, sizeof *sh);
-  int fd = ns_sim_platform_fd(topo, error);
+  NsSimGridExport exp = { 0 };
+  int fd = ns_sim_platform_fd(topo, &exp, error);
   gboolean ok = fd >= 0;
   if (ok) {
     char path[64];

@@ -1,10 +1,13 @@
 /* netsched — simulation driver: options, models, the child process, results.
  * See sim.h. */
 #include "sim/sim.h"
+#include "platforms/units.h"
 #include "analysis/bounds_collective.h"
 #include "platforms/error.h"
 #include "platforms/topology_simgrid.h"
+#include "sched/route.h"
 #include "sched/verify.h"
+#include "sim/ns3_attributes.h"
 #include "sim/program.h"
 #include <errno.h>
 #include <signal.h>
@@ -48,6 +51,8 @@ void ns_sim_options_init(NsSimOptions *opt)
 
 void ns_sim_options_clear(NsSimOptions *opt)
 {
+  g_free(opt->lat_factor);
+  g_free(opt->bw_factor);
   g_free(opt->tcp_variant);
   g_free(opt->trace);
   if (opt->cfg != NULL)
@@ -57,15 +62,36 @@ void ns_sim_options_clear(NsSimOptions *opt)
   memset(opt, 0, sizeof *opt);
 }
 
+uint32_t ns_sim_run_perturbation(int run)
+{
+  if (run <= 0)
+    return 0;
+  /* Knuth's multiplicative hash of k: distinct for k < 2^32, never 0. */
+  uint32_t salt = (uint32_t)run * UINT32_C(2654435761);
+  return salt != 0 ? salt : 1;
+}
+
 char *ns_sim_options_describe(const NsSimOptions *opt)
 {
   GString *d = g_string_new(NULL);
+  gboolean calibrated = opt->lat_factor != NULL || opt->bw_factor != NULL;
   g_string_append_printf(d, "model=%s;msize=%" G_GUINT64_FORMAT ";sync-size=%" G_GUINT64_FORMAT
-                         ";hardware-barrier=%d", ns_net_model_name(opt->model), opt->msize,
-                         opt->sync_size, opt->hardware_barrier);
-  if (opt->model == NS_MODEL_PACKET)
-    g_string_append_printf(d, ";queue=%d;tcp=%s;segment-size=%d", opt->queue_packets,
-                           opt->tcp_variant ? opt->tcp_variant : "Cubic", opt->segment_size);
+                         ";hardware-barrier=%d;store-forward=%" G_GUINT64_FORMAT,
+                         ns_net_model_name(calibrated ? NS_MODEL_SMPI : opt->model), opt->msize,
+                         opt->sync_size, opt->hardware_barrier, opt->store_forward_packet);
+  if (calibrated)
+    g_string_append_printf(d, ";lat-factor=%s;bw-factor=%s", opt->lat_factor ? opt->lat_factor : "",
+                           opt->bw_factor ? opt->bw_factor : "");
+  if (opt->model == NS_MODEL_PACKET) {
+    /* rcvbuf: the receive window sized for the message (model_args), which
+     * changed results of messages above 64 KiB: rows simulated before it
+     * belong to another configuration. */
+    g_string_append_printf(d, ";queue=%d;tcp=%s;segment-size=%d;rcvbuf=msize+64KiB",
+                           opt->queue_packets, opt->tcp_variant ? opt->tcp_variant : "Cubic",
+                           opt->segment_size);
+    if (opt->runs > 1)
+      g_string_append_printf(d, ";runs=%d", opt->runs);
+  }
   for (guint i = 0; opt->ns3 != NULL && i < opt->ns3->len; i++)
     g_string_append_printf(d, ";ns3:%s", (char *)g_ptr_array_index(opt->ns3, i));
   for (guint i = 0; opt->cfg != NULL && i < opt->cfg->len; i++)
@@ -87,7 +113,8 @@ void ns_sim_result_clear(NsSimResult *r)
 static void model_args(const NsSimOptions *opt, uint64_t msize, GPtrArray *argv, char **env)
 {
   *env = NULL;
-  switch (opt->model) {
+  gboolean calibrated = opt->lat_factor != NULL || opt->bw_factor != NULL;
+  switch (calibrated ? NS_MODEL_SMPI : opt->model) {
   case NS_MODEL_IDEAL:
     g_ptr_array_add(argv, g_strdup("--cfg=network/bandwidth-factor:1"));
     g_ptr_array_add(argv, g_strdup("--cfg=network/latency-factor:1"));
@@ -99,6 +126,16 @@ static void model_args(const NsSimOptions *opt, uint64_t msize, GPtrArray *argv,
     break; /* SimGrid's default LV08 */
   case NS_MODEL_SMPI:
     g_ptr_array_add(argv, g_strdup("--cfg=network/model:SMPI"));
+    /* A calibration: its factors (validated strings, one argv element
+     * each, no shell), and nothing else on a lone message's time. */
+    if (opt->lat_factor != NULL)
+      g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/lat-factor:%s", opt->lat_factor));
+    if (opt->bw_factor != NULL)
+      g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/bw-factor:%s", opt->bw_factor));
+    if (calibrated) {
+      g_ptr_array_add(argv, g_strdup("--cfg=network/TCP-gamma:0"));
+      g_ptr_array_add(argv, g_strdup("--cfg=network/crosstraffic:0"));
+    }
     break;
   case NS_MODEL_PACKET: {
     g_ptr_array_add(argv, g_strdup("--cfg=network/model:ns-3"));
@@ -108,14 +145,32 @@ static void model_args(const NsSimOptions *opt, uint64_t msize, GPtrArray *argv,
       g_ptr_array_add(argv, g_strdup_printf("--cfg=ns3/TcpModel:%s", opt->tcp_variant));
     /* SimGrid hands a whole message to the TCP socket at once and aborts
      * when it does not fit the send buffer (128 KiB by default): size it
-     * for the message. The receive buffer (TCP's window) keeps ns-3's
-     * default. */
+     * for the message. The receive buffer (TCP's advertised window) must
+     * exceed the message too: when a message is larger than the window,
+     * ns-3 3.37 crashes as soon as the sender has exactly a window of
+     * data outstanding while losses leave room in cwnd
+     * (TcpTxBuffer::NextSeg returns an empty range, SendDataPacket asks
+     * for 0 bytes, CopyFromSequence returns NULL, TcpRateLinux::SkbSent
+     * dereferences it; docs/simulator.md, "The packet model's crash").
+     * A window above the message never binds, so its exact value does
+     * not change results; up to 64 KiB it stays ns-3's default. An
+     * explicit --ns3 ns3::TcpSocket::RcvBufSize wins (ns-3 keeps the first
+     * of two equal names, so ours is left out then). */
     uint64_t buf = MAX((uint64_t)131072, msize + 65536);
+    gboolean own_rcvbuf = FALSE;
+    for (guint i = 0; opt->ns3 != NULL && i < opt->ns3->len; i++)
+      own_rcvbuf |=
+          g_str_has_prefix(g_ptr_array_index(opt->ns3, i), "ns3::TcpSocket::RcvBufSize=");
     GString *attrs = g_string_new(NULL);
     g_string_printf(attrs,
                     "ns3::TcpSocket::SndBufSize=%" G_GUINT64_FORMAT
                     ";ns3::TcpSocket::SegmentSize=%d;ns3::DropTailQueue<Packet>::MaxSize=%dp",
                     buf, opt->segment_size, opt->queue_packets);
+    if (!own_rcvbuf)
+      g_string_append_printf(attrs, ";ns3::TcpSocket::RcvBufSize=%" G_GUINT64_FORMAT, buf);
+    if (opt->run > 0) /* the user's own salt is refused with runs (ns_simulate) */
+      g_string_append_printf(attrs, ";ns3::FqCoDelQueueDisc::Perturbation=%" G_GUINT32_FORMAT,
+                             ns_sim_run_perturbation(opt->run));
     for (guint i = 0; opt->ns3 != NULL && i < opt->ns3->len; i++)
       g_string_append_printf(attrs, ";%s", (char *)g_ptr_array_index(opt->ns3, i));
     *env = g_string_free(attrs, FALSE);
@@ -174,11 +229,24 @@ static void signals_release(SignalGuard *g)
     raise(stop_signal);
 }
 
+/* ", about 40 s left": the wall time still needed if messages keep being
+ * delivered at the rate so far (a rough guide: late phases of a schedule
+ * may be slower); "" before the first message. */
+static char *estimate_text(const Program *prog, double elapsed)
+{
+  uint64_t done = prog->header->transfers_done;
+  if (done == 0 || done >= prog->n_all || elapsed < 1)
+    return g_strdup("");
+  double left = elapsed * (double)(prog->n_all - done) / (double)done;
+  return g_strdup_printf(", about %.0f s left", left);
+}
+
 /* Waits for the child; kills it after `limit` seconds of wall time or when
- * a stop signal arrived. With `progress`, redraws "simulate: 340/992
- * messages, 1.2 s simulated, 12 s" on stderr twice a second from what the
- * child publishes. */
-static int wait_child(pid_t pid, double limit, const Program *prog, gboolean progress,
+ * a stop signal arrived. With `progress` (a label: the algorithm and
+ * size), redraws "simulate faraj 64KiB: 340/992 messages, 1.2 s simulated,
+ * 12 s, about 40 s left" on stderr twice a second from what the child
+ * publishes. */
+static int wait_child(pid_t pid, double limit, const Program *prog, const char *progress,
                       gboolean *timed_out)
 {
   gint64 start = g_get_monotonic_time();
@@ -200,10 +268,11 @@ static int wait_child(pid_t pid, double limit, const Program *prog, gboolean pro
       break;
     }
     if (progress && now >= next_draw) {
-      fprintf(stderr, "\rsimulate: %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
-                      " messages, %.3f s simulated, %.0f s   ",
-              prog->header->transfers_done, prog->n_all, prog->header->clock,
-              (double)(now - start) / 1e6);
+      g_autofree char *left = estimate_text(prog, (double)(now - start) / 1e6);
+      fprintf(stderr, "\rsimulate %s: %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
+                      " messages, %.3f s simulated, %.0f s%s   ",
+              progress, prog->header->transfers_done, prog->n_all, prog->header->clock,
+              (double)(now - start) / 1e6, left);
       fflush(stderr);
       drawn = TRUE;
       next_draw = now + 500000;
@@ -211,12 +280,14 @@ static int wait_child(pid_t pid, double limit, const Program *prog, gboolean pro
     g_usleep(10000);
   }
   if (drawn)
-    fprintf(stderr, "\r%*s\r", 72, "");
+    fprintf(stderr, "\r%*s\r", 110, "");
   return status;
 }
 
-/* The replay executable: $NETSCHED_REPLAY, else next to this program,
- * else where the build put it. */
+/* The replay executable: $NETSCHED_REPLAY, else next to this program, else
+ * where `cmake --install` puts it (LIBEXECDIR/netsched: relative to this
+ * program's directory, then the configured prefix), else where the build
+ * put it. */
 static char *replay_path(void)
 {
   const char *env = g_getenv("NETSCHED_REPLAY");
@@ -225,16 +296,27 @@ static char *replay_path(void)
   g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
   if (self != NULL) {
     g_autofree char *dir = g_path_get_dirname(self);
-    char *beside = g_build_filename(dir, "netsched-replay", NULL);
-    if (g_file_test(beside, G_FILE_TEST_IS_EXECUTABLE))
-      return beside;
-    g_free(beside);
+    const char *const relative[] = { "netsched-replay",
+#ifdef NETSCHED_REPLAY_RELATIVE
+                                     NETSCHED_REPLAY_RELATIVE,
+#endif
+    };
+    for (gsize i = 0; i < G_N_ELEMENTS(relative); i++) {
+      char *path = g_build_filename(dir, relative[i], NULL);
+      if (g_file_test(path, G_FILE_TEST_IS_EXECUTABLE))
+        return path;
+      g_free(path);
+    }
   }
+#ifdef NETSCHED_REPLAY_INSTALLED
+  if (g_file_test(NETSCHED_REPLAY_INSTALLED, G_FILE_TEST_IS_EXECUTABLE))
+    return g_strdup(NETSCHED_REPLAY_INSTALLED);
+#endif
   return g_strdup(NETSCHED_REPLAY_PATH);
 }
 
 static gboolean run_child(Program *prog, int platform_fd, const NsSimOptions *opt,
-                          uint64_t msize, GError **error)
+                          uint64_t msize, const char *label, GError **error)
 {
   g_autofree char *exe = replay_path();
   int program_fd = ns_program_to_fd(prog);
@@ -282,10 +364,17 @@ static gboolean run_child(Program *prog, int platform_fd, const NsSimOptions *op
     return FALSE;
   }
   gboolean timed_out;
-  int status = wait_child(pid, opt->wall_limit, prog, opt->progress, &timed_out);
+  int status = wait_child(pid, opt->wall_limit, prog, opt->progress ? label : NULL, &timed_out);
   if (timed_out) {
+    uint64_t done = prog->header->transfers_done;
+    g_autofree char *need =
+        done > 0 ? g_strdup_printf("; at that rate it needs about %.0f s in all",
+                                   opt->wall_limit * (double)prog->n_all / (double)done)
+                 : g_strdup("");
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0,
-                    "simulation stopped after the wall-time limit of %.0f s", opt->wall_limit);
+                    "simulation stopped after the wall-time limit of %.0f s: %" G_GUINT64_FORMAT
+                    " of %" G_GUINT64_FORMAT " messages delivered, %.3f s simulated%s",
+                    opt->wall_limit, done, prog->n_all, prog->header->clock, need);
     return FALSE;
   }
   if (stop_signal != 0) {
@@ -296,9 +385,9 @@ static gboolean run_child(Program *prog, int platform_fd, const NsSimOptions *op
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && prog->header->done)
     return TRUE;
   const char *hint = opt->model == NS_MODEL_PACKET
-                         ? " (ns-3 is known to crash under heavy packet loss with small switch "
-                           "queues: try a larger --queue, NewReno (--tcp NewReno) or a smaller "
-                           "message)"
+                         ? " (ns-3 3.37 crashes under heavy loss when a TCP window smaller "
+                           "than the message fills: check --ns3 ns3::TcpSocket::RcvBufSize and "
+                           "windows; see docs/simulator.md, \"The packet model's crash\")"
                          : "";
   if (prog->header->error[0] != '\0')
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "simulation failed: %s", prog->header->error);
@@ -354,14 +443,123 @@ static gboolean replayable(const NsTopology *topo, const NsSchedule *s, gboolean
   return TRUE;
 }
 
+/* ---- transfers' own routes ---------------------------------------------------
+ * SimGrid routes every host pair one way. A schedule whose transfers take
+ * routes of their own (sched/route.h) is simulated on a platform whose
+ * routes for those pairs are theirs; two transfers of one pair routed two
+ * ways cannot be simulated, and say so. */
+
+typedef struct {
+  GHashTable *table;     /* (src, dst) topology machines -> GArray of edges; NULL: none */
+} PairRoutes;
+
+/* Topology machines (a, b) as a table key. */
+static gpointer pair_key(int a, int b)
+{
+  return GSIZE_TO_POINTER(((gsize)a << 32 | (gsize)b) + 1);
+}
+
+static int pair_route(void *data, int src, int dst, int *edges)
+{
+  PairRoutes *pr = data;
+  GArray *route = g_hash_table_lookup(pr->table, pair_key(src, dst));
+  if (route == NULL)
+    return -1;
+  memcpy(edges, route->data, sizeof(int) * route->len);
+  return (int)route->len;
+}
+
+static void pair_routes_free(PairRoutes *pr)
+{
+  if (pr == NULL)
+    return;
+  if (pr->table != NULL)
+    g_hash_table_unref(pr->table);
+  g_free(pr);
+}
+
+static PairRoutes *pair_routes(const NsTopology *topo, const NsSchedule *s, GError **error)
+{
+  PairRoutes *pr = g_new0(PairRoutes, 1);
+  if (s->routes == NULL || s->routes->len == 0)
+    return pr;
+  int *node = ns_schedule_machine_nodes(topo, s, error);
+  NsRouter *router = node != NULL ? ns_router_new(topo, s, node, error) : NULL;
+  if (router == NULL) {
+    g_free(node);
+    pair_routes_free(pr);
+    return NULL;
+  }
+  pr->table = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+                                    (GDestroyNotify)g_array_unref);
+  int *route = g_new(int, ns_router_max_len(router));
+  gboolean ok = TRUE;
+  /* Pairs with own routes first, then every transfer must agree with them. */
+  for (int pass = 0; pass < 2 && ok; pass++)
+    for (uint64_t t = 0; t < ns_schedule_n_transfers(s) && ok; t++) {
+      gboolean own = ns_router_is_own(router, t);
+      if (pass == 0 && !own)
+        continue;
+      const NsTransfer *tr = ns_schedule_transfer(s, t);
+      int a = ns_topology_node_machine(topo, node[tr->src]);
+      int b = ns_topology_node_machine(topo, node[tr->dst]);
+      gpointer key = pair_key(a, b);
+      int len = ns_router_route(router, t, route);
+      GArray *known = g_hash_table_lookup(pr->table, key);
+      if (known == NULL && pass == 0) {
+        known = g_array_sized_new(FALSE, FALSE, sizeof(int), (guint)len);
+        g_array_append_vals(known, route, (guint)len);
+        g_hash_table_insert(pr->table, key, known);
+        continue;
+      }
+      if (known == NULL)
+        continue; /* a pair no own route touches: the topology's route */
+      if ((guint)len != known->len || memcmp(known->data, route, sizeof(int) * (size_t)len) != 0) {
+        ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                        "transfer #%" G_GUINT64_FORMAT " %s->%s takes another route than an "
+                        "earlier transfer of the same pair: SimGrid routes a pair one way",
+                        t, s->machines[tr->src], s->machines[tr->dst]);
+        ok = FALSE;
+      }
+    }
+  g_free(route);
+  ns_router_free(router);
+  g_free(node);
+  if (!ok) {
+    pair_routes_free(pr);
+    return NULL;
+  }
+  return pr;
+}
+
 gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *given,
                      NsSimResult *result, GError **error)
 {
   memset(result, 0, sizeof *result);
+  /* ns-3 ignores misspelt attributes and crashes on malformed values:
+   * every --ns3 assignment is checked before anything runs. */
+  if (given->ns3 != NULL && given->ns3->len > 0 &&
+      !ns_ns3_attributes_check(given->ns3, given->segment_size, error))
+    return FALSE;
+  for (guint i = 0; given->run > 0 && given->ns3 != NULL && i < given->ns3->len; i++)
+    if (g_str_has_prefix(g_ptr_array_index(given->ns3, i), "ns3::FqCoDelQueueDisc::Perturbation=")) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                      "repeated runs vary ns3::FqCoDelQueueDisc::Perturbation themselves: do not "
+                      "set it with --ns3 as well");
+      return FALSE;
+    }
   gboolean valid = TRUE;
   char why[256] = "";
   if (!replayable(topo, s, &valid, why, sizeof why, error))
     return FALSE;
+  if (given->model == NS_MODEL_PACKET && ns_topology_routing(topo) != NS_ROUTING_TREE) {
+    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                    "the packet model (ns-3) builds its network from one-hop links and routes "
+                    "on its own shortest paths, which need not be %s's %s routes: it simulates "
+                    "trees only (take a spanning tree with --spanning, or a fluid model)",
+                    ns_topology_source(topo), ns_routing_kind_name(ns_topology_routing(topo)));
+    return FALSE;
+  }
   if (!valid && !given->allow_invalid) {
     ns_set_error_at(error, NS_ERROR_CHECK, NULL, 0,
                     "%s/%s does not verify, so its replay would mean nothing: %s "
@@ -385,7 +583,8 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
   gboolean own_sync = FALSE;
   if (pairwise) {
     g_autofree char *want = ns_sync_scheme_to_string(&opt->sync);
-    if (g_strcmp0(s->sync_scheme, want) != 0) {
+    /* A scheme recorded without edges is a recommendation: compute them. */
+    if (g_strcmp0(s->sync_scheme, want) != 0 || !s->sync_set) {
       tmp.sync = g_array_new(FALSE, FALSE, sizeof(NsSyncEdge));
       tmp.sync_scheme = NULL;
       own_sync = TRUE;
@@ -401,8 +600,22 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
   SignalGuard guard;
   signals_catch(&guard);
   Program *prog = ns_program_build(topo, &tmp, opt, msize, error);
-  if (prog != NULL && (platform_fd = ns_sim_platform_fd(topo, error)) >= 0)
-    ok = run_child(prog, platform_fd, opt, msize, error);
+  PairRoutes *pairs = prog != NULL ? pair_routes(topo, s, error) : NULL;
+  NsSimGridExport exp = {
+    .store_forward_packet = opt->model == NS_MODEL_PACKET ? 0 : opt->store_forward_packet,
+    .pair_route = pairs != NULL && pairs->table != NULL ? pair_route : NULL,
+    .pair_data = pairs,
+  };
+  if (pairs != NULL && pairs->table != NULL && opt->model == NS_MODEL_PACKET) {
+    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                    "the packet model (ns-3) routes hop by hop on its own: it cannot follow "
+                    "transfers' own routes (use a fluid model)");
+  } else if (pairs != NULL && (platform_fd = ns_sim_platform_fd(topo, &exp, error)) >= 0) {
+    g_autofree char *size = ns_format_size(msize);
+    g_autofree char *label = g_strdup_printf("%s %s", s->algorithm, size);
+    ok = run_child(prog, platform_fd, opt, msize, label, error);
+  }
+  pair_routes_free(pairs);
   if (ok) {
     int p = s->n_machines;
     uint64_t n = ns_schedule_n_transfers(s);
@@ -440,7 +653,7 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
   return ok;
 }
 
-int ns_sim_platform_fd(const NsTopology *topo, GError **error)
+int ns_sim_platform_fd(const NsTopology *topo, const NsSimGridExport *exp, GError **error)
 {
   int fd = memfd_create("netsched-platform.xml", 0);
   int copy = fd >= 0 ? dup(fd) : -1;
@@ -454,7 +667,7 @@ int ns_sim_platform_fd(const NsTopology *topo, GError **error)
       close(fd);
     return -1;
   }
-  gboolean ok = ns_topology_write_simgrid(topo, f, error);
+  gboolean ok = ns_topology_write_simgrid_with(topo, exp, f, error);
   if (fclose(f) != 0 && ok) {
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot write the platform: %s",
                     g_strerror(errno));

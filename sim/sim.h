@@ -11,15 +11,16 @@
  * into a clear error (never a lost run, never a core dump counted as a
  * result); results come back through shared memory.
  *
- * Network models (../shared/notes/simgrid-3.32.md):
+ * Network models (measured behaviour in docs/simulator.md):
  *   ideal   fluid max-min sharing with every correction factor off: a
  *           contention-free schedule completes at the bound (+ latencies)
  *   tcp     SimGrid's default fluid model LV08 (latency x13.01, 97 % of
  *           bandwidth, cross-traffic)
  *   smpi    SimGrid's SMPI piece-wise factors (what smpirun uses)
  *   packet  store-and-forward Ethernet through SimGrid's ns-3 backend:
- *           packets forwarded hop by hop through drop-tail switch queues,
- *           one TCP connection per message
+ *           packets forwarded hop by hop, queued in the FqCoDel queue disc
+ *           ns-3 puts before every device (then a drop-tail device queue),
+ *           one TCP connection per message; trees only
  * In a fluid model posting everything at once already reaches the bound —
  * max-min sharing has no congestion loss, retransmission timeouts or
  * head-of-line blocking. The contention penalties the papers measured only
@@ -31,6 +32,7 @@
 
 #include "platforms/topology.h"
 #include "sched/schedule.h"
+#include "platforms/topology_simgrid.h"
 #include "sched/sync.h"
 
 typedef enum { NS_MODEL_IDEAL, NS_MODEL_TCP, NS_MODEL_SMPI, NS_MODEL_PACKET } NsNetModel;
@@ -53,14 +55,35 @@ typedef struct {
   char *tcp_variant;       /* ns-3 TCP: "Cubic" (default) or "NewReno" */
   int segment_size;        /* TCP segment size in bytes (default 1000, SimGrid's) */
   GPtrArray *ns3;          /* extra ns-3 attributes "ns3::Class::Attr=value" */
+  /* calibration (analysis/calibrate.h): SimGrid's smpi/lat-factor and
+   * smpi/bw-factor strings, validated by ns_cal_factors_parse(). When
+   * either is set the SMPI network model is used, whatever `model` says,
+   * with these factors and without TCP-gamma window limit or cross-traffic
+   * (a calibration is the whole point-to-point cost); NULL: SimGrid's. */
+  char *lat_factor, *bw_factor;
   /* pass-through */
   GPtrArray *cfg;          /* extra SimGrid options "name:value" (without --cfg=) */
   char *trace;             /* Paje trace file for ViTE, or NULL */
   double wall_limit;       /* seconds of wall time before the child is killed (0: none) */
+  uint64_t store_forward_packet; /* fluid models: bytes of the packet each store-and-forward
+                                    switch delays a message by (0: cut-through semantics,
+                                    platforms/topology_simgrid.h) */
   gboolean allow_invalid;  /* replay a schedule that fails data flow, completeness or
                               the sync check (result marked invalid); default: refuse */
   gboolean progress;       /* show a progress line on stderr while simulating (a terminal) */
+  /* Repetitions (packet model). ns-3's only source of variation on
+   * SimGrid's path is FqCoDel's flow hash: the salt
+   * (FqCoDelQueueDisc::Perturbation) decides which flows share a queue,
+   * and so which packets are dropped. Run 0 is ns-3's default (salt 0);
+   * run k >= 1 uses a fixed nonzero salt derived from k. The fluid models
+   * are deterministic: run is ignored there. */
+  int run;
+  int runs;                /* for measurements of several runs (compare, design):
+                              runs per row, 0 or 1 = one; ns_simulate runs once */
 } NsSimOptions;
+
+/* The FqCoDel salt of run k (0 for run 0; distinct nonzero values after). */
+uint32_t ns_sim_run_perturbation(int run);
 
 void ns_sim_options_init(NsSimOptions *opt);
 void ns_sim_options_clear(NsSimOptions *opt);
@@ -109,9 +132,11 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
 
 /* The SimGrid platform of `topo` in an anonymous memory file (memfd, no
  * path on disk, so nothing is left behind on any exit): the caller loads
- * it as "/proc/self/fd/FD" and closes FD. -1 with NS_ERROR_IO on failure.
+ * it as "/proc/self/fd/FD" and closes FD. `exp` as in
+ * platforms/topology_simgrid.h. -1 with NS_ERROR_IO (or
+ * NS_ERROR_UNSUPPORTED: too many explicit routes) on failure.
  * O(size of the platform). */
-int ns_sim_platform_fd(const NsTopology *topo, GError **error);
+int ns_sim_platform_fd(const NsTopology *topo, const NsSimGridExport *exp, GError **error);
 
 /* Exports `topo` to SimGrid and compares, for every ordered machine pair,
  * SimGrid's route (sg_host_get_route, asked from an actor in a child

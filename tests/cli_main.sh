@@ -62,7 +62,7 @@ check "missing file" 2 "$ns" topo show "$tmp/nope.topo"
 check "pair needs 2^k" 2 "$ns" plan -T "$topo/faraj-a.topo" -a pair
 expect "pair message" "$tmp/err" "power-of-two number of machines \(the topology has 24\)"
 check "unknown algorithm" 2 "$ns" plan -T "$topo/faraj-a.topo" -a nope
-expect "lists algorithms" "$tmp/err" "known: faraj, simple, spread, ring, pair, gpe"
+expect "lists algorithms" "$tmp/err" "known: faraj, simple, spread, ring, shift, pair, gpe"
 check "bad msize" 2 "$ns" plan -T "$topo/faraj-a.topo" --msize 12parsecs
 printf '{"format": "netsched-schedule", "version": 1,\n "collective": "alltoall" \n' >"$tmp/bad.json"
 check "bad schedule json" 2 "$ns" verify "$tmp/bad.json" -T "$topo/faraj-a.topo"

@@ -78,6 +78,24 @@ check "no file from refused plans" 1 test -e big.json
 check "plan -o that cannot be written fails" 0 test $? -eq 2
 check "no partial output" 0 test -z "$(ls partial.json* 2>/dev/null)"
 
+# -- 11. ns-3 attributes: a misspelt name or a malformed value is bad input --
+check "misspelt --ns3 attribute" 2 "$ns" simulate -T gen:star:4 -a ring -M packet \
+  --ns3 ns3::TcpSocket::InitialCwnnd=100
+expect "suggests the right name" "$tmp/err" "did you mean 'ns3::TcpSocket::InitialCwnd'"
+check "malformed --ns3 value" 2 "$ns" simulate -T gen:star:4 -a ring -M packet \
+  --ns3 ns3::TcpSocket::InitialCwnd=abc
+check "--ns3 injection" 2 "$ns" simulate -T gen:star:4 -a ring -M packet \
+  --ns3 'ns3::TcpSocket::InitialCwnd=10;ns3::TcpSocket::DelAckCount=1'
+
+# -- outputs to a device or pipe are written in place, never replaced ----------
+mkfifo out.fifo
+( cat out.fifo > fifo.copy ) &
+reader=$!
+check "plan -o FIFO" 0 "$ns" plan -T gen:star:4 -a ring -o out.fifo
+wait "$reader"
+check "the FIFO is still a FIFO" 0 test -p out.fifo
+expect "what went through it" fifo.copy '"format": "netsched-schedule"'
+
 # -- 16. --trace into a directory: a clear message, no SimGrid backtrace -------
 mkdir -p tracedir
 check "simulate --trace DIR" 2 "$ns" simulate -T gen:star:4 -a ring --trace tracedir

@@ -1,6 +1,8 @@
-/* Schedule JSON reader/writer: round trips and malformed documents. */
+/* Schedule JSON reader/writer: round trips and malformed documents (read
+ * whole, and in reads of 1 and 7 bytes). */
 #include "platforms/error.h"
 #include "sched/schedule_json.h"
+#include "sched/schedule_stream.h"
 #include "platforms/units.h"
 #include "sched/sync.h"
 #include "tests/testutil.h"
@@ -23,6 +25,14 @@ static void assert_same_schedule(const NsSchedule *a, const NsSchedule *b)
   g_assert_cmpuint(a->n_segments, ==, b->n_segments);
   g_assert_cmpint(a->execution, ==, b->execution);
   g_assert_cmpstr(a->sync_scheme, ==, b->sync_scheme);
+  g_assert_cmpuint(a->routes->len, ==, b->routes->len);
+  for (uint64_t t = 0; t < ns_schedule_n_transfers(a); t++) {
+    const char *const *ra, *const *rb;
+    int na = ns_schedule_route_of(a, t, &ra), nb = ns_schedule_route_of(b, t, &rb);
+    g_assert_cmpint(na, ==, nb);
+    for (int k = 0; k < na; k++)
+      g_assert_cmpstr(ra[k], ==, rb[k]);
+  }
   g_assert_cmpuint(ns_schedule_n_phases(a), ==, ns_schedule_n_phases(b));
   g_assert_cmpuint(ns_schedule_n_transfers(a), ==, ns_schedule_n_transfers(b));
   for (uint32_t p = 0; p < ns_schedule_n_phases(a); p++) {
@@ -196,6 +206,31 @@ static void test_round_trip_posted(void)
 }
 
 /* Names that need escaping, the largest message size, empty phases, no phases. */
+/* Transfers' own routes survive a round trip (written in transfer order). */
+static void test_round_trip_routes(void)
+{
+  const char *names[] = { "n0", "n1", "n2", "n3" };
+  NsSchedule *s = ns_schedule_new(NS_COLL_ALLGATHER, "routed", 4, names, 64);
+  ns_schedule_begin_phase(s);
+  ns_schedule_add(s, 0, 2, 0);
+  ns_schedule_add(s, 1, 3, 1);
+  ns_schedule_set_route(s, 1, 3, (const char *const[]){ "n1", "n0", "n3" });
+  round_trip(s);
+  gsize len;
+  char *text = write_to_string(s, &len);
+  g_assert_nonnull(strstr(text, "\"routes\": [\n    [1, [\"n1\", \"n0\", \"n3\"]]\n  ]"));
+  GError *err = NULL;
+  NsSchedule *back = ns_schedule_parse_json("t.json", text, len, &err);
+  g_assert_no_error(err);
+  const char *const *nodes;
+  g_assert_cmpint(ns_schedule_route_of(back, 1, &nodes), ==, 3);
+  g_assert_cmpstr(nodes[1], ==, "n0");
+  g_assert_cmpint(ns_schedule_route_of(back, 0, &nodes), ==, 0);
+  ns_schedule_free(back);
+  free(text);
+  ns_schedule_free(s);
+}
+
 static void test_round_trip_edge_cases(void)
 {
   const char *names[] = { "a\"b", "back\\slash", "tab\there", "nl\nx", "\x01ctl",
@@ -435,6 +470,24 @@ static const BadCase bad_cases[] = {
   { "sync-null", "{" AG "\"phases\":[],\"sync\":null}", "t.json: $.sync: expected an array of sync edges, got null" },
 };
 
+/* The reader streams: the same message whatever the size of its reads
+ * (1 and 7 bytes cross every token boundary). */
+static void expect_error_in_reads(const char *doc, gsize len, const char *message)
+{
+  const gsize sizes[] = { 1, 7 };
+  for (unsigned i = 0; i < G_N_ELEMENTS(sizes); i++) {
+    GError *err = NULL;
+    NsScheduleReader *r = ns_schedule_reader_new_for_data("t.json", doc, len);
+    ns_schedule_reader_set_read_size(r, sizes[i]);
+    NsSchedule *s = ns_schedule_reader_read_all(r, &err);
+    ns_schedule_reader_free(r);
+    g_assert_null(s);
+    g_assert_error(err, NS_ERROR, NS_ERROR_INPUT);
+    g_assert_cmpstr(err->message, ==, message);
+    g_error_free(err);
+  }
+}
+
 static void test_bad(gconstpointer data)
 {
   const BadCase *c = data;
@@ -444,6 +497,7 @@ static void test_bad(gconstpointer data)
   g_assert_error(err, NS_ERROR, NS_ERROR_INPUT);
   g_assert_cmpstr(err->message, ==, c->message);
   g_error_free(err);
+  expect_error_in_reads(c->doc, strlen(c->doc), c->message);
 }
 
 static void expect_error(const char *doc, gsize len, const char *message)
@@ -454,6 +508,8 @@ static void expect_error(const char *doc, gsize len, const char *message)
   g_assert_error(err, NS_ERROR, NS_ERROR_INPUT);
   g_assert_cmpstr(err->message, ==, message);
   g_error_free(err);
+  if (len < 4096)
+    expect_error_in_reads(doc, len, message);
 }
 
 /* Built documents: deep nesting (json-glib 1.6 would overflow its stack),
@@ -531,6 +587,7 @@ int main(int argc, char **argv)
   g_test_add_func("/schedule-json/round-trip/alltoall", test_round_trip_alltoall);
   g_test_add_func("/schedule-json/round-trip/allgather", test_round_trip_allgather);
   g_test_add_func("/schedule-json/round-trip/bcast", test_round_trip_bcast);
+  g_test_add_func("/schedule-json/round-trip/routes", test_round_trip_routes);
   g_test_add_func("/schedule-json/round-trip/posted", test_round_trip_posted);
   g_test_add_func("/schedule-json/round-trip/edge-cases", test_round_trip_edge_cases);
   g_test_add_func("/schedule-json/unknown-keys", test_unknown_keys_and_order);

@@ -35,6 +35,46 @@ static void test_routes(void)
   }
 }
 
+/* Every fabric: SimGrid routes every machine pair as netsched does — fat
+ * trees (dmodk, smodk), tori, rings, a mesh, a hypercube (dimension-order,
+ * ties at N/2 included), random graphs (shortest) and explicit routes. */
+static void test_routes_fabrics(void)
+{
+  const char *specs[] = { "fattree:4,2", "fattree:4,3", "fattree:2,4", "torus:4x4", "torus:6x4",
+                          "torus:8x8", "torus:4x4x4", "torus:2x3", "ring:8", "ring:7", "ring:2",
+                          "mesh:3x5", "hypercube:4" };
+  for (gsize i = 0; i < G_N_ELEMENTS(specs); i++) {
+    GError *error = NULL;
+    g_autoptr(NsTopology) t = ns_shape_from_spec(specs[i], &error);
+    g_assert_no_error(error);
+    assert_routes_equal(t);
+  }
+  for (uint64_t seed = 1; seed <= 5; seed++) {
+    g_autoptr(NsTopology) t = ns_test_random_graph(seed, 10 + (int)seed * 3, 4 + (int)seed, 6);
+    g_assert_cmpint(ns_topology_routing(t), ==, NS_ROUTING_SHORTEST);
+    assert_routes_equal(t);
+  }
+}
+
+/* The packet model refuses fabrics whose routes ns-3 would not follow. */
+static void test_packet_refuses_non_trees(void)
+{
+  GError *error = NULL;
+  g_autoptr(NsTopology) t = ns_shape_from_spec("torus:4x4", &error);
+  NsPlanParams params = { .msize = 4096 };
+  g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLTOALL, "ring", &params, &error);
+  g_assert_no_error(error);
+  NsSimOptions opt;
+  ns_sim_options_init(&opt);
+  opt.model = NS_MODEL_PACKET;
+  NsSimResult r;
+  g_assert_false(ns_simulate(t, s, &opt, &r, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
+  g_assert_nonnull(strstr(error->message, "simulates trees only"));
+  g_clear_error(&error);
+  ns_sim_options_clear(&opt);
+}
+
 static NsSimResult simulate_with(const NsTopology *t, const char *algo, const char *sync,
                                  uint64_t msize, NsNetModel model, gboolean hardware_barrier);
 
@@ -215,6 +255,8 @@ int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/sim/routes-equal-simgrid", test_routes);
+  g_test_add_func("/sim/routes-equal-simgrid-fabrics", test_routes_fabrics);
+  g_test_add_func("/sim/packet-refuses-non-trees", test_packet_refuses_non_trees);
   g_test_add_func("/sim/ideal-meets-bound", test_ideal_meets_bound);
   g_test_add_func("/sim/sync-matters", test_sync_matters);
   g_test_add_func("/sim/barriers", test_barriers);

@@ -46,6 +46,8 @@ typedef struct {
   GArray *pool;        /* uint32_t; ranges are never changed, only appended */
   GArray *sync;        /* Pair */
   char *sync_scheme;   /* NULL if none */
+  gboolean sync_set;   /* edges computed (perhaps none): the scheme is a claim to check;
+                          FALSE: only the planner's recommendation */
 } Plan;
 
 static Xfer *xf(const Plan *pl, guint i)
@@ -97,6 +99,7 @@ static Plan *plan_read(const NsSchedule *s)
   pl->pool = g_array_new(FALSE, FALSE, sizeof(uint32_t));
   pl->sync = g_array_new(FALSE, FALSE, sizeof(Pair));
   pl->sync_scheme = g_strdup(s->sync_scheme);
+  pl->sync_set = s->sync_set;
   for (guint ph = 0; ph < s->phase_start->len; ph++) {
     guint start = g_array_index(s->phase_start, uint32_t, ph);
     guint end = ph + 1 < s->phase_start->len ? g_array_index(s->phase_start, uint32_t, ph + 1)
@@ -162,6 +165,7 @@ static NsSchedule *plan_write(const Plan *pl, const NsSchedule *like)
     Pair e = g_array_index(pl->sync, Pair, i);
     ns_schedule_add_sync(s, index[e.from], index[e.to]);
   }
+  s->sync_set = s->sync_set || pl->sync_set;
   return s;
 }
 
@@ -688,7 +692,10 @@ static gboolean scheme_orders_all_pairs(const char *scheme)
  * phases that share a directed edge. */
 static void ref_sync(const Plan *pl, const Original *o, Verdict *v)
 {
-  gboolean pairwise = scheme_orders_all_pairs(pl->sync_scheme);
+  /* A scheme without computed edges is only the planner's recommendation
+   * (the simulator computes them): nothing to check but the edges. */
+  gboolean pairwise = (pl->sync_set || pl->sync->len > 0) &&
+                      scheme_orders_all_pairs(pl->sync_scheme);
   if (pl->sync->len == 0 && !pairwise)
     return;
   guint n = pl->xfers->len, words = (n + 63) / 64;

@@ -36,3 +36,30 @@ NsVerifyReport ns_test_verify(const NsTopology *topo, const NsSchedule *s)
   g_assert_no_error(error);
   return r;
 }
+
+NsTopology *ns_test_random_graph(uint64_t seed, int machines, int switches, int extra_links)
+{
+  GRand *rng = g_rand_new_with_seed((guint32)seed);
+  g_autofree char *src = g_strdup_printf("test-graph(seed=%" G_GUINT64_FORMAT ")", seed);
+  NsTopology *t = ns_topology_new(src);
+  for (int s = 0; s < switches; s++) {
+    g_autofree char *name = g_strdup_printf("s%d", s);
+    ns_topology_add_node(t, name, NS_NODE_SWITCH, 0, NULL);
+    if (s > 0) /* a random tree keeps the switches connected */
+      ns_topology_add_link(t, s, g_rand_int_range(rng, 0, s), 100e6, 10e-6, 0, NULL);
+  }
+  for (int k = 0; k < extra_links && switches > 1; k++) {
+    int a = g_rand_int_range(rng, 0, switches), b = g_rand_int_range(rng, 0, switches - 1);
+    ns_topology_add_link(t, a, b + (b >= a), 100e6, 10e-6, 0, NULL);
+  }
+  for (int m = 0; m < machines; m++) {
+    g_autofree char *name = g_strdup_printf("n%d", m);
+    int v = ns_topology_add_node(t, name, NS_NODE_MACHINE, 0, NULL);
+    ns_topology_add_link(t, v, g_rand_int_range(rng, 0, switches), 100e6, 10e-6, 0, NULL);
+  }
+  g_rand_free(rng);
+  GError *error = NULL;
+  g_assert_true(ns_topology_finalize(t, NULL, NULL, &error));
+  g_assert_no_error(error);
+  return t;
+}

@@ -18,4 +18,10 @@ NsTopology *ns_test_topology(const char *name);
 /* ns_verify with default options, asserted not to fail as input. */
 NsVerifyReport ns_test_verify(const NsTopology *topo, const NsSchedule *s);
 
+/* A random switched graph: `switches` switches joined by a random tree plus
+ * `extra_links` random links (parallel ones allowed), `machines` machines on
+ * random switches, 100 Mbit/s and 10 us everywhere; shortest-path routing
+ * when the extra links close cycles. Reproducible from `seed`. */
+NsTopology *ns_test_random_graph(uint64_t seed, int machines, int switches, int extra_links);
+
 #endif

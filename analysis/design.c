@@ -1,0 +1,316 @@
+/* netsched — the design study engine (see design.h): runs, then the
+ * summary across designs. The plot and report are in design_report.c. */
+#include "analysis/design_private.h"
+#include "analysis/csv.h"
+#include "platforms/error.h"
+#include "platforms/units.h"
+#include "sched/lower_bound.h"
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+gboolean ns_design_name_valid(const char *name)
+{
+  size_t n = strlen(name);
+  if (n == 0 || n > 64 || name[0] == '.' || name[0] == '-')
+    return FALSE;
+  for (size_t i = 0; i < n; i++)
+    if (!g_ascii_isalnum(name[i]) && strchr("._-", name[i]) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+static void stored_row_free(gpointer p)
+{
+  NsStoredRow *r = p;
+  g_free(r->label);
+  g_free(r->algorithm);
+  g_free(r->sync);
+  g_free(r->status);
+  g_free(r);
+}
+
+/* The sink of every run: a copy of the row in the study's table. */
+static void keep_row(const NsCompareRow *row, void *user)
+{
+  GPtrArray *rows = user;
+  NsStoredRow *r = g_new0(NsStoredRow, 1);
+  r->label = g_strdup(row->label);
+  r->algorithm = g_strdup(row->algorithm);
+  r->sync = g_strdup(row->sync);
+  r->status = g_strdup(row->status);
+  r->msize = row->msize;
+  r->ok = row->ok;
+  r->contention_free = row->contention_free;
+  r->valid = row->valid;
+  r->completion_s = row->completion_s;
+  r->bound_s = row->bound_s;
+  r->mbps = row->mbps;
+  r->bound_mbps = row->bound_mbps;
+  r->runs = MAX(row->runs, 1);
+  r->min_s = row->runs > 1 ? row->min_s : row->completion_s;
+  r->max_s = row->runs > 1 ? row->max_s : row->completion_s;
+  g_ptr_array_add(rows, r);
+}
+
+GPtrArray *ns_study_rows(NsStudy *st, int c, int d, int m)
+{
+  return st->rows[((gsize)c * (gsize)st->spec->n_designs + (gsize)d) * (gsize)st->spec->n_models +
+                  (gsize)m];
+}
+
+NsCell *ns_study_cell(NsStudy *st, int c, int k, int m, int d)
+{
+  const NsDesignSpec *sp = st->spec;
+  return &st->cells[(((gsize)c * sp->sizes->len + (gsize)k) * (gsize)sp->n_models + (gsize)m) *
+                        (gsize)sp->n_designs +
+                    (gsize)d];
+}
+
+static char *run_dir(const NsDesignSpec *spec, int c, int d, int m)
+{
+  g_autofree char *leaf =
+      spec->one_collective_layout
+          ? g_strdup_printf("%s-%s", spec->designs[d].name, spec->models[m].name)
+          : g_strdup_printf("%s-%s-%s", spec->designs[d].name, spec->models[m].name,
+                            ns_collective_name(spec->collectives[c].collective));
+  return g_build_filename(spec->outdir, leaf, NULL);
+}
+
+/* Step 1: one compare experiment per collective × design × model. */
+static gboolean run_all(NsStudy *st, GError **error)
+{
+  const NsDesignSpec *sp = st->spec;
+  int total = sp->n_collectives * sp->n_designs * sp->n_models, count = 0;
+  for (int c = 0; c < sp->n_collectives; c++)
+    for (int d = 0; d < sp->n_designs; d++)
+      for (int m = 0; m < sp->n_models; m++) {
+        const NsDesignCollective *dc = &sp->collectives[c];
+        const NsDesign *ds = &sp->designs[d];
+        count++;
+        if (!ns_design_runs_model(ds, m))
+          continue;
+        g_autofree char *dir = run_dir(sp, c, d, m);
+        if (sp->out != NULL) {
+          fprintf(sp->out, "\n== [%d/%d] %s on %s, %s model -> %s\n", count, total,
+                  ns_collective_name(dc->collective), ds->name, sp->models[m].name, dir);
+          fflush(sp->out);
+        }
+        NsCompareSpec cs = {
+          .topo = ds->topo, .name = ds->name, .collective = dc->collective,
+          .variants = dc->variants, .sizes = sp->sizes,
+          .params = { .root = st->roots[d * sp->n_collectives + c], .segment = dc->segment },
+          .model = sp->models[m].name, .settings = sp->models[m].settings, .outdir = dir,
+          .resume = TRUE, .retry_failed = sp->retry_failed, .progress = sp->progress, .table = sp->out, .measure = sp->measure,
+          .measure_data = sp->models[m].measure_data, .sink = keep_row,
+          .sink_data = ns_study_rows(st, c, d, m),
+        };
+        if (!ns_compare_experiment(&cs, error))
+          return FALSE;
+      }
+  return TRUE;
+}
+
+static gboolean is_selector(const char *label, const char *name)
+{
+  return strcmp(label, name) == 0;
+}
+
+/* Step 2 for one cell: the rows of (collective, size, model, design). */
+static void summarise_cell(NsStudy *st, int c, int k, int m, int d)
+{
+  const NsDesignSpec *sp = st->spec;
+  uint64_t msize = g_array_index(sp->sizes, uint64_t, k);
+  NsCell *cell = ns_study_cell(st, c, k, m, d);
+  GPtrArray *rows = ns_study_rows(st, c, d, m);
+  for (guint i = 0; i < rows->len; i++) {
+    const NsStoredRow *r = g_ptr_array_index(rows, i);
+    if (r->msize != msize)
+      continue;
+    if (is_selector(r->label, "mpich"))
+      cell->mpich = r;
+    else if (is_selector(r->label, "ompi"))
+      cell->ompi = r;
+    if (!r->ok || !r->valid)
+      continue;
+    if (cell->fastest == NULL || r->completion_s < cell->fastest->completion_s)
+      cell->fastest = r;
+    if (r->contention_free && (cell->best == NULL || r->completion_s < cell->best->completion_s))
+      cell->best = r;
+  }
+  if (cell->fastest == NULL)
+    return;
+  /* What the model cannot separate from the fastest: under a fluid model,
+   * every verified schedule within NS_DESIGN_FLUID_TIE; under the packet
+   * model, every one whose fastest run is not slower than the fastest
+   * schedule's slowest run (with one run each: only equal times). */
+  const NsStoredRow *f = cell->fastest;
+  gboolean fluid = sp->models[m].fluid;
+  cell->tied = g_ptr_array_new();
+  for (guint i = 0; i < rows->len; i++) {
+    const NsStoredRow *r = g_ptr_array_index(rows, i);
+    if (r->msize != msize || !r->ok || !r->valid)
+      continue;
+    if (fluid ? r->completion_s <= f->completion_s * (1 + NS_DESIGN_FLUID_TIE)
+              : r == f || r->min_s <= f->max_s)
+      g_ptr_array_add(cell->tied, (gpointer)r);
+  }
+  /* A fluid model never prices contention: it names only a contention-free
+   * schedule that is clearly ahead. The packet model names the fastest
+   * when its runs are apart from every other's. */
+  cell->named = cell->tied->len == 1 && (!fluid || f->contention_free);
+}
+
+/* Step 2: bound, bottleneck and best of every cell. */
+static void summarise(NsStudy *st)
+{
+  const NsDesignSpec *sp = st->spec;
+  for (int c = 0; c < sp->n_collectives; c++)
+    for (guint k = 0; k < sp->sizes->len; k++)
+      for (int d = 0; d < sp->n_designs; d++) {
+        NsLowerBound lb;
+        uint64_t msize = g_array_index(sp->sizes, uint64_t, k);
+        const NsTopology *topo = sp->designs[d].topo;
+        ns_lower_bound(topo, sp->collectives[c].collective, msize,
+                       st->roots[d * sp->n_collectives + c], 1, &lb);
+        for (int m = 0; m < sp->n_models; m++) {
+          NsCell *cell = ns_study_cell(st, c, (int)k, m, d);
+          cell->bound_s = lb.seconds;
+          cell->bottleneck = ns_lower_bound_describe(topo, &lb);
+          summarise_cell(st, c, (int)k, m, d);
+        }
+      }
+}
+
+/* Which model ranks a collective × size × design: the first non-fluid
+ * model with a completed schedule, else the first fluid model that names
+ * one, else the first with a tie. -1 when no schedule completed. */
+int ns_study_ranking_model(NsStudy *st, int c, int k, int d)
+{
+  const NsDesignSpec *sp = st->spec;
+  for (int pass = 0; pass < 3; pass++)
+    for (int m = 0; m < sp->n_models; m++) {
+      const NsCell *cell = ns_study_cell(st, c, k, m, d);
+      if (cell->fastest == NULL || !ns_design_runs_model(&sp->designs[d], m))
+        continue;
+      if ((pass == 0 && !sp->models[m].fluid) || (pass == 1 && cell->named) || pass == 2)
+        return m;
+    }
+  return -1;
+}
+
+/* Resolves every design's bcast root. */
+static gboolean resolve_roots(NsStudy *st, GError **error)
+{
+  const NsDesignSpec *sp = st->spec;
+  st->roots = g_new0(int, (gsize)sp->n_designs * (gsize)sp->n_collectives);
+  for (int d = 0; d < sp->n_designs; d++)
+    for (int c = 0; c < sp->n_collectives; c++) {
+      const char *root = sp->collectives[c].root;
+      if (root == NULL)
+        continue;
+      int r = ns_topology_find_machine(sp->designs[d].topo, root);
+      if (r < 0) {
+        ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                        "the %s root '%s' is not a machine of design %s",
+                        ns_collective_name(sp->collectives[c].collective), root,
+                        sp->designs[d].name);
+        return FALSE;
+      }
+      st->roots[d * sp->n_collectives + c] = r;
+    }
+  return TRUE;
+}
+
+static gboolean check_designs(const NsDesignSpec *sp, GError **error)
+{
+  for (int d = 0; d < sp->n_designs; d++) {
+    const NsDesign *ds = &sp->designs[d];
+    if (!ns_design_name_valid(ds->name)) {
+      g_autofree char *shown = g_strescape(ds->name, NULL);
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                      "design name '%s': use 1-64 letters, digits, '.', '_' or '-' "
+                      "(it names directories and plot labels)",
+                      shown);
+      return FALSE;
+    }
+    for (int e = 0; e < d; e++)
+      if (strcmp(sp->designs[e].name, ds->name) == 0) {
+        ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "design '%s' is given twice", ds->name);
+        return FALSE;
+      }
+    if (ds->versus == NULL)
+      continue;
+    gboolean found = FALSE;
+    for (int e = 0; e < sp->n_designs; e++)
+      found = found || (e != d && strcmp(sp->designs[e].name, ds->versus) == 0);
+    if (!found) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                      "design %s: versus '%s' is not another design of the study", ds->name,
+                      ds->versus);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+static void study_clear(NsStudy *st)
+{
+  const NsDesignSpec *sp = st->spec;
+  gsize n_rows = (gsize)sp->n_collectives * (gsize)sp->n_designs * (gsize)sp->n_models;
+  for (gsize i = 0; st->rows != NULL && i < n_rows; i++)
+    g_ptr_array_unref(st->rows[i]);
+  gsize n_cells = n_rows * sp->sizes->len;
+  for (gsize i = 0; st->cells != NULL && i < n_cells; i++) {
+    g_free(st->cells[i].bottleneck);
+    if (st->cells[i].tied != NULL)
+      g_ptr_array_unref(st->cells[i].tied);
+  }
+  g_free(st->rows);
+  g_free(st->cells);
+  g_free(st->roots);
+  g_free(st->costs);
+  g_free(st->hardware);
+}
+
+/* Hardware counts and, with prices, the cost of every design. */
+static gboolean count_hardware(NsStudy *st, GError **error)
+{
+  const NsDesignSpec *sp = st->spec;
+  st->hardware = g_new0(NsHardware, (gsize)sp->n_designs);
+  st->costs = g_new0(double, (gsize)sp->n_designs);
+  for (int d = 0; d < sp->n_designs; d++) {
+    ns_design_hardware(sp->designs[d].topo, &st->hardware[d]);
+    if (sp->prices != NULL && !ns_design_cost(sp->prices, sp->designs[d].topo, &st->costs[d], error)) {
+      g_prefix_error(error, "design %s: ", sp->designs[d].name);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+gboolean ns_design_study(const NsDesignSpec *spec, GError **error)
+{
+  NsStudy st = { .spec = spec };
+  gboolean ok = FALSE;
+  gsize n_rows = (gsize)spec->n_collectives * (gsize)spec->n_designs * (gsize)spec->n_models;
+  if (!check_designs(spec, error) || !resolve_roots(&st, error) || !count_hardware(&st, error))
+    goto out;
+  if (g_mkdir_with_parents(spec->outdir, 0755) != 0) {
+    ns_set_error_at(error, NS_ERROR_IO, spec->outdir, 0, "cannot create: %s", g_strerror(errno));
+    goto out;
+  }
+  st.rows = g_new0(GPtrArray *, n_rows);
+  for (gsize i = 0; i < n_rows; i++)
+    st.rows[i] = g_ptr_array_new_with_free_func(stored_row_free);
+  st.cells = g_new0(NsCell, n_rows * spec->sizes->len);
+  if (!run_all(&st, error))
+    goto out;
+  summarise(&st);
+  ok = ns_study_write_tables(&st, error) && ns_study_write_plots(&st, error) &&
+       ns_study_write_report(&st, error);
+out:
+  study_clear(&st);
+  return ok;
+}

@@ -1,0 +1,288 @@
+/* netsched — scenario files (see scenario.h). */
+#include "analysis/scenario.h"
+#include "analysis/design.h"
+#include "analysis/keyfile.h"
+#include "platforms/error.h"
+#include "sched/schedule.h"
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const scenario_keys[] = {
+  "description", "collective", "algorithms", "msizes", "models", "output",   "root",
+  "segment",     "wall-limit", "runs",       "queue",  "tcp",    "calibration", "spanning",
+  "prices",      NULL,
+};
+static const char *const collective_keys[] = { "algorithms", "root", "segment", NULL };
+static const char *const topology_keys[] = { "file",        "format", "models", "spanning",
+                                             "description", "versus", "change", NULL };
+
+void ns_scenario_free(NsScenario *s)
+{
+  if (s == NULL)
+    return;
+  for (guint i = 0; s->topologies != NULL && i < s->topologies->len; i++) {
+    NsScenarioTopology *t = &g_array_index(s->topologies, NsScenarioTopology, i);
+    g_free(t->name);
+    g_free(t->file);
+    g_free(t->format);
+    g_strfreev(t->models);
+    g_free(t->spanning);
+    g_free(t->description);
+    g_free(t->versus);
+    g_free(t->change);
+    g_free(t->where);
+  }
+  for (guint i = 0; s->collectives != NULL && i < s->collectives->len; i++) {
+    NsScenarioCollective *c = &g_array_index(s->collectives, NsScenarioCollective, i);
+    g_free(c->name);
+    g_free(c->algorithms);
+    g_free(c->root);
+    g_free(c->segment);
+    g_free(c->where);
+  }
+  if (s->topologies != NULL)
+    g_array_unref(s->topologies);
+  if (s->collectives != NULL)
+    g_array_unref(s->collectives);
+  g_free(s->path);
+  g_free(s->description);
+  g_free(s->msizes);
+  g_free(s->output);
+  g_free(s->tcp);
+  g_free(s->calibration);
+  g_free(s->prices);
+  g_free(s);
+}
+
+static char *value(const NsKeyGroup *g, const char *key)
+{
+  const NsKeyEntry *e = ns_keygroup_find(g, key);
+  return e != NULL ? g_strdup(e->value) : NULL;
+}
+
+static char *resolve(const char *dir, const char *path)
+{
+  if (g_str_has_prefix(path, "gen:") || g_path_is_absolute(path))
+    return g_strdup(path);
+  return g_build_filename(dir, path, NULL);
+}
+
+static char **model_list(const char *text)
+{
+  g_auto(GStrv) parts = g_strsplit(text, ",", -1);
+  GPtrArray *out = g_ptr_array_new();
+  for (int i = 0; parts[i] != NULL; i++)
+    if (*g_strstrip(parts[i]) != '\0')
+      g_ptr_array_add(out, g_strdup(parts[i]));
+  g_ptr_array_add(out, NULL);
+  return (char **)g_ptr_array_free(out, FALSE);
+}
+
+/* An integer key in [lo, hi]. */
+static gboolean int_key(const NsKeyGroup *g, const char *key, long lo, long hi, const char *what,
+                        int *out, GError **error)
+{
+  const NsKeyEntry *e = ns_keygroup_find(g, key);
+  if (e == NULL)
+    return TRUE;
+  char *end = NULL;
+  long v = strtol(e->value, &end, 10);
+  if (end == e->value || *end != '\0' || v < lo || v > hi)
+    return ns_keyfile_fail(error, e->where, "%s '%s': expected %s from %ld to %ld", key, e->value,
+                           what, lo, hi);
+  *out = (int)v;
+  return TRUE;
+}
+
+/* Fills the head group's fields; `single` receives the one-collective
+ * form ([scenario] collective/algorithms), NULL when absent. */
+static gboolean read_scenario(NsScenario *s, const NsKeyGroup *g, const char *dir, char **models,
+                              char **spanning, char **root, char **segment,
+                              NsScenarioCollective *single, GError **error)
+{
+  if (!ns_keygroup_check_keys(g, scenario_keys, error))
+    return FALSE;
+  s->description = value(g, "description");
+  s->msizes = value(g, "msizes");
+  s->tcp = value(g, "tcp");
+  s->calibration = value(g, "calibration");
+  *models = value(g, "models");
+  *spanning = value(g, "spanning");
+  *root = value(g, "root");
+  *segment = value(g, "segment");
+  g_autofree char *output = value(g, "output");
+  if (output == NULL)
+    return ns_keyfile_fail(error, g->where, "[scenario] needs 'output'");
+  s->output = resolve(dir, output);
+  g_autofree char *prices = value(g, "prices");
+  if (prices != NULL)
+    s->prices = resolve(dir, prices);
+  const NsKeyEntry *collective = ns_keygroup_find(g, "collective");
+  const NsKeyEntry *algorithms = ns_keygroup_find(g, "algorithms");
+  if (collective != NULL || algorithms != NULL)
+    *single = (NsScenarioCollective){
+      .name = g_strdup(collective ? collective->value : "alltoall"),
+      .algorithms = g_strdup(algorithms ? algorithms->value : NULL),
+      .where = g_strdup(collective ? collective->where : algorithms->where),
+    };
+  const NsKeyEntry *e;
+  if ((e = ns_keygroup_find(g, "wall-limit")) != NULL) {
+    char *end = NULL;
+    s->wall_limit = g_ascii_strtod(e->value, &end);
+    if (end == e->value || *end != '\0' || !(s->wall_limit > 0))
+      return ns_keyfile_fail(error, e->where, "wall-limit '%s': expected seconds > 0", e->value);
+  }
+  return int_key(g, "queue", 1, 1000000, "packets", &s->queue, error) &&
+         int_key(g, "runs", 1, 1000, "simulations", &s->runs, error);
+}
+
+static gboolean read_collective(NsScenario *s, const NsKeyGroup *g, const char *root,
+                                const char *segment, GError **error)
+{
+  if (!ns_keygroup_check_keys(g, collective_keys, error))
+    return FALSE;
+  const char *name = g->name + strlen("collective ");
+  NsCollective c;
+  if (!ns_collective_from_name(name, &c)) {
+    g_autofree char *shown = g_strescape(name, NULL);
+    return ns_keyfile_fail(error, g->where,
+                           "unknown collective '%s' in [%s] (alltoall, allgather, bcast)", shown,
+                           g->name);
+  }
+  for (guint i = 0; i < s->collectives->len; i++)
+    if (strcmp(g_array_index(s->collectives, NsScenarioCollective, i).name, name) == 0)
+      return ns_keyfile_fail(error, g->where, "[%s] is given twice", g->name);
+  g_autofree char *own_root = value(g, "root"), *own_segment = value(g, "segment");
+  NsScenarioCollective x = {
+    .name = g_strdup(name), .algorithms = value(g, "algorithms"),
+    .root = g_strdup(own_root ? own_root : root),
+    .segment = g_strdup(own_segment ? own_segment : segment), .where = g_strdup(g->where),
+  };
+  g_array_append_val(s->collectives, x);
+  return TRUE;
+}
+
+static gboolean read_topology(NsScenario *s, const NsKeyGroup *g, const char *dir,
+                              const char *models, const char *spanning, GError **error)
+{
+  if (!ns_keygroup_check_keys(g, topology_keys, error))
+    return FALSE;
+  const char *name = g->name + strlen("topology ");
+  if (!ns_design_name_valid(name)) {
+    g_autofree char *shown = g_strescape(name, NULL);
+    return ns_keyfile_fail(error, g->where,
+                           "topology name '%s': use 1-64 letters, digits, '.', '_' or '-' (it "
+                           "names output directories)",
+                           shown);
+  }
+  for (guint i = 0; i < s->topologies->len; i++)
+    if (strcmp(g_array_index(s->topologies, NsScenarioTopology, i).name, name) == 0)
+      return ns_keyfile_fail(error, g->where, "[%s] is given twice", g->name);
+  g_autofree char *file = value(g, "file");
+  if (file == NULL)
+    return ns_keyfile_fail(error, g->where, "[%s] needs 'file'", g->name);
+  g_autofree char *own_models = value(g, "models"), *own_spanning = value(g, "spanning");
+  NsScenarioTopology t = {
+    .name = g_strdup(name), .file = resolve(dir, file), .format = value(g, "format"),
+    .models = model_list(own_models ? own_models : models ? models : "ideal"),
+    .spanning = g_strdup(own_spanning ? own_spanning : spanning),
+    .description = value(g, "description"), .versus = value(g, "versus"),
+    .change = value(g, "change"), .where = g_strdup(g->where),
+  };
+  g_array_append_val(s->topologies, t);
+  return TRUE;
+}
+
+/* `versus` names another topology of the file. */
+static gboolean check_versus(const NsScenario *s, GError **error)
+{
+  for (guint i = 0; i < s->topologies->len; i++) {
+    const NsScenarioTopology *t = &g_array_index(s->topologies, NsScenarioTopology, i);
+    gboolean found = t->versus == NULL;
+    for (guint j = 0; !found && j < s->topologies->len; j++)
+      found = j != i &&
+              strcmp(g_array_index(s->topologies, NsScenarioTopology, j).name, t->versus) == 0;
+    if (!found)
+      return ns_keyfile_fail(error, t->where, "[topology %s]: versus '%s' is not another "
+                             "[topology NAME] of this file", t->name, t->versus);
+  }
+  return TRUE;
+}
+
+NsScenario *ns_scenario_load(const char *path, GError **error)
+{
+  g_autoptr(GPtrArray) groups = ns_keyfile_scan(path, error);
+  if (groups == NULL)
+    return NULL;
+  g_autoptr(NsScenario) s = g_new0(NsScenario, 1);
+  s->path = g_strdup(path);
+  s->topologies = g_array_new(FALSE, TRUE, sizeof(NsScenarioTopology));
+  s->collectives = g_array_new(FALSE, TRUE, sizeof(NsScenarioCollective));
+  g_autofree char *dir = g_path_get_dirname(path);
+  g_autofree char *models = NULL, *spanning = NULL, *root = NULL, *segment = NULL;
+  NsScenarioCollective single = { 0 };
+  const NsKeyGroup *head = NULL;
+  for (guint i = 0; i < groups->len; i++) {
+    const NsKeyGroup *g = g_ptr_array_index(groups, i);
+    if (strcmp(g->name, "scenario") == 0) {
+      head = g;
+      if (!read_scenario(s, g, dir, &models, &spanning, &root, &segment, &single, error))
+        goto fail;
+    } else if ((!g_str_has_prefix(g->name, "topology ") || g->name[9] == '\0') &&
+               (!g_str_has_prefix(g->name, "collective ") || g->name[11] == '\0')) {
+      g_autofree char *shown = g_strescape(g->name, NULL);
+      ns_keyfile_fail(error, g->where,
+                      "unknown group [%s] (known: [scenario], [collective NAME], [topology NAME])",
+                      shown);
+      goto fail;
+    }
+  }
+  if (head == NULL) {
+    ns_set_error_at(error, NS_ERROR_INPUT, path, 0, "no [scenario] group");
+    goto fail;
+  }
+  for (guint i = 0; i < groups->len; i++) {
+    const NsKeyGroup *g = g_ptr_array_index(groups, i);
+    if (g_str_has_prefix(g->name, "topology ")
+            ? !read_topology(s, g, dir, models, spanning, error)
+            : g_str_has_prefix(g->name, "collective ") &&
+                  !read_collective(s, g, root, segment, error))
+      goto fail;
+  }
+  if (single.name != NULL) {
+    if (s->collectives->len > 0) {
+      ns_keyfile_fail(error, single.where, "[scenario] 'collective'/'algorithms' and "
+                                           "[collective NAME] groups exclude each other");
+      goto fail;
+    }
+    NsCollective c;
+    if (!ns_collective_from_name(single.name, &c)) {
+      g_autofree char *shown = g_strescape(single.name, NULL);
+      ns_keyfile_fail(error, single.where, "unknown collective '%s' (alltoall, allgather, bcast)",
+                      shown);
+      goto fail;
+    }
+    single.root = g_steal_pointer(&root);
+    single.segment = g_steal_pointer(&segment);
+    g_array_append_val(s->collectives, single);
+    single = (NsScenarioCollective){ 0 };
+  }
+  if (s->collectives->len == 0) {
+    ns_keyfile_fail(error, head->where,
+                    "no collective: give [scenario] 'collective' and 'algorithms', or "
+                    "[collective NAME] groups");
+    goto fail;
+  }
+  if (s->topologies->len == 0) {
+    ns_keyfile_fail(error, head->where, "no [topology NAME] group");
+    goto fail;
+  }
+  if (!check_versus(s, error))
+    goto fail;
+  return g_steal_pointer(&s);
+fail:
+  g_free(single.name);
+  g_free(single.algorithms);
+  g_free(single.where);
+  return NULL;
+}

@@ -1,0 +1,74 @@
+/* netsched — scenario files: declarative experiments and design studies
+ * (GLib key files, read strictly by analysis/keyfile.h).
+ *
+ *   [scenario]                     one, required
+ *   description   = text (printed)
+ *   collective    = alltoall | allgather | bcast        (one collective: with
+ *   algorithms    = ALGORITHM[:SYNC],...                 [collective] groups, neither)
+ *   msizes        = 8KiB..256KiB | 8KiB,64KiB           (default 8KiB..256KiB)
+ *   models        = ideal,tcp,smpi,packet               (default ideal)
+ *   output        = DIR, relative to the file           (required)
+ *   root, segment = bcast root machine, segment size    (defaults for [collective])
+ *   wall-limit    = seconds per simulation
+ *   runs          = simulations per row (packet model: different random streams)
+ *   queue, tcp    = packet model switch queue (packets), TCP variant
+ *   calibration   = smpi model factors (file or bundled name)
+ *   spanning      = METHOD[:SEED][@ROOT] for every topology
+ *   prices        = FILE: a price file (analysis/design.h) for the cost column
+ *
+ *   [collective NAME]              zero or more: NAME is alltoall, allgather or bcast
+ *   algorithms    = ALGORITHM[:SYNC],...   (default: every registered algorithm)
+ *   root, segment = bcast root machine, segment size
+ *
+ *   [topology NAME]                one or more: a design; NAME is [A-Za-z0-9._-]
+ *   file        = FILE (relative to the file) or gen:SPEC  (required)
+ *   format      = native | slurm | graphml
+ *   models      = overrides [scenario] models
+ *   spanning    = overrides [scenario] spanning
+ *   description = one line for the report
+ *   versus      = NAME of the design this one changes one part of
+ *   change      = what changed, for the report ("10 Gbit/s uplinks")
+ *
+ * Unknown groups or keys, a key twice, empty values, a missing required
+ * key, a bad number: `file:line: what is wrong` (NS_ERROR_INPUT) — never a
+ * silent default. Names (algorithms, schemes, models) are checked before
+ * anything runs. */
+#ifndef NETSCHED_SCENARIO_H
+#define NETSCHED_SCENARIO_H
+
+#include <glib.h>
+
+typedef struct {
+  char *name;           /* NAME of [collective NAME] (or [scenario] collective) */
+  char *algorithms;     /* NULL: every registered algorithm */
+  char *root, *segment; /* NULL: [scenario]'s, else none */
+  char *where;          /* "file:line" of the group or key */
+} NsScenarioCollective;
+
+typedef struct {
+  char *name;           /* NAME of [topology NAME] */
+  char *file;           /* resolved against the scenario's directory (or gen:...) */
+  char *format;         /* NULL: guessed */
+  char **models;        /* NULL-terminated */
+  char *spanning;       /* NULL: none */
+  char *description, *versus, *change;
+  char *where;          /* "file:line" of the group */
+} NsScenarioTopology;
+
+typedef struct {
+  char *path;
+  char *description, *msizes, *output, *tcp, *calibration, *prices;
+  double wall_limit;
+  int queue;
+  int runs;             /* 0: one */
+  GArray *collectives;  /* NsScenarioCollective, at least one */
+  GArray *topologies;   /* NsScenarioTopology, at least one */
+} NsScenario;
+
+/* Reads and checks a scenario file. NULL with NS_ERROR_INPUT / NS_ERROR_IO
+ * (`file:line: ...`). O(size). */
+NsScenario *ns_scenario_load(const char *path, GError **error);
+void ns_scenario_free(NsScenario *s);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsScenario, ns_scenario_free)
+
+#endif

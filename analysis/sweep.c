@@ -1,0 +1,460 @@
+/* netsched — running, resuming and merging sweeps. See sweep.h. */
+#include "analysis/rowfile.h"
+#include "analysis/sweep_private.h"
+#include "platforms/error.h"
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- headers and rows of a rows file ----------------------------------------------- */
+
+typedef struct {
+  const NsSweep *sw;
+  const char *path;
+  int shard, n_shards;     /* expected; n_shards 0: any (merge), filled from the header */
+  char **rows;             /* rows[task] = the line (merge, finish); NULL: keys only */
+  int *lines;              /* lines[task] = its line number, 0 when absent */
+} Reader;
+
+static const char restart_hint[] = "choose another output directory, or --restart to start over";
+
+static gboolean check_header(const char *line, void *user, GError **error)
+{
+  Reader *r = user;
+  g_autoptr(JsonParser) p = json_parser_new();
+  JsonObject *o = NULL;
+  if (json_parser_load_from_data(p, line, -1, NULL) &&
+      JSON_NODE_HOLDS_OBJECT(json_parser_get_root(p)))
+    o = json_node_get_object(json_parser_get_root(p));
+  if (o == NULL || g_strcmp0(json_object_get_string_member_with_default(o, "format", ""),
+                             "netsched-sweep-rows") != 0) {
+    ns_set_error_at(error, NS_ERROR_INPUT, r->path, 1,
+                    "not the rows of a netsched sweep (no netsched-sweep-rows header): %s",
+                    restart_hint);
+    return FALSE;
+  }
+  gint64 version = json_object_get_int_member_with_default(o, "version", 0);
+  if (version != NS_SWEEP_ROW_VERSION) {
+    ns_set_error_at(error, NS_ERROR_INPUT, r->path, 1,
+                    "rows of sweep format version %" G_GINT64_FORMAT " (this netsched writes "
+                    "version %d): %s",
+                    version, NS_SWEEP_ROW_VERSION, restart_hint);
+    return FALSE;
+  }
+  const char *digest = json_object_get_string_member_with_default(o, "sweep", "");
+  if (strcmp(digest, r->sw->digest) != 0) {
+    ns_set_error_at(error, NS_ERROR_INPUT, r->path, 1,
+                    "rows of another sweep (grid digest %s in the file, %s in this run: the "
+                    "generators, parameters, seeds, trees, metrics or measurements differ); "
+                    "resuming would mix them: %s",
+                    digest, r->sw->digest, restart_hint);
+    return FALSE;
+  }
+  const char *shard = json_object_get_string_member_with_default(o, "shard", "");
+  int i = -1, n = 0;
+  char tail = 0;
+  if (sscanf(shard, "%d/%d%c", &i, &n, &tail) != 2 || n < 1 || i < 0 || i >= n) {
+    ns_set_error_at(error, NS_ERROR_INPUT, r->path, 1, "malformed shard '%s' in the header",
+                    shard);
+    return FALSE;
+  }
+  if (r->n_shards > 0 && (i != r->shard || n != r->n_shards)) {
+    ns_set_error_at(error, NS_ERROR_INPUT, r->path, 1,
+                    "rows of shard %d/%d, this run is shard %d/%d: choose another output "
+                    "directory",
+                    i, n, r->shard, r->n_shards);
+    return FALSE;
+  }
+  r->shard = i;
+  r->n_shards = n;
+  return TRUE;
+}
+
+static gboolean read_row(const char *line, int lineno, char **key, void *user, GError **error)
+{
+  Reader *r = user;
+  g_autoptr(JsonParser) p = json_parser_new();
+  JsonObject *o = NULL;
+  if (json_parser_load_from_data(p, line, -1, NULL) &&
+      JSON_NODE_HOLDS_OBJECT(json_parser_get_root(p)))
+    o = json_node_get_object(json_parser_get_root(p));
+  const char *k = o != NULL ? json_object_get_string_member_with_default(o, "key", NULL) : NULL;
+  gint64 task = o != NULL ? json_object_get_int_member_with_default(o, "task", -1) : -1;
+  if (k == NULL || task < 0) {
+    ns_set_error_at(error, NS_ERROR_INPUT, r->path, lineno,
+                    "malformed row (not a JSON object with a key and a task): remove the row, "
+                    "or --restart");
+    return FALSE;
+  }
+  if ((guint64)task >= r->sw->n_tasks || strcmp(k, r->sw->keys[task]) != 0) {
+    ns_set_error_at(error, NS_ERROR_INPUT, r->path, lineno,
+                    "row of another configuration (key %s is not the key of task %" G_GINT64_FORMAT
+                    " of this sweep): %s",
+                    k, task, restart_hint);
+    return FALSE;
+  }
+  if ((int)(task % r->n_shards) != r->shard) {
+    ns_set_error_at(error, NS_ERROR_INPUT, r->path, lineno,
+                    "the row of task %" G_GINT64_FORMAT " belongs to shard %d/%d, not to this "
+                    "file's shard %d/%d",
+                    task, (int)(task % r->n_shards), r->n_shards, r->shard, r->n_shards);
+    return FALSE;
+  }
+  if (r->lines != NULL && r->lines[task] > 0) {
+    ns_set_error_at(error, NS_ERROR_INPUT, r->path, lineno,
+                    "the row of task %" G_GINT64_FORMAT " is here a second time (first at "
+                    "line %d): remove one of them", task, r->lines[task]);
+    return FALSE;
+  }
+  if (r->lines != NULL)
+    r->lines[task] = lineno;
+  if (r->rows != NULL)
+    r->rows[task] = g_strdup(line);
+  *key = g_strdup(k);
+  return TRUE;
+}
+
+/* Reads every complete row of a rows file through the Reader (header
+ * checked; a last line cut short is ignored with a warning). */
+static gboolean read_rows_file(Reader *r, GError **error)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  GError *io = NULL;
+  if (!g_file_get_contents(r->path, &text, &len, &io)) {
+    ns_set_error_at(error, NS_ERROR_IO, r->path, 0, "cannot read: %s", io->message);
+    g_error_free(io);
+    return FALSE;
+  }
+  char *nl = strchr(text, '\n');
+  if (nl == NULL) {
+    ns_set_error_at(error, NS_ERROR_INPUT, r->path, 1, "no header line: not a rows file");
+    return FALSE;
+  }
+  *nl = '\0';
+  if (!check_header(text, r, error))
+    return FALSE;
+  int lineno = 2;
+  for (char *line = nl + 1; *line != '\0'; lineno++) {
+    char *end = strchr(line, '\n');
+    if (end == NULL) {
+      fprintf(stderr, "warning: %s:%d: the last row was cut short (interrupted run): "
+                      "ignored\n", r->path, lineno);
+      break;
+    }
+    *end = '\0';
+    char *key = NULL;
+    if (*line != '\0' && !read_row(line, lineno, &key, r, error))
+      return FALSE;
+    g_free(key);
+    line = end + 1;
+  }
+  return TRUE;
+}
+
+/* ---- progress ------------------------------------------------------------------------ */
+
+typedef struct {
+  NsProgressMode mode;
+  double interval;
+  guint total, done;       /* rows of this shard; done includes resumed ones */
+  guint ran;               /* rows computed by this run */
+  gint64 start, last;
+} Progress;
+
+static char *duration(double s)
+{
+  if (!(s >= 0) || s > 1e8)
+    return g_strdup("?");
+  long t = (long)(s + 0.5);
+  if (t >= 3600)
+    return g_strdup_printf("%ldh%02ldm", t / 3600, t / 60 % 60);
+  if (t >= 60)
+    return g_strdup_printf("%ldm%02lds", t / 60, t % 60);
+  return g_strdup_printf("%lds", t);
+}
+
+static void progress_show(Progress *p, gboolean final)
+{
+  if (p->mode == NS_PROGRESS_NONE)
+    return;
+  gint64 now = g_get_monotonic_time();
+  double since_last = (now - p->last) / 1e6;
+  if (!final && since_last < (p->mode == NS_PROGRESS_BAR ? 0.1 : p->interval))
+    return;
+  p->last = now;
+  double elapsed = (now - p->start) / 1e6;
+  double rate = elapsed > 0 ? p->ran / elapsed : 0;
+  g_autofree char *eta = rate > 0 ? duration((p->total - p->done) / rate) : g_strdup("?");
+  if (p->mode == NS_PROGRESS_BAR) {
+    char bar[31];
+    int filled = p->total > 0 ? (int)(30.0 * p->done / p->total) : 30;
+    for (int i = 0; i < 30; i++)
+      bar[i] = i < filled ? '#' : '.';
+    bar[30] = '\0';
+    fprintf(stderr, "\r[%s] %u/%u  %.2f topologies/s  ETA %s   ", bar, p->done, p->total, rate,
+            eta);
+    if (final)
+      fputc('\n', stderr);
+  } else {
+    fprintf(stderr, "sweep: %u/%u rows, %.2f topologies/s, ETA %s\n", p->done, p->total, rate,
+            eta);
+  }
+  fflush(stderr);
+}
+
+/* ---- the run ---------------------------------------------------------------------------- */
+
+typedef struct {
+  const NsSweep *sw;
+  NsRowFile *file;
+  Progress progress;
+} Sink;
+
+static gboolean sink_row(guint task, const char *row, gsize len, void *data, GError **error)
+{
+  Sink *s = data;
+  if (!ns_row_file_append(s->file, s->sw->keys[task], row, len, error))
+    return FALSE;
+  s->progress.done++;
+  s->progress.ran++;
+  progress_show(&s->progress, FALSE);
+  return TRUE;
+}
+
+static void free_rows(char **rows, guint n)
+{
+  for (guint t = 0; t < n; t++)
+    g_free(rows[t]);
+  g_free(rows);
+}
+
+gboolean ns_sweep_run(const NsSweep *sw, const NsSweepRunOptions *opt, GError **error)
+{
+  int shard = opt->n_shards > 0 ? opt->shard : 0, n_shards = MAX(opt->n_shards, 1);
+  if (shard < 0 || shard >= n_shards) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "shard %d/%d: expected 0 <= I < N", shard,
+                    n_shards);
+    return FALSE;
+  }
+  if (sw->measures->len > 0 && sw->measure == NULL) {
+    ns_set_error_at(error, NS_ERROR_INPUT, sw->source, 0,
+                    "the sweep measures %u schedule%s but no measurement is installed (the "
+                    "netsched command simulates them)",
+                    sw->measures->len, sw->measures->len == 1 ? "" : "s");
+    return FALSE;
+  }
+  if (g_mkdir_with_parents(opt->outdir, 0755) != 0) {
+    ns_set_error_at(error, NS_ERROR_IO, opt->outdir, 0, "cannot create: %s", g_strerror(errno));
+    return FALSE;
+  }
+  g_autofree char *name = n_shards == 1 ? g_strdup("rows.jsonl")
+                                        : g_strdup_printf("shard-%d-of-%d.jsonl", shard, n_shards);
+  g_autofree char *path = g_build_filename(opt->outdir, name, NULL);
+  g_autofree char *header = ns_sweep_header(sw, shard, n_shards);
+  Reader reader = { .sw = sw, .path = path, .shard = shard, .n_shards = n_shards };
+  reader.lines = g_new0(int, sw->n_tasks + 1);
+  NsRowFileSpec spec = { .path = path, .header = header, .header_check = check_header,
+                         .resume = !opt->restart, .unique_keys = TRUE, .lock = TRUE,
+                         .row = read_row, .user = &reader };
+  Sink sink = { .sw = sw };
+  sink.file = ns_row_file_open(&spec, error);
+  g_free(reader.lines);
+  reader.lines = NULL;
+  if (sink.file == NULL)
+    return FALSE;
+  GArray *pending = g_array_new(FALSE, FALSE, sizeof(guint));
+  guint mine = 0;
+  for (guint t = (guint)shard; t < sw->n_tasks; t += (guint)n_shards) {
+    mine++;
+    if (!ns_row_file_has(sink.file, sw->keys[t]))
+      g_array_append_val(pending, t);
+  }
+  int jobs = MAX(opt->jobs, 1);
+  int workers = opt->executor != NULL ? opt->executor->workers : MIN(jobs, (int)MAX(pending->len, 1));
+  const char *how = opt->executor != NULL ? opt->executor->name
+                    : workers > 1         ? "processes" : "process";
+  if (opt->report != NULL) {
+    fprintf(opt->report, "sweep %s: %u task%s (%u point%s x %u seed%s)", sw->digest,
+            sw->n_tasks, sw->n_tasks == 1 ? "" : "s", sw->points->len,
+            sw->points->len == 1 ? "" : "s", sw->seeds->len, sw->seeds->len == 1 ? "" : "s");
+    if (n_shards > 1)
+      fprintf(opt->report, "; shard %d/%d: %u tasks", shard, n_shards, mine);
+    fprintf(opt->report, "; %u done, %u to run on %d %s\n", mine - pending->len, pending->len,
+            workers, how);
+    fflush(opt->report);
+  }
+  NsProgressMode mode = opt->progress;
+  if (mode == NS_PROGRESS_AUTO)
+    mode = isatty(STDERR_FILENO) ? NS_PROGRESS_BAR : NS_PROGRESS_LINES;
+  sink.progress = (Progress){ .mode = pending->len > 0 ? mode : NS_PROGRESS_NONE,
+                              .interval = opt->progress_interval > 0 ? opt->progress_interval : 10,
+                              .total = mine, .done = mine - pending->len,
+                              .start = g_get_monotonic_time() };
+  sink.progress.last = sink.progress.start;
+  gboolean ok = pending->len == 0 ||
+                (opt->executor != NULL
+                     ? opt->executor->run(sw, (guint *)(void *)pending->data, pending->len,
+                                          sink_row, &sink, opt->executor->self, error)
+                     : ns_sweep_pool_run(sw, (guint *)(void *)pending->data, pending->len, jobs,
+                                         sink_row, &sink, error));
+  if (pending->len > 0 && sink.progress.mode != NS_PROGRESS_NONE)
+    progress_show(&sink.progress, TRUE);
+  double elapsed = (g_get_monotonic_time() - sink.progress.start) / 1e6;
+  if (ok && opt->report != NULL && pending->len > 0)
+    fprintf(opt->report, "sweep: %u rows in %.1f s (%.2f topologies/s)\n", sink.progress.ran,
+            elapsed, elapsed > 0 ? sink.progress.ran / elapsed : 0);
+  g_array_unref(pending);
+  if (ok && n_shards == 1) { /* finish while holding the lock */
+    char **rows = g_new0(char *, sw->n_tasks + 1);
+    Reader all = { .sw = sw, .path = path, .shard = 0, .n_shards = 1, .rows = rows };
+    all.lines = g_new0(int, sw->n_tasks + 1);
+    ok = read_rows_file(&all, error);
+    for (guint t = 0; ok && t < sw->n_tasks; t++)
+      if (rows[t] == NULL) {
+        g_autofree char *label = ns_sweep_task_label(sw, t);
+        ns_set_error_at(error, NS_ERROR_INPUT, path, 0, "the row of task %u (%s) is missing",
+                        t, label);
+        ok = FALSE;
+      }
+    ok = ok && ns_sweep_finish(sw, opt->outdir, rows, opt->report, error);
+    free_rows(rows, sw->n_tasks);
+    g_free(all.lines);
+  } else if (ok && opt->report != NULL) {
+    fprintf(opt->report, "shard %d/%d complete in %s; once every shard is, run: netsched sweep "
+                         "merge (with the same specification)\n",
+            shard, n_shards, path);
+  }
+  ns_row_file_close(sink.file);
+  return ok;
+}
+
+/* ---- merging shards ----------------------------------------------------------------------- */
+
+static int compare_paths(gconstpointer a, gconstpointer b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static GPtrArray *shard_files(const char *outdir, GError **error)
+{
+  GError *io = NULL;
+  GDir *dir = g_dir_open(outdir, 0, &io);
+  if (dir == NULL) {
+    ns_set_error_at(error, NS_ERROR_IO, outdir, 0, "cannot read: %s", io->message);
+    g_error_free(io);
+    return NULL;
+  }
+  GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+  const char *name;
+  while ((name = g_dir_read_name(dir)) != NULL) {
+    int i = 0, n = 0;
+    char canonical[64];
+    if (sscanf(name, "shard-%d-of-%d.jsonl", &i, &n) == 2) {
+      g_snprintf(canonical, sizeof canonical, "shard-%d-of-%d.jsonl", i, n);
+      if (strcmp(canonical, name) == 0)
+        g_ptr_array_add(files, g_build_filename(outdir, name, NULL));
+    }
+  }
+  g_dir_close(dir);
+  g_ptr_array_sort(files, compare_paths);
+  return files;
+}
+
+gboolean ns_sweep_merge(const NsSweep *sw, const char *outdir, const char *const *files,
+                        FILE *report, GError **error)
+{
+  gboolean ok = FALSE;
+  g_autoptr(GPtrArray) list = NULL;
+  if (files == NULL || files[0] == NULL) {
+    if ((list = shard_files(outdir, error)) == NULL)
+      return FALSE;
+  } else {
+    list = g_ptr_array_new_with_free_func(g_free);
+    for (int i = 0; files[i] != NULL; i++)
+      g_ptr_array_add(list, g_strdup(files[i]));
+  }
+  if (list->len == 0) {
+    ns_set_error_at(error, NS_ERROR_INPUT, outdir, 0,
+                    "no shard-I-of-N.jsonl file to merge (run the shards first: netsched sweep "
+                    "--shard I/N)");
+    return FALSE;
+  }
+  if (g_mkdir_with_parents(outdir, 0755) != 0) {
+    ns_set_error_at(error, NS_ERROR_IO, outdir, 0, "cannot create: %s", g_strerror(errno));
+    return FALSE;
+  }
+  char **rows = g_new0(char *, sw->n_tasks + 1);
+  int *lines = g_new0(int, sw->n_tasks + 1);
+  int n_shards = 0;
+  const char **by_shard = NULL;
+  for (guint f = 0; f < list->len; f++) {
+    Reader r = { .sw = sw, .path = g_ptr_array_index(list, f), .rows = rows, .lines = lines };
+    /* The header first: the shard and its count. */
+    g_autofree char *text = NULL;
+    GError *io = NULL;
+    if (!g_file_get_contents(r.path, &text, NULL, &io)) {
+      ns_set_error_at(error, NS_ERROR_IO, r.path, 0, "cannot read: %s", io->message);
+      g_error_free(io);
+      goto out;
+    }
+    char *nl = strchr(text, '\n');
+    if (nl != NULL)
+      *nl = '\0';
+    if (!check_header(text, &r, error))
+      goto out;
+    if (n_shards == 0) {
+      n_shards = r.n_shards;
+      by_shard = g_new0(const char *, n_shards);
+    } else if (r.n_shards != n_shards) {
+      ns_set_error_at(error, NS_ERROR_INPUT, r.path, 1,
+                      "shard %d/%d, but %s is a shard of %d: the shards of one merge must "
+                      "split the grid the same way",
+                      r.shard, r.n_shards, by_shard[0] ? by_shard[0] : "another file", n_shards);
+      goto out;
+    }
+    if (by_shard[r.shard] != NULL) {
+      ns_set_error_at(error, NS_ERROR_INPUT, r.path, 1, "shard %d/%d is given twice (also %s)",
+                      r.shard, n_shards, by_shard[r.shard]);
+      goto out;
+    }
+    by_shard[r.shard] = g_ptr_array_index(list, f);
+    if (!read_rows_file(&r, error))
+      goto out;
+  }
+  for (int i = 0; i < n_shards; i++)
+    if (by_shard[i] == NULL) {
+      ns_set_error_at(error, NS_ERROR_INPUT, outdir, 0,
+                      "shard %d/%d is missing (no shard-%d-of-%d.jsonl): run it with --shard "
+                      "%d/%d, then merge again",
+                      i, n_shards, i, n_shards, i, n_shards);
+      goto out;
+    }
+  for (int i = 0; i < n_shards; i++) {
+    guint missing = 0, first = 0, of = 0;
+    for (guint t = (guint)i; t < sw->n_tasks; t += (guint)n_shards) {
+      of++;
+      if (rows[t] == NULL && missing++ == 0)
+        first = t;
+    }
+    if (missing > 0) {
+      g_autofree char *label = ns_sweep_task_label(sw, first);
+      ns_set_error_at(error, NS_ERROR_INPUT, by_shard[i], 0,
+                      "shard %d/%d lacks %u of its %u rows (the first: task %u, %s): run it "
+                      "again to complete it (it resumes), then merge again",
+                      i, n_shards, missing, of, first, label);
+      goto out;
+    }
+  }
+  if (report != NULL)
+    fprintf(report, "sweep %s: merged %d shard%s, %u rows\n", sw->digest, n_shards,
+            n_shards == 1 ? "" : "s", sw->n_tasks);
+  ok = ns_sweep_finish(sw, outdir, rows, report, error);
+out:
+  free_rows(rows, sw->n_tasks);
+  g_free(lines);
+  g_free(by_shard);
+  return ok;
+}

@@ -1,0 +1,874 @@
+/* netsched — sweep specifications and the grid. See sweep.h and
+ * docs/sweeps.md for the format.
+ *
+ * A key file is read twice: a scan of its lines records where every
+ * group and key is (GKeyFile keeps no line numbers) and refuses what
+ * GKeyFile would silently accept — a group or key given twice, an empty
+ * value, a key outside any group; GKeyFile then supplies the values (its
+ * escapes and syntax). The command line builds the same entries, so both
+ * go through one validation. */
+#include "analysis/keyfile.h"
+#include "analysis/rowfile.h"
+#include "analysis/sweep_private.h"
+#include "platforms/error.h"
+#include "platforms/gtitm.h"
+#include "platforms/units.h"
+#include <math.h>
+#include <string.h>
+
+/* ---- values -------------------------------------------------------------------- */
+
+typedef enum { T_INT, T_REAL, T_PROB, T_ENUM, T_ATTACH, T_BANDWIDTH, T_TIME, T_SPEC } ValueType;
+
+typedef struct {
+  const char *key;
+  ValueType type;
+  double min;          /* T_INT, T_REAL: smallest allowed (T_REAL: exclusive when 0) */
+  const char *choices; /* T_ENUM: "a|b" */
+} KeyInfo;
+
+static const KeyInfo waxman_keys[] = {
+  { "switches", T_INT, 2, NULL }, { "machines", T_INT, 2, NULL }, { "ratio", T_REAL, 0, NULL },
+  { "degree", T_REAL, 0, NULL }, { "alpha", T_PROB, 0, NULL }, { "beta", T_REAL, 0, NULL },
+  { "connect", T_ENUM, 0, "patch|reject" }, { "attach", T_ATTACH, 0, NULL },
+  { "bandwidth", T_BANDWIDTH, 0, NULL }, { "uplink", T_BANDWIDTH, 0, NULL },
+  { "latency", T_TIME, 0, NULL }, { NULL, 0, 0, NULL },
+};
+static const KeyInfo transit_stub_keys[] = {
+  { "transit_domains", T_INT, 1, NULL }, { "transit_nodes", T_INT, 1, NULL },
+  { "stubs", T_INT, 0, NULL }, { "stub_nodes", T_INT, 1, NULL }, { "p_top", T_PROB, 0, NULL },
+  { "p_transit", T_PROB, 0, NULL }, { "p_stub", T_PROB, 0, NULL },
+  { "extra_ts", T_INT, 0, NULL }, { "extra_ss", T_INT, 0, NULL },
+  { "hosts", T_ENUM, 0, "stub|all" }, { "machines", T_INT, 2, NULL },
+  { "ratio", T_REAL, 0, NULL }, { "attach", T_ATTACH, 0, NULL },
+  { "bandwidth", T_BANDWIDTH, 0, NULL }, { "uplink", T_BANDWIDTH, 0, NULL },
+  { "latency", T_TIME, 0, NULL }, { NULL, 0, 0, NULL },
+};
+static const KeyInfo kruskal_keys[] = {
+  { "switches", T_INT, 1, NULL }, { "machines", T_INT, 2, NULL }, { "ratio", T_REAL, 0, NULL },
+  { "attach", T_ATTACH, 0, NULL }, { "bandwidth", T_BANDWIDTH, 0, NULL },
+  { "uplink", T_BANDWIDTH, 0, NULL }, { "latency", T_TIME, 0, NULL }, { NULL, 0, 0, NULL },
+};
+static const KeyInfo spec_keys[] = { { "spec", T_SPEC, 0, NULL }, { NULL, 0, 0, NULL } };
+
+static const char *const model_names[] = {
+  [NS_SWEEP_WAXMAN] = "waxman", [NS_SWEEP_TRANSIT_STUB] = "transit-stub",
+  [NS_SWEEP_KRUSKAL_TREE] = "kruskal-tree", [NS_SWEEP_SPEC] = "spec",
+};
+static const KeyInfo *const model_keys[] = {
+  [NS_SWEEP_WAXMAN] = waxman_keys, [NS_SWEEP_TRANSIT_STUB] = transit_stub_keys,
+  [NS_SWEEP_KRUSKAL_TREE] = kruskal_keys, [NS_SWEEP_SPEC] = spec_keys,
+};
+
+const char *ns_sweep_model_name(NsSweepModel model) { return model_names[model]; }
+
+static char *key_list(const KeyInfo *keys, const char *extra)
+{
+  GString *s = g_string_new(extra);
+  for (int i = 0; keys[i].key != NULL; i++)
+    g_string_append_printf(s, ", %s", keys[i].key);
+  return g_string_free(s, FALSE);
+}
+
+static gboolean check_value(const KeyInfo *k, const char *v, const char *where, GError **error)
+{
+  char *end = NULL;
+  const char *why = NULL;
+  double d = 0;
+  switch (k->type) {
+  case T_INT: {
+    gint64 i = g_ascii_strtoll(v, &end, 10);
+    if (end == v || *end != '\0' || i < (gint64)k->min || i > 100000000)
+      return ns_keyfile_fail(error, where, "%s '%s': expected a whole number from %.0f to 100000000",
+                  k->key, v, k->min);
+    return TRUE;
+  }
+  case T_REAL:
+  case T_PROB:
+    d = g_ascii_strtod(v, &end);
+    if (end == v || *end != '\0' || !isfinite(d) || d <= 0 || (k->type == T_PROB && d > 1))
+      return ns_keyfile_fail(error, where, "%s '%s': expected %s", k->key, v,
+                  k->type == T_PROB ? "a probability in (0, 1]" : "a positive number");
+    return TRUE;
+  case T_ENUM: {
+    g_auto(GStrv) choices = g_strsplit(k->choices, "|", -1);
+    if (!g_strv_contains((const char *const *)choices, v))
+      return ns_keyfile_fail(error, where, "%s '%s': expected %s", k->key, v, k->choices);
+    return TRUE;
+  }
+  case T_ATTACH: {
+    const char *dash = strchr(v, '-');
+    gboolean ok = strcmp(v, "uniform") == 0 || strcmp(v, "even") == 0;
+    if (!ok && dash != NULL) {
+      g_autofree char *lo = g_strndup(v, (gsize)(dash - v));
+      gint64 a = g_ascii_strtoll(lo, &end, 10);
+      gboolean lo_ok = end != lo && *end == '\0' && a >= 0;
+      gint64 b = g_ascii_strtoll(dash + 1, &end, 10);
+      ok = lo_ok && end != dash + 1 && *end == '\0' && b >= a && b <= 100000;
+    }
+    if (!ok)
+      return ns_keyfile_fail(error, where, "attach '%s': expected uniform, even or a range A-B", v);
+    return TRUE;
+  }
+  case T_BANDWIDTH:
+    if (!ns_parse_bandwidth(v, &d, &why))
+      return ns_keyfile_fail(error, where, "%s '%s': %s", k->key, v, why);
+    return TRUE;
+  case T_TIME:
+    if (!ns_parse_time(v, &d, &why))
+      return ns_keyfile_fail(error, where, "%s '%s': %s", k->key, v, why);
+    return TRUE;
+  case T_SPEC:
+    if (!g_str_has_prefix(v, "gen:") || strstr(v, "{seed}") == NULL)
+      return ns_keyfile_fail(error, where,
+                  "spec '%s': expected a generator specification gen:... holding {seed} "
+                  "(replaced by each seed)", v);
+    return TRUE;
+  }
+  return TRUE;
+}
+
+/* Comma-separated items, each stripped; an empty item is an error. */
+static GPtrArray *split_list(const char *text, const char *key, const char *where,
+                             GError **error)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func(g_free);
+  g_auto(GStrv) parts = g_strsplit(text, ",", -1);
+  for (int i = 0; parts[i] != NULL; i++) {
+    char *item = g_strstrip(parts[i]);
+    if (*item == '\0') {
+      ns_keyfile_fail(error, where, "'%s' has an empty item", key);
+      g_ptr_array_unref(items);
+      return NULL;
+    }
+    g_ptr_array_add(items, g_strdup(item));
+  }
+  return items;
+}
+
+/* Seeds: "1..50", "3,7,11", "1..10,100". */
+static gboolean parse_seeds(NsSweep *sw, const char *text, const char *where, GError **error)
+{
+  g_autoptr(GPtrArray) items = split_list(text, "seeds", where, error);
+  if (items == NULL)
+    return FALSE;
+  g_autoptr(GHashTable) seen = g_hash_table_new(g_int64_hash, g_int64_equal);
+  GArray *seeds = sw->seeds;
+  for (guint i = 0; i < items->len; i++) {
+    const char *item = g_ptr_array_index(items, i);
+    const char *dots = strstr(item, "..");
+    char *end = NULL;
+    guint64 lo, hi;
+    if (dots != NULL) {
+      g_autofree char *a = g_strndup(item, (gsize)(dots - item));
+      lo = g_ascii_strtoull(a, &end, 10);
+      gboolean ok = end != a && *end == '\0' && a[0] != '-';
+      hi = g_ascii_strtoull(dots + 2, &end, 10);
+      if (!ok || end == dots + 2 || *end != '\0' || dots[2] == '-' || hi < lo)
+        return ns_keyfile_fail(error, where, "seeds '%s': expected A..B with A <= B", item);
+    } else {
+      lo = hi = g_ascii_strtoull(item, &end, 10);
+      if (end == item || *end != '\0' || item[0] == '-')
+        return ns_keyfile_fail(error, where, "seeds '%s': expected a seed (a whole number) or A..B",
+                    item);
+    }
+    if (hi - lo >= 1000000 || seeds->len + (hi - lo) >= 1000000)
+      return ns_keyfile_fail(error, where, "seeds: more than 1000000 seeds");
+    for (guint64 s = lo;; s++) {
+      g_array_append_val(seeds, s);
+      if (s == hi)
+        break;
+    }
+  }
+  guint64 *all = (guint64 *)(void *)seeds->data;
+  for (guint i = 0; i < seeds->len; i++) {
+    if (g_hash_table_contains(seen, &all[i]))
+      return ns_keyfile_fail(error, where, "seed %" G_GUINT64_FORMAT " is listed twice", all[i]);
+    g_hash_table_add(seen, &all[i]);
+  }
+  return TRUE;
+}
+
+static gboolean parse_trees(GPtrArray *out, const char *text, const char *where, GError **error)
+{
+  g_autoptr(GPtrArray) items = split_list(text, "trees", where, error);
+  if (items == NULL)
+    return FALSE;
+  for (guint i = 0; i < items->len; i++) {
+    NsGtitmTree t;
+    const char *item = g_ptr_array_index(items, i);
+    if (!ns_gtitm_tree_from_name(item, &t))
+      return ns_keyfile_fail(error, where, "trees '%s': expected none, bfs, dfs, kruskal (random) or "
+                  "uniform", item);
+    const char *name = ns_gtitm_tree_name(t);
+    for (guint k = 0; k < out->len; k++)
+      if (strcmp(g_ptr_array_index(out, k), name) == 0)
+        return ns_keyfile_fail(error, where, "trees: '%s' is listed twice", name);
+    g_ptr_array_add(out, g_strdup(name));
+  }
+  return TRUE;
+}
+
+static gboolean parse_metrics(NsSweep *sw, const char *text, const char *where, GError **error)
+{
+  g_autoptr(GPtrArray) items = split_list(text, "metrics", where, error);
+  if (items == NULL)
+    return FALSE;
+  static const struct { const char *name; guint bits; } groups[] = {
+    { "all", NS_METRICS_ALL }, { "paths", NS_METRICS_PATHS },
+    { "alltoall", NS_METRICS_ALLTOALL }, { "allgather", NS_METRICS_ALLGATHER },
+    { "bcast", NS_METRICS_BCAST },
+  };
+  sw->metrics = 0;
+  for (guint i = 0; i < items->len; i++) {
+    const char *item = g_ptr_array_index(items, i);
+    guint bits = 0;
+    for (gsize k = 0; k < G_N_ELEMENTS(groups); k++)
+      if (strcmp(item, groups[k].name) == 0)
+        bits = groups[k].bits;
+    if (bits == 0)
+      return ns_keyfile_fail(error, where,
+                  "metrics '%s': expected all, paths, alltoall, allgather or bcast", item);
+    sw->metrics |= bits;
+  }
+  return TRUE;
+}
+
+static gboolean parse_measures(NsSweep *sw, const char *text, const char *where, GError **error)
+{
+  g_autoptr(GPtrArray) items = split_list(text, "measure", where, error);
+  if (items == NULL)
+    return FALSE;
+  for (guint i = 0; i < items->len; i++) {
+    const char *item = g_ptr_array_index(items, i);
+    const char *slash = strchr(item, '/');
+    NsCollective c;
+    g_autofree char *coll = slash ? g_strndup(item, (gsize)(slash - item)) : NULL;
+    if (coll == NULL || !ns_collective_from_name(coll, &c))
+      return ns_keyfile_fail(error, where,
+                  "measure '%s': expected COLLECTIVE/ALGORITHM[:SYNC], e.g. alltoall/faraj", item);
+    GError *why = NULL;
+    GArray *v = ns_variants_parse(slash + 1, c, &why);
+    if (v == NULL || v->len != 1) {
+      ns_keyfile_fail(error, where, "measure '%s': %s", item, why ? why->message : "one algorithm each");
+      g_clear_error(&why);
+      ns_variants_free(v);
+      return FALSE;
+    }
+    NsSweepMeasureItem m = { .collective = c };
+    m.variant = g_array_index(v, NsVariant, 0);
+    g_array_set_size(v, 0); /* the strings now belong to m */
+    ns_variants_free(v);
+    m.label = g_strdup_printf("%s/%s", ns_collective_name(c), m.variant.label);
+    for (guint k = 0; k < sw->measures->len; k++)
+      if (strcmp(g_array_index(sw->measures, NsSweepMeasureItem, k).label, m.label) == 0) {
+        ns_keyfile_fail(error, where, "measure '%s' is listed twice", m.label);
+        g_free(m.label);
+        g_free(m.variant.label);
+        g_free(m.variant.algorithm);
+        g_free(m.variant.sync);
+        return FALSE;
+      }
+    g_array_append_val(sw->measures, m);
+  }
+  return TRUE;
+}
+
+/* ---- groups ------------------------------------------------------------------------ */
+
+static const char *const sweep_keys[] = { "description", "output", "seeds", "trees", "msize",
+                                          "metrics", "measure", "model", "plots", "x", NULL };
+
+static gboolean read_sweep_group(NsSweep *sw, const NsKeyGroup *g, const char *base_dir,
+                                 GPtrArray *default_trees, GError **error)
+{
+  for (guint i = 0; i < g->entries->len; i++) {
+    const NsKeyEntry *e = g_ptr_array_index(g->entries, i);
+    if (!g_strv_contains(sweep_keys, e->key)) {
+      g_autofree char *shown = g_strescape(e->key, NULL);
+      return ns_keyfile_fail(error, e->where,
+                  "unknown key '%s' in [sweep] (description, output, seeds, trees, msize, "
+                  "metrics, measure, model, plots, x)", shown);
+    }
+    const char *k = e->key, *v = e->value;
+    if (strcmp(k, "description") == 0) {
+      sw->description = g_strdup(v);
+    } else if (strcmp(k, "output") == 0) {
+      sw->output = base_dir != NULL && !g_path_is_absolute(v) ? g_build_filename(base_dir, v, NULL)
+                                                              : g_strdup(v);
+    } else if (strcmp(k, "seeds") == 0) {
+      if (!parse_seeds(sw, v, e->where, error))
+        return FALSE;
+    } else if (strcmp(k, "trees") == 0) {
+      if (!parse_trees(default_trees, v, e->where, error))
+        return FALSE;
+    } else if (strcmp(k, "msize") == 0) {
+      const char *why = NULL;
+      if (!ns_parse_msize(v, &sw->msize, &why))
+        return ns_keyfile_fail(error, e->where, "msize '%s': %s", v, why);
+    } else if (strcmp(k, "metrics") == 0) {
+      if (!parse_metrics(sw, v, e->where, error))
+        return FALSE;
+    } else if (strcmp(k, "measure") == 0) {
+      if (!parse_measures(sw, v, e->where, error))
+        return FALSE;
+    } else if (strcmp(k, "model") == 0) {
+      g_free(sw->model);
+      sw->model = g_strdup(v);
+    } else if (strcmp(k, "plots") == 0) {
+      g_autoptr(GPtrArray) items = split_list(v, "plots", e->where, error);
+      if (items == NULL)
+        return FALSE;
+      for (guint p = 0; p < items->len; p++)
+        g_ptr_array_add(sw->plots, g_strdup(g_ptr_array_index(items, p)));
+    } else {
+      g_free(sw->x);
+      sw->x = g_strdup(v);
+    }
+  }
+  if (sw->seeds->len == 0)
+    return ns_keyfile_fail(error, g->where, "[sweep] needs 'seeds' (e.g. seeds = 1..50)");
+  return TRUE;
+}
+
+static void param_free(gpointer p)
+{
+  NsSweepParam *x = p;
+  g_free(x->name);
+  g_ptr_array_unref(x->values);
+  g_free(x->where);
+  g_free(x);
+}
+
+static void gen_free(gpointer p)
+{
+  NsSweepGen *g = p;
+  g_free(g->name);
+  g_ptr_array_unref(g->params);
+  if (g->trees != NULL)
+    g_ptr_array_unref(g->trees);
+  g_free(g->where);
+  g_free(g);
+}
+
+static const NsSweepParam *gen_param(const NsSweepGen *g, const char *name)
+{
+  for (guint i = 0; i < g->params->len; i++) {
+    const NsSweepParam *p = g_ptr_array_index(g->params, i);
+    if (strcmp(p->name, name) == 0)
+      return p;
+  }
+  return NULL;
+}
+
+static gboolean read_generator_group(NsSweep *sw, const NsKeyGroup *g, const char *name,
+                                     GPtrArray *default_trees, GError **error)
+{
+  const NsKeyEntry *model = ns_keygroup_find(g, "model");
+  if (model == NULL)
+    return ns_keyfile_fail(error, g->where, "[%s] needs 'model' (waxman, transit-stub, kruskal-tree or "
+                "spec)", g->name);
+  NsSweepGen *gen = g_new0(NsSweepGen, 1);
+  gen->name = g_strdup(name);
+  gen->where = g_strdup(g->where);
+  gen->params = g_ptr_array_new_with_free_func(param_free);
+  g_ptr_array_add(sw->gens, gen);
+  gboolean known = FALSE;
+  for (gsize m = 0; m < G_N_ELEMENTS(model_names) && !known; m++)
+    if (strcmp(model->value, model_names[m]) == 0) {
+      gen->model = (NsSweepModel)m;
+      known = TRUE;
+    }
+  if (!known)
+    return ns_keyfile_fail(error, model->where,
+                "model '%s': expected waxman, transit-stub, kruskal-tree or spec", model->value);
+  const KeyInfo *keys = model_keys[gen->model];
+  for (guint i = 0; i < g->entries->len; i++) {
+    const NsKeyEntry *e = g_ptr_array_index(g->entries, i);
+    if (e == model)
+      continue;
+    if (strcmp(e->key, "trees") == 0) {
+      gen->trees = g_ptr_array_new_with_free_func(g_free);
+      if (!parse_trees(gen->trees, e->value, e->where, error))
+        return FALSE;
+      continue;
+    }
+    const KeyInfo *k = NULL;
+    for (int j = 0; keys[j].key != NULL && k == NULL; j++)
+      if (strcmp(keys[j].key, e->key) == 0)
+        k = &keys[j];
+    if (k == NULL) {
+      g_autofree char *list = key_list(keys, "model, trees");
+      g_autofree char *shown = g_strescape(e->key, NULL);
+      return ns_keyfile_fail(error, e->where, "unknown key '%s' for model %s (%s)", shown,
+                  model_names[gen->model], list);
+    }
+    NsSweepParam *p = g_new0(NsSweepParam, 1);
+    p->name = g_strdup(e->key);
+    p->where = g_strdup(e->where);
+    p->values = k->type == T_SPEC ? g_ptr_array_new_with_free_func(g_free)
+                                  : split_list(e->value, e->key, e->where, error);
+    if (p->values == NULL) {
+      g_free(p->name);
+      g_free(p->where);
+      g_free(p);
+      return FALSE;
+    }
+    g_ptr_array_add(gen->params, p);
+    if (k->type == T_SPEC) /* one specification: it may hold commas */
+      g_ptr_array_add(p->values, g_strdup(e->value));
+    for (guint j = 0; j < p->values->len; j++) {
+      const char *v = g_ptr_array_index(p->values, j);
+      if (!check_value(k, v, e->where, error))
+        return FALSE;
+      for (guint l = 0; l < j; l++)
+        if (strcmp(g_ptr_array_index(p->values, l), v) == 0)
+          return ns_keyfile_fail(error, e->where, "%s: '%s' is listed twice", e->key, v);
+    }
+  }
+  gboolean has_s = gen_param(gen, "switches") != NULL, has_p = gen_param(gen, "machines") != NULL,
+           has_r = gen_param(gen, "ratio") != NULL;
+  if (gen->model == NS_SWEEP_WAXMAN || gen->model == NS_SWEEP_KRUSKAL_TREE) {
+    if (!has_s && !has_p)
+      return ns_keyfile_fail(error, g->where, "[%s] needs 'switches' or 'machines' (with 'ratio')",
+                  g->name);
+    if (has_s && has_p && has_r)
+      return ns_keyfile_fail(error, g->where,
+                  "[%s] gives switches, machines and ratio: give at most two of them", g->name);
+  }
+  if (gen->model == NS_SWEEP_TRANSIT_STUB && has_p && has_r)
+    return ns_keyfile_fail(error, g->where,
+                "[%s] gives machines and ratio: give one (machines per host switch, or all)",
+                g->name);
+  if (gen->model == NS_SWEEP_SPEC && gen_param(gen, "spec") == NULL)
+    return ns_keyfile_fail(error, g->where, "[%s] needs 'spec' (e.g. spec = gen:random:{seed},64,8)",
+                g->name);
+  if (gen->model == NS_SWEEP_KRUSKAL_TREE && gen->trees != NULL)
+    for (guint t = 0; t < gen->trees->len; t++)
+      if (strcmp(g_ptr_array_index(gen->trees, t), "none") != 0)
+        return ns_keyfile_fail(error, g->where,
+                    "[%s]: kruskal-tree topologies are trees already: trees must be none",
+                    g->name);
+  if (gen->trees == NULL) {
+    gen->trees = g_ptr_array_new_with_free_func(g_free);
+    if (gen->model == NS_SWEEP_KRUSKAL_TREE || default_trees->len == 0)
+      g_ptr_array_add(gen->trees, g_strdup("none"));
+    else
+      for (guint t = 0; t < default_trees->len; t++)
+        g_ptr_array_add(gen->trees, g_strdup(g_ptr_array_index(default_trees, t)));
+  }
+  return TRUE;
+}
+
+static NsSweep *sweep_alloc(const char *source)
+{
+  NsSweep *sw = g_new0(NsSweep, 1);
+  sw->source = g_strdup(source);
+  sw->gens = g_ptr_array_new_with_free_func(gen_free);
+  sw->seeds = g_array_new(FALSE, FALSE, sizeof(guint64));
+  sw->metrics = NS_METRICS_ALL;
+  sw->msize = 65536;
+  sw->measures = g_array_new(FALSE, FALSE, sizeof(NsSweepMeasureItem));
+  sw->model = g_strdup("ideal");
+  sw->plots = g_ptr_array_new_with_free_func(g_free);
+  sw->x = g_strdup("machines");
+  sw->points = g_ptr_array_new();
+  return sw;
+}
+
+/* Plots and x name metrics or parameters of this sweep. */
+static gboolean check_plots(NsSweep *sw, const char *where, GError **error)
+{
+  g_autoptr(GPtrArray) names = ns_sweep_metric_names(sw);
+  for (guint i = 0; i < sw->plots->len; i++) {
+    g_auto(GStrv) parts = g_strsplit(g_ptr_array_index(sw->plots, i), "+", -1);
+    for (int k = 0; parts[k] != NULL; k++) {
+      gboolean found = FALSE;
+      for (guint n = 0; n < names->len && !found; n++)
+        found = strcmp(g_ptr_array_index(names, n), g_strstrip(parts[k])) == 0;
+      if (!found) {
+        g_autofree char *shown = g_strescape(parts[k], NULL);
+        return ns_keyfile_fail(error, where, "plots: '%s' is not a metric of this sweep (see "
+                    "docs/sweeps.md, \"Rows\")", shown);
+      }
+    }
+  }
+  gboolean found = FALSE;
+  for (guint n = 0; n < names->len && !found; n++)
+    found = strcmp(g_ptr_array_index(names, n), sw->x) == 0;
+  for (guint g = 0; g < sw->gens->len && !found; g++)
+    found = gen_param(g_ptr_array_index(sw->gens, g), sw->x) != NULL;
+  if (!found) {
+    g_autofree char *shown = g_strescape(sw->x, NULL);
+    return ns_keyfile_fail(error, where, "x '%s' is neither a metric nor a generator parameter", shown);
+  }
+  return TRUE;
+}
+
+static NsSweep *build(const char *source, GPtrArray *groups, const char *base_dir,
+                      GError **error)
+{
+  NsSweep *sw = sweep_alloc(source);
+  g_autoptr(GPtrArray) default_trees = g_ptr_array_new_with_free_func(g_free);
+  const NsKeyGroup *sweep_group = NULL;
+  for (guint i = 0; i < groups->len; i++) {
+    const NsKeyGroup *g = g_ptr_array_index(groups, i);
+    if (strcmp(g->name, "sweep") == 0)
+      sweep_group = g;
+    else if (!g_str_has_prefix(g->name, "generator ") || g->name[10] == '\0') {
+      g_autofree char *shown = g_strescape(g->name, NULL);
+      ns_keyfile_fail(error, g->where, "unknown group [%s] (expected [sweep] and [generator NAME])",
+           shown);
+      goto bad;
+    }
+  }
+  if (sweep_group == NULL) {
+    g_set_error(error, NS_ERROR, NS_ERROR_INPUT, "%s: no [sweep] group", source);
+    goto bad;
+  }
+  if (!read_sweep_group(sw, sweep_group, base_dir, default_trees, error))
+    goto bad;
+  for (guint i = 0; i < groups->len; i++) {
+    const NsKeyGroup *g = g_ptr_array_index(groups, i);
+    if (g == sweep_group)
+      continue;
+    const char *name = g->name + 10;
+    for (const char *c = name; *c != '\0'; c++)
+      if (!g_ascii_isalnum(*c) && *c != '-' && *c != '_' && *c != '.') {
+        g_autofree char *shown = g_strescape(name, NULL);
+        ns_keyfile_fail(error, g->where, "generator name '%s': use letters, digits, '-', '_' and '.'",
+             shown);
+        goto bad;
+      }
+    if (!read_generator_group(sw, g, name, default_trees, error))
+      goto bad;
+  }
+  if (sw->gens->len == 0) {
+    ns_keyfile_fail(error, sweep_group->where, "no [generator NAME] group: nothing to sweep");
+    goto bad;
+  }
+  if (!check_plots(sw, sweep_group->where, error))
+    goto bad;
+  ns_sweep_compile(sw);
+  return sw;
+bad:
+  ns_sweep_free(sw);
+  return NULL;
+}
+
+NsSweep *ns_sweep_load(const char *path, GError **error)
+{
+  g_autoptr(GPtrArray) groups = ns_keyfile_scan(path, error);
+  if (groups == NULL)
+    return NULL;
+  g_autofree char *dir = g_path_get_dirname(path);
+  return build(path, groups, dir, error);
+}
+
+NsSweep *ns_sweep_new(const char *const *settings, const char *const *generators,
+                      GError **error)
+{
+  g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func(ns_keygroup_free);
+  NsKeyGroup *sweep = ns_keygroup_new("sweep", "the command line");
+  g_ptr_array_add(groups, sweep);
+  for (int i = 0; settings != NULL && settings[i] != NULL; i++) {
+    const char *eq = strchr(settings[i], '=');
+    g_autofree char *where = g_strdup_printf("--%.*s", eq ? (int)(eq - settings[i]) : 0,
+                                             settings[i]);
+    if (eq == NULL || eq[1] == '\0') {
+      ns_keyfile_fail(error, where[2] ? where : "the command line", "empty value");
+      return NULL;
+    }
+    g_autofree char *key = g_strndup(settings[i], (gsize)(eq - settings[i]));
+    ns_keygroup_add(sweep, key, eq + 1, where);
+  }
+  for (int i = 0; generators != NULL && generators[i] != NULL; i++) {
+    g_autofree char *name = g_strdup_printf("generator g%d", i + 1);
+    g_autofree char *where = g_strdup_printf("--generator %s", generators[i]);
+    NsKeyGroup *g = ns_keygroup_new(name, where);
+    g_ptr_array_add(groups, g);
+    g_auto(GStrv) parts = g_strsplit(generators[i], ":", -1);
+    for (int k = 0; parts[k] != NULL; k++) {
+      const char *eq = strchr(parts[k], '=');
+      if (k == 0 && eq != NULL) {
+        ns_keyfile_fail(error, where, "expected MODEL[:KEY=VALUES]... (the model first)");
+        return NULL;
+      }
+      if (k > 0 && (eq == NULL || eq == parts[k] || eq[1] == '\0')) {
+        g_autofree char *shown = g_strescape(parts[k], NULL);
+        ns_keyfile_fail(error, where, "'%s' is not KEY=VALUES", shown);
+        return NULL;
+      }
+      g_autofree char *key = k == 0 ? g_strdup("model")
+                                    : g_strndup(parts[k], (gsize)(eq - parts[k]));
+      if (ns_keygroup_find(g, key) != NULL) {
+        ns_keyfile_fail(error, where, "key '%s' is given twice", key);
+        return NULL;
+      }
+      ns_keygroup_add(g, key, k == 0 ? parts[k] : eq + 1, where);
+    }
+  }
+  return build("the command line", groups, NULL, error);
+}
+
+static void point_free(gpointer p)
+{
+  NsSweepPoint *x = p;
+  g_free(x->names);
+  g_free(x->values);
+  g_free(x->tree);
+  g_free(x->template);
+  g_free(x->label);
+  g_free(x);
+}
+
+void ns_sweep_free(NsSweep *sw)
+{
+  if (sw == NULL)
+    return;
+  g_free(sw->source);
+  g_free(sw->description);
+  g_free(sw->output);
+  g_ptr_array_unref(sw->gens);
+  g_array_unref(sw->seeds);
+  for (guint i = 0; i < sw->measures->len; i++) {
+    NsSweepMeasureItem *m = &g_array_index(sw->measures, NsSweepMeasureItem, i);
+    g_free(m->label);
+    g_free(m->variant.label);
+    g_free(m->variant.algorithm);
+    g_free(m->variant.sync);
+  }
+  g_array_unref(sw->measures);
+  g_free(sw->model);
+  g_ptr_array_unref(sw->plots);
+  g_free(sw->x);
+  g_ptr_array_set_free_func(sw->points, point_free);
+  g_ptr_array_unref(sw->points);
+  for (guint t = 0; sw->keys != NULL && t < sw->n_tasks; t++)
+    g_free(sw->keys[t]);
+  g_free(sw->keys);
+  g_free(sw->digest);
+  g_free(sw->measure_settings);
+  g_free(sw);
+}
+
+/* ---- the grid ------------------------------------------------------------------------ */
+
+static const char *lookup(char **names, char **values, const char *name)
+{
+  for (int i = 0; names[i] != NULL; i++)
+    if (strcmp(names[i], name) == 0)
+      return values[i];
+  return NULL;
+}
+
+/* Appends ":key=value" when the point sets `name`. */
+static void option(GString *s, char **names, char **values, const char *name, const char *key)
+{
+  const char *v = lookup(names, values, name);
+  if (v != NULL)
+    g_string_append_printf(s, ":%s=%s", key, v);
+}
+
+/* The generator specification of a point, "{seed}" standing for the seed. */
+static char *point_template(const NsSweepGen *gen, char **n, char **v, const char *tree)
+{
+  GString *s = g_string_new(NULL);
+  const char *sw = lookup(n, v, "switches"), *p = lookup(n, v, "machines"),
+             *r = lookup(n, v, "ratio");
+  g_autofree char *derived = NULL;
+  if (sw == NULL && p != NULL && gen->model != NS_SWEEP_TRANSIT_STUB) {
+    /* machines and ratio (default 5): S = round(P / R) switches, exactly P machines */
+    double ratio = r != NULL ? g_ascii_strtod(r, NULL) : 5.0;
+    derived = g_strdup_printf("%lld", MAX(1LL, llround(g_ascii_strtod(p, NULL) / ratio)));
+    sw = derived;
+    r = NULL;
+  }
+  switch (gen->model) {
+  case NS_SWEEP_WAXMAN: {
+    const char *deg = lookup(n, v, "degree");
+    g_string_append_printf(s, "waxman:{seed},%s,%s", sw, deg ? deg : "4");
+    option(s, n, v, "alpha", "alpha");
+    option(s, n, v, "beta", "beta");
+    option(s, n, v, "connect", "connect");
+    break;
+  }
+  case NS_SWEEP_TRANSIT_STUB: {
+    NsTransitStubParams d;
+    ns_transit_stub_params_init(&d);
+    const char *t = lookup(n, v, "transit_domains"), *nt = lookup(n, v, "transit_nodes"),
+               *k = lookup(n, v, "stubs"), *ns = lookup(n, v, "stub_nodes");
+    g_string_append_printf(s, "transit-stub:{seed}");
+    if (t != NULL)
+      g_string_append_printf(s, ",%s", t);
+    else
+      g_string_append_printf(s, ",%d", d.transit_domains);
+    g_string_append_printf(s, ",%s", nt ? nt : "4");
+    g_string_append_printf(s, ",%s", k ? k : "3");
+    g_string_append_printf(s, ",%s", ns ? ns : "8");
+    const char *keys[] = { "p_top", "p_transit", "p_stub", "extra_ts", "extra_ss", "hosts" };
+    for (gsize i = 0; i < G_N_ELEMENTS(keys); i++)
+      option(s, n, v, keys[i], keys[i]);
+    break;
+  }
+  case NS_SWEEP_KRUSKAL_TREE:
+    g_string_append_printf(s, "kruskal-tree:{seed},%s", sw);
+    break;
+  case NS_SWEEP_SPEC:
+    g_string_append(s, lookup(n, v, "spec") + strlen("gen:"));
+    return g_string_free(s, FALSE);
+  }
+  if (p != NULL)
+    g_string_append_printf(s, ":total=%s", p);
+  if (r != NULL)
+    g_string_append_printf(s, ":machines=%s", r);
+  option(s, n, v, "attach", "attach");
+  option(s, n, v, "bandwidth", "bandwidth");
+  option(s, n, v, "uplink", "uplink");
+  option(s, n, v, "latency", "latency");
+  if (strcmp(tree, "none") != 0)
+    g_string_append_printf(s, ":tree=%s", tree);
+  return g_string_free(s, FALSE);
+}
+
+/* The points of a generator: the product of its value lists (the last
+ * parameter varying fastest), then the tree methods. */
+static void expand(NsSweep *sw, guint gi)
+{
+  const NsSweepGen *gen = g_ptr_array_index(sw->gens, gi);
+  guint np = gen->params->len;
+  guint *idx = g_new0(guint, np + 1);
+  for (;;) {
+    for (guint t = 0; t < gen->trees->len; t++) {
+      NsSweepPoint *pt = g_new0(NsSweepPoint, 1);
+      pt->gen = gi;
+      pt->names = g_new0(char *, np + 1);
+      pt->values = g_new0(char *, np + 1);
+      GString *label = g_string_new(gen->name);
+      for (guint k = 0; k < np; k++) {
+        const NsSweepParam *p = g_ptr_array_index(gen->params, k);
+        pt->names[k] = p->name;
+        pt->values[k] = g_ptr_array_index(p->values, idx[k]);
+        if (strcmp(p->name, "spec") != 0)
+          g_string_append_printf(label, " %s=%s", p->name, pt->values[k]);
+      }
+      pt->tree = g_strdup(g_ptr_array_index(gen->trees, t));
+      if (gen->trees->len > 1 || strcmp(pt->tree, "none") != 0)
+        g_string_append_printf(label, " tree=%s", pt->tree);
+      pt->label = g_string_free(label, FALSE);
+      pt->template = point_template(gen, pt->names, pt->values, pt->tree);
+      g_ptr_array_add(sw->points, pt);
+    }
+    guint k = np;
+    while (k > 0) { /* odometer */
+      const NsSweepParam *p = g_ptr_array_index(gen->params, k - 1);
+      if (++idx[k - 1] < p->values->len)
+        break;
+      idx[k - 1] = 0;
+      k--;
+    }
+    if (k == 0)
+      break;
+  }
+  g_free(idx);
+}
+
+static char *task_key(const NsSweep *sw, guint task)
+{
+  g_autofree char *spec = ns_sweep_task_spec(sw, task);
+  const NsSweepPoint *pt = ns_sweep_task_point(sw, task);
+  GString *text = g_string_new(NULL);
+  g_string_append_printf(text, "netsched-sweep-row/%d\ntopology gen:%s\ntree %s\nmetrics %u\n"
+                               "msize %" G_GUINT64_FORMAT "\n",
+                         NS_SWEEP_ROW_VERSION, spec, pt->tree, sw->metrics, sw->msize);
+  if (sw->measures->len > 0) {
+    g_string_append_printf(text, "model %s\nsettings %s\nmeasure", sw->model,
+                           sw->measure_settings ? sw->measure_settings : "");
+    for (guint i = 0; i < sw->measures->len; i++)
+      g_string_append_printf(text, " %s", g_array_index(sw->measures, NsSweepMeasureItem, i).label);
+    g_string_append_c(text, '\n');
+  }
+  char *key = ns_row_digest(text->str);
+  g_string_free(text, TRUE);
+  return key;
+}
+
+void ns_sweep_compile(NsSweep *sw)
+{
+  if (sw->points->len == 0) {
+    g_ptr_array_set_free_func(sw->points, point_free);
+    for (guint g = 0; g < sw->gens->len; g++)
+      expand(sw, g);
+  }
+  for (guint t = 0; sw->keys != NULL && t < sw->n_tasks; t++)
+    g_free(sw->keys[t]);
+  g_free(sw->keys);
+  sw->n_tasks = sw->points->len * sw->seeds->len;
+  sw->keys = g_new0(char *, sw->n_tasks + 1);
+  GChecksum *all = g_checksum_new(G_CHECKSUM_SHA256);
+  g_checksum_update(all, (const guchar *)"netsched-sweep/1\n", -1);
+  for (guint t = 0; t < sw->n_tasks; t++) {
+    sw->keys[t] = task_key(sw, t);
+    g_checksum_update(all, (const guchar *)sw->keys[t], -1);
+    g_checksum_update(all, (const guchar *)"\n", 1);
+  }
+  g_free(sw->digest);
+  sw->digest = g_strndup(g_checksum_get_string(all), 16);
+  g_checksum_free(all);
+}
+
+const NsSweepPoint *ns_sweep_task_point(const NsSweep *sw, guint task)
+{
+  return g_ptr_array_index(sw->points, task / sw->seeds->len);
+}
+
+guint64 ns_sweep_task_seed(const NsSweep *sw, guint task)
+{
+  return g_array_index(sw->seeds, guint64, task % sw->seeds->len);
+}
+
+char *ns_sweep_task_spec(const NsSweep *sw, guint task)
+{
+  const NsSweepPoint *pt = ns_sweep_task_point(sw, task);
+  g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, ns_sweep_task_seed(sw, task));
+  g_auto(GStrv) parts = g_strsplit(pt->template, "{seed}", -1);
+  return g_strjoinv(seed, parts);
+}
+
+char *ns_sweep_task_label(const NsSweep *sw, guint task)
+{
+  return g_strdup_printf("%s seed %" G_GUINT64_FORMAT, ns_sweep_task_point(sw, task)->label,
+                         ns_sweep_task_seed(sw, task));
+}
+
+void ns_sweep_set_measure(NsSweep *sw, NsMeasureFunc measure, void *data, const char *settings)
+{
+  sw->measure = measure;
+  sw->measure_data = data;
+  g_free(sw->measure_settings);
+  sw->measure_settings = g_strdup(settings);
+  ns_sweep_compile(sw);
+}
+
+const char *ns_sweep_output(const NsSweep *sw) { return sw->output; }
+const char *ns_sweep_description(const NsSweep *sw) { return sw->description; }
+const char *ns_sweep_model(const NsSweep *sw) { return sw->model; }
+guint ns_sweep_n_measures(const NsSweep *sw) { return sw->measures->len; }
+const char *ns_sweep_digest(const NsSweep *sw) { return sw->digest; }
+guint ns_sweep_n_tasks(const NsSweep *sw) { return sw->n_tasks; }
+guint ns_sweep_n_points(const NsSweep *sw) { return sw->points->len; }
+const char *ns_sweep_task_key(const NsSweep *sw, guint task) { return sw->keys[task]; }
+
+GPtrArray *ns_sweep_metric_names(const NsSweep *sw)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+  for (int m = 0; m < N_METRICS; m++)
+    if (ns_sweep_metrics[m].group == 0 || (ns_sweep_metrics[m].group & sw->metrics) != 0)
+      g_ptr_array_add(names, g_strdup(ns_sweep_metrics[m].name));
+  for (guint i = 0; i < sw->measures->len; i++) {
+    const char *label = g_array_index(sw->measures, NsSweepMeasureItem, i).label;
+    g_ptr_array_add(names, g_strdup_printf("%s.completion_s", label));
+    g_ptr_array_add(names, g_strdup_printf("%s.ratio", label));
+  }
+  return names;
+}

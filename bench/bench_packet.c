@@ -1,0 +1,94 @@
+/* netsched benchmark: the packet model (ns-3 through SimGrid).
+ *
+ * Prints (never asserts) the wall time, CPU time of the replay process and
+ * simulated time of all-to-all exchanges under the packet model:
+ *  - 32 machines (faraj-c: 4 switches in a chain, 100 Mbit/s) x 256 KiB,
+ *    with faraj:sender-all (contention-free) and simple (all posted: heavy
+ *    loss, the case that crashed ns-3 before its receive window was sized);
+ *  - 64 machines on one switch (1 Gbit/s) x 1 MiB, faraj:sender-all
+ *    (issue target: under 2 minutes of wall time);
+ * each also with --segment-size 1460 (Ethernet's MSS; fewer, larger packets;
+ * results move by about a percent, so it is an option, not the default).
+ * Almost all the time is ns-3's per-packet work (docs/simulator.md,
+ * "Packet-model speed"). Usage: bench_packet [quick] — `quick` runs the
+ * 32-machine cases only. Release build.
+ */
+#include "platforms/shapes.h"
+#include "platforms/topology_io.h"
+#include "sched/registry.h"
+#include "sim/sim.h"
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+
+static double children_cpu(void)
+{
+  struct rusage ru;
+  getrusage(RUSAGE_CHILDREN, &ru);
+  return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+         ru.ru_stime.tv_usec / 1e6;
+}
+
+static void run(const char *label, const NsTopology *t, const char *algorithm, const char *sync,
+                uint64_t msize, int segment)
+{
+  GError *error = NULL;
+  NsPlanParams params = { .msize = msize };
+  g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLTOALL, algorithm, &params, &error);
+  if (s == NULL) {
+    printf("%-40s plan failed: %s\n", label, error->message);
+    g_error_free(error);
+    return;
+  }
+  NsSimOptions opt;
+  ns_sim_options_init(&opt);
+  opt.model = NS_MODEL_PACKET;
+  opt.segment_size = segment;
+  if (sync != NULL) {
+    opt.sync_set = TRUE;
+    ns_sync_scheme_parse(sync, &opt.sync, NULL);
+  }
+  NsSimResult r;
+  double cpu0 = children_cpu();
+  gint64 t0 = g_get_monotonic_time();
+  gboolean ok = ns_simulate(t, s, &opt, &r, &error);
+  double wall = (double)(g_get_monotonic_time() - t0) / 1e6;
+  double cpu = children_cpu() - cpu0;
+  if (!ok) {
+    printf("%-40s failed after %.1f s: %s\n", label, wall, error->message);
+    g_error_free(error);
+  } else {
+    printf("%-40s segment %4d: wall %7.1f s, replay CPU %7.1f s, simulated %.4f s "
+           "(%.2fx bound), %.0f messages/wall s\n",
+           label, segment, wall, cpu, r.completion, r.ratio, (double)r.n_transfers / wall);
+    ns_sim_result_clear(&r);
+  }
+  ns_sim_options_clear(&opt);
+  fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+  gboolean quick = argc > 1 && strcmp(argv[1], "quick") == 0;
+  GError *error = NULL;
+  g_autofree char *c_path = g_build_filename(NETSCHED_SOURCE_DIR, "scenarios", "topologies",
+                                             "faraj-c.topo", NULL);
+  g_autoptr(NsTopology) c = ns_topology_load(c_path, NS_TOPO_FORMAT_AUTO, NULL, NULL, &error);
+  if (c == NULL) {
+    fprintf(stderr, "bench_packet: %s\n", error->message);
+    return 1;
+  }
+  printf("packet model (ns-3 %s), all-to-all\n", "3.37 via SimGrid");
+  for (int seg = 0; seg < 2; seg++) {
+    int segment = seg == 0 ? 1000 : 1460;
+    run("32 machines (c) x 256KiB faraj:sender-all", c, "faraj", "sender-all", 256 << 10,
+        segment);
+    run("32 machines (c) x 256KiB simple (LAM)", c, "simple", NULL, 256 << 10, segment);
+    if (quick)
+      continue;
+    g_autoptr(NsTopology) star = ns_shape_star(64, 1e9, 1e-6);
+    run("64 machines (star) x 1MiB faraj:sender-all", star, "faraj", "sender-all", 1 << 20,
+        segment);
+  }
+  return 0;
+}

@@ -1,0 +1,39 @@
+/* netsched — command-line helpers of the commands that simulate (compare,
+ * scenario, design): only built with the simulator. */
+#ifndef NETSCHED_CLI_SIM_H
+#define NETSCHED_CLI_SIM_H
+
+#include "analysis/experiment.h"
+#include "analysis/scenario.h"
+#include "sim/sim.h"
+
+/* The simulation settings of compare, scenario and design. */
+typedef struct {
+  const char *model;        /* NULL: ideal */
+  int queue;                /* packet: switch queue (packets), 0 = default */
+  const char *tcp;          /* packet: TCP variant, NULL = default */
+  double wall_limit;        /* seconds per simulation, 0 = none */
+  const char *calibration;  /* smpi factors: a file or bundled name */
+  gboolean progress;        /* progress line on stderr while a simulation runs */
+  int runs;                 /* packet model: simulations per row (0 or 1: one) */
+} NsCliSimSettings;
+
+/* Initialises *opt from the settings (ns_sim_options_clear() it even when
+ * this fails). NS_ERROR_INPUT for an unknown model or a calibration with a
+ * model other than smpi; the calibration's errors. */
+gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError **error);
+
+/* The experiment engine's measurement (NsMeasureFunc): simulates the
+ * schedule with the NsSimOptions in `user` and the variant's sync scheme
+ * (or the schedule's own); under the packet model opt->runs times (runs
+ * 0..runs-1, sim.h), reporting the median, the fastest and the slowest.
+ * A failed run fails the measurement, naming the run. */
+gboolean ns_cli_measure_by_simulation(const NsTopology *topo, const NsSchedule *s,
+                                      const NsVariant *v, uint64_t msize, NsMeasure *out,
+                                      void *user, GError **error);
+
+/* The design study of a loaded scenario (cli/cmd_design.c): `scenario run`
+ * and `design` both end here. Returns the exit status. */
+int ns_cli_run_study(const NsScenario *scenario, gboolean progress, gboolean retry_failed);
+
+#endif

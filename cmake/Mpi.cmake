@@ -1,0 +1,19 @@
+# netsched-mpi: `mpirun -np N netsched-mpi sweep ...` spreads a sweep's
+# topologies over MPI ranks, rank 0 writing the rows (mpi/netsched_mpi.c,
+# docs/sweeps.md). Built only when an MPI C library is found (Debian:
+# libopenmpi-dev); without one everything else builds as before.
+#
+# It links the core library only: SimGrid's library defines the MPI
+# functions itself (SMPI), so linking the simulator too would shadow the
+# real MPI's; netsched-mpi therefore computes metrics, not simulations.
+find_package(MPI COMPONENTS C QUIET)
+if(MPI_C_FOUND)
+  add_executable(netsched-mpi ${PROJECT_SOURCE_DIR}/mpi/netsched_mpi.c
+                              ${PROJECT_SOURCE_DIR}/cli/cmd_sweep.c
+                              ${PROJECT_SOURCE_DIR}/cli/common.c)
+  target_compile_definitions(netsched-mpi PRIVATE NETSCHED_SWEEP_NO_SIM)
+  target_link_libraries(netsched-mpi PRIVATE netsched_core MPI::MPI_C)
+  message(STATUS "MPI ${MPI_C_VERSION} found: building netsched-mpi")
+else()
+  message(STATUS "no MPI C library: netsched-mpi is not built (libopenmpi-dev provides one)")
+endif()

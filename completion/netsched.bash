@@ -1,0 +1,38 @@
+# bash completion for netsched. Commands and options are read from
+# `netsched --help` and `netsched COMMAND --help`, so they never drift from
+# the program; algorithms from `netsched plan --list`.
+_netsched()
+{
+  local cur prev words cword
+  _init_completion -s 2>/dev/null || {
+    cur="${COMP_WORDS[COMP_CWORD]}"; prev="${COMP_WORDS[COMP_CWORD-1]}"
+    words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD
+  }
+  local ns="${words[0]}"
+  if [[ $cword -eq 1 ]]; then
+    local cmds
+    cmds=$("$ns" --help 2>/dev/null | awk '/^Commands:/ {on=1; next} on && NF {print $1} !NF {on=0}')
+    COMPREPLY=($(compgen -W "$cmds --help --version" -- "$cur"))
+    return
+  fi
+  local cmd="${words[1]}"
+  case "$prev" in
+    -a|--algorithm|--algorithms)
+      local algos
+      algos=$("$ns" plan --list 2>/dev/null | awk 'NF {print $1}' | sed 's|.*/||' | sort -u)
+      COMPREPLY=($(compgen -W "$algos" -- "$cur")); return ;;
+    -c|--collective) COMPREPLY=($(compgen -W "alltoall allgather bcast" -- "$cur")); return ;;
+    -M|--model) COMPREPLY=($(compgen -W "ideal tcp smpi packet" -- "$cur")); return ;;
+    -T|--topology|-o|--output|--junit|--csv|--timeline|--trace|--calibration)
+      _filedir 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --spanning) COMPREPLY=($(compgen -W "bfs dfs kruskal uniform" -- "$cur")); return ;;
+  esac
+  if [[ "$cur" == -* ]]; then
+    local opts
+    opts=$("$ns" "$cmd" --help 2>/dev/null | grep -oE -- '--[a-z0-9-]+' | sort -u)
+    COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+    return
+  fi
+  _filedir 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur"))
+}
+complete -F _netsched netsched

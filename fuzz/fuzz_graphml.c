@@ -1,0 +1,103 @@
+/* libFuzzer harness: the GraphML reader (platforms/read_graphml.c: the
+ * GMarkup pre-check, igraph's parser, the cross-check between the two).
+ *
+ * The reader takes a path, so every input is written to a memfd (or, where
+ * memfd_create is missing, to a temporary file unlinked at once) and read
+ * back through /proc/self/fd/N: the bounded file reader is exercised too,
+ * and nothing is left on disk. Contract, besides ns_fuzz_check_result():
+ * the pre-check never disagrees with igraph (that would make its lines and
+ * its duplicate check unreliable). A topology that parses is also written
+ * as GraphML and re-read: same machines, switches and links. Set
+ * NETSCHED_FUZZ_READ_ONLY=1 to fuzz the reader alone. */
+#include "fuzz/fuzz_common.h"
+#include "platforms/topology_io.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static int input_fd = -1;
+static char input_path[64];
+static gboolean read_only;
+
+static void on_warning(const char *message, void *data)
+{
+  NS_FUZZ_CHECK(message != NULL && g_utf8_validate(message, -1, NULL), "bad warning text");
+  (*(unsigned *)data)++;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+  ns_fuzz_setup();
+  read_only = g_strcmp0(g_getenv("NETSCHED_FUZZ_READ_ONLY"), "1") == 0;
+  input_fd = memfd_create("netsched-fuzz-graphml", MFD_CLOEXEC);
+  if (input_fd < 0) {
+    char *tmp = NULL;
+    GError *err = NULL;
+    input_fd = g_file_open_tmp("netsched-fuzz-XXXXXX.graphml", &tmp, &err);
+    NS_FUZZ_CHECK(input_fd >= 0, "no memfd and no temporary file: %s",
+                  err != NULL ? err->message : "?");
+    unlink(tmp); /* the descriptor keeps it alive */
+    g_free(tmp);
+  }
+  snprintf(input_path, sizeof input_path, "/proc/self/fd/%d", input_fd);
+  return 0;
+}
+
+static void put_input(const uint8_t *data, size_t size)
+{
+  NS_FUZZ_CHECK(ftruncate(input_fd, 0) == 0, "ftruncate: %s", g_strerror(errno));
+  size_t done = 0;
+  while (done < size) {
+    ssize_t n = pwrite(input_fd, data + done, size - done, (off_t)done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    NS_FUZZ_CHECK(n > 0, "pwrite: %s", g_strerror(errno));
+    done += (size_t)n;
+  }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  put_input(data, size);
+  GError *err = NULL;
+  unsigned warnings = 0;
+  NsTopology *topo = ns_topology_read_graphml(input_path, on_warning, &warnings, &err);
+  ns_fuzz_check_result(topo, err, input_path);
+  if (err != NULL) {
+    char *disagree = g_strconcat(input_path, ": cannot check this GraphML file: ", NULL);
+    NS_FUZZ_CHECK(!g_str_has_prefix(err->message, disagree), "%s", err->message);
+    g_free(disagree);
+  }
+  if (topo != NULL && !read_only) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    NS_FUZZ_CHECK(out != NULL, "open_memstream");
+    gboolean written = ns_topology_write_graphml(topo, out, &err);
+    fclose(out);
+    NS_FUZZ_CHECK(written, "cannot write a topology that was read: %s",
+                  err != NULL ? err->message : "?");
+    NsTopology *again = ns_topology_parse_graphml("rewritten.graphml", text, len, NULL, NULL,
+                                                  &err);
+    NS_FUZZ_CHECK(again != NULL, "written topology does not re-read: %s\n--- written:\n%s",
+                  err != NULL ? err->message : "?", text);
+    NS_FUZZ_CHECK(ns_topology_n_machines(again) == ns_topology_n_machines(topo) &&
+                    ns_topology_n_switches(again) == ns_topology_n_switches(topo) &&
+                    ns_topology_n_links(again) == ns_topology_n_links(topo),
+                  "re-read topology differs (machines %d/%d, switches %d/%d, links %d/%d)",
+                  ns_topology_n_machines(topo), ns_topology_n_machines(again),
+                  ns_topology_n_switches(topo), ns_topology_n_switches(again),
+                  ns_topology_n_links(topo), ns_topology_n_links(again));
+    for (int m = 0; m < ns_topology_n_machines(topo); m++)
+      NS_FUZZ_CHECK(strcmp(ns_topology_machine_name(topo, m),
+                           ns_topology_machine_name(again, m)) == 0,
+                    "machine %d renamed", m);
+    ns_topology_free(again);
+    free(text);
+  }
+  ns_topology_free(topo);
+  g_clear_error(&err);
+  return 0;
+}

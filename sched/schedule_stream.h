@@ -1,0 +1,214 @@
+/* netsched — schedule files as streams: read and write a schedule phase by
+ * phase, without holding it whole. Formats: docs/schedule-format.md.
+ *
+ * Two file formats carry the same schedule:
+ *   NS_SCHEDULE_JSON   the interchange document ("netsched-schedule"),
+ *   NS_SCHEDULE_JSONL  JSON Lines ("netsched-schedule-lines"): a header
+ *                      line, one line per phase, trailing lines for sync
+ *                      edges and routes, and an end line with the counts;
+ *                      direct transfers are written [src,dst], without their
+ *                      chunk. For very large schedules.
+ * Readers tell them apart by content, and read gzip (.gz) and zstd (.zst)
+ * files transparently, recognised by their magic bytes.
+ *
+ * Reading: NsScheduleReader validates as it reads, with the messages of
+ * ns_schedule_parse_json ("FILE:LINE:COLUMN: what" for syntax, "FILE: PATH:
+ * what" for the schema; JSON Lines schema errors carry the line: "FILE:LINE:
+ * PATH: what"), in bounded chunks: memory is its buffer, the header, the
+ * phase being read, and the sync edges and routes (kept for the caller).
+ * A JSON document whose keys come in an unusual order (the phases before
+ * the machines, or the sync edges before the phases) costs more: the values
+ * that come too early are kept in a compact form until they can be checked.
+ *
+ *   r = ns_schedule_reader_open(path, &error);
+ *   header = ns_schedule_reader_header(r, &error);      // no phases
+ *   while ((got = ns_schedule_reader_next_phase(r, &phase, &error)) > 0)
+ *     use(phase);                                       // valid until the next call
+ *   tail = ns_schedule_reader_finish(r, &error);        // sync edges, routes
+ *
+ * Phases are delivered as they are read, before the rest of the file is
+ * known: a JSON document that turns out to be bad after its phases (a
+ * syntax error at its end, a bad sync edge) fails at the next call or at
+ * finish, with the error the whole-document reader would give. Use nothing
+ * of a schedule before ns_schedule_reader_finish() succeeded.
+ *
+ * Writing: NsScheduleWriter writes the header, then phases one at a time,
+ * then the tail; the JSON it writes is byte for byte what
+ * ns_schedule_write_json always wrote.
+ */
+#ifndef NETSCHED_SCHEDULE_STREAM_H
+#define NETSCHED_SCHEDULE_STREAM_H
+
+#include "sched/schedule.h"
+#include <stdio.h>
+
+typedef enum {
+  NS_SCHEDULE_JSON,
+  NS_SCHEDULE_JSONL,
+} NsScheduleFormat;
+
+typedef enum {
+  NS_COMPRESS_NONE,
+  NS_COMPRESS_GZIP,
+  NS_COMPRESS_ZSTD,
+} NsCompression;
+
+#define NS_SCHEDULE_LINES_FORMAT "netsched-schedule-lines"
+
+/* One phase as read or to write: `n` transfers; a multi-chunk transfer's
+ * `chunk` is an offset into `chunk_pool` (as in NsSchedule). */
+typedef struct {
+  uint32_t index;              /* phase number */
+  uint64_t first;              /* global index of its first transfer */
+  uint64_t n;
+  const NsTransfer *transfers;
+  const uint32_t *chunk_pool;
+} NsPhase;
+
+/* Whether sync edges or routes follow the phases, as far as the reader
+ * knows when the header is read. */
+typedef enum {
+  NS_TAIL_NONE,                /* none (JSON Lines: its header says so) */
+  NS_TAIL_SOME,                /* some (given before the phases, or announced) */
+  NS_TAIL_UNKNOWN,             /* a JSON document may still list some after its phases */
+} NsTailKnown;
+
+/* ---- reading ------------------------------------------------------------ */
+
+typedef struct NsScheduleReader NsScheduleReader;
+
+/*
+ * ns_schedule_reader_open — starts reading a schedule file.
+ *
+ * `path` "-" reads standard input (named "<stdin>" in messages). Nothing is
+ * read yet. Errors: NS_ERROR_IO "PATH: cannot open: why". O(1).
+ */
+NsScheduleReader *ns_schedule_reader_open(const char *path, GError **error);
+
+/*
+ * ns_schedule_reader_new_for_data — reads a schedule from memory.
+ *
+ * `source` names it in messages (NULL: "<schedule>"); the `len` bytes at
+ * `text` are not copied and must outlive the reader; they need not be
+ * NUL-terminated. Compressed data is recognised too. O(1).
+ */
+NsScheduleReader *ns_schedule_reader_new_for_data(const char *source, const void *text,
+                                                  gsize len);
+
+/* Bytes asked of the file per read (default 256 KiB; 1 is allowed: tests
+ * use small reads to cross every boundary). Before the first read only. */
+void ns_schedule_reader_set_read_size(NsScheduleReader *r, gsize bytes);
+
+/*
+ * ns_schedule_reader_header — the schedule's header.
+ *
+ * Reads until the header is complete and checked: a schedule with no
+ * phases, sync edges or routes (those come from next_phase and finish),
+ * owned by the reader. NULL with NS_ERROR_INPUT (the file's first error) or
+ * NS_ERROR_IO. Time O(header) for files written by netsched; a JSON
+ * document that lists its phases before its header keys is read to its end
+ * first.
+ */
+const NsSchedule *ns_schedule_reader_header(NsScheduleReader *r, GError **error);
+
+/* The file's format and compression (after the header). */
+NsScheduleFormat ns_schedule_reader_format(const NsScheduleReader *r);
+NsCompression ns_schedule_reader_compression(const NsScheduleReader *r);
+/* Can the file be read again from the start (ns_schedule_reader_open on
+ * the same path)? Not for standard input. */
+gboolean ns_schedule_reader_rereadable(const NsScheduleReader *r);
+/* Whether sync edges or routes will come (after the header). */
+NsTailKnown ns_schedule_reader_tail_known(const NsScheduleReader *r);
+
+/*
+ * ns_schedule_reader_next_phase — the next phase.
+ *
+ * Returns 1 with *phase filled (valid until the next call), 0 when the
+ * phases are over, -1 with the error. Reads the header first if needed.
+ * O(phase).
+ */
+int ns_schedule_reader_next_phase(NsScheduleReader *r, NsPhase *phase, GError **error);
+
+/*
+ * ns_schedule_reader_finish — reads to the end and returns the tail.
+ *
+ * Skips phases not taken, checks everything after them and the end of the
+ * file, and returns a schedule with the header, the sync edges, the routes
+ * and the sync scheme, and no phases (owned by the caller). NULL with the
+ * file's first error. O(rest of the file).
+ */
+NsSchedule *ns_schedule_reader_finish(NsScheduleReader *r, GError **error);
+
+/* Transfers and phases read so far. */
+uint64_t ns_schedule_reader_n_transfers(const NsScheduleReader *r);
+uint32_t ns_schedule_reader_n_phases(const NsScheduleReader *r);
+
+void ns_schedule_reader_free(NsScheduleReader *r);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsScheduleReader, ns_schedule_reader_free)
+
+/*
+ * ns_schedule_reader_read_all — the whole schedule, in memory.
+ *
+ * Appends every phase to a copy of the header and adds the tail. Memory:
+ * the schedule (16 bytes a transfer) and the reader's buffer. Errors as
+ * the reader's. O(file).
+ */
+NsSchedule *ns_schedule_reader_read_all(NsScheduleReader *r, GError **error);
+
+/*
+ * ns_schedule_load — reads a schedule file of either format, compressed or
+ * not ("-": standard input). The same as ns_schedule_load_json.
+ */
+NsSchedule *ns_schedule_load(const char *path, GError **error);
+
+/* ---- writing ------------------------------------------------------------ */
+
+typedef struct NsScheduleWriter NsScheduleWriter;
+
+/*
+ * ns_schedule_writer_new — starts writing a schedule onto `out`.
+ *
+ * `header` gives everything but the phases: its sync edges, routes and
+ * sync scheme are written by ns_schedule_writer_finish (JSON Lines states
+ * their number in its header line, so they must be there already); any
+ * phases it holds are ignored. It must live until finish. `name` (a path,
+ * or NULL) is used in messages. NULL with NS_ERROR_INPUT when the header
+ * cannot be written (empty or non-UTF-8 names, a bad root or message
+ * size). O(header).
+ */
+NsScheduleWriter *ns_schedule_writer_new(FILE *out, NsScheduleFormat format,
+                                         const NsSchedule *header, const char *name,
+                                         GError **error);
+/* Appends one phase (phase->index and first are ignored; phases are
+ * numbered in the order written). O(phase). Write errors surface at finish. */
+void ns_schedule_writer_phase(NsScheduleWriter *w, const NsPhase *phase);
+/* Writes the tail (sync edges, routes) and flushes. FALSE with NS_ERROR_IO
+ * "cannot write schedule: why" when any write failed. Frees the writer. */
+gboolean ns_schedule_writer_finish(NsScheduleWriter *w, GError **error);
+/* Frees a writer without finishing (after an error). */
+void ns_schedule_writer_abort(NsScheduleWriter *w);
+
+/*
+ * ns_schedule_write — writes a schedule held in memory, in either format,
+ * streaming it (no copy). NS_ERROR_INPUT for what the format cannot
+ * express, NS_ERROR_IO for write errors. O(schedule).
+ */
+gboolean ns_schedule_write(const NsSchedule *s, NsScheduleFormat format, FILE *out,
+                           GError **error);
+
+/*
+ * ns_schedule_save — writes a schedule into the file `path` (created or
+ * truncated); a schedule that cannot be written leaves no file behind.
+ * Errors as ns_schedule_write, "PATH: what". O(schedule).
+ */
+gboolean ns_schedule_save(const NsSchedule *s, NsScheduleFormat format, const char *path,
+                          GError **error);
+
+/* The format a file name asks for: JSON Lines for *.jsonl (also .jsonl.gz,
+ * .jsonl.zst), else JSON. */
+NsScheduleFormat ns_schedule_format_for_name(const char *path);
+/* "json" or "jsonl" to a format; FALSE for anything else. */
+gboolean ns_schedule_format_from_name(const char *name, NsScheduleFormat *format);
+const char *ns_schedule_format_name(NsScheduleFormat format);
+
+#endif

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The design study from the command line: scenario and design files that
+# cannot lie (file:line errors, exit 2), a repeated -T refused, and a small
+# end-to-end study whose outputs carry topology, collective and model.
+source "$(dirname "${BASH_SOURCE[0]}")/cli-common.bash"
+cd "$tmp" || exit 1
+
+# ---- compare and scenario files refuse what they would silently ignore ----
+check "compare: -T twice" 2 "$ns" compare -T gen:star:4 -T gen:star:8 -o cmp
+expect "names both" "$tmp/err" "gen:star:4.*gen:star:8|given twice|more than once"
+
+printf '[scenario]\nalgorithms = ring\noutput = o\nsegment =\n[topology a]\nfile = gen:star:4\n' > empty.ini
+check "empty value" 2 "$ns" scenario run empty.ini
+expect "empty value: file:line" "$tmp/err" "empty.ini:4: "
+
+printf '[scenario]\nalgorithms = ring\noutput = o\n[topolgy y]\nfile = gen:star:4\n' > group.ini
+check "misspelt group" 2 "$ns" scenario run group.ini
+expect "misspelt group: file:line" "$tmp/err" "group.ini:4: unknown group \[topolgy y\]"
+
+printf '[scenario]\nalgorithms = ring\noutput = o\nsegmnet = 8KiB\n[topology a]\nfile = gen:star:4\n' > key.ini
+check "misspelt key" 2 "$ns" scenario run key.ini
+expect "misspelt key: file:line" "$tmp/err" "key.ini:4: unknown key 'segmnet'"
+
+printf '[scenario]\ncollective = bcast\noutput = o\n[collective alltoall]\n[topology a]\nfile = gen:star:4\n' > both.ini
+check "collective key and group" 2 "$ns" scenario run both.ini
+expect "both: file:line" "$tmp/err" "both.ini:2: .*exclude each other"
+
+printf '[scenario]\noutput = o\n[collective gather]\n[topology a]\nfile = gen:star:4\n' > coll.ini
+check "unknown collective group" 2 "$ns" scenario run coll.ini
+expect "unknown collective: file:line" "$tmp/err" "coll.ini:3: unknown collective 'gather'"
+
+printf '[scenario]\noutput = o\n[collective bcast]\n[topology a b]\nfile = gen:star:4\n' > name.ini
+check "topology name with a space" 2 "$ns" scenario run name.ini
+expect "bad name: file:line" "$tmp/err" "name.ini:4: topology name 'a b'"
+
+printf '[scenario]\noutput = o\n[collective bcast]\n[topology a]\nfile = gen:star:4\nversus = b\n' > versus.ini
+check "versus names no design" 2 "$ns" scenario run versus.ini
+expect "versus: file:line" "$tmp/err" "versus.ini:4: .*versus 'b'"
+
+printf '[scenario]\noutput = o\nruns = 0\n[collective bcast]\n[topology a]\nfile = gen:star:4\n' > runs.ini
+check "runs out of range" 2 "$ns" scenario run runs.ini
+expect "runs: file:line" "$tmp/err" "runs.ini:3: runs '0'"
+
+printf '[scenario]\noutput = o\n[collective bcast]\nalgorithms = linear\nroot = n9\n[topology a]\nfile = gen:star:4\n' > root.ini
+check "bcast root not a machine" 2 "$ns" scenario run root.ini
+expect "root named" "$tmp/err" "root 'n9' is not a machine of design a"
+check "nothing ran" 1 test -e o
+
+printf '[scenario]\noutput = o\nprices = p.ini\n[collective alltoall]\nalgorithms = ring\n[topology a]\nfile = gen:star:4\n' > price.ini
+printf '[prices]\ncable = 1Gbps:x\n' > p.ini
+check "bad price file" 2 "$ns" scenario run price.ini
+expect "price: file:line" "$tmp/err" "p.ini:2: cable: price 'x'"
+
+# ---- a compare.csv of the 17-column format is upgraded on resume ----
+check "compare for the upgrade" 0 "$ns" compare -T gen:star:4 -a ring,simple -m 8KiB -o up
+awk -F, 'BEGIN{OFS=","} {print $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$20}' \
+  up/compare.csv > v1.csv && mv v1.csv up/compare.csv
+check "old format: no runs column" 1 grep -q completion_min_s up/compare.csv
+check "resume upgrades it" 0 "$ns" compare -T gen:star:4 -a ring,simple -m 8KiB -o up --resume
+expect "says so" "$tmp/err" "upgraded to the current compare.csv format"
+expect "keeps the rows" "$tmp/out" "kept from the previous run"
+expect "new columns" up/compare.csv "^config,.*,runs,completion_min_s,completion_max_s,status$"
+expect "runs 1, min = max" up/compare.csv ",1,([0-9.]+),\\1,ok$"
+
+# ---- design: command line ----
+check "design: file and -T" 2 "$ns" design versus.ini -T gen:star:4
+check "design: file and options" 2 "$ns" design versus.ini -m 8KiB
+check "design: same name twice" 2 "$ns" design -T a=gen:star:4 -T a=gen:star:8 -o d0
+expect "twice" "$tmp/err" "design 'a' is given twice"
+check "design: hostile name" 2 "$ns" design -T 'x;rm=gen:star:4' -o d0
+expect "hostile name refused" "$tmp/err" "design name 'x;rm'"
+check "design: algorithms with several collectives" 2 "$ns" design -T gen:star:4 \
+  -c alltoall,bcast -a ring
+check "design: unknown algorithm" 2 "$ns" design -T gen:star:4 -a rnig
+expect "lists the known ones" "$tmp/err" "unknown alltoall algorithm 'rnig' \(known: faraj"
+
+check "design: two designs, three collectives" 0 "$ns" design \
+  -T single=gen:star:8:bandwidth=1Gbps -T chain=gen:chain:2,4:bandwidth=1Gbps \
+  -c alltoall,allgather,bcast -m 64KiB -o d1
+for f in design.csv summary.csv report.md alltoall-ideal.dat alltoall-ideal.gp \
+  bcast-ideal.gp single-ideal-alltoall/compare.csv chain-ideal-bcast/compare.csv; do
+  check "wrote $f" 0 test -s "d1/$f"
+done
+expect "design.csv columns" d1/design.csv "^topology,collective,model,label,algorithm,"
+expect "design.csv rows of both designs" d1/design.csv "^chain,allgather,ideal,lr1,"
+expect "design.csv rows of both designs" d1/design.csv "^single,bcast,ideal,"
+expect "MPI defaults added" d1/design.csv "^single,alltoall,ideal,ompi,ompi\("
+expect "summary hardware" d1/summary.csv "^alltoall,65536,ideal,chain,.*,2,9,10,8,$"
+expect "fluid names nothing in a tie" d1/report.md "no algorithm named: the ideal model \(fluid\) ties"
+expect "report has a recommendation" d1/report.md "^## Recommendation \(at 64KiB\)"
+expect "plot y axes from zero" d1/alltoall-ideal.gp "set yrange \[0:\*\]"
+check "resume runs nothing again" 0 "$ns" design \
+  -T single=gen:star:8:bandwidth=1Gbps -T chain=gen:chain:2,4:bandwidth=1Gbps \
+  -c alltoall,allgather,bcast -m 64KiB -o d1
+expect "kept rows" "$tmp/out" "kept from the previous run"
+check "resume of another configuration" 2 "$ns" design \
+  -T single=gen:star:8:bandwidth=10Gbps -T chain=gen:chain:2,4:bandwidth=1Gbps \
+  -c alltoall,allgather,bcast -m 64KiB -o d1
+expect "says why" "$tmp/err" "row of another configuration"
+
+# ---- a design file with a change and prices ----
+mkdir -p study
+cat > study/prices.ini <<'EOF'
+[prices]
+currency = EUR
+switch = 1000
+switch-port = 1Gbps:40, 10Gbps:300
+nic-port = 1Gbps:30
+cable = 1Gbps:5, 10Gbps:60
+EOF
+cat > study/design.ini <<'EOF'
+[scenario]
+description = two leaves, slow or fast uplinks
+msizes = 64KiB
+output = out
+prices = prices.ini
+[collective alltoall]
+algorithms = faraj,ring,simple
+[topology slow]
+file = gen:chain:2,4:bandwidth=1Gbps
+description = 1 Gbit/s uplink
+[topology fast]
+file = gen:chain:2,4:bandwidth=1Gbps:uplink=10Gbps
+versus = slow
+change = 10 Gbit/s uplink
+EOF
+check "design file" 0 "$ns" design study/design.ini
+expect "output relative to the file" study/out/summary.csv "^alltoall,65536,ideal,fast,"
+expect "cost column" study/out/summary.csv "^alltoall,65536,ideal,fast,.*,3260.00$"
+expect "cost column" study/out/summary.csv "^alltoall,65536,ideal,slow,.*,2685.00$"
+expect "what one change buys" study/out/report.md "\*\*fast\*\* vs slow \(10 Gbit/s uplink\): alltoall 64KiB [0-9.]+x faster \(ideal\)"
+expect "cost per throughput" study/out/report.md "EUR per Gbit/s of all-to-all throughput"
+check "scenario run is the same study" 0 "$ns" scenario run study/design.ini
+expect "scenario resumes the design's runs" "$tmp/out" "kept from the previous run"
+
+echo "$passed passed, $failures failed"
+[[ $failures -eq 0 ]]

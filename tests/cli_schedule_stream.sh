@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Schedule files as streams: plan writes JSON or JSON Lines (by name or
+# --schedule-format); verify reads either, plain, gzip or zstd, from files
+# or standard input, recognised by content, and says the same as when it
+# plans in memory. Sync edges after the phases (read twice), bad and
+# endless input.
+source "$(dirname "${BASH_SOURCE[0]}")/cli-common.bash"
+cd "$tmp" || exit 1
+t="gen:tree:2,3,4"
+
+check "plan JSON" 0 "$ns" plan -T "$t" -a faraj -o s.json
+check "plan JSON Lines by name" 0 "$ns" plan -T "$t" -a faraj -o s.jsonl
+expect "JSON Lines header" s.jsonl '^\{"format":"netsched-schedule-lines","version":1,'
+expect "JSON Lines direct transfers" s.jsonl '^\[\[[0-9]+,[0-9]+\],'
+expect "JSON Lines end line" s.jsonl '^\{"end":\{"phases":[0-9]+,"transfers":[0-9]+\}\}$'
+check "plan JSON Lines on stdout" 0 "$ns" plan -T "$t" -a faraj --schedule-format jsonl
+cp "$tmp/out" stdout.jsonl
+check "same bytes as -o" 0 cmp stdout.jsonl s.jsonl
+check "bad --schedule-format" 2 "$ns" plan -T "$t" -a faraj --schedule-format yaml
+
+"$ns" verify -T "$t" -a faraj > planned.txt
+check "verify JSON" 0 "$ns" verify -T "$t" s.json
+sed 1d "$tmp/out" > a.txt
+sed 1d planned.txt > b.txt
+check "a file verifies as the planned schedule" 0 cmp a.txt b.txt
+check "verify JSON Lines" 0 "$ns" verify -T "$t" s.jsonl
+sed 1d "$tmp/out" > c.txt
+check "either format, the same report" 0 cmp a.txt c.txt
+
+gzip -k s.json
+cp s.json.gz packed.data
+check "gzip, recognised by content" 0 "$ns" verify -T "$t" packed.data
+if command -v zstd >/dev/null; then
+  zstd -q s.jsonl -o s.jsonl.zst
+  check "zstd" 0 "$ns" verify -T "$t" s.jsonl.zst -q
+  check "zstd on standard input" 0 sh -c "'$ns' verify -T '$t' - -q < s.jsonl.zst"
+fi
+check "JSON Lines on standard input" 0 sh -c "'$ns' verify -T '$t' - -q < s.jsonl"
+head -c 1000 s.json.gz > cut.json.gz
+check "truncated gzip" 2 "$ns" verify -T "$t" cut.json.gz
+expect "says truncated" "$tmp/err" 'cut.json.gz: truncated gzip data'
+head -n 5 s.jsonl > cut.jsonl
+check "truncated JSON Lines" 2 "$ns" verify -T "$t" cut.jsonl
+expect "names the missing end line" "$tmp/err" 'cut.jsonl:6:1: unexpected end of input: the end line is missing'
+
+# Damaged schedules: the findings name the right transfers when streamed.
+sed '0,/^    \[\[\([0-9]*\),\([0-9]*\),\[\([0-9]*\),\([0-9]*\)\]\]/s//    [[\1,\2,[\3,\4]],[\1,\2,[\3,\4]]/' \
+  s.json > dup.json
+check "a duplicated transfer fails" 1 "$ns" verify -T "$t" dup.json
+expect "named by index and machines" "$tmp/out" 'transfer #1 n[0-9]+->n[0-9]+ delivers message n[0-9]+->n[0-9]+ to n[0-9]+ a second time'
+
+# Sync edges after the phases (where JSON has them): the file is read a
+# second time, keeping its phases; standard input keeps them at once.
+sed 's/"sync_scheme": "sender-all"/"sync_scheme": "none",\n  "sync": [[0,30],[1,31]]/' s.json > sync.json
+check "verify sync edges from a file" 0 "$ns" verify -T "$t" sync.json
+expect "the sync check ran" "$tmp/out" '^  sync +ok'
+check "and from standard input" 0 sh -c "'$ns' verify -T '$t' - < sync.json"
+expect "the sync check ran on stdin" "$tmp/out" '^  sync +ok'
+sed 's/"sync": \[\[0,30\],\[1,31\]\]/"sync": [[30,0]]/' sync.json > cycle.json
+check "a wait cycle" 1 "$ns" verify -T "$t" cycle.json
+expect "is found" "$tmp/out" 'wait in a cycle'
+
+# Endless or binary input fails at once, with a position.
+check "/dev/zero" 2 timeout 10 "$ns" verify -T "$t" /dev/zero
+expect "says where" "$tmp/err" '/dev/zero:1:1: expected a value, found byte 0x00'
+check "a directory" 2 "$ns" verify -T "$t" .
+expect "cannot read" "$tmp/err" 'cannot read: Is a directory'
+
+echo "$passed passed, $failures failed"
+[[ $failures -eq 0 ]]

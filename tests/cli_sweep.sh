@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# End-to-end tests of `netsched sweep` and the GT-ITM generators: gen:
+# specs, bad specification files with their exact messages (exit 2), a
+# sweep killed with SIGKILL and restarted (no row lost or duplicated, the
+# same aggregate as an uninterrupted run), four shards merged into the
+# unsharded run's files, a Slurm job array's shard, progress lines, the
+# MPI mode when Open MPI and netsched-mpi are there, and `bound --json`
+# for every collective.
+source "$(dirname "${BASH_SOURCE[0]}")/cli-common.bash"
+cd "$tmp" || exit 1
+
+# -- generators -------------------------------------------------------------
+check "waxman graph" 0 "$ns" topo show gen:waxman:3,40,4
+expect "waxman size" "$tmp/out" "^size +200 machines, 40 switches"
+check "waxman bfs tree" 0 "$ns" topo show gen:waxman:3,40,4:tree=bfs
+expect "waxman tree routing" "$tmp/out" "^routing +tree"
+check "transit-stub" 0 "$ns" topo show --json gen:transit-stub:2,1,3,2,4:hosts=all
+expect "transit-stub switches" "$tmp/out" '"switches" : 27'
+check "kruskal tree" 0 "$ns" topo show gen:kruskal-tree:5,16:machines=8
+expect "kruskal machines" "$tmp/out" "^size +128 machines"
+check "same spec, same topology" 0 cmp <("$ns" topo convert gen:waxman:9,30) <("$ns" topo convert gen:waxman:9,30)
+check "bad waxman option" 2 "$ns" topo show gen:waxman:1,20:beta=0
+expect "bad option named" "$tmp/err" "gen:waxman:1,20:beta=0: beta '0': expected beta > 0"
+
+# -- bad specification files ---------------------------------------------------
+bad() { # bad NAME MESSAGE  (stdin: the file; F stands for its path)
+  cat > "$tmp/$1.ini"
+  check "spec $1 refused" 2 "$ns" sweep "$tmp/$1.ini"
+  expect "spec $1 message" "$tmp/err" "^netsched: ${2//F/$tmp/$1.ini}\$"
+}
+bad group "F:3: unknown group \[generatr a\] \(expected \[sweep\] and \[generator NAME\]\)" <<'EOF'
+[sweep]
+seeds = 1..3
+[generatr a]
+model = waxman
+EOF
+bad key "F:3: unknown key 'colour' in \[sweep\] \(description, output, seeds, trees, msize, metrics, measure, model, plots, x\)" <<'EOF'
+[sweep]
+seeds = 1..3
+colour = red
+EOF
+bad empty "F:4: empty value for 'machines'" <<'EOF'
+[sweep]
+seeds = 1..3
+[generator a]
+machines =
+EOF
+bad twice "F:5: key 'switches' is given twice in \[generator a\] \(first at F:4\)" <<'EOF'
+[sweep]
+seeds = 1
+[generator a]
+switches = 8
+switches = 9
+model = waxman
+EOF
+bad value "F:5: degree 'four': expected a positive number" <<'EOF'
+[sweep]
+seeds = 1
+[generator a]
+model = waxman
+degree = four
+switches = 9
+EOF
+
+# -- a spec file, killed with SIGKILL and restarted -----------------------------
+cat > "$tmp/kill.ini" <<'EOF'
+[sweep]
+description = kill test
+output = kill-out
+seeds = 1..30
+trees = bfs,dfs
+metrics = all
+plots = lr1_max_path+lr3_max_path
+[generator wax]
+model = waxman
+machines = 200,400
+ratio = 5
+EOF
+check "reference run" 0 "$ns" sweep "$tmp/kill.ini" -o ref-out -j 2 --progress none
+tasks=120
+# one worker, killed once a few rows are in (long before the 120th)
+"$ns" sweep "$tmp/kill.ini" -j 1 --progress none >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 3000); do
+  [[ -f kill-out/rows.jsonl && $(wc -l < kill-out/rows.jsonl) -ge 4 ]] && break
+  sleep 0.01
+done
+kill -KILL "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+partial=$(($(wc -l < kill-out/rows.jsonl) - 1))
+check "killed before the end" 0 test "$partial" -lt "$tasks"
+check "restart resumes" 0 "$ns" sweep "$tmp/kill.ini" -j 2 --progress none
+expect "resumed rows counted" "$tmp/out" "; $partial done, $((tasks - partial)) to run"
+check "every row once" 0 test "$(tail -n +2 kill-out/rows.jsonl | grep -o '"key":"[0-9a-f]*"' | sort -u | wc -l)" -eq "$tasks"
+check "no extra row" 0 test "$(wc -l < kill-out/rows.jsonl)" -eq $((tasks + 1))
+for f in rows.jsonl aggregate.json aggregate.csv rows.csv; do
+  check "resumed $f = uninterrupted" 0 cmp kill-out/$f ref-out/$f
+done
+check "plot written" 0 test -s "kill-out/plot-lr1_max_path+lr3_max_path.gp"
+check "rerun: nothing to do" 0 "$ns" sweep "$tmp/kill.ini" --progress none
+expect "nothing to run" "$tmp/out" "; $tasks done, 0 to run"
+sed -i 's/^seeds = 1..30/seeds = 1..31/' "$tmp/kill.ini"
+check "another grid refused" 2 "$ns" sweep "$tmp/kill.ini"
+expect "another grid named" "$tmp/err" "kill-out/rows.jsonl:1: rows of another sweep \(grid digest [0-9a-f]{16} in the file, [0-9a-f]{16} in this run"
+
+# -- shards, merge, Slurm -------------------------------------------------------------
+grid=(-g 'waxman:machines=60,90:ratio=5' --seeds 1..6 --trees bfs,kruskal --metrics all)
+check "unsharded" 0 "$ns" sweep "${grid[@]}" -o whole -j 2 --progress none
+for i in 0 1 2 3; do
+  check "shard $i/4" 0 "$ns" sweep "${grid[@]}" -o parts --shard "$i/4" -j 1 --progress none
+done
+check "merge" 0 "$ns" sweep merge "${grid[@]}" -o parts
+for f in rows.jsonl aggregate.json aggregate.csv; do
+  check "merged $f identical" 0 cmp whole/$f parts/$f
+done
+rm parts/shard-3-of-4.jsonl
+check "merge without shard 3" 2 "$ns" sweep merge "${grid[@]}" -o parts
+expect "missing shard named" "$tmp/err" "parts: shard 3/4 is missing \(no shard-3-of-4.jsonl\)"
+check "slurm array task" 0 env SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_MIN=3 SLURM_ARRAY_TASK_COUNT=2 \
+  "$ns" sweep "${grid[@]}" -o slurm --progress none
+check "slurm shard 1/2 written" 0 test -s slurm/shard-1-of-2.jsonl
+check "bad --shard" 2 "$ns" sweep "${grid[@]}" -o x --shard 4/4
+check "progress lines" 0 "$ns" sweep -g 'kruskal-tree:switches=8' --seeds 1..3 -o prog --progress lines
+expect "progress rate" "$tmp/err" "^sweep: 3/3 rows, [0-9.]+ topologies/s, ETA"
+
+if script -qec true /dev/null >/dev/null 2>&1; then # a terminal (a pty): the bar, with rate and ETA
+  check "progress bar on a terminal" 0 script -qec "'$ns' sweep -g kruskal-tree:switches=8 --seeds 1..3 -o bar -j 1" "$tmp/typescript"
+  expect "bar drawn" "$tmp/out" '\[#+\] 3/3 +[0-9.]+ topologies/s +ETA'
+fi
+
+# -- measured schedules (the simulator, in the worker processes) --------------------------
+check "measure" 0 "$ns" sweep -g 'kruskal-tree:switches=3:ratio=3' --seeds 1..2 \
+  --measure alltoall/faraj,allgather/lr3 -o meas -j 2 --progress none
+expect "measured faraj" meas/rows.jsonl '"alltoall/faraj":\{"completion_s":[0-9.e-]+,"bound_s":[0-9.e-]+,"ratio":[0-9.]+,"valid":true\}'
+expect "aggregated ratio" meas/aggregate.csv ',alltoall/faraj.ratio,2,'
+
+# -- MPI: mpirun -np 2 netsched-mpi sweep, when both are here ---------------------------
+mpi=$(dirname "$ns")/netsched-mpi
+if command -v mpirun >/dev/null && [[ -x $mpi ]]; then
+  root=(); [[ $(id -u) -eq 0 ]] && root=(--allow-run-as-root)
+  # one machine: the isolated launcher needs no ssh (containers often have none)
+  check "mpirun -np 2" 0 env ASAN_OPTIONS=detect_leaks=0 OMPI_MCA_plm=isolated \
+    mpirun "${root[@]}" --oversubscribe -np 2 "$mpi" sweep "${grid[@]}" -o mpi-out --progress none
+  expect "two ranks" "$tmp/out" "to run on 2 MPI ranks"
+  for f in rows.jsonl aggregate.json aggregate.csv; do
+    check "mpi $f identical" 0 cmp whole/$f mpi-out/$f
+  done
+else
+  echo "ok - MPI mode skipped (no mpirun or netsched-mpi) # SKIP"
+fi
+
+# -- bound --json for every collective ----------------------------------------------------
+for c in alltoall allgather bcast; do
+  check "bound --json $c" 0 "$ns" bound -T gen:kruskal-tree:2,6:machines=4 -c "$c" --json
+  expect "bound $c format" "$tmp/out" '"format" : "netsched-bound"'
+  expect "bound $c collective" "$tmp/out" "\"collective\" : \"$c\""
+done
+expect "bcast algorithms" "$tmp/out" '"algorithm" : "binary-cf"'
+check "allgather on a graph" 0 "$ns" bound -T gen:waxman:1,10 -c allgather --json
+expect "rings need a tree" "$tmp/out" '"rings_error" : "logical rings need a tree topology'
+
+echo "$passed passed, $failures failed"
+[[ $failures -eq 0 ]]

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# End-to-end tests of the topology readers' input limits and input checks
+# (docs/topology-format.md, "Limits"): endless streams (/dev/zero, a pipe)
+# fail fast with a message under a memory limit, a file over 256 MiB is
+# refused by its size, FIFOs and pipes are read, directories refused;
+# GraphML duplicate ids and external entities are refused; byte-order marks
+# and invisible characters are named or escaped in messages.
+source "$(dirname "${BASH_SOURCE[0]}")/cli-common.bash"
+
+bad="$src/tests/data/bad"
+limit_msg="topology larger than the 256 MiB limit"
+
+# Runs a command under a memory cap and a time limit. ulimit -v for a plain
+# build; AddressSanitizer reserves terabytes of address space, so an ASan
+# build is capped by its own RSS watchdog instead.
+if grep -q __asan_init "$ns" 2>/dev/null; then
+  limited() {
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=1536" timeout 120 "$@"
+  }
+else
+  limited() { (ulimit -v 1048576 && exec timeout 120 "$@"); }
+fi
+
+# Endless character device and pipe: the limit, not an allocation failure.
+for f in native slurm graphml; do
+  check "/dev/zero as $f" 2 limited "$ns" topo convert -f "$f" /dev/zero -o "$tmp/x"
+  expect "/dev/zero as $f: limit" "$tmp/err" "^netsched: /dev/zero: $limit_msg\$"
+done
+check "endless pipe" 2 limited "$ns" topo convert -f native <(yes '# comment') -o "$tmp/x"
+expect "endless pipe: limit" "$tmp/err" ": $limit_msg\$"
+
+# A regular file one byte over the limit is refused by its size (sparse, so
+# the test costs no disk); one of exactly 256 MiB is read, then refused for
+# what it holds.
+truncate -s $((256 * 1024 * 1024 + 1)) "$tmp/big.topo"
+check "256 MiB + 1 byte" 2 limited "$ns" topo convert "$tmp/big.topo" -o "$tmp/x"
+expect "256 MiB + 1 byte: limit" "$tmp/err" "^netsched: $tmp/big.topo: $limit_msg\$"
+truncate -s $((256 * 1024 * 1024)) "$tmp/big.topo"
+check "256 MiB exactly" 2 limited "$ns" topo convert "$tmp/big.topo" -o "$tmp/x"
+expect "256 MiB exactly: read" "$tmp/err" "^netsched: $tmp/big.topo:1: NUL byte in the line\$"
+rm -f "$tmp/big.topo"
+
+# Streams that end are read whole; a directory is refused.
+check "pipe" 0 "$ns" topo convert -f native <(cat "$topo/faraj-fig1.topo") -o "$tmp/p.topo"
+expect "pipe: 6 machines" "$tmp/p.topo" "^machine n\[0-5\]"
+mkfifo "$tmp/fifo.graphml"
+timeout 60 bash -c 'cat "$1" >"$2"' _ "$topo/faraj-fig1.graphml" "$tmp/fifo.graphml" &
+check "FIFO" 0 timeout 60 "$ns" topo convert "$tmp/fifo.graphml" -o "$tmp/f.topo"
+wait
+expect "FIFO: 6 machines" "$tmp/f.topo" "^machine n\[0-5\]"
+mkdir "$tmp/dir.topo"
+check "directory" 2 "$ns" topo convert "$tmp/dir.topo"
+expect "directory named" "$tmp/err" "^netsched: $tmp/dir.topo: is a directory, not a topology file\$"
+
+# GraphML: duplicate node ids name both lines; entities stay refused.
+check "duplicate id" 2 "$ns" topo convert "$bad/duplicate-id.graphml"
+expect "duplicate id: both lines" "$tmp/err" \
+  "duplicate-id.graphml:12: duplicate node id 'n3' \(first declared at line 7\)\$"
+check "machine redeclared as a switch" 2 "$ns" topo convert "$bad/duplicate-id-kind.graphml"
+expect "redeclared: both lines" "$tmp/err" \
+  "duplicate-id-kind.graphml:9: duplicate node id 'n1' \(first declared at line 7\)\$"
+check "XXE" 2 "$ns" topo convert "$bad/xxe.graphml"
+expect "XXE refused" "$tmp/err" "xxe.graphml:2: a DOCTYPE with an internal subset"
+if grep -q "root:" "$tmp/err" "$tmp/out"; then
+  echo "not ok - XXE: /etc/passwd leaked"; failures=$((failures + 1))
+else
+  echo "ok - XXE: nothing leaked"; passed=$((passed + 1))
+fi
+check "entity expansion" 2 timeout 60 "$ns" topo convert "$bad/entity-expansion.graphml"
+expect "entity expansion refused" "$tmp/err" "a DOCTYPE with an internal subset"
+
+# Byte-order marks: fine at the start of a file, named elsewhere.
+printf '\xef\xbb\xbf' | cat - "$topo/faraj-fig1.topo" >"$tmp/bom.topo"
+check "BOM at the start" 0 "$ns" topo convert "$tmp/bom.topo" -o "$tmp/x"
+printf 'SwitchName=s0 Nodes=n[0-1]\n\xef\xbb\xbfSwitchName=s1 Nodes=n[2-3]\n' >"$tmp/bom.conf"
+printf 'SwitchName=root Switches=s[0-1]\n' >>"$tmp/bom.conf"
+check "BOM inside" 2 "$ns" topo convert "$tmp/bom.conf"
+expect "BOM named" "$tmp/err" "bom.conf:2: a byte-order mark \(U\+FEFF\) inside 'SwitchName=s1'"
+# Invisible characters are escaped in messages, never raw.
+check "zero-width space" 2 "$ns" topo convert "$bad/invisible-keyword.topo"
+expect "escaped" "$tmp/err" "unknown keyword 'machine\\\\u200b'"
+if LC_ALL=C grep -q $'\xe2\x80\x8b' "$tmp/err"; then
+  echo "not ok - zero-width space printed raw"; failures=$((failures + 1))
+else
+  echo "ok - no raw zero-width space"; passed=$((passed + 1))
+fi
+
+echo "$passed passed, $failures failed"
+[[ $failures -eq 0 ]]

@@ -1,0 +1,448 @@
+/* netsched — the design study engine (analysis/design.h): which model may
+ * name an algorithm, the summary, resume and retry, "what one change
+ * buys", hardware counts and prices. Measurements are synthetic (a table
+ * of times per model, label and design), so every expected number is
+ * known exactly and no simulator runs. */
+#include "analysis/design.h"
+#include "analysis/csv.h"
+#include "platforms/error.h"
+#include "platforms/shapes.h"
+#include "testutil.h"
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- synthetic measurements ------------------------------------------------ */
+
+typedef struct {
+  GHashTable *times;     /* "label/design/size" -> seconds (double*) */
+  const char *fail_once; /* this label fails on its first call */
+  double spread;         /* > 0: three runs, at (1 -+ spread) x the median */
+  int calls;
+  gboolean failed;
+} Fake;
+
+static gboolean fake_measure(const NsTopology *topo, const NsSchedule *s, const NsVariant *v,
+                             uint64_t msize, NsMeasure *out, void *user, GError **error)
+{
+  (void)s;
+  Fake *f = user;
+  f->calls++;
+  if (f->fail_once != NULL && strcmp(v->label, f->fail_once) == 0 && !f->failed) {
+    f->failed = TRUE;
+    g_set_error(error, NS_ERROR, NS_ERROR_IO, "simulation stopped (synthetic)");
+    return FALSE;
+  }
+  g_autofree char *key = g_strdup_printf("%s/%d/%d", v->label,
+                                         ns_topology_n_switches(topo) > 1, msize > 65536);
+  const double *t = g_hash_table_lookup(f->times, key);
+  g_assert_nonnull(t);
+  *out = (NsMeasure){ .completion_s = *t, .throughput_bps = 1e9, .valid = TRUE };
+  if (f->spread > 0)
+    *out = (NsMeasure){ .completion_s = *t, .min_s = *t * (1 - f->spread),
+                        .max_s = *t * (1 + f->spread), .runs = 3, .throughput_bps = 1e9,
+                        .valid = TRUE };
+  g_strlcpy(out->sync, "posted", sizeof out->sync);
+  return TRUE;
+}
+
+/* Times of faraj, ring, simple and mpich on design d at size k. */
+static void fake_set(Fake *f, int d, int k, double faraj, double ring, double simple,
+                     double mpich)
+{
+  const char *labels[4] = { "faraj", "ring", "simple", "mpich" };
+  double t[4] = { faraj, ring, simple, mpich };
+  for (int i = 0; i < 4; i++) {
+    double *x = g_new(double, 1);
+    *x = t[i];
+    g_hash_table_insert(f->times, g_strdup_printf("%s/%d/%d", labels[i], d, k), x);
+  }
+}
+
+static void fake_init(Fake *f)
+{
+  *f = (Fake){ .times = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free) };
+}
+
+/* ---- a study of two designs: one switch, and two switches chained ---------- */
+
+typedef struct {
+  char *dir;
+  NsDesign designs[2];
+  NsDesignCollective coll;
+  GArray *sizes;
+  NsDesignModel models[2];
+  Fake fakes[2];
+  NsDesignSpec spec;
+} Study;
+
+static void study_init(Study *st, gboolean with_packet)
+{
+  memset(st, 0, sizeof *st);
+  st->dir = g_dir_make_tmp("netsched-design-XXXXXX", NULL);
+  g_assert_nonnull(st->dir);
+  st->designs[0] = (NsDesign){ .name = "single", .description = "one switch",
+                               .topo = ns_shape_star(8, 1e9, 1e-6) };
+  st->designs[1] = (NsDesign){ .name = "chain", .topo = ns_shape_chain(2, 4, 1e9, 1e-6),
+                               .versus = "single", .change = "a second switch" };
+  GError *error = NULL;
+  st->coll.collective = NS_COLL_ALLTOALL;
+  st->coll.variants = ns_variants_parse("faraj,ring,simple,mpich", NS_COLL_ALLTOALL, &error);
+  g_assert_no_error(error);
+  st->sizes = ns_msizes_parse("msizes", "64KiB,128KiB", &error);
+  g_assert_no_error(error);
+  /* ideal, one switch: faraj and ring tie within 1 % at 64 KiB, faraj
+   * is clearly first at 128 KiB; two switches: simple (which shares
+   * links) is fastest. packet: faraj clearly first everywhere. */
+  fake_init(&st->fakes[0]);
+  fake_set(&st->fakes[0], 0, 0, 1.0, 1.005, 1.2, 1.3);
+  fake_set(&st->fakes[0], 0, 1, 2.0, 3.0, 2.4, 2.6);
+  fake_set(&st->fakes[0], 1, 0, 2.0, 2.2, 1.8, 2.5);
+  fake_set(&st->fakes[0], 1, 1, 4.0, 4.4, 3.6, 5.0);
+  fake_init(&st->fakes[1]);
+  fake_set(&st->fakes[1], 0, 0, 1.0, 1.3, 2.5, 1.6);
+  fake_set(&st->fakes[1], 0, 1, 2.0, 2.6, 5.0, 3.2);
+  fake_set(&st->fakes[1], 1, 0, 4.0, 5.2, 10.0, 6.4);
+  fake_set(&st->fakes[1], 1, 1, 8.0, 10.4, 20.0, 12.8);
+  st->models[0] = (NsDesignModel){ .name = "ideal", .fluid = TRUE, .settings = "ideal",
+                                   .measure_data = &st->fakes[0] };
+  st->models[1] = (NsDesignModel){ .name = "packet", .fluid = FALSE, .settings = "packet",
+                                   .measure_data = &st->fakes[1] };
+  st->spec = (NsDesignSpec){
+    .designs = st->designs, .n_designs = 2, .collectives = &st->coll, .n_collectives = 1,
+    .sizes = st->sizes, .models = st->models, .n_models = with_packet ? 2 : 1,
+    .measure = NULL, .outdir = st->dir, .one_collective_layout = TRUE,
+  };
+}
+
+/* The measure function is per model: a trampoline picks the Fake. */
+static gboolean measure(const NsTopology *topo, const NsSchedule *s, const NsVariant *v,
+                        uint64_t msize, NsMeasure *out, void *user, GError **error)
+{
+  return fake_measure(topo, s, v, msize, out, user, error);
+}
+
+static void study_clear(Study *st)
+{
+  for (int d = 0; d < 2; d++)
+    ns_topology_free(st->designs[d].topo);
+  ns_variants_free(st->coll.variants);
+  g_array_unref(st->sizes);
+  for (int m = 0; m < 2; m++)
+    g_hash_table_unref(st->fakes[m].times);
+  g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", st->dir);
+  g_assert_cmpint(system(cmd), ==, 0);
+  g_free(st->dir);
+}
+
+static char *read_out(const Study *st, const char *name)
+{
+  g_autofree char *path = g_build_filename(st->dir, name, NULL);
+  char *text = NULL;
+  g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+  return text;
+}
+
+/* The summary.csv row of (model, design, size), split. */
+static char **summary_row(const Study *st, const char *model, const char *design,
+                          const char *size)
+{
+  g_autofree char *csv = read_out(st, "summary.csv");
+  g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
+  g_auto(GStrv) header = ns_csv_split(lines[0]);
+  g_assert_cmpstr(header[0], ==, "collective");
+  g_assert_cmpstr(header[3], ==, "topology");
+  for (int i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++) {
+    char **f = ns_csv_split(lines[i]);
+    g_assert_cmpuint(g_strv_length(f), ==, g_strv_length(header));
+    if (strcmp(f[1], size) == 0 && strcmp(f[2], model) == 0 && strcmp(f[3], design) == 0)
+      return f;
+    g_strfreev(f);
+  }
+  g_assert_not_reached();
+}
+
+enum { S_RANKING = 5, S_FASTEST, S_TIED, S_FASTEST_S, S_FASTEST_RATIO, S_BEST_CF, S_BEST_CF_S,
+       S_MPICH = 13, S_MPICH_S, S_SWITCHES = 20, S_CABLES };
+
+/* Fluid only: a tie is not ranked, a fastest schedule that shares links
+ * is not named, a contention-free one clearly ahead is. */
+static void test_fluid_refuses_to_rank(void)
+{
+  Study st;
+  study_init(&st, FALSE);
+  st.spec.measure = measure;
+  GError *error = NULL;
+  g_assert_true(ns_design_study(&st.spec, &error));
+  g_assert_no_error(error);
+  g_auto(GStrv) tie = summary_row(&st, "ideal", "single", "65536");
+  g_assert_cmpstr(tie[S_RANKING], ==, "tie");
+  g_assert_cmpstr(tie[S_FASTEST], ==, "");
+  g_assert_cmpstr(tie[S_TIED], ==, "faraj ring");
+  g_assert_cmpfloat_with_epsilon(g_ascii_strtod(tie[S_FASTEST_S], NULL), 1.0, 1e-9);
+  g_assert_cmpstr(tie[S_MPICH], ==, "mpich(pair)");
+  g_auto(GStrv) named = summary_row(&st, "ideal", "single", "131072");
+  g_assert_cmpstr(named[S_RANKING], ==, "named");
+  g_assert_cmpstr(named[S_FASTEST], ==, "faraj");
+  g_auto(GStrv) chain = summary_row(&st, "ideal", "chain", "65536");
+  g_assert_cmpstr(chain[S_RANKING], ==, "shares-links");
+  g_assert_cmpstr(chain[S_FASTEST], ==, "");
+  g_assert_cmpstr(chain[S_TIED], ==, "simple");
+  g_assert_cmpfloat_with_epsilon(g_ascii_strtod(chain[S_FASTEST_S], NULL), 1.8, 1e-9);
+  g_assert_cmpstr(chain[S_BEST_CF], ==, "faraj");
+  g_assert_cmpfloat_with_epsilon(g_ascii_strtod(chain[S_BEST_CF_S], NULL), 2.0, 1e-9);
+  g_assert_cmpstr(chain[S_SWITCHES], ==, "2");
+  g_assert_cmpstr(chain[S_CABLES], ==, "9");
+  g_autofree char *report = read_out(&st, "report.md");
+  g_assert_nonnull(strstr(report, "- **chain**:\n  - alltoall: 3.6 s, "));
+  g_assert_nonnull(strstr(report, "no algorithm named: the fastest under the ideal model "
+                                  "(fluid), simple, shares links"));
+  g_assert_nonnull(strstr(report, "configure `faraj` (contention-free) — 2 s"));
+  g_assert_nonnull(strstr(report, "MPICH default mpich(pair): 1.30x as long"));
+  /* One change, under the only model, by the fastest verified schedules. */
+  g_assert_nonnull(strstr(report, "- **chain** vs single (a second switch): alltoall 64KiB "
+                                  "1.80x slower (ideal); alltoall 128KiB 1.80x slower (ideal)."));
+  study_clear(&st);
+}
+
+/* With the packet model, the report names its fastest and says which
+ * model ranked it; the fluid rows are still reported. */
+static void test_packet_names(void)
+{
+  Study st;
+  study_init(&st, TRUE);
+  st.spec.measure = measure;
+  GError *error = NULL;
+  g_assert_true(ns_design_study(&st.spec, &error));
+  g_assert_no_error(error);
+  g_auto(GStrv) chain = summary_row(&st, "packet", "chain", "131072");
+  g_assert_cmpstr(chain[S_RANKING], ==, "named");
+  g_assert_cmpstr(chain[S_FASTEST], ==, "faraj");
+  g_assert_cmpfloat_with_epsilon(g_ascii_strtod(chain[S_FASTEST_S], NULL), 8.0, 1e-9);
+  g_autofree char *report = read_out(&st, "report.md");
+  g_assert_nonnull(strstr(report, "configure `faraj` (contention-free) — 8 s"));
+  g_assert_nonnull(strstr(report, "(packet model)"));
+  g_assert_nonnull(strstr(report, "MPICH default mpich(pair): 1.60x as long"));
+  g_assert_nonnull(strstr(report, "Fastest under packet: **single** 2 s; chain 8 s (4.00x slower "
+                                  "than single)."));
+  /* packet is the common model: 4x */
+  g_assert_nonnull(strstr(report, "alltoall 64KiB 4.00x slower (packet)"));
+  g_autofree char *plot = read_out(&st, "alltoall-packet.dat");
+  g_assert_nonnull(strstr(plot, "\"chain\" "));
+  g_autofree char *gp = read_out(&st, "alltoall-packet.gp");
+  g_assert_nonnull(strstr(gp, "set yrange [0:*]"));
+  study_clear(&st);
+}
+
+/* With several packet runs, the packet model names the fastest only when
+ * its runs are apart from every other schedule's. */
+static void test_packet_runs_overlap(void)
+{
+  Study st;
+  study_init(&st, TRUE);
+  st.spec.measure = measure;
+  st.fakes[1].spread = 0.1;
+  fake_set(&st.fakes[1], 0, 0, 1.0, 1.1, 2.5, 1.6); /* ring's runs reach 0.99 < 1.1 */
+  GError *error = NULL;
+  g_assert_true(ns_design_study(&st.spec, &error));
+  g_assert_no_error(error);
+  g_auto(GStrv) tie = summary_row(&st, "packet", "single", "65536");
+  g_assert_cmpstr(tie[S_RANKING], ==, "tie");
+  g_assert_cmpstr(tie[S_TIED], ==, "faraj ring");
+  g_auto(GStrv) apart = summary_row(&st, "packet", "single", "131072"); /* ring 2.6: 2.34 > 2.2 */
+  g_assert_cmpstr(apart[S_RANKING], ==, "named");
+  g_assert_cmpstr(apart[S_FASTEST], ==, "faraj");
+  g_autofree char *csv = read_out(&st, "design.csv");
+  g_assert_nonnull(strstr(csv, ",runs,completion_min_s,completion_max_s,status\n"));
+  g_assert_nonnull(strstr(csv, ",3,0.900000000,1.100000000,ok\n"));
+  study_clear(&st);
+}
+
+/* design.csv holds every row with its topology, collective and model. */
+static void test_design_csv(void)
+{
+  Study st;
+  study_init(&st, TRUE);
+  st.spec.measure = measure;
+  GError *error = NULL;
+  g_assert_true(ns_design_study(&st.spec, &error));
+  g_autofree char *csv = read_out(&st, "design.csv");
+  g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
+  g_assert_true(g_str_has_prefix(lines[0], "topology,collective,model,label,algorithm,"));
+  /* 2 designs x 2 models x 4 labels x 2 sizes */
+  g_assert_cmpuint(g_strv_length(lines), ==, 1 + 32 + 1);
+  int chain_packet = 0;
+  for (int i = 1; lines[i][0] != '\0'; i++) {
+    g_auto(GStrv) f = ns_csv_split(lines[i]);
+    g_assert_cmpstr(f[1], ==, "alltoall");
+    chain_packet += strcmp(f[0], "chain") == 0 && strcmp(f[2], "packet") == 0;
+  }
+  g_assert_cmpint(chain_packet, ==, 8);
+  study_clear(&st);
+}
+
+/* A second run measures nothing; --retry-failed reruns exactly the row
+ * that failed. */
+static void test_resume_and_retry(void)
+{
+  Study st;
+  study_init(&st, FALSE);
+  st.spec.measure = measure;
+  st.fakes[0].fail_once = "ring";
+  GError *error = NULL;
+  g_assert_true(ns_design_study(&st.spec, &error));
+  int first = st.fakes[0].calls;
+  g_assert_cmpint(first, ==, 16);
+  g_assert_true(ns_design_study(&st.spec, &error));
+  g_assert_cmpint(st.fakes[0].calls, ==, first); /* resumed: nothing run */
+  g_auto(GStrv) before = summary_row(&st, "ideal", "single", "65536");
+  g_assert_true(strstr(before[S_TIED], "ring") == NULL); /* its one row failed */
+  st.spec.retry_failed = TRUE;
+  g_assert_true(ns_design_study(&st.spec, &error));
+  g_assert_no_error(error);
+  g_assert_cmpint(st.fakes[0].calls, ==, first + 1);
+  g_assert_true(ns_design_study(&st.spec, &error));
+  g_assert_cmpint(st.fakes[0].calls, ==, first + 1); /* the retried row is kept now */
+  g_autofree char *csv = read_out(&st, "design.csv");
+  g_assert_null(strstr(csv, "synthetic")); /* the failed attempt is superseded */
+  study_clear(&st);
+}
+
+static void test_bad_designs(void)
+{
+  Study st;
+  study_init(&st, FALSE);
+  st.spec.measure = measure;
+  GError *error = NULL;
+  st.designs[1].versus = "nowhere";
+  g_assert_false(ns_design_study(&st.spec, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
+  g_assert_nonnull(strstr(error->message, "versus 'nowhere'"));
+  g_clear_error(&error);
+  st.designs[1].versus = NULL;
+  st.designs[1].name = "single";
+  g_assert_false(ns_design_study(&st.spec, &error));
+  g_assert_nonnull(strstr(error->message, "given twice"));
+  g_clear_error(&error);
+  st.designs[1].name = "../x";
+  g_assert_false(ns_design_study(&st.spec, &error));
+  g_assert_nonnull(strstr(error->message, "design name"));
+  g_clear_error(&error);
+  st.designs[1].name = "chain";
+  st.coll.root = "n99";
+  g_assert_false(ns_design_study(&st.spec, &error));
+  g_assert_nonnull(strstr(error->message, "root 'n99'"));
+  g_clear_error(&error);
+  study_clear(&st);
+}
+
+static void test_names(void)
+{
+  const char *good[] = { "a", "leaves-10g", "fat.tree_4", "X9" };
+  const char *bad[] = { "", ".hidden", "-x", "a b", "a/b", "a'b", "$(x)", "é" };
+  for (gsize i = 0; i < G_N_ELEMENTS(good); i++)
+    g_assert_true(ns_design_name_valid(good[i]));
+  for (gsize i = 0; i < G_N_ELEMENTS(bad); i++)
+    g_assert_false(ns_design_name_valid(bad[i]));
+  char long_name[66];
+  memset(long_name, 'a', 65);
+  long_name[65] = '\0';
+  g_assert_false(ns_design_name_valid(long_name));
+  long_name[64] = '\0';
+  g_assert_true(ns_design_name_valid(long_name));
+}
+
+/* ---- hardware and prices ------------------------------------------------------ */
+
+static void test_hardware(void)
+{
+  GError *error = NULL;
+  struct {
+    const char *spec;
+    NsHardware want;
+  } cases[] = {
+    { "star:16", { 1, 16, 16, 16 } },
+    { "tree:4,4", { 5, 20, 24, 16 } },      /* 16 machine links + 4 uplinks */
+    { "chain:2,32", { 2, 65, 66, 64 } },
+    { "fattree:4,3", { 48, 192, 320, 64 } }, /* 3 levels of 16 switches, 64 links each */
+    { "torus:8x8", { 0, 128, 0, 256 } },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autoptr(NsTopology) t = ns_shape_from_spec(cases[i].spec, &error);
+    g_assert_no_error(error);
+    NsHardware hw;
+    ns_design_hardware(t, &hw);
+    g_assert_cmpint(hw.switches, ==, cases[i].want.switches);
+    g_assert_cmpint(hw.cables, ==, cases[i].want.cables);
+    g_assert_cmpint(hw.switch_ports, ==, cases[i].want.switch_ports);
+    g_assert_cmpint(hw.nic_ports, ==, cases[i].want.nic_ports);
+  }
+}
+
+static char *write_temp(const char *text)
+{
+  char *path = NULL;
+  int fd = g_file_open_tmp("netsched-prices-XXXXXX.ini", &path, NULL);
+  g_assert_cmpint(fd, >=, 0);
+  close(fd);
+  g_assert_true(g_file_set_contents(path, text, -1, NULL));
+  return path;
+}
+
+static void test_prices(void)
+{
+  GError *error = NULL;
+  g_autofree char *good = write_temp("[prices]\ncurrency = EUR\nswitch = 1000\n"
+                                     "switch-port = 1Gbps:40, 10Gbps:300\n"
+                                     "nic-port = 1Gbps:30\ncable = 1Gbps:5,10Gbps:60\n");
+  g_autoptr(NsPrices) p = ns_prices_load(good, &error);
+  g_assert_no_error(error);
+  g_assert_cmpstr(ns_prices_currency(p), ==, "EUR");
+  /* tree:4,4, 1G machine links, 10G uplinks: 5 switches; 16 machine links
+   * (switch port 40, nic 30, cable 5) and 4 uplinks (2 ports x 300, cable 60). */
+  g_autoptr(NsTopology) t = ns_shape_from_spec("tree:4,4:bandwidth=1Gbps:uplink=10Gbps", &error);
+  g_assert_no_error(error);
+  double cost = 0;
+  g_assert_true(ns_design_cost(p, t, &cost, &error));
+  g_assert_cmpfloat_with_epsilon(cost, 5 * 1000 + 16 * (40 + 30 + 5) + 4 * (600 + 60), 1e-9);
+  /* a torus needs 10G NIC ports, which are not priced */
+  g_autoptr(NsTopology) torus = ns_shape_from_spec("torus:4x4:bandwidth=10Gbps", &error);
+  g_assert_false(ns_design_cost(p, torus, &cost, &error));
+  g_assert_nonnull(strstr(error->message, "no 'nic-port' price for 10Gbps links"));
+  g_clear_error(&error);
+  g_remove(good);
+
+  const char *bad[][2] = {
+    { "[prices]\nswitch = -1\n", ":2: switch: price '-1' is not a number >= 0" },
+    { "[prices]\ncable = 1Gbps\n", ":2: cable: '1Gbps' is not SPEED:PRICE" },
+    { "[prices]\ncable = fast:3\n", ":2: cable: speed 'fast'" },
+    { "[prices]\ncable = 1Gbps:3, 1Gbps:4\n", "priced twice" },
+    { "[prices]\nswitchport = 1Gbps:3\n", ":2: unknown key 'switchport'" },
+    { "[price]\nswitch = 1\n", ":1: unknown group [price]" },
+    { "# nothing\n", "no [prices] group" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+    g_autofree char *path = write_temp(bad[i][0]);
+    g_assert_null(ns_prices_load(path, &error));
+    g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
+    if (strstr(error->message, bad[i][1]) == NULL)
+      g_error("%s: got '%s', want '%s'", bad[i][0], error->message, bad[i][1]);
+    g_clear_error(&error);
+    g_remove(path);
+  }
+}
+
+int main(int argc, char **argv)
+{
+  g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/design/fluid-refuses-to-rank", test_fluid_refuses_to_rank);
+  g_test_add_func("/design/packet-names", test_packet_names);
+  g_test_add_func("/design/design-csv", test_design_csv);
+  g_test_add_func("/design/packet-runs-overlap", test_packet_runs_overlap);
+  g_test_add_func("/design/resume-and-retry", test_resume_and_retry);
+  g_test_add_func("/design/bad-designs", test_bad_designs);
+  g_test_add_func("/design/names", test_names);
+  g_test_add_func("/design/hardware", test_hardware);
+  g_test_add_func("/design/prices", test_prices);
+  return g_test_run();
+}

@@ -1,0 +1,707 @@
+/* Schedule streams: JSON <-> JSON Lines round trips, reads in chunks of
+ * any size, keys in any order, gzip and zstd, bounded memory, the JSON
+ * Lines errors, and the verifier session against ns_verify. */
+#include "platforms/error.h"
+#include "platforms/shapes.h"
+#include "platforms/units.h"
+#include "sched/registry.h"
+#include "sched/schedule_json.h"
+#include "sched/schedule_stream.h"
+#include "sched/sync.h"
+#include "sched/verify.h"
+#include "tests/testutil.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <zstd.h>
+
+/* ---- helpers --------------------------------------------------------- */
+
+static char *write_text(const NsSchedule *s, NsScheduleFormat format, gsize *len)
+{
+  char *buf = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&buf, &size);
+  g_assert_nonnull(f);
+  GError *err = NULL;
+  g_assert_true(ns_schedule_write(s, format, f, &err));
+  g_assert_no_error(err);
+  g_assert_cmpint(fclose(f), ==, 0);
+  *len = size;
+  return buf;
+}
+
+/* Reads `text` asking `read_size` bytes at a time (0: the default). */
+static NsSchedule *read_text(const char *text, gsize len, gsize read_size, GError **err)
+{
+  NsScheduleReader *r = ns_schedule_reader_new_for_data("t.json", text, len);
+  if (read_size > 0)
+    ns_schedule_reader_set_read_size(r, read_size);
+  NsSchedule *s = ns_schedule_reader_read_all(r, err);
+  ns_schedule_reader_free(r);
+  return s;
+}
+
+/* The same schedule: written as JSON, the same text. */
+static void assert_same(const NsSchedule *a, const NsSchedule *b)
+{
+  gsize la, lb;
+  char *ta = write_text(a, NS_SCHEDULE_JSON, &la), *tb = write_text(b, NS_SCHEDULE_JSON, &lb);
+  g_assert_cmpstr(ta, ==, tb);
+  free(ta);
+  free(tb);
+}
+
+static const char *const schemes[] = { "sender-all", "receiver-partial:2", "light",
+                                       "barrier-all" };
+
+/* A random schedule of collective c: random transfers (shape-valid, not a
+ * correct collective), multi-chunk ones, empty phases, sync edges, routes,
+ * a scheme, odd names; posted sometimes. */
+static NsSchedule *random_schedule(GRand *rng, NsCollective c)
+{
+  int n = g_rand_int_range(rng, 2, 14);
+  char **names = g_new0(char *, n + 1);
+  for (int i = 0; i < n; i++)
+    names[i] = g_rand_int_range(rng, 0, 8) == 0 ? g_strdup_printf("m\"%d\\\xc3\xa9\t", i)
+                                                  : g_strdup_printf("n%d", i);
+  NsSchedule *s = ns_schedule_new(c, g_rand_boolean(rng) ? "random" : "r\\nd", n,
+                                  (const char *const *)names, (uint64_t)g_rand_int_range(rng, 1, 1 << 20));
+  g_strfreev(names);
+  if (c == NS_COLL_BCAST) {
+    s->root = g_rand_int_range(rng, 0, n);
+    s->n_segments = (uint32_t)g_rand_int_range(rng, 1, 6);
+  }
+  gboolean posted = g_rand_int_range(rng, 0, 5) == 0;
+  s->execution = posted ? NS_EXEC_POSTED : NS_EXEC_PHASED;
+  int phases = posted ? 1 : g_rand_int_range(rng, 0, 7);
+  for (int p = 0; p < phases; p++) {
+    ns_schedule_begin_phase(s);
+    int m = g_rand_int_range(rng, 0, 9);
+    for (int i = 0; i < m; i++) {
+      int src = g_rand_int_range(rng, 0, n), dst = (src + g_rand_int_range(rng, 1, n)) % n;
+      uint32_t chunks[5];
+      int k = g_rand_int_range(rng, 0, 3) == 0 ? g_rand_int_range(rng, 2, 6) : 1;
+      for (int j = 0; j < k; j++) {
+        if (c == NS_COLL_ALLTOALL) {
+          int o = g_rand_int_range(rng, 0, n), d = (o + g_rand_int_range(rng, 1, n)) % n;
+          if (j == 0 && g_rand_boolean(rng)) /* the direct message, often */
+            o = src, d = dst;
+          chunks[j] = ns_a2a_chunk(n, o, d);
+        } else if (c == NS_COLL_ALLGATHER) {
+          chunks[j] = j == 0 && g_rand_boolean(rng) ? (uint32_t)src
+                                                    : (uint32_t)g_rand_int_range(rng, 0, n);
+        } else {
+          chunks[j] = (uint32_t)g_rand_int_range(rng, 0, (gint32)s->n_segments);
+        }
+      }
+      ns_schedule_add_chunks(s, src, dst, (uint32_t)k, chunks);
+    }
+  }
+  uint32_t nt = (uint32_t)ns_schedule_n_transfers(s);
+  if (nt >= 2 && g_rand_boolean(rng)) {
+    int e = g_rand_int_range(rng, 1, 40);
+    for (int i = 0; i < e; i++) {
+      uint32_t a = (uint32_t)g_rand_int_range(rng, 0, (gint32)nt);
+      uint32_t b = (a + (uint32_t)g_rand_int_range(rng, 1, (gint32)nt)) % nt;
+      ns_schedule_add_sync(s, a, b);
+    }
+  }
+  if (g_rand_boolean(rng))
+    s->sync_scheme = g_strdup(schemes[g_rand_int_range(rng, 0, G_N_ELEMENTS(schemes))]);
+  for (uint32_t t = 0; t < nt; t++)
+    if (g_rand_int_range(rng, 0, 6) == 0) {
+      const char *route[] = { "a", "s\xc3\xa9", "\"q\"", "b" };
+      ns_schedule_set_route(s, t, g_rand_int_range(rng, 2, 5), route);
+    }
+  return s;
+}
+
+/* ---- round trips ------------------------------------------------------- */
+
+/* JSON -> JSON Lines -> JSON gives the identical JSON text, for random
+ * schedules of every collective; each text reads the same in reads of any
+ * size. */
+static void test_round_trip_random(void)
+{
+  GRand *rng = g_rand_new_with_seed(20240611);
+  const NsCollective colls[] = { NS_COLL_ALLTOALL, NS_COLL_ALLGATHER, NS_COLL_BCAST };
+  for (int iter = 0; iter < 300; iter++) {
+    NsSchedule *s = random_schedule(rng, colls[iter % 3]);
+    gsize jl, ll, jl2, ll2;
+    char *json = write_text(s, NS_SCHEDULE_JSON, &jl);
+    GError *err = NULL;
+    NsSchedule *a = read_text(json, jl, 0, &err);
+    g_assert_no_error(err);
+    char *lines = write_text(a, NS_SCHEDULE_JSONL, &ll);
+    NsSchedule *b = read_text(lines, ll, 0, &err);
+    g_assert_no_error(err);
+    char *json2 = write_text(b, NS_SCHEDULE_JSON, &jl2);
+    g_assert_cmpuint(jl, ==, jl2);
+    g_assert_cmpstr(json, ==, json2);
+    char *lines2 = write_text(b, NS_SCHEDULE_JSONL, &ll2);
+    g_assert_cmpstr(lines, ==, lines2);
+    /* reads of 1, 2, 7 and 64 bytes agree */
+    const gsize sizes[] = { 1, 2, 7, 64 };
+    for (unsigned k = 0; k < G_N_ELEMENTS(sizes); k++) {
+      NsSchedule *c = read_text(json, jl, sizes[k], &err);
+      g_assert_no_error(err);
+      assert_same(s, c);
+      ns_schedule_free(c);
+      c = read_text(lines, ll, sizes[k], &err);
+      g_assert_no_error(err);
+      assert_same(s, c);
+      ns_schedule_free(c);
+    }
+    free(json);
+    free(json2);
+    free(lines);
+    free(lines2);
+    ns_schedule_free(a);
+    ns_schedule_free(b);
+    ns_schedule_free(s);
+  }
+  g_rand_free(rng);
+}
+
+/* Keys in any order: phases before the header keys, sync edges and routes
+ * before the phases, unknown keys between. */
+static void test_key_order(void)
+{
+  const char *normal =
+    "{\"format\":\"netsched-schedule\",\"version\":1,\"collective\":\"allgather\","
+    "\"algorithm\":\"x\",\"machines\":[\"n0\",\"n1\",\"n2\",\"n3\"],\"msize_bytes\":64,"
+    "\"execution\":\"phased\",\"phases\":[[[0,2,0],[1,3,1]],[],[[2,1,0,2]]],"
+    "\"sync_scheme\":\"sender-all\",\"sync\":[[0,2],[1,2]],\"routes\":[[1,[\"n1\",\"n0\",\"n3\"]]]}";
+  const char *shuffled =
+    "{\"routes\":[[1,[\"n1\",\"n0\",\"n3\"]]],\"phases\":[[[0,2,0],[1,3,1]],[],[[2,1,0,2]]],"
+    "\"x-big\":{\"a\":[1,2,{\"b\":\"c\"}]},\"sync\":[[0,2],[1,2]],\"msize_bytes\":64,"
+    "\"machines\":[\"n0\",\"n1\",\"n2\",\"n3\"],\"sync_scheme\":\"sender-all\",\"algorithm\":\"x\","
+    "\"execution\":\"phased\",\"collective\":\"allgather\",\"version\":1,"
+    "\"format\":\"netsched-schedule\"}";
+  GError *err = NULL;
+  NsSchedule *a = read_text(normal, strlen(normal), 0, &err);
+  g_assert_no_error(err);
+  for (gsize rs = 1; rs <= 9; rs += 4) {
+    NsSchedule *b = read_text(shuffled, strlen(shuffled), rs, &err);
+    g_assert_no_error(err);
+    assert_same(a, b);
+    ns_schedule_free(b);
+  }
+  g_assert_cmpuint(a->sync->len, ==, 2);
+  g_assert_cmpuint(a->routes->len, ==, 1);
+
+  /* what the reader knows of the tail when the header is read */
+  NsScheduleReader *r = ns_schedule_reader_new_for_data("t.json", normal, strlen(normal));
+  g_assert_nonnull(ns_schedule_reader_header(r, &err));
+  g_assert_cmpint(ns_schedule_reader_tail_known(r), ==, NS_TAIL_UNKNOWN);
+  ns_schedule_reader_free(r);
+  const char *early = strstr(shuffled, "\"sync\"") != NULL ? shuffled : NULL;
+  r = ns_schedule_reader_new_for_data("t.json", early, strlen(early));
+  g_assert_nonnull(ns_schedule_reader_header(r, &err));
+  g_assert_cmpint(ns_schedule_reader_tail_known(r), ==, NS_TAIL_SOME);
+  ns_schedule_reader_free(r);
+  gsize ll;
+  char *lines = write_text(a, NS_SCHEDULE_JSONL, &ll);
+  r = ns_schedule_reader_new_for_data("t.jsonl", lines, ll);
+  g_assert_nonnull(ns_schedule_reader_header(r, &err));
+  g_assert_cmpint(ns_schedule_reader_format(r), ==, NS_SCHEDULE_JSONL);
+  g_assert_cmpint(ns_schedule_reader_tail_known(r), ==, NS_TAIL_SOME);
+  ns_schedule_reader_free(r);
+  free(lines);
+  ns_schedule_free(a);
+}
+
+/* The streaming API: header, phases one at a time, tail. */
+static void test_phases_one_at_a_time(void)
+{
+  GRand *rng = g_rand_new_with_seed(7);
+  NsSchedule *s = random_schedule(rng, NS_COLL_ALLTOALL);
+  while (ns_schedule_n_phases(s) < 2 || s->execution == NS_EXEC_POSTED) {
+    ns_schedule_free(s);
+    s = random_schedule(rng, NS_COLL_ALLTOALL);
+  }
+  for (int f = 0; f < 2; f++) {
+    gsize len;
+    char *text = write_text(s, f == 0 ? NS_SCHEDULE_JSON : NS_SCHEDULE_JSONL, &len);
+    GError *err = NULL;
+    NsScheduleReader *r = ns_schedule_reader_new_for_data("t", text, len);
+    const NsSchedule *h = ns_schedule_reader_header(r, &err);
+    g_assert_no_error(err);
+    g_assert_cmpuint(ns_schedule_n_phases(h), ==, 0);
+    g_assert_cmpint(h->n_machines, ==, s->n_machines);
+    NsPhase ph;
+    uint32_t p = 0;
+    while (ns_schedule_reader_next_phase(r, &ph, &err) > 0) {
+      uint64_t first, n;
+      ns_schedule_phase_range(s, p, &first, &n);
+      g_assert_cmpuint(ph.index, ==, p);
+      g_assert_cmpuint(ph.first, ==, first);
+      g_assert_cmpuint(ph.n, ==, n);
+      for (uint64_t i = 0; i < n; i++) {
+        const NsTransfer *a = ns_schedule_transfer(s, first + i), *b = &ph.transfers[i];
+        g_assert_cmpint(a->src, ==, b->src);
+        g_assert_cmpint(a->dst, ==, b->dst);
+        g_assert_cmpuint(a->n_chunks, ==, b->n_chunks);
+        const uint32_t *ca = ns_schedule_chunks(s, a);
+        const uint32_t *cb = b->n_chunks == 1 ? &b->chunk : ph.chunk_pool + b->chunk;
+        for (uint32_t k = 0; k < a->n_chunks; k++)
+          g_assert_cmpuint(ca[k], ==, cb[k]);
+      }
+      p++;
+    }
+    g_assert_no_error(err);
+    g_assert_cmpuint(p, ==, ns_schedule_n_phases(s));
+    NsSchedule *tail = ns_schedule_reader_finish(r, &err);
+    g_assert_no_error(err);
+    g_assert_cmpuint(tail->sync->len, ==, s->sync->len);
+    g_assert_cmpuint(tail->routes->len, ==, s->routes->len);
+    g_assert_cmpstr(tail->sync_scheme, ==, s->sync_scheme);
+    ns_schedule_free(tail);
+    ns_schedule_reader_free(r);
+    free(text);
+  }
+  ns_schedule_free(s);
+  g_rand_free(rng);
+}
+
+/* ---- compression and files -------------------------------------------- */
+
+static GBytes *gzip_bytes(const char *text, gsize len)
+{
+  GZlibCompressor *z = g_zlib_compressor_new(G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+  GByteArray *out = g_byte_array_new();
+  guchar buf[4096];
+  gsize read = 0, pos = 0;
+  for (;;) {
+    gsize written = 0;
+    GConverterResult res = g_converter_convert(G_CONVERTER(z), text + pos, len - pos, buf,
+                                               sizeof buf, G_CONVERTER_INPUT_AT_END, &read,
+                                               &written, NULL);
+    g_assert_cmpint(res, !=, G_CONVERTER_ERROR);
+    pos += read;
+    g_byte_array_append(out, buf, (guint)written);
+    if (res == G_CONVERTER_FINISHED)
+      break;
+  }
+  g_object_unref(z);
+  return g_byte_array_free_to_bytes(out);
+}
+
+static GBytes *zstd_bytes(const char *text, gsize len)
+{
+  gsize cap = ZSTD_compressBound(len);
+  void *out = g_malloc(cap);
+  size_t n = ZSTD_compress(out, cap, text, len, 3);
+  g_assert_false(ZSTD_isError(n));
+  return g_bytes_new_take(out, n);
+}
+
+static void test_compressed(void)
+{
+  GRand *rng = g_rand_new_with_seed(11);
+  NsSchedule *s = random_schedule(rng, NS_COLL_BCAST);
+  char *dir = g_dir_make_tmp("netsched-stream-XXXXXX", NULL);
+  for (int f = 0; f < 2; f++) {
+    gsize len;
+    char *text = write_text(s, f == 0 ? NS_SCHEDULE_JSON : NS_SCHEDULE_JSONL, &len);
+    GBytes *packed[2] = { gzip_bytes(text, len), zstd_bytes(text, len) };
+    for (int c = 0; c < 2; c++) {
+      gsize n;
+      const char *data = g_bytes_get_data(packed[c], &n);
+      GError *err = NULL;
+      /* from memory, in reads of several sizes */
+      for (gsize rs = 1; rs <= 4097; rs += 4096) {
+        NsScheduleReader *r = ns_schedule_reader_new_for_data("p", data, n);
+        ns_schedule_reader_set_read_size(r, rs);
+        NsSchedule *back = ns_schedule_reader_read_all(r, &err);
+        g_assert_no_error(err);
+        g_assert_cmpint(ns_schedule_reader_compression(r), ==,
+                        c == 0 ? NS_COMPRESS_GZIP : NS_COMPRESS_ZSTD);
+        assert_same(s, back);
+        ns_schedule_free(back);
+        ns_schedule_reader_free(r);
+      }
+      /* from a file, whatever its name */
+      char *path = g_build_filename(dir, c == 0 ? "s.data" : "s.json", NULL);
+      g_assert_true(g_file_set_contents(path, data, (gssize)n, NULL));
+      NsSchedule *back = ns_schedule_load(path, &err);
+      g_assert_no_error(err);
+      assert_same(s, back);
+      ns_schedule_free(back);
+      /* truncated: an error naming the file, never a schedule */
+      g_assert_true(g_file_set_contents(path, data, (gssize)(n - 5), NULL));
+      g_assert_null(ns_schedule_load(path, &err));
+      g_assert_nonnull(err);
+      g_assert_true(g_str_has_prefix(err->message, path));
+      g_clear_error(&err);
+      /* corrupt */
+      char *bad = g_memdup2(data, n);
+      for (gsize i = 12; i < n; i += 7)
+        bad[i] ^= 0x5a;
+      g_assert_null(read_text(bad, n, 0, &err));
+      g_assert_error(err, NS_ERROR, NS_ERROR_INPUT);
+      g_clear_error(&err);
+      g_free(bad);
+      g_unlink(path);
+      g_free(path);
+      g_bytes_unref(packed[c]);
+    }
+    free(text);
+  }
+  /* the exact messages for truncated data */
+  const char *doc = "{\"format\":\"netsched-schedule\"}";
+  GBytes *z = zstd_bytes(doc, strlen(doc));
+  gsize n;
+  const char *data = g_bytes_get_data(z, &n);
+  GError *err = NULL;
+  g_assert_null(read_text(data, n - 3, 0, &err));
+  g_assert_cmpstr(err->message, ==, "t.json: truncated zstd data: the input ends inside a frame");
+  g_clear_error(&err);
+  g_bytes_unref(z);
+  g_rmdir(dir);
+  g_free(dir);
+  ns_schedule_free(s);
+  g_rand_free(rng);
+}
+
+/* Peak resident memory of the process, in KiB (VmHWM). */
+static guint64 peak_kib(void)
+{
+  gchar *status = NULL;
+  guint64 kib = 0;
+  if (g_file_get_contents("/proc/self/status", &status, NULL, NULL)) {
+    const char *p = strstr(status, "VmHWM:");
+    if (p != NULL)
+      kib = g_ascii_strtoull(p + 6, NULL, 10);
+  }
+  g_free(status);
+  return kib;
+}
+
+/* Reading is bounded: 100 MB of an ignored key costs no memory to speak
+ * of, and endless input fails at its first byte. */
+static void test_bounded(void)
+{
+  char *dir = g_dir_make_tmp("netsched-stream-XXXXXX", NULL);
+  char *path = g_build_filename(dir, "big.json", NULL);
+  FILE *f = fopen(path, "w");
+  g_assert_nonnull(f);
+  fputs("{\"x-notes\": [", f);
+  char *chunk = g_malloc(1 << 20);
+  for (int i = 0; i < (1 << 20) / 8; i++)
+    memcpy(chunk + 8 * i, "\"abcd\", ", 8);
+  for (int i = 0; i < 100; i++)
+    fwrite(chunk, 1, 1 << 20, f);
+  fputs("0], \"x-long\": \"", f);
+  memset(chunk, 'y', 1 << 20);
+  for (int i = 0; i < 8; i++)
+    fwrite(chunk, 1, 1 << 20, f);
+  fputs("\"}", f);
+  g_assert_cmpint(fclose(f), ==, 0);
+  g_free(chunk);
+  guint64 before = peak_kib();
+  GError *err = NULL;
+  g_assert_null(ns_schedule_load(path, &err));
+  g_assert_cmpstr(g_strrstr(err->message, ": "), ==, ": missing required key \"format\"");
+  g_clear_error(&err);
+  guint64 after = peak_kib();
+  if (before > 0)
+    g_assert_cmpuint(after - before, <, 32 * 1024); /* 108 MB read */
+  g_unlink(path);
+  g_free(path);
+  g_rmdir(dir);
+  g_free(dir);
+
+  if (g_file_test("/dev/zero", G_FILE_TEST_EXISTS)) {
+    g_assert_null(ns_schedule_load("/dev/zero", &err));
+    g_assert_cmpstr(err->message, ==, "/dev/zero:1:1: expected a value, found byte 0x00");
+    g_clear_error(&err);
+  }
+  /* a kept string has a limit; a skipped one has none (above) */
+  GString *doc = g_string_new("{\"algorithm\":\"");
+  for (int i = 0; i <= (1 << 20); i++)
+    g_string_append_c(doc, 'a');
+  g_string_append(doc, "\"}");
+  g_assert_null(read_text(doc->str, doc->len, 0, &err));
+  g_assert_cmpstr(err->message, ==, "t.json:1:14: string longer than 1048576 bytes (the longest "
+                                    "a schedule may hold)");
+  g_clear_error(&err);
+  g_string_free(doc, TRUE);
+}
+
+/* ---- JSON Lines errors ------------------------------------------------- */
+
+#define LH "{\"format\":\"netsched-schedule-lines\",\"version\":1,\"collective\":\"alltoall\"," \
+  "\"algorithm\":\"t\",\"machines\":[\"a\",\"b\",\"c\"],\"msize_bytes\":8,\"execution\":\"phased\","
+
+typedef struct {
+  const char *name, *doc, *message;
+} BadLines;
+
+static const BadLines bad_lines[] = {
+  { "truncated", LH "\"sync\":0,\"routes\":0}\n[[0,1],[1,2]]\n",
+    "t.json:3:1: unexpected end of input: the end line is missing (a truncated file?)" },
+  { "counts", LH "\"sync\":0,\"routes\":0}\n[[0,1]]\n{\"end\":{\"phases\":2,\"transfers\":1}}\n",
+    "t.json:3: $.end: the end line counts 2 phases and 1 transfers, the file has 1 and 1 (a "
+    "damaged file?)" },
+  { "sync-count", LH "\"sync\":2,\"routes\":0}\n[[0,1],[1,2]]\n{\"sync\":[[0,1]]}\n"
+    "{\"end\":{\"phases\":1,\"transfers\":2}}\n",
+    "t.json:4: $.end: the header announces 2 sync edges and 0 routes, the file has 1 and 0" },
+  { "bad-transfer", LH "\"sync\":0,\"routes\":0}\n[[0,1]]\n[[0,1],[2,2]]\n",
+    "t.json:3: $.phases[1][1]: transfer from machine 2 (c) to itself" },
+  { "bcast-short", "{\"format\":\"netsched-schedule-lines\",\"version\":1,\"collective\":\"bcast\","
+    "\"algorithm\":\"t\",\"machines\":[\"a\",\"b\"],\"msize_bytes\":8,\"execution\":\"phased\","
+    "\"root\":\"a\",\"segments\":1}\n[[0,1]]\n",
+    "t.json:2: $.phases[0][0]: a transfer is [src, dst, chunk, ...] with at least one chunk, "
+    "got 2 elements" },
+  { "sync-range", LH "\"sync\":1}\n[[0,1]]\n{\"sync\":[[0,1]]}\n",
+    "t.json:3: $.sync[0][1]: transfer index 1 out of range (1 transfer)" },
+  { "phase-after-trailer", LH "\"sync\":1}\n[[0,1],[1,0]]\n{\"sync\":[[0,1]]}\n[[1,2]]\n",
+    "t.json:4: $.phases[1]: a phase after the sync edges or routes" },
+  { "same-line", LH "\"sync\":0}\n[[0,1]] [[1,2]]\n",
+    "t.json:2:9: expected a line break after the value, found '['" },
+  { "after-end", LH "\"sync\":0}\n[[0,1]]\n{\"end\":{\"phases\":1,\"transfers\":1}}\n[]\n",
+    "t.json:4:1: unexpected line after the end line" },
+  { "phases-in-header", LH "\"phases\":[]}\n{\"end\":{\"phases\":0,\"transfers\":0}}\n",
+    "t.json: $.phases: a JSON Lines header lists no phases (they follow it, one per line)" },
+  { "count-type", LH "\"sync\":[]}\n", "t.json: $.sync: expected the number of sync edges after "
+    "the phases (an integer), got an array" },
+  { "posted", "{\"format\":\"netsched-schedule-lines\",\"version\":1,\"collective\":\"allgather\","
+    "\"algorithm\":\"t\",\"machines\":[\"a\",\"b\"],\"msize_bytes\":8,\"execution\":\"posted\"}\n"
+    "[[0,1]]\n[[1,0]]\n{\"end\":{\"phases\":2,\"transfers\":2}}\n",
+    "t.json:4: $.phases: posted execution needs exactly 1 phase, got 2" },
+  { "scalar-line", LH "\"sync\":0}\n7\n", "t.json:2: $.phases[0]: expected a phase (an array of "
+    "transfers) or a trailing object, got a number or a literal" },
+  { "missing-key", "{\"format\":\"netsched-schedule-lines\",\"version\":1}\n[]\n",
+    "t.json: $: missing required key \"collective\"" },
+  { "scheme", LH "\"sync_scheme\":\"sdnder-all\"}\n[]\n", "t.json: $.sync_scheme: unknown sync "
+    "scheme 'sdnder-all' (known: %s)" }, /* %s: ns_sync_scheme_names() */
+};
+
+static void test_bad_lines(gconstpointer data)
+{
+  const BadLines *c = data;
+  char *message = strstr(c->message, "%s") != NULL
+                      ? g_strdup_printf(c->message, ns_sync_scheme_names())
+                      : g_strdup(c->message);
+  for (gsize rs = 0; rs <= 3; rs += 3) {
+    GError *err = NULL;
+    g_assert_null(read_text(c->doc, strlen(c->doc), rs, &err));
+    g_assert_error(err, NS_ERROR, NS_ERROR_INPUT);
+    g_assert_cmpstr(err->message, ==, message);
+    g_error_free(err);
+  }
+  g_free(message);
+}
+
+/* Unknown keys in trailing lines are ignored; blank lines are white space. */
+static void test_lines_lenient(void)
+{
+  const char *doc = LH "\"sync\":1,\"x\":3}\n\n[[0,1],[1,2,[1,2],[0,2]]]\n"
+                       "{\"x-note\":{\"a\":[1]},\"sync\":[[0,1]]}\n"
+                       "{\"end\":{\"phases\":1,\"transfers\":2,\"x\":0}}\n\n";
+  GError *err = NULL;
+  NsSchedule *s = read_text(doc, strlen(doc), 0, &err);
+  g_assert_no_error(err);
+  g_assert_cmpuint(ns_schedule_n_transfers(s), ==, 2);
+  g_assert_cmpuint(ns_schedule_transfer(s, 1)->n_chunks, ==, 2);
+  g_assert_cmpuint(s->sync->len, ==, 1);
+  ns_schedule_free(s);
+}
+
+/* ---- verifier sessions -------------------------------------------------- */
+
+static void assert_same_report(const NsVerifyReport *a, const NsSchedule *sa,
+                               const NsVerifyReport *b, const NsSchedule *sb,
+                               const NsTopology *t)
+{
+  for (int c = 0; c < NS_N_CHECKS; c++) {
+    g_assert_cmpint(a->ran[c], ==, b->ran[c]);
+    g_assert_cmpuint(a->failures[c], ==, b->failures[c]);
+  }
+  g_assert_cmpuint(a->n_phases, ==, b->n_phases);
+  g_assert_cmpuint(a->n_transfers, ==, b->n_transfers);
+  g_assert_cmpuint(a->n_chunk_moves, ==, b->n_chunk_moves);
+  g_assert_cmpuint(a->n_required, ==, b->n_required);
+  g_assert_cmpuint(a->n_delivered, ==, b->n_delivered);
+  g_assert_cmpuint(a->lower_bound, ==, b->lower_bound);
+  g_assert_true(a->transmission_s == b->transmission_s);
+  g_assert_cmpuint(a->max_edge_use, ==, b->max_edge_use);
+  g_assert_cmpint(a->max_path_len, ==, b->max_path_len);
+  g_assert_cmpuint(a->findings->len, ==, b->findings->len);
+  for (guint i = 0; i < a->findings->len; i++) {
+    const NsFinding *fa = &g_array_index(a->findings, NsFinding, i);
+    const NsFinding *fb = &g_array_index(b->findings, NsFinding, i);
+    char *da = ns_finding_describe(fa, t, sa), *db = ns_finding_describe(fb, t, sb);
+    g_assert_cmpstr(da, ==, db);
+    g_free(da);
+    g_free(db);
+  }
+}
+
+/* Streams s's phases through a session. */
+static gboolean verify_streamed(const NsTopology *t, const NsSchedule *s, unsigned flags,
+                                NsVerifySession **out, NsVerifyReport *r, GError **err)
+{
+  NsSchedule *header = ns_schedule_copy(s);
+  g_array_set_size(header->sync, 0);
+  header->sync_set = FALSE; /* as read: sync edges come after the phases */
+  g_array_set_size(header->routes, 0);
+  NsVerifySession *vs = ns_verify_begin(t, header, NULL, flags, err);
+  ns_schedule_free(header);
+  if (vs == NULL)
+    return FALSE;
+  for (uint32_t p = 0; p < ns_schedule_n_phases(s); p++) {
+    uint64_t first, n;
+    ns_schedule_phase_range(s, p, &first, &n);
+    if (!ns_verify_phase(vs, n > 0 ? ns_schedule_transfer(s, first) : NULL, n,
+                         (const uint32_t *)(void *)s->chunk_pool->data, err)) {
+      ns_verify_session_free(vs);
+      return FALSE;
+    }
+  }
+  if (!ns_verify_end(vs, s, r, err)) {
+    ns_verify_session_free(vs);
+    return FALSE;
+  }
+  *out = vs;
+  return TRUE;
+}
+
+static void compare_session(const NsTopology *t, const NsSchedule *s)
+{
+  /* ns_verify with its link checks on the calling thread, the session with
+   * them on a thread of their own (from the first transfer), and back */
+  g_setenv("NETSCHED_VERIFY_INLINE_TRANSFERS", "18446744073709551615", TRUE);
+  NsVerifyReport a = ns_test_verify(t, s), b;
+  g_setenv("NETSCHED_VERIFY_INLINE_TRANSFERS", "0", TRUE);
+  NsVerifySession *vs = NULL;
+  GError *err = NULL;
+  gboolean tail = s->sync->len > 0 || s->routes->len > 0;
+  g_assert_true(verify_streamed(t, s, tail ? NS_VERIFY_KEEP : 0, &vs, &b, &err));
+  g_assert_no_error(err);
+  g_assert_cmpint(ns_verify_session_keeps(vs), ==, tail);
+  assert_same_report(&a, s, &b, ns_verify_session_schedule(vs), t);
+  NsVerifyReport c = ns_test_verify(t, s); /* whole, threaded */
+  g_unsetenv("NETSCHED_VERIFY_INLINE_TRANSFERS");
+  assert_same_report(&a, s, &c, s, t);
+  ns_verify_report_clear(&a);
+  ns_verify_report_clear(&b);
+  ns_verify_report_clear(&c);
+  ns_verify_session_free(vs);
+}
+
+/* Planned schedules, correct and damaged, on several fabrics: a session
+ * fed phase by phase reports exactly what ns_verify reports. */
+static void test_session_matches(void)
+{
+  static const struct {
+    const char *topo, *coll, *algo;
+  } cases[] = {
+    { "tree:2,3,4", "alltoall", "faraj" },  { "tree:2,3,4", "alltoall", "bruck" },
+    { "tree:2,3,4", "alltoall", "ring" },   { "tree:2,3,4", "alltoall", "simple" },
+    { "tree:4,4", "allgather", "ring" },    { "tree:4,4", "allgather", "rdb" },
+    { "tree:4,4", "bcast", "binomial" },    { "tree:4,4", "bcast", "linear-cf" },
+    { "fattree:2,3", "alltoall", "shift" }, { "tree:2,3,4", "alltoall", "pair" },
+  };
+  GRand *rng = g_rand_new_with_seed(3);
+  for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+    GError *err = NULL;
+    NsTopology *t = ns_shape_from_spec(cases[i].topo, &err);
+    g_assert_no_error(err);
+    NsCollective c;
+    g_assert_true(ns_collective_from_name(cases[i].coll, &c));
+    NsPlanParams params = { .msize = 4096, .root = 1, .segment = 1024 };
+    NsSchedule *s = ns_plan(t, c, cases[i].algo, &params, &err);
+    if (s == NULL) { /* a planner this fabric does not suit */
+      g_clear_error(&err);
+      ns_topology_free(t);
+      continue;
+    }
+    compare_session(t, s);
+    /* damaged copies: dropped, duplicated and swapped transfers */
+    for (int m = 0; m < 6 && ns_schedule_n_transfers(s) > 2; m++) {
+      NsSchedule *d = ns_schedule_copy(s);
+      guint n = d->transfers->len;
+      guint a = (guint)g_rand_int_range(rng, 0, (gint32)n), b = (guint)g_rand_int_range(rng, 0, (gint32)n);
+      NsTransfer *ta = &g_array_index(d->transfers, NsTransfer, a);
+      NsTransfer *tb = &g_array_index(d->transfers, NsTransfer, b);
+      if (m % 3 == 0) {
+        NsTransfer tmp = *ta;
+        *ta = *tb;
+        *tb = tmp;
+      } else if (m % 3 == 1) {
+        *ta = *tb;
+      } else if (ta->n_chunks == 1) {
+        ta->chunk = tb->n_chunks == 1 ? tb->chunk : ta->chunk;
+      }
+      compare_session(t, d);
+      ns_schedule_free(d);
+    }
+    /* with sync edges (kept whole) */
+    if (c == NS_COLL_ALLTOALL && g_strcmp0(cases[i].algo, "faraj") == 0) {
+      NsSyncScheme sc;
+      g_assert_true(ns_sync_scheme_parse("sender-all", &sc, NULL));
+      NsSyncStats stats;
+      g_assert_true(ns_schedule_compute_sync(t, s, &sc, &stats, &err));
+      g_assert_no_error(err);
+      compare_session(t, s);
+      /* a session that streams cannot take late sync edges */
+      NsVerifySession *vs = NULL;
+      NsVerifyReport r;
+      g_assert_false(verify_streamed(t, s, 0, &vs, &r, &err));
+      g_assert_error(err, NS_ERROR, NS_ERROR_UNSUPPORTED);
+      g_clear_error(&err);
+    }
+    ns_schedule_free(s);
+    ns_topology_free(t);
+  }
+  g_rand_free(rng);
+}
+
+/* Index errors come from the phase that holds them; unknown machines from
+ * the header. */
+static void test_session_errors(void)
+{
+  GError *err = NULL;
+  NsTopology *t = ns_shape_from_spec("tree:2,2", &err);
+  g_assert_no_error(err);
+  NsSchedule *h = ns_schedule_for_topology(t, NS_COLL_ALLTOALL, "x", 8);
+  NsVerifySession *vs = ns_verify_begin(t, h, NULL, 0, &err);
+  g_assert_no_error(err);
+  NsTransfer tr[2] = { { 0, 1, 1, ns_a2a_chunk(4, 0, 1) }, { 2, 9, 1, 0 } };
+  g_assert_true(ns_verify_phase(vs, tr, 1, NULL, &err));
+  g_assert_false(ns_verify_phase(vs, tr, 2, NULL, &err));
+  g_assert_cmpstr(err->message, ==, "transfer #2 2->9: machine indices out of range or equal "
+                                    "(4 machines)");
+  g_clear_error(&err);
+  ns_verify_session_free(vs);
+  g_free(h->machines[2]);
+  h->machines[2] = g_strdup("nosuch");
+  g_assert_null(ns_verify_begin(t, h, NULL, 0, &err));
+  g_assert_error(err, NS_ERROR, NS_ERROR_INPUT);
+  g_clear_error(&err);
+  ns_schedule_free(h);
+  ns_topology_free(t);
+}
+
+int main(int argc, char **argv)
+{
+  g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/schedule-stream/round-trip/random", test_round_trip_random);
+  g_test_add_func("/schedule-stream/key-order", test_key_order);
+  g_test_add_func("/schedule-stream/phases", test_phases_one_at_a_time);
+  g_test_add_func("/schedule-stream/compressed", test_compressed);
+  g_test_add_func("/schedule-stream/bounded", test_bounded);
+  g_test_add_func("/schedule-stream/lines/lenient", test_lines_lenient);
+  for (unsigned i = 0; i < G_N_ELEMENTS(bad_lines); i++) {
+    char *name = g_strdup_printf("/schedule-stream/lines/bad/%s", bad_lines[i].name);
+    g_test_add_data_func(name, &bad_lines[i], test_bad_lines);
+    g_free(name);
+  }
+  g_test_add_func("/schedule-stream/session/matches", test_session_matches);
+  g_test_add_func("/schedule-stream/session/errors", test_session_errors);
+  return g_test_run();
+}
