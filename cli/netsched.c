@@ -52,7 +52,11 @@ static void usage(FILE *out)
   fprintf(out,
           "\nRun 'netsched COMMAND --help' for the options of a command.\n"
           "Topologies are files (*.topo native, topology.conf Slurm, *.graphml) or\n"
-          "generators 'gen:star:24', 'gen:chain:4,8', 'gen:tree:4,16,16', 'gen:random:SEED,P,S'.\n"
+          "generators: switch trees 'gen:star:24', 'gen:chain:4,8', 'gen:tree:4,16,16',\n"
+          "'gen:random:SEED,P,S'; fat trees 'gen:fattree:4,3'; direct networks\n"
+          "'gen:torus:8x8', 'gen:mesh:4x4', 'gen:ring:16', 'gen:hypercube:6'; random\n"
+          "graphs 'gen:waxman:SEED,200', 'gen:transit-stub:SEED'; options after the\n"
+          "shape, e.g. 'gen:tree:4,16:bandwidth=1Gbps:uplink=10Gbps' (docs/topology-format.md).\n"
           "Exit status: 0 success, 1 a verification failed, 2 bad input.\n");
 }
 

@@ -38,6 +38,20 @@ check "faraj on generated tree" 0 "$ns" verify -a faraj -T gen:random:7,60,12,de
 check "bound (b)" 0 "$ns" bound -T "$topo/faraj-b.topo" --msize 64KiB
 expect "bound load" "$tmp/out" "bottleneck load +192 = 24 x 8"
 expect "bound time" "$tmp/out" "time bound +1\.006633 s"
+
+# Tam & Wang §3.2-3.3, §4.2 on the 8x2 hierarchy with the measured 103 MB/s
+# uplinks: eq. 4 gives W_g = floor(45 / 4.267) = 10 (5 with GBN control
+# packets), eq. 7 a best per-machine bandwidth of 12.07 MB/s. A topology
+# without switch buffers prints none of it.
+check "bound 8x2 hierarchy" 0 "$ns" bound -T gen:hierarchy:8x2:uplink=412Mbps --msize 1200KiB
+expect "eq. 4 window" "$tmp/out" "W_g = 10 = floor\(B_L / nu\): B_L = 45 packets"
+expect "GBN window" "$tmp/out" "with GBN control W_g = 5"
+expect "eq. 7 bandwidth" "$tmp/out" "per-machine bandwidth <= 12\.07 MB/s"
+check "bound 8x4 json" 0 "$ns" bound -T gen:hierarchy:8x4:uplink=412Mbps --json
+expect "json window 7" "$tmp/out" "\"window\" : 7,"
+check "bound without buffers" 0 "$ns" bound -T "$topo/faraj-b.topo"
+cp "$tmp/out" "$tmp/bound-b.txt"
+check "no Tam-Wang lines without buffers" 1 grep -q "Tam & Wang" "$tmp/bound-b.txt"
 check "bound json" 0 "$ns" bound -T "$topo/faraj-a.topo" --msize 1MiB --json
 expect "bound json load" "$tmp/out" "\"bottleneck_load\" : 23"
 
