@@ -1,5 +1,5 @@
-/* netsched — the design study engine (see design.h): runs, then the
- * summary across designs. The plot and report are in design_report.c. */
+/* netsched — the design study engine (see design.h): runs every row, then
+ * has the cells summarised (design_cells.c) and written (design_report.c). */
 #include "analysis/design_private.h"
 #include "analysis/csv.h"
 #include "platforms/error.h"
@@ -54,20 +54,6 @@ static void keep_row(const NsCompareRow *row, void *user)
   g_ptr_array_add(rows, r);
 }
 
-GPtrArray *ns_study_rows(NsStudy *st, int c, int d, int m)
-{
-  return st->rows[((gsize)c * (gsize)st->spec->n_designs + (gsize)d) * (gsize)st->spec->n_models +
-                  (gsize)m];
-}
-
-NsCell *ns_study_cell(NsStudy *st, int c, int k, int m, int d)
-{
-  const NsDesignSpec *sp = st->spec;
-  return &st->cells[(((gsize)c * sp->sizes->len + (gsize)k) * (gsize)sp->n_models + (gsize)m) *
-                        (gsize)sp->n_designs +
-                    (gsize)d];
-}
-
 static char *run_dir(const NsDesignSpec *spec, int c, int d, int m)
 {
   g_autofree char *leaf =
@@ -110,94 +96,6 @@ static gboolean run_all(NsStudy *st, GError **error)
           return FALSE;
       }
   return TRUE;
-}
-
-static gboolean is_selector(const char *label, const char *name)
-{
-  return strcmp(label, name) == 0;
-}
-
-/* Step 2 for one cell: the rows of (collective, size, model, design). */
-static void summarise_cell(NsStudy *st, int c, int k, int m, int d)
-{
-  const NsDesignSpec *sp = st->spec;
-  uint64_t msize = g_array_index(sp->sizes, uint64_t, k);
-  NsCell *cell = ns_study_cell(st, c, k, m, d);
-  GPtrArray *rows = ns_study_rows(st, c, d, m);
-  for (guint i = 0; i < rows->len; i++) {
-    const NsStoredRow *r = g_ptr_array_index(rows, i);
-    if (r->msize != msize)
-      continue;
-    if (is_selector(r->label, "mpich"))
-      cell->mpich = r;
-    else if (is_selector(r->label, "ompi"))
-      cell->ompi = r;
-    if (!r->ok || !r->valid)
-      continue;
-    if (cell->fastest == NULL || r->completion_s < cell->fastest->completion_s)
-      cell->fastest = r;
-    if (r->contention_free && (cell->best == NULL || r->completion_s < cell->best->completion_s))
-      cell->best = r;
-  }
-  if (cell->fastest == NULL)
-    return;
-  /* What the model cannot separate from the fastest: under a fluid model,
-   * every verified schedule within NS_DESIGN_FLUID_TIE; under the packet
-   * model, every one whose fastest run is not slower than the fastest
-   * schedule's slowest run (with one run each: only equal times). */
-  const NsStoredRow *f = cell->fastest;
-  gboolean fluid = sp->models[m].fluid;
-  cell->tied = g_ptr_array_new();
-  for (guint i = 0; i < rows->len; i++) {
-    const NsStoredRow *r = g_ptr_array_index(rows, i);
-    if (r->msize != msize || !r->ok || !r->valid)
-      continue;
-    if (fluid ? r->completion_s <= f->completion_s * (1 + NS_DESIGN_FLUID_TIE)
-              : r == f || r->min_s <= f->max_s)
-      g_ptr_array_add(cell->tied, (gpointer)r);
-  }
-  /* A fluid model never prices contention: it names only a contention-free
-   * schedule that is clearly ahead. The packet model names the fastest
-   * when its runs are apart from every other's. */
-  cell->named = cell->tied->len == 1 && (!fluid || f->contention_free);
-}
-
-/* Step 2: bound, bottleneck and best of every cell. */
-static void summarise(NsStudy *st)
-{
-  const NsDesignSpec *sp = st->spec;
-  for (int c = 0; c < sp->n_collectives; c++)
-    for (guint k = 0; k < sp->sizes->len; k++)
-      for (int d = 0; d < sp->n_designs; d++) {
-        NsLowerBound lb;
-        uint64_t msize = g_array_index(sp->sizes, uint64_t, k);
-        const NsTopology *topo = sp->designs[d].topo;
-        ns_lower_bound(topo, sp->collectives[c].collective, msize,
-                       st->roots[d * sp->n_collectives + c], 1, &lb);
-        for (int m = 0; m < sp->n_models; m++) {
-          NsCell *cell = ns_study_cell(st, c, (int)k, m, d);
-          cell->bound_s = lb.seconds;
-          cell->bottleneck = ns_lower_bound_describe(topo, &lb);
-          summarise_cell(st, c, (int)k, m, d);
-        }
-      }
-}
-
-/* Which model ranks a collective × size × design: the first non-fluid
- * model with a completed schedule, else the first fluid model that names
- * one, else the first with a tie. -1 when no schedule completed. */
-int ns_study_ranking_model(NsStudy *st, int c, int k, int d)
-{
-  const NsDesignSpec *sp = st->spec;
-  for (int pass = 0; pass < 3; pass++)
-    for (int m = 0; m < sp->n_models; m++) {
-      const NsCell *cell = ns_study_cell(st, c, k, m, d);
-      if (cell->fastest == NULL || !ns_design_runs_model(&sp->designs[d], m))
-        continue;
-      if ((pass == 0 && !sp->models[m].fluid) || (pass == 1 && cell->named) || pass == 2)
-        return m;
-    }
-  return -1;
 }
 
 /* Resolves every design's bcast root. */
@@ -307,7 +205,7 @@ gboolean ns_design_study(const NsDesignSpec *spec, GError **error)
   st.cells = g_new0(NsCell, n_rows * spec->sizes->len);
   if (!run_all(&st, error))
     goto out;
-  summarise(&st);
+  ns_study_summarise(&st);
   ok = ns_study_write_tables(&st, error) && ns_study_write_plots(&st, error) &&
        ns_study_write_report(&st, error);
 out:

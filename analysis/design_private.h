@@ -1,5 +1,6 @@
-/* netsched — the design study's shared state, between design.c (runs and
- * summary) and design_report.c (tables, plots, report). Not installed. */
+/* netsched — the design study's shared state, between design.c (runs),
+ * design_cells.c (the summary per cell) and design_report.c (tables, plots,
+ * report). Not installed. */
 #ifndef NETSCHED_DESIGN_PRIVATE_H
 #define NETSCHED_DESIGN_PRIVATE_H
 
@@ -38,8 +39,12 @@ typedef struct {
   double *costs;               /* [design], with prices */
 } NsStudy;
 
+/* design_cells.c: a design's rows of one collective and model, a cell,
+ * summarising every cell from the rows (step 2 of the study), and the
+ * model that ranks a collective × size × design (-1: none completed). */
 GPtrArray *ns_study_rows(NsStudy *st, int c, int d, int m);
 NsCell *ns_study_cell(NsStudy *st, int c, int k, int m, int d);
+void ns_study_summarise(NsStudy *st);
 int ns_study_ranking_model(NsStudy *st, int c, int k, int d);
 
 /* design_report.c: each writes its files whole (temporary file, rename). */

@@ -27,8 +27,9 @@
 typedef struct {
   int *level;           /* per node */
   int *up_start, *up;   /* up-links of node v: up[up_start[v] .. up_start[v+1]) */
+  int *up_edge;         /* per up-link slot: the directed edge climbing it */
+  int *up_node;         /* per up-link slot: the node it climbs to */
   int n_levels;         /* highest level + 1 */
-  uint64_t *stride;     /* per level: u_0 · … · u_(l-1) */
   int *arity;           /* per level: u_l (0 at the top) */
   gboolean by_source;   /* s-mod-k */
 } UpDown;
@@ -41,37 +42,35 @@ static void updown_free(NsTopology *t)
   g_free(u->level);
   g_free(u->up_start);
   g_free(u->up);
-  g_free(u->stride);
+  g_free(u->up_edge);
+  g_free(u->up_node);
   g_free(u->arity);
   g_free(u);
   t->routing_data = NULL;
 }
 
-/* Up-link taken at node v when climbing with key K, or -1 at the top. */
-static int up_link(const UpDown *u, int v, uint64_t key)
-{
-  int count = u->up_start[v + 1] - u->up_start[v];
-  if (count == 0)
-    return -1;
-  int l = u->level[v];
-  return u->up[u->up_start[v] + (int)((key / u->stride[l]) % (uint64_t)count)];
-}
-
 /* Climbs from machine nodes a and b with `key` until they meet; writes
  * a's climb into up_a and b's into up_b (edges in climbing order).
- * Returns the number of levels climbed, or -1 when they never meet. */
-static int climb(const NsTopology *t, const UpDown *u, int a, int b, uint64_t key, int *up_a,
-                 int *up_b)
+ * Returns the number of levels climbed, or -1 when they never meet.
+ * Both start at level 0 and climb one level a step, so the up-link digit
+ * ⌊K / stride_l⌋ mod u_l is the same for both and is taken by successive
+ * division (⌊⌊K / a⌋ / b⌋ = ⌊K / ab⌋); the edge and the node above come
+ * from per-slot tables. This is the verifier's inner loop on fat trees. */
+static int climb(const UpDown *u, int a, int b, uint64_t key, int *up_a, int *up_b)
 {
   int steps = 0;
+  uint32_t rest = (uint32_t)key; /* a machine index: < 2^31, 32-bit division */
   while (a != b) {
-    int la = up_link(u, a, key), lb = up_link(u, b, key);
-    if (la < 0 || lb < 0)
+    int sa = u->up_start[a], sb = u->up_start[b];
+    if (sa == u->up_start[a + 1] || sb == u->up_start[b + 1])
       return -1;
-    up_a[steps] = ns_edge_from_link(t, la, a);
-    up_b[steps] = ns_edge_from_link(t, lb, b);
-    a = ns_topology_link_other(t, la, a);
-    b = ns_topology_link_other(t, lb, b);
+    uint32_t arity = (uint32_t)u->arity[steps];
+    int j = (int)(rest % arity);
+    rest /= arity;
+    up_a[steps] = u->up_edge[sa + j];
+    up_b[steps] = u->up_edge[sb + j];
+    a = u->up_node[sa + j];
+    b = u->up_node[sb + j];
     steps++;
   }
   return steps;
@@ -82,7 +81,7 @@ static int updown_route(const NsTopology *t, int src, int dst, int *edges)
   const UpDown *u = t->routing_data;
   uint64_t key = (uint64_t)t->node_machine[u->by_source ? src : dst];
   int up_b[64];
-  int l = climb(t, u, src, dst, key, edges, up_b);
+  int l = climb(u, src, dst, key, edges, up_b);
   for (int k = 0; k < l; k++) /* d's climb reversed: down edges */
     edges[l + k] = up_b[l - 1 - k] ^ 1;
   return 2 * l;
@@ -142,7 +141,6 @@ static gboolean updown_build_ports(NsTopology *t, UpDown *u, GError **error)
   u->up_start = g_new0(int, n + 1);
   u->up = g_new(int, t->links->len + 1);
   u->arity = g_new0(int, u->n_levels);
-  u->stride = g_new(uint64_t, u->n_levels);
   int *holder = g_new(int, u->n_levels); /* a node of each level, for messages */
   for (int l = 0; l < u->n_levels; l++)
     holder[l] = -1;
@@ -169,13 +167,13 @@ static gboolean updown_build_ports(NsTopology *t, UpDown *u, GError **error)
   }
   u->up_start[n] = fill;
   g_free(holder);
-  uint64_t stride = 1;
-  for (int l = 0; l < u->n_levels; l++) {
-    u->stride[l] = stride;
-    stride *= (uint64_t)MAX(u->arity[l], 1);
-    if (stride > ((uint64_t)1 << 40))
-      stride = (uint64_t)1 << 40; /* keys are machine indices (< 2^31): no effect beyond */
-  }
+  u->up_edge = g_new(int, fill + 1);
+  u->up_node = g_new(int, fill + 1);
+  for (int v = 0; v < n && ok; v++)
+    for (int k = u->up_start[v]; k < u->up_start[v + 1]; k++) {
+      u->up_edge[k] = ns_edge_from_link(t, u->up[k], v);
+      u->up_node[k] = ns_topology_link_other(t, u->up[k], v);
+    }
   return ok;
 }
 
@@ -201,7 +199,7 @@ static gboolean updown_check_pairs(NsTopology *t, UpDown *u, GError **error)
     if (s == d)
       continue;
     uint64_t key = (uint64_t)(u->by_source ? s : d);
-    if (climb(t, u, t->machine_node[s], t->machine_node[d], key, a_up, b_up) < 0) {
+    if (climb(u, t->machine_node[s], t->machine_node[d], key, a_up, b_up) < 0) {
       ns_set_error_at(error, NS_ERROR_INPUT, t->source, t->routing_line,
                       "%s routing: climbing from '%s' and '%s' never meets (not a fat tree in "
                       "which every pair has a common ancestor reached by the %s rule)",

@@ -5,109 +5,13 @@
  * reconstructed from §III's text, Fig. 3 (eight nodes), the legible parts
  * of Fig. 2 and the properties the paper proves (shortest paths, no channel
  * contention, every link used, p/2 steps, ⌈p²/8⌉ message times). Every
- * place where a decision was needed is marked DECISION; docs/algorithms.md
+ * place where a decision was needed is marked DECISION (the paths are in
+ * sched/torus_exchange.c, shared with alltoall/at2); docs/algorithms.md
  * ("Liu Gang et al.: all-port rings and tori") lists them with the
  * reasons. */
 #include "platforms/error.h"
 #include "sched/registry.h"
 #include "sched/torus_exchange.h"
-
-
-/*
- * ns_ar_antipodal_rule — the direction AR sends a message whose
- * destination b (a ring position) lies exactly half a ring away: clockwise
- * (+1) to an even node, anticlockwise (−1) to an odd one, i.e. the
- * direction in which b's sub-ring sends during Stage 2, the longer stage.
- * DECISION (the tie rule): §III's definition puts P_{i+p/2} on the positive
- * half-circle of every P_i, but with that rule an odd node's antipodal
- * message (p ≡ 0 mod 4) needs p/4 clockwise sub-ring steps, and the odd
- * sub-ring sends clockwise only in Stage 3, which has ⌈p/4⌉−1 of them; and
- * sending every antipodal message clockwise would load each clockwise link
- * with Σ_{d≤p/2} d > ⌈p²/8⌉ messages. The legible part of Fig. 2 agrees
- * with this rule for p ≡ 2 mod 4 (even nodes send M^{2i}_{2i+2⌊p/4⌋+1,…}
- * — the antipodal one included — to P_{2i−1}; odd nodes send
- * M^{2i+1}_{2i+2,…,2i+2⌈p/4⌉} — the antipodal one included — to P_{2i+2}).
- * Complexity O(1).
- */
-int ns_ar_antipodal_rule(int b)
-{
-  return b % 2 == 0 ? 1 : -1;
-}
-
-/*
- * ns_ar_hops — the hops of one message of Algorithm AR on a ring of n
- * nodes (n even, n ≥ 2), from the node at position a that holds it to its
- * destination b (positions 0..n−1, clockwise).
- *
- * Parameters: n_ref ≥ n is the ring whose steps the schedule follows (n
- * itself for a plain ring; AT2 aligns a shorter ring's stages with the
- * longer ring's, see alltoall_at2.c); antipodal_dir is the direction of a
- * message at distance exactly n/2: 0 for AR's rule (ns_ar_antipodal_rule),
- * or ±1 to force one. Receives the direction in *dir and, for each hop k,
- * its step step[k] (0 = Stage 1; 1 + j = Stage 2 step j; 1 + ⌊n_ref/4⌋ + j
- * = Stage 3 step j), the position it leaves from[k] and its span span[k]
- * in ring positions (1: Stage 1, to the neighbour; 2: a sub-ring hop
- * through the node in between, which does not process it). The arrays
- * need room for 1 + n/4 hops. Returns the number of hops (0 when a == b).
- *
- * Steps (the algorithm, per message):
- *  1. direction: the shorter way round; at distance n/2 antipodal_dir;
- *  2. Stage 1: when a and b differ in parity, one hop to a's neighbour in
- *     that direction (an even node's odd-bound messages go to P_{2i+1} or
- *     P_{2i−1}, an odd node's even-bound ones to P_{2i+2} or P_{2i});
- *  3. Stages 2 and 3: the remaining distance (even) in sub-ring hops of
- *     two positions, one per step, on b's sub-ring, in Stage 2 when that
- *     sub-ring sends this way in Stage 2 (even sub-ring clockwise, odd
- *     anticlockwise), else in Stage 3 (the reverse directions); a message
- *     leaves at the first step of its stage and moves at every step until
- *     it arrives ("each node extracts the messages meant for it and
- *     forwards the rest").
- * DECISION: hops start at the first step of their stage (§III leaves when
- * each message starts open; starting all at once is what gives Lemma 2's
- * per-step counts (⌊p/4⌋−k)+(⌈p/4⌉−1−k) in Stage 2).
- * The hop counts never exceed the stages' lengths: ⌊n/4⌋ steps in Stage 2,
- * ⌈n/4⌉−1 in Stage 3 (asserted). Complexity O(1 + n/4).
- */
-int ns_ar_hops(int n, int n_ref, int a, int b, int antipodal_dir, int *dir, int *step,
-               int *from, int *span)
-{
-  g_assert(n >= 2 && n % 2 == 0 && n_ref >= n);
-  int dist = ((b - a) % n + n) % n;
-  if (dist == 0)
-    return 0;
-  int d;
-  if (2 * dist < n) {
-    *dir = 1;
-    d = dist;
-  } else if (2 * dist > n) {
-    *dir = -1;
-    d = n - dist;
-  } else {
-    *dir = antipodal_dir != 0 ? antipodal_dir : ns_ar_antipodal_rule(b);
-    d = n / 2;
-  }
-  int k = 0, pos = a;
-  if (((a ^ b) & 1) != 0) { /* Stage 1: to the neighbour of b's parity */
-    step[k] = 0;
-    from[k] = pos;
-    span[k] = 1;
-    k++;
-    pos = ((pos + *dir) % n + n) % n;
-    d--;
-  }
-  int m = d / 2;
-  gboolean stage2 = (b % 2 == 0) == (*dir > 0);
-  g_assert(m <= (stage2 ? n / 4 : (n + 3) / 4 - 1));
-  for (int j = 0; j < m; j++) {
-    step[k] = stage2 ? 1 + j : 1 + n_ref / 4 + j;
-    from[k] = pos;
-    span[k] = 2;
-    k++;
-    pos = ((pos + 2 * *dir) % n + n) % n;
-  }
-  g_assert(pos == b);
-  return k;
-}
 
 /*
  * ns_alltoall_ar — Algorithm AR: complete exchange on an all-port ring of

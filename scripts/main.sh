@@ -2,7 +2,8 @@
 # netsched's main job on a fresh Debian 12 machine: install what is missing,
 # build (Release, in build/), then show the bundled example cluster, plan its
 # optimal all-to-all, verify it, print the bound, and simulate it on SimGrid
-# against LAM's and MPICH's all-to-alls.
+# against LAM's and MPICH's all-to-alls, then compare three candidate
+# 64-node fabrics the way `netsched design` does.
 #   scripts/main.sh [TOPOLOGY]   (default: Faraj & Yuan's topology (c))
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,6 +44,13 @@ echo "== compare with LAM (simple) and MPICH under the fluid and packet models -
 $ns compare -T "$topology" -a faraj:sender-all,mpich,simple -m 64KiB,128KiB -M ideal -o "$out/compare-ideal"
 $ns compare -T "$topology" -a faraj:sender-all,mpich,simple -m 128KiB -M packet -o "$out/compare-packet"
 echo
-echo "Plots: $out/compare-ideal/compare.png, $out/compare-packet/compare.png"
+echo "== before buying switches: three 64-node designs side by side (fluid model) -> $out/design/"
+$ns design -T leaves-1g=gen:tree:4,16:bandwidth=1Gbps \
+  -T leaves-10g=gen:tree:4,16:bandwidth=1Gbps:uplink=10Gbps \
+  -T torus=gen:torus:8x8:bandwidth=1Gbps -a faraj,shift,ring,pair,at2 -m 1MiB -o "$out/design" |
+  sed -n '/^## Recommendation/,$p'
+echo
+echo "Plots: $out/compare-ideal/compare.png, $out/compare-packet/compare.png, $out/design/alltoall-ideal.png"
+echo "The whole design study (7 designs, 3 collectives, prices): results/design-64/README.md"
 echo "Packet-level (ns-3) results for the paper's three clusters: results/faraj-yuan/README.md"
 exit 0

@@ -41,7 +41,29 @@ def cell(r):
         return "–"
     if r["status"] != "ok":
         return "crash" if "signal" in r["status"] else "n/a"
-    return "%.0f (%.2f)" % (float(r["completion_s"]) * 1e3, float(r["ratio"]))
+    text = "%.0f (%.2f)" % (float(r["completion_s"]) * 1e3, float(r["ratio"]))
+    if int(r.get("runs") or 1) > 1:  # median of the runs, then their range
+        text += " %.0f–%.0f" % (float(r["completion_min_s"]) * 1e3, float(r["completion_max_s"]) * 1e3)
+    return text
+
+
+NAMES = {"simple": "LAM", "mpich": "MPICH", "faraj:sender-all": "faraj"}
+
+
+def ordering(rows):
+    """The three algorithms fastest first (by median); '<' where the slower
+    one's fastest run is slower than the faster one's slowest run (the
+    order holds across runs), '≈' where their runs overlap."""
+    ok = [(l, r) for l, r in rows if r is not None and r["status"] == "ok"]
+    ok.sort(key=lambda lr: float(lr[1]["completion_s"]))
+    if not ok:
+        return "–"
+    text = NAMES[ok[0][0]]
+    for (l0, r0), (l1, r1) in zip(ok, ok[1:]):
+        apart = float(r1["completion_min_s"] or r1["completion_s"]) > \
+            float(r0["completion_max_s"] or r0["completion_s"])
+        text += (" < " if apart else " ≈ ") + NAMES[l1]
+    return text
 
 
 def main(out):
@@ -64,6 +86,13 @@ def main(out):
             for m in MODELS:
                 line += " " + " | ".join(cell(data[m].get((l, kib))) for l in LABELS) + " |"
             print(line)
+        print("\nPacket model, fastest first ('<': the order holds in every run, '≈': the runs overlap):\n")
+        print("| msize | paper | packet |")
+        print("| --- | --- | --- |")
+        for kib in sorted(PAPER[topo]):
+            paper = sorted(zip(PAPER[topo][kib], ("LAM", "MPICH", "faraj")))
+            print("| %d KiB | %s | %s |" % (kib, " < ".join(n for _, n in paper),
+                                           ordering([(l, data["packet"].get((l, kib))) for l in LABELS])))
         mp = sorted({r["algorithm"] for r in data["ideal"].values() if r["label"] == "mpich"})
         print("\nMPICH's choices: %s." % ", ".join(mp))
 
