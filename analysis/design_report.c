@@ -477,7 +477,11 @@ static void recommend(NsStudy *st, GString *md, int c, int k, int d)
     g_autofree char *tie = fastest_text(cell);
     g_string_append_printf(md, "\n  - %s: %s, %.2fx the bound; no algorithm named: ", cname(st, c),
                            t, f->completion_s / cell->bound_s);
-    if (!sp->models[m].fluid)
+    if (!sp->models[m].fluid && f->runs <= 1)
+      g_string_append_printf(md, "the %s model gives the same time to %s in its one run — "
+                                 "more runs (--runs, a scenario's runs =) may separate them",
+                             sp->models[m].name, tie + 5);
+    else if (!sp->models[m].fluid)
       g_string_append_printf(md, "the %d runs of each overlap under the %s model (%s) — more "
                                  "runs may separate them",
                              f->runs, sp->models[m].name, tie + 5);

@@ -255,6 +255,9 @@ static void test_packet_runs_overlap(void)
   g_autofree char *csv = read_out(&st, "design.csv");
   g_assert_nonnull(strstr(csv, ",runs,completion_min_s,completion_max_s,status\n"));
   g_assert_nonnull(strstr(csv, ",3,0.900000000,1.100000000,ok\n"));
+  g_autofree char *report = read_out(&st, "report.md");
+  g_assert_nonnull(strstr(report, "| single | packet | 3.67 ms | tie: faraj, ring | 1 s |"));
+  g_assert_nonnull(strstr(report, "| single | packet | 7.34 ms | faraj | 2 s |"));
   study_clear(&st);
 }
 

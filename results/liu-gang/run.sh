@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Regenerates results/liu-gang/: the model (Table II, Fig. 6) and the
 # SimGrid comparisons on all-port rings and tori (ideal model).
-# Usage: results/liu-gang/run.sh [NETSCHED]   (default: build-h6r/netsched,
-# a Release build: cmake -S . -B build-h6r -DCMAKE_BUILD_TYPE=Release)
+# Usage: results/liu-gang/run.sh [NETSCHED]   (default: build/netsched,
+# a Release build: cmake -S . -B build -DCMAKE_BUILD_TYPE=Release)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-ns=${1:-$here/../../build-h6r/netsched}
+ns=${1:-$here/../../build/netsched}
 "$ns" torus -o "$here/model" > /dev/null
 for p in 8 16 32 64; do
   "$ns" compare -T gen:ring:$p -a ar,shift,rowcol -m 64KiB..1MiB -M ideal \

@@ -1,5 +1,5 @@
 set datafile separator ","
-set multiplot layout 2,3 title "Per-machine bandwidth (ideal model): Tam & Wang Figures 5b, 7b-10b"
+set multiplot layout 2,3 title "Per-machine bandwidth (ideal model): Tam and Wang, Figures 5b, 7b-10b"
 set logscale x 2; set xlabel "message size (KiB)"; set ylabel "MB/s per machine"
 set key bottom right font ",9"; set yrange [0:13]
 set title "16x1"

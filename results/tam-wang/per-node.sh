@@ -16,6 +16,7 @@ out=per-node-bandwidth${model/ideal/}.csv
 echo "configuration,label,algorithm,msize_bytes,per_node_MBps,eq7_MBps" > "$out.tmp"
 for c in "${configs[@]}"; do
   csv=$c-$model/compare.csv
+  [ "$model" = ideal ] || csv=$model/$csv  # scenarios/tam-wang-packet.ini writes into packet/
   [ -f "$csv" ] || { echo "missing $csv (run the scenario first)" >&2; continue; }
   a=${c%x*} b=${c#*x}
   awk -F, -v conf="$c" -v p=$((a * b)) -v eq7="${eq7[$c]}" '
@@ -25,16 +26,21 @@ for c in "${configs[@]}"; do
              $col["msize_bytes"], $col["throughput_mbps"] / (8 * p), eq7
     }' "$csv" >> "$out.tmp"
 done
-mv "$out.tmp" "$out"
+{ head -n 1 "$out.tmp"; tail -n +2 "$out.tmp" | sort -t, -k1,1 -k2,2 -k4,4n; } > "$out"  # retried rows come last in a CSV
+rm -f "$out.tmp"
 echo "wrote $out"
 command -v gnuplot > /dev/null || exit 0
 base=${out%.csv}
 {
   echo 'set datafile separator ","'
-  echo "set multiplot layout 2,3 title \"Per-machine bandwidth ($model model): Tam & Wang Figures 5b, 7b-10b\""
+  present=0
+  for c in "${configs[@]}"; do grep -q "^$c," "$out" && present=$((present + 1)); done
+  if [ "$present" -le 3 ]; then layout="1,$present"; else layout="2,3"; fi
+  echo "set multiplot layout $layout title \"Per-machine bandwidth ($model model): Tam and Wang, Figures 5b, 7b-10b\""
   echo 'set logscale x 2; set xlabel "message size (KiB)"; set ylabel "MB/s per machine"'
   echo 'set key bottom right font ",9"; set yrange [0:13]'
   for c in "${configs[@]}"; do
+    grep -q "^$c," "$out" || continue # a configuration this model did not run
     echo "set title \"$c\""
     line="plot for [l in \"shuffle-ca shuffle gpe gpe-ca mpich spread\"] \"$out\""
     line+=" using (strcol(1) eq \"$c\" && strcol(2) eq l ? \$4/1024 : 1/0):5 with linespoints title l"
