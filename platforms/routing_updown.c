@@ -31,6 +31,7 @@ typedef struct {
   int *up_node;         /* per up-link slot: the node it climbs to */
   int n_levels;         /* highest level + 1 */
   int *arity;           /* per level: u_l (0 at the top) */
+  int *log2_arity;      /* per level: log2 u_l when u_l is a power of two, else -1 */
   gboolean by_source;   /* s-mod-k */
 } UpDown;
 
@@ -45,6 +46,7 @@ static void updown_free(NsTopology *t)
   g_free(u->up_edge);
   g_free(u->up_node);
   g_free(u->arity);
+  g_free(u->log2_arity);
   g_free(u);
   t->routing_data = NULL;
 }
@@ -54,8 +56,9 @@ static void updown_free(NsTopology *t)
  * Returns the number of levels climbed, or -1 when they never meet.
  * Both start at level 0 and climb one level a step, so the up-link digit
  * ⌊K / stride_l⌋ mod u_l is the same for both and is taken by successive
- * division (⌊⌊K / a⌋ / b⌋ = ⌊K / ab⌋); the edge and the node above come
- * from per-slot tables. This is the verifier's inner loop on fat trees. */
+ * division (⌊⌊K / a⌋ / b⌋ = ⌊K / ab⌋), a shift and a mask when u_l is a
+ * power of two; the edge and the node above come from per-slot tables.
+ * This is the verifier's inner loop on fat trees. */
 static int climb(const UpDown *u, int a, int b, uint64_t key, int *up_a, int *up_b)
 {
   int steps = 0;
@@ -64,9 +67,15 @@ static int climb(const UpDown *u, int a, int b, uint64_t key, int *up_a, int *up
     int sa = u->up_start[a], sb = u->up_start[b];
     if (sa == u->up_start[a + 1] || sb == u->up_start[b + 1])
       return -1;
-    uint32_t arity = (uint32_t)u->arity[steps];
-    int j = (int)(rest % arity);
-    rest /= arity;
+    int j, shift = u->log2_arity[steps];
+    if (shift >= 0) { /* k-ary n-trees: k a power of two, no division */
+      j = (int)(rest & ((1u << shift) - 1));
+      rest >>= shift;
+    } else {
+      uint32_t arity = (uint32_t)u->arity[steps];
+      j = (int)(rest % arity);
+      rest /= arity;
+    }
     up_a[steps] = u->up_edge[sa + j];
     up_b[steps] = u->up_edge[sb + j];
     a = u->up_node[sa + j];
@@ -167,6 +176,11 @@ static gboolean updown_build_ports(NsTopology *t, UpDown *u, GError **error)
   }
   u->up_start[n] = fill;
   g_free(holder);
+  u->log2_arity = g_new(int, u->n_levels);
+  for (int l = 0; l < u->n_levels; l++) {
+    int a = u->arity[l];
+    u->log2_arity[l] = a > 0 && (a & (a - 1)) == 0 ? g_bit_nth_lsf((gulong)a, -1) : -1;
+  }
   u->up_edge = g_new(int, fill + 1);
   u->up_node = g_new(int, fill + 1);
   for (int v = 0; v < n && ok; v++)
