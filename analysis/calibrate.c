@@ -1,6 +1,7 @@
 /* netsched — calibrations: timing tables, the fit, key files. See calibrate.h. */
 #include "analysis/calibrate.h"
 #include "platforms/error.h"
+#include "platforms/topology_input.h"
 #include "platforms/units.h"
 #include <errno.h>
 #include <math.h>
@@ -120,12 +121,8 @@ GArray *ns_cal_table_read(const char *path, GError **error)
 {
   g_autofree char *text = NULL;
   gsize len = 0;
-  GError *io = NULL;
-  if (!g_file_get_contents(path, &text, &len, &io)) {
-    ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot read: %s", io->message);
-    g_error_free(io);
+  if (!ns_input_read_file(path, NS_INPUT_CONFIG_MAX_BYTES, "timing table", &text, &len, error))
     return NULL;
-  }
   return ns_cal_table_parse(text, (gssize)len, path, error);
 }
 
@@ -636,12 +633,8 @@ static NsCalibration *read_file(const char *path, GError **error)
 {
   g_autofree char *text = NULL;
   gsize len = 0;
-  GError *io = NULL;
-  if (!g_file_get_contents(path, &text, &len, &io)) {
-    ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot read: %s", io->message);
-    g_error_free(io);
+  if (!ns_input_read_file(path, NS_INPUT_CONFIG_MAX_BYTES, "calibration", &text, &len, error))
     return NULL;
-  }
   return ns_calibration_parse(text, (gssize)len, path, error);
 }
 

@@ -1,6 +1,7 @@
 /* netsched — strict GLib key files (see keyfile.h). */
 #include "analysis/keyfile.h"
 #include "platforms/error.h"
+#include "platforms/topology_input.h"
 #include <string.h>
 
 void ns_keyentry_free(gpointer p)
@@ -57,12 +58,8 @@ GPtrArray *ns_keyfile_scan(const char *path, GError **error)
 {
   g_autofree char *text = NULL;
   gsize len = 0;
-  GError *io = NULL;
-  if (!g_file_get_contents(path, &text, &len, &io)) {
-    ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot read: %s", io->message);
-    g_error_free(io);
+  if (!ns_input_read_file(path, NS_INPUT_CONFIG_MAX_BYTES, "configuration", &text, &len, error))
     return NULL;
-  }
   if (memchr(text, '\0', len) != NULL) {
     ns_set_error_at(error, NS_ERROR_INPUT, path, 0, "not a text file (it holds a NUL byte)");
     return NULL;

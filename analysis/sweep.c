@@ -20,14 +20,21 @@ typedef struct {
 
 static const char restart_hint[] = "choose another output directory, or --restart to start over";
 
+/* The JSON object of one journal line, owned by `p`; NULL when the line is
+ * not a JSON object. */
+static JsonObject *object_of_line(JsonParser *p, const char *line)
+{
+  if (!json_parser_load_from_data(p, line, -1, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT(json_parser_get_root(p)))
+    return NULL;
+  return json_node_get_object(json_parser_get_root(p));
+}
+
 static gboolean check_header(const char *line, void *user, GError **error)
 {
   Reader *r = user;
   g_autoptr(JsonParser) p = json_parser_new();
-  JsonObject *o = NULL;
-  if (json_parser_load_from_data(p, line, -1, NULL) &&
-      JSON_NODE_HOLDS_OBJECT(json_parser_get_root(p)))
-    o = json_node_get_object(json_parser_get_root(p));
+  JsonObject *o = object_of_line(p, line);
   if (o == NULL || g_strcmp0(json_object_get_string_member_with_default(o, "format", ""),
                              "netsched-sweep-rows") != 0) {
     ns_set_error_at(error, NS_ERROR_INPUT, r->path, 1,
@@ -76,10 +83,7 @@ static gboolean read_row(const char *line, int lineno, char **key, void *user, G
 {
   Reader *r = user;
   g_autoptr(JsonParser) p = json_parser_new();
-  JsonObject *o = NULL;
-  if (json_parser_load_from_data(p, line, -1, NULL) &&
-      JSON_NODE_HOLDS_OBJECT(json_parser_get_root(p)))
-    o = json_node_get_object(json_parser_get_root(p));
+  JsonObject *o = object_of_line(p, line);
   const char *k = o != NULL ? json_object_get_string_member_with_default(o, "key", NULL) : NULL;
   gint64 task = o != NULL ? json_object_get_int_member_with_default(o, "task", -1) : -1;
   if (k == NULL || task < 0) {

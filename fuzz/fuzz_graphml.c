@@ -21,16 +21,10 @@ static int input_fd = -1;
 static char input_path[64];
 static gboolean read_only;
 
-static void on_warning(const char *message, void *data)
-{
-  NS_FUZZ_CHECK(message != NULL && g_utf8_validate(message, -1, NULL), "bad warning text");
-  (*(unsigned *)data)++;
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
   ns_fuzz_setup();
-  read_only = g_strcmp0(g_getenv("NETSCHED_FUZZ_READ_ONLY"), "1") == 0;
+  read_only = ns_fuzz_read_only();
   input_fd = memfd_create("netsched-fuzz-graphml", MFD_CLOEXEC);
   if (input_fd < 0) {
     char *tmp = NULL;
@@ -63,7 +57,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   put_input(data, size);
   GError *err = NULL;
   unsigned warnings = 0;
-  NsTopology *topo = ns_topology_read_graphml(input_path, on_warning, &warnings, &err);
+  NsTopology *topo =
+      ns_topology_read_graphml(input_path, ns_fuzz_on_warning, &warnings, &err);
   ns_fuzz_check_result(topo, err, input_path);
   if (err != NULL) {
     char *disagree = g_strconcat(input_path, ": cannot check this GraphML file: ", NULL);
@@ -81,21 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                   err != NULL ? err->message : "?");
     NsTopology *again = ns_topology_parse_graphml("rewritten.graphml", text, len, NULL, NULL,
                                                   &err);
-    NS_FUZZ_CHECK(again != NULL, "written topology does not re-read: %s\n--- written:\n%s",
-                  err != NULL ? err->message : "?", text);
-    NS_FUZZ_CHECK(ns_topology_n_machines(again) == ns_topology_n_machines(topo) &&
-                    ns_topology_n_switches(again) == ns_topology_n_switches(topo) &&
-                    ns_topology_n_links(again) == ns_topology_n_links(topo),
-                  "re-read topology differs (machines %d/%d, switches %d/%d, links %d/%d)",
-                  ns_topology_n_machines(topo), ns_topology_n_machines(again),
-                  ns_topology_n_switches(topo), ns_topology_n_switches(again),
-                  ns_topology_n_links(topo), ns_topology_n_links(again));
-    for (int m = 0; m < ns_topology_n_machines(topo); m++)
-      NS_FUZZ_CHECK(strcmp(ns_topology_machine_name(topo, m),
-                           ns_topology_machine_name(again, m)) == 0,
-                    "machine %d renamed", m);
-    ns_topology_free(again);
-    free(text);
+    ns_fuzz_check_reread(topo, again, err, text);
   }
   ns_topology_free(topo);
   g_clear_error(&err);

@@ -12,16 +12,10 @@
 
 static gboolean read_only;
 
-static void on_warning(const char *message, void *data)
-{
-  NS_FUZZ_CHECK(message != NULL && g_utf8_validate(message, -1, NULL), "bad warning text");
-  (*(unsigned *)data)++;
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
   ns_fuzz_setup();
-  read_only = g_strcmp0(g_getenv("NETSCHED_FUZZ_READ_ONLY"), "1") == 0;
+  read_only = ns_fuzz_read_only();
   return 0;
 }
 
@@ -29,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   GError *err = NULL;
   unsigned warnings = 0;
-  NsTopology *topo = ns_topology_parse_native(SOURCE, (const char *)data, size, on_warning,
-                                              &warnings, &err);
+  NsTopology *topo = ns_topology_parse_native(SOURCE, (const char *)data, size,
+                                              ns_fuzz_on_warning, &warnings, &err);
   ns_fuzz_check_result(topo, err, SOURCE);
   if (topo != NULL && !read_only) {
     char *text = NULL;
@@ -42,21 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     NS_FUZZ_CHECK(written, "cannot write a topology that was read: %s",
                   err != NULL ? err->message : "?");
     NsTopology *again = ns_topology_parse_native("rewritten.topo", text, len, NULL, NULL, &err);
-    NS_FUZZ_CHECK(again != NULL, "written topology does not re-read: %s\n--- written:\n%s",
-                  err != NULL ? err->message : "?", text);
-    NS_FUZZ_CHECK(ns_topology_n_machines(again) == ns_topology_n_machines(topo) &&
-                    ns_topology_n_switches(again) == ns_topology_n_switches(topo) &&
-                    ns_topology_n_links(again) == ns_topology_n_links(topo),
-                  "re-read topology differs (machines %d/%d, switches %d/%d, links %d/%d)",
-                  ns_topology_n_machines(topo), ns_topology_n_machines(again),
-                  ns_topology_n_switches(topo), ns_topology_n_switches(again),
-                  ns_topology_n_links(topo), ns_topology_n_links(again));
-    for (int m = 0; m < ns_topology_n_machines(topo); m++)
-      NS_FUZZ_CHECK(strcmp(ns_topology_machine_name(topo, m),
-                           ns_topology_machine_name(again, m)) == 0,
-                    "machine %d renamed", m);
-    ns_topology_free(again);
-    free(text);
+    ns_fuzz_check_reread(topo, again, err, text);
   }
   ns_topology_free(topo);
   g_clear_error(&err);

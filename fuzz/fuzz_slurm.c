@@ -4,12 +4,6 @@
 
 #define SOURCE "topology.conf"
 
-static void on_warning(const char *message, void *data)
-{
-  NS_FUZZ_CHECK(message != NULL && g_utf8_validate(message, -1, NULL), "bad warning text");
-  (*(unsigned *)data)++;
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
   ns_fuzz_setup();
@@ -20,8 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   GError *err = NULL;
   unsigned warnings = 0;
-  NsTopology *topo = ns_topology_parse_slurm(SOURCE, (const char *)data, size, on_warning,
-                                             &warnings, &err);
+  NsTopology *topo = ns_topology_parse_slurm(SOURCE, (const char *)data, size,
+                                             ns_fuzz_on_warning, &warnings, &err);
   ns_fuzz_check_result(topo, err, SOURCE);
   ns_topology_free(topo);
   g_clear_error(&err);

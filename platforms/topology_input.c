@@ -32,17 +32,17 @@ char *ns_input_format_limit(gsize max_bytes)
   return g_strdup_printf("%" G_GSIZE_FORMAT "-byte", max_bytes);
 }
 
-static gboolean too_large(const char *path, gsize max_bytes, GError **error)
+static gboolean too_large(const char *path, gsize max_bytes, const char *what, GError **error)
 {
   char *limit = ns_input_format_limit(max_bytes);
-  ns_set_error_at(error, NS_ERROR_INPUT, path, 0, "topology larger than the %s limit", limit);
+  ns_set_error_at(error, NS_ERROR_INPUT, path, 0, "%s larger than the %s limit", what, limit);
   g_free(limit);
   return FALSE;
 }
 
 /**
  * \function ns_input_read_file
- * \brief Reads a whole topology file into memory, never more than a limit.
+ * \brief Reads a whole input file into memory, never more than a limit.
  *
  * Regular files are checked against the limit by their size before any
  * byte is read. Pipes, FIFOs, sockets and character devices (/dev/stdin,
@@ -53,21 +53,23 @@ static gboolean too_large(const char *path, gsize max_bytes, GError **error)
  *
  * \param path The file; opening blocks like cat(1) on a FIFO without writer.
  * \param max_bytes The largest accepted size (NS_TOPOLOGY_MAX_BYTES for the
- *        readers; a parameter so that tests can use a small one).
+ *        topology readers, NS_INPUT_CONFIG_MAX_BYTES for scenario, price
+ *        and calibration files; a parameter so that tests can use a small
+ *        one).
+ * \param what What the file is, for messages: "topology", "scenario", ...
  * \param text On success, a newly allocated NUL-terminated copy of the
  *        contents (free with g_free); NULL on error.
  * \param len On success, the length of the contents without the NUL.
- * \param error NS_ERROR_INPUT "path: topology larger than the 256 MiB
- *        limit"; NS_ERROR_IO "path: cannot read: <reason>" (missing file,
- *        read error, out of memory) or "path: is a directory, not a
- *        topology file".
+ * \param error NS_ERROR_INPUT "path: WHAT larger than the 256 MiB limit";
+ *        NS_ERROR_IO "path: cannot read: <reason>" (missing file, read
+ *        error, out of memory) or "path: is a directory, not a WHAT file".
  * \return TRUE on success.
  *
  * Time complexity: O(min(size, max_bytes)); memory at most max_bytes + 2
  * bytes.
  */
-gboolean ns_input_read_file(const char *path, gsize max_bytes, char **text, gsize *len,
-                            GError **error)
+gboolean ns_input_read_file(const char *path, gsize max_bytes, const char *what, char **text,
+                            gsize *len, GError **error)
 {
   g_return_val_if_fail(path != NULL && text != NULL && len != NULL, FALSE);
   *text = NULL;
@@ -88,14 +90,14 @@ gboolean ns_input_read_file(const char *path, gsize max_bytes, char **text, gsiz
   }
   if (S_ISDIR(st.st_mode)) {
     close(fd);
-    ns_set_error_at(error, NS_ERROR_IO, path, 0, "is a directory, not a topology file");
+    ns_set_error_at(error, NS_ERROR_IO, path, 0, "is a directory, not a %s file", what);
     return FALSE;
   }
   gsize cap = FIRST_CHUNK;
   if (S_ISREG(st.st_mode)) {
     if (st.st_size < 0 || (guint64)st.st_size > max_bytes) {
       close(fd);
-      return too_large(path, max_bytes, error);
+      return too_large(path, max_bytes, what, error);
     }
     /* One more byte than the size, to see the end of file at once. */
     cap = (gsize)st.st_size + 1;
@@ -108,7 +110,7 @@ gboolean ns_input_read_file(const char *path, gsize max_bytes, char **text, gsiz
   while (ok) {
     if (n == cap) {
       if (cap > max_bytes) {
-        ok = too_large(path, max_bytes, error);
+        ok = too_large(path, max_bytes, what, error);
         break;
       }
       gsize want = cap <= (max_bytes + 1) / 2 ? 2 * cap : max_bytes + 1;

@@ -1,18 +1,24 @@
-/* netsched — what the topology readers share about their input: a bounded
- * file reader (regular files, pipes, FIFOs and character devices alike)
- * and the escaping of invisible characters in the messages that quote
- * user text. Internal to platforms/read_*.c and topology_io.c. */
+/* netsched — what the readers share about their input: a bounded file
+ * reader (regular files, pipes, FIFOs and character devices alike), used by
+ * the topology readers and by analysis/'s scenario, price and calibration
+ * readers, and the escaping of invisible characters in the messages that
+ * quote user text (topology readers). */
 #ifndef NETSCHED_TOPOLOGY_INPUT_H
 #define NETSCHED_TOPOLOGY_INPUT_H
 
 #include "platforms/topology.h"
 #include <glib.h>
 
+/* The limit for scenario, sweep, price and calibration files and tables:
+ * hand-written text, never near it. */
+#define NS_INPUT_CONFIG_MAX_BYTES ((gsize)16 * 1024 * 1024)
+
 /* Reads the whole of `path`, at most `max_bytes` of it, into a newly
  * allocated, NUL-terminated buffer (*text, free with g_free; *len excludes
- * the NUL). See the definition for errors and complexity. */
-gboolean ns_input_read_file(const char *path, gsize max_bytes, char **text, gsize *len,
-                            GError **error);
+ * the NUL); `what` names the kind of file in messages ("topology"). See
+ * the definition for errors and complexity. */
+gboolean ns_input_read_file(const char *path, gsize max_bytes, const char *what, char **text,
+                            gsize *len, GError **error);
 
 /* "256 MiB", "1 KiB", "100-byte": a limit as it appears in messages
  * (newly allocated). */

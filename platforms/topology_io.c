@@ -94,7 +94,7 @@ static NsTopology *load(const char *path, NsTopoFormat format, gsize max_bytes,
   }
   char *text = NULL;
   gsize len = 0;
-  if (!ns_input_read_file(path, max_bytes, &text, &len, error)) {
+  if (!ns_input_read_file(path, max_bytes, "topology", &text, &len, error)) {
     if (error != NULL)
       ns_input_escape_error(*error); /* the path may hold anything */
     return NULL;

@@ -389,25 +389,38 @@ static void graph_set_edges(Graph *g, const Pair *pairs, guint n_pairs)
   g->stack = g_new(uint32_t, 2 * n + n_pairs + 1);
 }
 
+/* What both the check and the computation start from: program order in
+ * `g` (g->s is the schedule) and the transfer pairs the scheme must order
+ * (candidate_pairs); NULL, with `g` untouched, when the schedule's machines
+ * or routes do not fit the topology. */
+static GArray *program_order_and_pairs(const NsTopology *topo, const NsSchedule *s,
+                                       const NsSyncScheme *scheme, Graph *g, GError **error)
+{
+  int *node = ns_schedule_machine_nodes(topo, s, error);
+  if (node == NULL)
+    return NULL;
+  NsRouter *router = ns_router_new(topo, s, node, error);
+  if (router == NULL) {
+    g_free(node);
+    return NULL;
+  }
+  build_program_order(g);
+  GArray *pairs = candidate_pairs(topo, g, scheme, router);
+  ns_router_free(router);
+  g_free(node);
+  return pairs;
+}
+
 gboolean ns_sync_check(const NsTopology *topo, const NsSchedule *s, const NsSyncScheme *scheme,
                        uint64_t *unordered, uint32_t *first_u, uint32_t *first_v, GError **error)
 {
   *unordered = 0;
   if (!ns_sync_uses_pairwise(scheme) || s->execution != NS_EXEC_PHASED)
     return TRUE;
-  int *node = ns_schedule_machine_nodes(topo, s, error);
-  if (node == NULL)
-    return FALSE;
-  NsRouter *router = ns_router_new(topo, s, node, error);
-  if (router == NULL) {
-    g_free(node);
-    return FALSE;
-  }
   Graph g = { .s = s };
-  build_program_order(&g);
-  GArray *required = candidate_pairs(topo, &g, scheme, router);
-  ns_router_free(router);
-  g_free(node);
+  GArray *required = program_order_and_pairs(topo, s, scheme, &g, error);
+  if (required == NULL)
+    return FALSE;
   GArray *edges = g_array_sized_new(FALSE, FALSE, sizeof(Pair), s->sync->len);
   for (guint i = 0; i < s->sync->len; i++) {
     const NsSyncEdge *e = &g_array_index(s->sync, NsSyncEdge, i);
@@ -452,19 +465,10 @@ gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
                     ns_collective_name(s->collective), s->algorithm);
     return FALSE;
   }
-  int *node = ns_schedule_machine_nodes(topo, s, error);
-  if (node == NULL)
-    return FALSE;
-  NsRouter *router = ns_router_new(topo, s, node, error);
-  if (router == NULL) {
-    g_free(node);
-    return FALSE;
-  }
   Graph g = { .s = s };
-  build_program_order(&g);
-  GArray *pairs = candidate_pairs(topo, &g, scheme, router);
-  ns_router_free(router);
-  g_free(node);
+  GArray *pairs = program_order_and_pairs(topo, s, scheme, &g, error);
+  if (pairs == NULL)
+    return FALSE;
   stats->candidates = pairs->len;
 
   /* Step 2: drop what program order implies; build the candidate CSR. */

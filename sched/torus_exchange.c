@@ -389,6 +389,31 @@ static void torus_clear(Torus *T)
   }
 }
 
+/* The two passes of a counting sort of every message's hops by key (phase,
+ * sending machine, dimension, direction, length): with `chunks` NULL, counts
+ * the hops of each key into slot[key]; otherwise writes each hop's chunk at
+ * chunks[slot[key]++], in message order within a key. O(p² · hops). */
+static void bucket_hops(const Torus *T, uint64_t *slot, uint32_t *chunks)
+{
+  VHop hops[MAX_HOPS];
+  for (int o = 0; o < T->p; o++)
+    for (int d = 0; d < T->p; d++) {
+      if (o == d)
+        continue;
+      int k = message_path(T, o, d, hops);
+      for (int i = 0; i < k; i++) {
+        int src, len = image(T, &hops[i], &src);
+        if (len <= 0)
+          continue;
+        uint64_t key = key_of(T, hops[i].phase, src, hops[i].dim, hops[i].dir, len);
+        if (chunks == NULL)
+          slot[key]++;
+        else
+          chunks[slot[key]++] = ns_a2a_chunk(T->p, o, d);
+      }
+    }
+}
+
 /*
  * ns_torus_exchange — the schedule of AR (n_dims 1) or AT2 (n_dims 2) on
  * `topo`, whose grid the caller checked: every message's path is computed
@@ -437,18 +462,7 @@ NsSchedule *ns_torus_exchange(const NsTopology *topo, const NsPlanParams *params
   /* Pass 1: hops per key. */
   uint64_t n_keys = key_of(&T, T.n_phases, 0, 0, 1, 0);
   uint64_t *start = g_new0(uint64_t, n_keys + 1);
-  VHop hops[MAX_HOPS];
-  for (int o = 0; o < T.p; o++)
-    for (int d = 0; d < T.p; d++) {
-      if (o == d)
-        continue;
-      int k = message_path(&T, o, d, hops);
-      for (int i = 0; i < k; i++) {
-        int src, len = image(&T, &hops[i], &src);
-        if (len > 0)
-          start[key_of(&T, hops[i].phase, src, hops[i].dim, hops[i].dir, len) + 1]++;
-      }
-    }
+  bucket_hops(&T, start + 1, NULL);
   for (uint64_t key = 0; key < n_keys; key++)
     start[key + 1] += start[key];
   uint64_t moves = start[n_keys];
@@ -464,18 +478,7 @@ NsSchedule *ns_torus_exchange(const NsTopology *topo, const NsPlanParams *params
   uint32_t *chunks = g_new(uint32_t, MAX(moves, 1));
   uint64_t *fill = g_new(uint64_t, n_keys);
   memcpy(fill, start, sizeof(uint64_t) * n_keys);
-  for (int o = 0; o < T.p; o++)
-    for (int d = 0; d < T.p; d++) {
-      if (o == d)
-        continue;
-      int k = message_path(&T, o, d, hops);
-      for (int i = 0; i < k; i++) {
-        int src, len = image(&T, &hops[i], &src);
-        if (len > 0)
-          chunks[fill[key_of(&T, hops[i].phase, src, hops[i].dim, hops[i].dir, len)]++] =
-              ns_a2a_chunk(T.p, o, d);
-      }
-    }
+  bucket_hops(&T, fill, chunks);
   g_free(fill);
 
   NsSchedule *s = ns_schedule_for_topology(topo, NS_COLL_ALLTOALL, algorithm, params->msize);

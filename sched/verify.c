@@ -496,6 +496,16 @@ static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t 
   }
 }
 
+/* Transfer t of the phase shares directed edge e beyond its capacity. */
+static void edge_finding(Links *L, uint64_t phase, uint64_t t, int e, const EdgeUse *u)
+{
+  NsFinding f = finding(NS_FIND_EDGE, (int64_t)phase, (int64_t)t);
+  f.t2 = (int64_t)u->owner;
+  f.edge = e;
+  f.count = u->uses;
+  sink_add(&L->sink, f);
+}
+
 /* A machine's sends or receives of the phase beyond its ports. */
 static void check_port(Links *L, uint64_t stamp, uint64_t phase, uint64_t t, int m,
                        gboolean sending)
@@ -555,11 +565,7 @@ static void check_contention(Links *L, uint64_t phase, uint64_t first, const NsT
         u->bits += bits;
         most_bits = MAX(most_bits, u->bits);
         if (u->uses > 1) {
-          NsFinding f = finding(NS_FIND_EDGE, (int64_t)phase, (int64_t)t);
-          f.t2 = (int64_t)u->owner;
-          f.edge = e;
-          f.count = u->uses;
-          sink_add(&L->sink, f);
+          edge_finding(L, phase, t, e, u);
         }
         max_use = MAX(max_use, u->uses);
       }
@@ -582,11 +588,7 @@ static void check_contention(Links *L, uint64_t phase, uint64_t first, const NsT
         u->bits += bits;
         phase_time = MAX(phase_time, u->bits / capacity);
         if (u->rate > capacity * (1 + 1e-9)) {
-          NsFinding f = finding(NS_FIND_EDGE, (int64_t)phase, (int64_t)t);
-          f.t2 = (int64_t)u->owner;
-          f.edge = e;
-          f.count = u->uses;
-          sink_add(&L->sink, f);
+          edge_finding(L, phase, t, e, u);
         }
         max_use = MAX(max_use, u->uses);
       }

@@ -133,5 +133,11 @@ expect "cost per throughput" study/out/report.md "EUR per Gbit/s of all-to-all t
 check "scenario run is the same study" 0 "$ns" scenario run study/design.ini
 expect "scenario resumes the design's runs" "$tmp/out" "kept from the previous run"
 
+# Scenario, price and calibration files go through the bounded reader.
+check "endless scenario" 2 "$ns" design /dev/zero
+expect "scenario limit named" "$tmp/err" "^netsched: /dev/zero: configuration larger than the 16 MiB limit$"
+check "directory as prices" 2 "$ns" design -T a=gen:star:4 --prices "$tmp" -o p
+expect "prices directory named" "$tmp/err" "is a directory, not a configuration file"
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]
