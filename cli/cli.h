@@ -3,6 +3,7 @@
 #define NETSCHED_CLI_H
 
 #include "platforms/topology.h"
+#include "sched/registry.h"
 #include "sched/schedule.h"
 #include <glib.h>
 #include <stdio.h>
@@ -132,5 +133,16 @@ gboolean ns_cli_parse(GOptionContext *ctx, int *argc, char ***argv);
 NsSchedule *ns_cli_plan(const NsTopology *topo, const char *collective, const char *algorithm,
                         uint64_t msize, const char *root, uint64_t segment, int arity,
                         GError **error);
+/* The collective and planner parameters ns_cli_plan checks and plans with
+ * (for ns_plan_streamed and ns_verify_planned). FALSE with the error. */
+gboolean ns_cli_plan_params(const NsTopology *topo, const char *collective, uint64_t msize,
+                            const char *root, uint64_t segment, int arity, NsCollective *c,
+                            NsPlanParams *params, GError **error);
+/* ns_cli_plan_params for -c, -m, --root, --segment and --arity; the
+ * algorithm of -a, or `default_algorithm`, in *algorithm. */
+gboolean ns_cli_plan_options_params(const NsTopology *t, const NsPlanOptions *o,
+                                    const char *default_algorithm, NsCollective *c,
+                                    const char **algorithm, NsPlanParams *params,
+                                    GError **error);
 
 #endif

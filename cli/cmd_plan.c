@@ -25,6 +25,51 @@ static void print_table(const NsSchedule *s, FILE *out)
   }
 }
 
+/* Writes the phases as the planner hands them on (ns_plan_streamed): a
+ * planner that streams never holds its schedule whole. */
+typedef struct {
+  FILE *out;
+  NsScheduleFormat format;
+  NsSchedule *header;        /* a copy: the writer writes its tail at the end */
+  NsScheduleWriter *writer;
+} Writing;
+
+static gboolean write_begin(const NsSchedule *header, gpointer data, GError **error)
+{
+  Writing *w = data;
+  w->header = ns_schedule_copy_header(header);
+  w->writer = ns_schedule_writer_new(w->out, w->format, w->header, NULL, error);
+  return w->writer != NULL;
+}
+
+static gboolean write_phase(const NsPhase *phase, gpointer data, GError **error)
+{
+  ns_schedule_writer_phase(((Writing *)data)->writer, phase); /* errors surface at finish */
+  return TRUE;
+}
+
+/* Plans into `out`; FALSE with the error (the output is then incomplete). */
+static gboolean plan_into(const NsTopology *t, const NsPlanOptions *po, NsScheduleFormat fmt,
+                          FILE *out, GError **error)
+{
+  NsCollective c;
+  const char *algorithm;
+  NsPlanParams params;
+  if (!ns_cli_plan_options_params(t, po, "faraj", &c, &algorithm, &params, error))
+    return FALSE;
+  Writing w = { .out = out, .format = fmt };
+  NsPhaseSink sink = { .begin = write_begin, .phase = write_phase, .data = &w };
+  g_autoptr(NsSchedule) tail =
+      ns_plan_streamed(t, c, algorithm, &params, &sink, NULL, NULL, error);
+  gboolean ok = tail != NULL;
+  if (ok)
+    ok = ns_schedule_writer_finish(w.writer, error);
+  else if (w.writer != NULL)
+    ns_schedule_writer_abort(w.writer);
+  ns_schedule_free(w.header);
+  return ok;
+}
+
 int ns_cmd_plan(int argc, char **argv)
 {
   NsPlanOptions po = { 0 };
@@ -69,7 +114,7 @@ int ns_cmd_plan(int argc, char **argv)
     goto out;
   }
   t = ns_cli_plan_topology(&po, &error);
-  if (t == NULL || (s = ns_cli_plan_schedule(t, &po, "faraj", &error)) == NULL) {
+  if (t == NULL || (table && (s = ns_cli_plan_schedule(t, &po, "faraj", &error)) == NULL)) {
     status = ns_cli_fail(error);
     goto out;
   }
@@ -80,7 +125,7 @@ int ns_cmd_plan(int argc, char **argv)
   }
   if (table)
     print_table(s, out);
-  else if (!ns_schedule_write(s, fmt, out, &error)) { /* streams: no copy of the schedule */
+  else if (!plan_into(t, &po, fmt, out, &error)) {
     ns_cli_abort_output(out);
     status = ns_cli_fail(error);
     goto out;

@@ -160,14 +160,19 @@ static int verify_one(const NsPlanOptions *po, const NsTopology *t, const char *
     }
     status = report_one(&r, t, ns_verify_session_schedule(vs), file, o);
     ns_verify_session_free(vs);
-  } else {
-    g_autoptr(NsSchedule) s = ns_cli_plan_schedule(t, po, NULL, &error);
-    if (s == NULL || !ns_verify(t, s, opt, &r, &error)) {
+  } else { /* planned straight into the verifier: never held whole */
+    NsCollective c;
+    const char *algorithm;
+    NsPlanParams params;
+    NsVerifySession *vs = NULL;
+    if (!ns_cli_plan_options_params(t, po, NULL, &c, &algorithm, &params, &error) ||
+        (vs = ns_verify_planned(t, c, algorithm, &params, opt, &r, &error)) == NULL) {
       ns_verify_report_clear(&r);
       report_error(o, name, error);
       return ns_cli_fail(error);
     }
-    status = report_one(&r, t, s, NULL, o);
+    status = report_one(&r, t, ns_verify_session_schedule(vs), NULL, o);
+    ns_verify_session_free(vs);
   }
   ns_verify_report_clear(&r);
   return status;

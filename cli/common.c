@@ -134,30 +134,40 @@ gboolean ns_cli_parse(GOptionContext *ctx, int *argc, char ***argv)
   return TRUE;
 }
 
-NsSchedule *ns_cli_plan(const NsTopology *topo, const char *collective, const char *algorithm,
-                        uint64_t msize, const char *root, uint64_t segment, int arity,
-                        GError **error)
+gboolean ns_cli_plan_params(const NsTopology *topo, const char *collective, uint64_t msize,
+                            const char *root, uint64_t segment, int arity, NsCollective *c,
+                            NsPlanParams *params, GError **error)
 {
-  NsCollective c;
-  if (!ns_collective_from_name(collective, &c)) {
+  if (!ns_collective_from_name(collective, c)) {
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
                     "unknown collective '%s' (alltoall, allgather, bcast)", collective);
-    return NULL;
+    return FALSE;
   }
   int root_machine = 0;
   if (root != NULL && (root_machine = ns_topology_find_machine(topo, root)) < 0) {
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "--root '%s' is not a machine of %s", root,
                     ns_topology_source(topo));
-    return NULL;
+    return FALSE;
   }
   if (segment > msize) {
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
                     "--segment (%" G_GUINT64_FORMAT " bytes) is larger than --msize (%" G_GUINT64_FORMAT
                     " bytes)", segment, msize);
-    return NULL;
+    return FALSE;
   }
-  NsPlanParams params = { .msize = msize, .root = root_machine, .segment = segment,
-                          .arity = arity };
+  *params = (NsPlanParams){ .msize = msize, .root = root_machine, .segment = segment,
+                            .arity = arity };
+  return TRUE;
+}
+
+NsSchedule *ns_cli_plan(const NsTopology *topo, const char *collective, const char *algorithm,
+                        uint64_t msize, const char *root, uint64_t segment, int arity,
+                        GError **error)
+{
+  NsCollective c;
+  NsPlanParams params;
+  if (!ns_cli_plan_params(topo, collective, msize, root, segment, arity, &c, &params, error))
+    return NULL;
   return ns_plan(topo, c, algorithm, &params, error);
 }
 

@@ -59,6 +59,18 @@ NsTopology *ns_cli_plan_topology(const NsPlanOptions *o, GError **error)
   return ns_cli_load_topology(o->topology, o->format, o->spanning, error);
 }
 
+gboolean ns_cli_plan_options_params(const NsTopology *t, const NsPlanOptions *o,
+                                    const char *default_algorithm, NsCollective *c,
+                                    const char **algorithm, NsPlanParams *params,
+                                    GError **error)
+{
+  uint64_t msize, segment;
+  *algorithm = o->algorithm ? o->algorithm : default_algorithm;
+  return ns_cli_plan_sizes(o, &msize, &segment, error) &&
+         ns_cli_plan_params(t, o->collective ? o->collective : "alltoall", msize, o->root,
+                            segment, o->arity, c, params, error);
+}
+
 NsSchedule *ns_cli_plan_schedule(const NsTopology *t, const NsPlanOptions *o,
                                  const char *default_algorithm, GError **error)
 {

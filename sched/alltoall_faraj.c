@@ -132,7 +132,8 @@ static void two_level_free(TwoLevel *v)
  * weighted bound (heuristic, see phase_packing.h).
  *
  * Time O(|V| log |V| + |M|²) — constant work per message, computed phase by
- * phase with no intermediate message list; memory: the schedule only.
+ * phase with no intermediate message list; memory: the schedule only, or
+ * one phase when streamed (ns_plan_streamed; one link speed only).
  * Errors: none for finalized trees with >= 2 machines.
  */
 NsSchedule *ns_alltoall_faraj(const NsTopology *topo, const NsPlanParams *params,
@@ -149,6 +150,12 @@ NsSchedule *ns_alltoall_faraj(const NsTopology *topo, const NsPlanParams *params
   v.T = m0 * (p_machines - m0);
 
   NsSchedule *s = ns_schedule_for_topology(topo, NS_COLL_ALLTOALL, "faraj", params->msize);
+  /* Faraj & Yuan ran their phases with sender-based pair-wise
+   * synchronisation (§5): the simulator's default for this schedule. */
+  ns_schedule_relabel(s, "faraj", "sender-all");
+  gboolean mixed = ns_topology_mixed_speeds(topo);
+  if (!mixed) /* packing reads every phase again */
+    ns_plan_stream(s, params);
   ns_schedule_reserve(s, (uint32_t)v.T, (uint64_t)p_machines * (p_machines - 1));
   int *cursor = g_new0(int, v.k);
   Active *act = g_new(Active, v.k);
@@ -210,13 +217,11 @@ NsSchedule *ns_alltoall_faraj(const NsTopology *topo, const NsPlanParams *params
   g_free(cursor);
   g_free(act);
   two_level_free(&v);
-  if (ns_topology_mixed_speeds(topo)) {
+  if (mixed) {
     NsSchedule *packed = ns_schedule_pack_phases(topo, s);
     ns_schedule_free(s);
     s = packed;
+    ns_schedule_relabel(s, "faraj", "sender-all");
   }
-  /* Faraj & Yuan ran their phases with sender-based pair-wise
-   * synchronisation (§5): the simulator's default for this schedule. */
-  ns_schedule_relabel(s, "faraj", "sender-all");
   return s;
 }

@@ -9,7 +9,8 @@
  * Steps:
  *  for j = 1 .. p-1 (one phase each):
  *    machine i exchanges with i XOR j (sends to it and receives from it).
- * p−1 phases, each a perfect matching of the machines.
+ * p−1 phases, each a perfect matching of the machines. Streams
+ * (ns_plan_streamed): memory O(p) then.
  * Time O(p²). Errors: NS_ERROR_UNSUPPORTED when p is not a power of two
  * (use gpe, its generalisation to any p).
  */
@@ -25,6 +26,7 @@ NsSchedule *ns_alltoall_pair(const NsTopology *topo, const NsPlanParams *params,
     return NULL;
   }
   NsSchedule *s = ns_schedule_for_topology(topo, NS_COLL_ALLTOALL, "pair", params->msize);
+  ns_plan_stream(s, params); /* each phase stands alone */
   ns_schedule_reserve(s, (uint32_t)(p - 1), (uint64_t)p * (p - 1));
   for (int j = 1; j < p; j++) {
     ns_schedule_begin_phase(s);

@@ -1,5 +1,5 @@
 /* netsched — alltoall/shift: the shift permutations, for fat trees. */
-#include "sched/registry.h"
+#include "sched/alltoall_shifts.h"
 
 /*
  * ns_alltoall_shift — all-to-all as p−1 shift permutations (Zahavi et al.,
@@ -15,12 +15,10 @@
  * phases — the port bound, hence optimal (the verifier proves both on each
  * topology it is run on). On a tree of several switches or a torus the
  * phases contend; the verifier says where.
+ * Streams (ns_plan_streamed): memory O(p) then.
  * Time O(p²). Errors: none.
  */
 NsSchedule *ns_alltoall_shift(const NsTopology *topo, const NsPlanParams *params, GError **error)
 {
-  NsSchedule *s = ns_alltoall_ring(topo, params, error);
-  if (s != NULL)
-    ns_schedule_relabel(s, "shift", NULL);
-  return s;
+  return ns_alltoall_shifts(topo, params, "shift");
 }

@@ -51,6 +51,56 @@ const NsPlanner *ns_planner_find(NsCollective collective, const char *algorithm)
   return NULL;
 }
 
+void ns_plan_stream(NsSchedule *s, const NsPlanParams *params)
+{
+  if (params->sink != NULL && g_strcmp0(params->sink_for, s->algorithm) == 0)
+    ns_schedule_stream_to(s, params->sink);
+}
+
+/* Hands the phases of a schedule held whole on to `sink`. */
+static gboolean hand_on_whole(const NsSchedule *s, const NsPhaseSink *sink, GError **error)
+{
+  g_autoptr(NsSchedule) header = ns_schedule_copy_header(s);
+  if (!sink->begin(header, sink->data, error))
+    return FALSE;
+  for (uint32_t ph = 0; ph < ns_schedule_n_phases(s); ph++) {
+    NsPhase phase = { .index = ph,
+                      .chunk_pool = (const uint32_t *)(void *)s->chunk_pool->data };
+    ns_schedule_phase_range(s, ph, &phase.first, &phase.n);
+    phase.transfers = phase.n > 0 ? ns_schedule_transfer(s, phase.first) : NULL;
+    if (!sink->phase(&phase, sink->data, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+NsSchedule *ns_plan_streamed(const NsTopology *topo, NsCollective collective,
+                             const char *algorithm, const NsPlanParams *params,
+                             const NsPhaseSink *sink, uint32_t *n_phases, uint64_t *n_transfers,
+                             GError **error)
+{
+  const NsPlanner *planner = ns_planner_find(collective, algorithm);
+  NsPlanParams with_sink = *params;
+  with_sink.sink = sink;
+  with_sink.sink_for = planner != NULL ? planner->name : NULL;
+  NsSchedule *s = ns_plan(topo, collective, algorithm, &with_sink, error);
+  if (s == NULL)
+    return NULL;
+  uint32_t phases = ns_schedule_n_phases(s);
+  uint64_t transfers = ns_schedule_n_transfers(s);
+  gboolean ok = ns_schedule_is_streamed(s) ? ns_schedule_stream_finish(s, &phases, &transfers, error)
+                                           : hand_on_whole(s, sink, error);
+  if (!ok) {
+    ns_schedule_free(s);
+    return NULL;
+  }
+  if (n_phases != NULL)
+    *n_phases = phases;
+  if (n_transfers != NULL)
+    *n_transfers = transfers;
+  return s;
+}
+
 NsSchedule *ns_plan(const NsTopology *topo, NsCollective collective, const char *algorithm,
                     const NsPlanParams *params, GError **error)
 {

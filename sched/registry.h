@@ -17,7 +17,19 @@ typedef struct {
   uint64_t segment;      /* bcast segment size in bytes (0 = whole message) */
   int arity;             /* bcast/kary-cf: children per machine (0 = the
                             algorithm's default, 3) */
+  const NsPhaseSink *sink; /* set by ns_plan_streamed (else NULL): see */
+  const char *sink_for;    /* ns_plan_stream; the algorithm it plans */
 } NsPlanParams;
+
+/*
+ * ns_plan_stream — a planner that can stream calls this once its header
+ * is settled and before its first phase (schedule.h, "Streaming"): when
+ * ns_plan_streamed asked for this very algorithm, the schedule's phases go
+ * to its sink as they are built. Not when the planner runs inside another
+ * (mpich's and ompi's selectors, variants), which relabel the schedule
+ * afterwards. O(header).
+ */
+void ns_plan_stream(NsSchedule *s, const NsPlanParams *params);
 
 /* Builds a schedule, or returns NULL with NS_ERROR_UNSUPPORTED when the
  * algorithm cannot handle this topology/parameters (the message says why,
@@ -59,6 +71,29 @@ const NsPlanner *ns_planner_find(NsCollective collective, const char *algorithm)
  * NS_ERROR_UNSUPPORTED when a tree-only planner meets another fabric. */
 NsSchedule *ns_plan(const NsTopology *topo, NsCollective collective, const char *algorithm,
                     const NsPlanParams *params, GError **error);
+
+/*
+ * ns_plan_streamed — plans as ns_plan and hands the schedule on phase by
+ * phase to `sink` (schedule.h): sink->begin with the header, then
+ * sink->phase for each phase, in order.
+ *
+ * A planner that streams (it calls ns_schedule_stream_to: faraj on trees
+ * of one link speed, ring, shift, pair) hands each phase on as it is
+ * built, so the schedule is never held whole: memory is the topology and
+ * one phase. Any other planner builds its schedule first and the phases
+ * are handed on from it. Returns the schedule's header and tail — sync
+ * edges, routes and sync scheme, no phases for a streamed planner, all of
+ * them otherwise (the caller frees it; a consumer given the header at
+ * begin may keep pointing at it until then) — with the number of phases
+ * and transfers handed on in *n_phases and *n_transfers (NULL: not
+ * wanted). NULL with ns_plan's errors or the sink's first error (the
+ * phases after it are not handed on). Time: the planner's, plus the
+ * sink's.
+ */
+NsSchedule *ns_plan_streamed(const NsTopology *topo, NsCollective collective,
+                             const char *algorithm, const NsPlanParams *params,
+                             const NsPhaseSink *sink, uint32_t *n_phases, uint64_t *n_transfers,
+                             GError **error);
 
 /* New schedule over the topology's machines (names in machine order). */
 NsSchedule *ns_schedule_for_topology(const NsTopology *topo, NsCollective collective,

@@ -52,7 +52,7 @@ NsSchedule *ns_schedule_new(NsCollective collective, const char *algorithm,
   return s;
 }
 
-NsSchedule *ns_schedule_copy(const NsSchedule *s)
+NsSchedule *ns_schedule_copy_header(const NsSchedule *s)
 {
   NsSchedule *c = ns_schedule_new(s->collective, s->algorithm, s->n_machines,
                                   (const char *const *)s->machines, s->msize);
@@ -61,13 +61,19 @@ NsSchedule *ns_schedule_copy(const NsSchedule *s)
   c->execution = s->execution;
   c->sync_scheme = g_strdup(s->sync_scheme);
   c->sync_set = s->sync_set;
-  g_array_append_vals(c->phase_start, s->phase_start->data, s->phase_start->len);
-  g_array_append_vals(c->transfers, s->transfers->data, s->transfers->len);
-  g_array_append_vals(c->chunk_pool, s->chunk_pool->data, s->chunk_pool->len);
   g_array_append_vals(c->sync, s->sync->data, s->sync->len);
   g_array_append_vals(c->routes, s->routes->data, s->routes->len);
   for (guint i = 0; i < s->route_names->len; i++)
     g_ptr_array_add(c->route_names, g_strdup(g_ptr_array_index(s->route_names, i)));
+  return c;
+}
+
+NsSchedule *ns_schedule_copy(const NsSchedule *s)
+{
+  NsSchedule *c = ns_schedule_copy_header(s);
+  g_array_append_vals(c->phase_start, s->phase_start->data, s->phase_start->len);
+  g_array_append_vals(c->transfers, s->transfers->data, s->transfers->len);
+  g_array_append_vals(c->chunk_pool, s->chunk_pool->data, s->chunk_pool->len);
   return c;
 }
 
@@ -103,10 +109,104 @@ int ns_schedule_route_of(const NsSchedule *s, uint64_t t, const char *const **no
   return 0;
 }
 
+/* ---- streaming (schedule.h) ------------------------------------------- */
+
+struct NsScheduleStream {
+  NsPhaseSink sink;
+  NsSchedule *header;        /* as handed to sink.begin: checked at the end */
+  GError *error;             /* the sink's first error: nothing is handed on after it */
+  uint32_t n_phases;         /* phases handed on */
+  uint64_t n_transfers;      /* transfers handed on */
+};
+
+static void stream_free(struct NsScheduleStream *st)
+{
+  ns_schedule_free(st->header);
+  g_clear_error(&st->error);
+  g_free(st);
+}
+
+void ns_schedule_stream_to(NsSchedule *s, const NsPhaseSink *sink)
+{
+  if (sink == NULL)
+    return;
+  g_return_if_fail(s->stream == NULL && s->phase_start->len == 0);
+  struct NsScheduleStream *st = g_new0(struct NsScheduleStream, 1);
+  st->sink = *sink;
+  st->header = ns_schedule_copy_header(s);
+  s->stream = st;
+  if (!st->sink.begin(st->header, st->sink.data, &st->error) && st->error == NULL)
+    g_set_error(&st->error, NS_ERROR, NS_ERROR_IO, "the schedule's consumer failed");
+}
+
+gboolean ns_schedule_is_streamed(const NsSchedule *s)
+{
+  return s->stream != NULL;
+}
+
+/* Hands the schedule's current (and only) phase on and empties it. */
+static void hand_on(NsSchedule *s)
+{
+  struct NsScheduleStream *st = s->stream;
+  NsPhase ph = { .index = st->n_phases, .first = st->n_transfers, .n = s->transfers->len,
+                 .transfers = (const NsTransfer *)(void *)s->transfers->data,
+                 .chunk_pool = (const uint32_t *)(void *)s->chunk_pool->data };
+  if (st->error == NULL && !st->sink.phase(&ph, st->sink.data, &st->error) && st->error == NULL)
+    g_set_error(&st->error, NS_ERROR, NS_ERROR_IO, "the schedule's consumer failed");
+  st->n_phases++;
+  st->n_transfers += s->transfers->len;
+  g_array_set_size(s->phase_start, 0);
+  g_array_set_size(s->transfers, 0);
+  g_array_set_size(s->chunk_pool, 0);
+}
+
+/* Did the planner keep the header it streamed with? */
+static gboolean same_header(const NsSchedule *a, const NsSchedule *b)
+{
+  if (a->collective != b->collective || a->n_machines != b->n_machines ||
+      a->msize != b->msize || a->root != b->root || a->n_segments != b->n_segments ||
+      a->execution != b->execution || g_strcmp0(a->algorithm, b->algorithm) != 0 ||
+      g_strcmp0(a->sync_scheme, b->sync_scheme) != 0)
+    return FALSE;
+  for (int i = 0; i < a->n_machines; i++)
+    if (strcmp(a->machines[i], b->machines[i]) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+gboolean ns_schedule_stream_finish(NsSchedule *s, uint32_t *n_phases, uint64_t *n_transfers,
+                                   GError **error)
+{
+  struct NsScheduleStream *st = s->stream;
+  g_return_val_if_fail(st != NULL, FALSE);
+  if (s->phase_start->len > 0)
+    hand_on(s);
+  s->stream = NULL;
+  if (n_phases != NULL)
+    *n_phases = st->n_phases;
+  if (n_transfers != NULL)
+    *n_transfers = st->n_transfers;
+  gboolean ok = st->error == NULL;
+  if (!ok)
+    g_propagate_error(error, g_steal_pointer(&st->error));
+  else if (!same_header(st->header, s) || s->sync->len > 0 || s->sync_set ||
+           s->routes->len > 0) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                    "planner %s changed its schedule's header, or added sync edges or routes, "
+                    "after streaming its phases began",
+                    s->algorithm);
+    ok = FALSE;
+  }
+  stream_free(st);
+  return ok;
+}
+
 void ns_schedule_free(NsSchedule *s)
 {
   if (s == NULL)
     return;
+  if (s->stream != NULL)
+    stream_free(s->stream);
   g_free(s->algorithm);
   g_strfreev(s->machines);
   g_array_unref(s->phase_start);
@@ -123,7 +223,10 @@ void ns_schedule_free(NsSchedule *s)
 
 void ns_schedule_reserve(NsSchedule *s, uint32_t n_phases, uint64_t n_transfers)
 {
-  /* GArray grows by doubling; setting the size and back reserves. */
+  /* GArray grows by doubling; setting the size and back reserves. A
+   * streamed schedule holds one phase at a time. */
+  if (s->stream != NULL)
+    return;
   if (n_phases > s->phase_start->len) {
     guint old = s->phase_start->len;
     g_array_set_size(s->phase_start, n_phases);
@@ -138,6 +241,13 @@ void ns_schedule_reserve(NsSchedule *s, uint32_t n_phases, uint64_t n_transfers)
 
 uint32_t ns_schedule_begin_phase(NsSchedule *s)
 {
+  if (s->stream != NULL) {
+    if (s->phase_start->len > 0)
+      hand_on(s);
+    uint32_t first = 0;
+    g_array_append_val(s->phase_start, first);
+    return s->stream->n_phases;
+  }
   uint32_t first = s->transfers->len;
   g_array_append_val(s->phase_start, first);
   return s->phase_start->len - 1;

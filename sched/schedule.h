@@ -61,6 +61,17 @@ typedef struct {
   uint32_t from, to;    /* transfer indices */
 } NsSyncEdge;
 
+/* One phase on its own (read from a file, written to one, or handed on by
+ * a streamed planner): `n` transfers; a multi-chunk transfer's `chunk` is
+ * an offset into `chunk_pool` (as in NsSchedule). */
+typedef struct {
+  uint32_t index;              /* phase number */
+  uint64_t first;              /* global index of its first transfer */
+  uint64_t n;
+  const NsTransfer *transfers;
+  const uint32_t *chunk_pool;
+} NsPhase;
+
 typedef struct {
   uint32_t transfer;    /* the transfer it routes */
   uint32_t first, n;    /* its node names: route_names[first .. first + n) */
@@ -87,7 +98,19 @@ typedef struct {
                            (the simulator does) */
   GArray *routes;       /* NsTransferRoute, by increasing transfer */
   GPtrArray *route_names; /* node names of the routes, back to back */
+  struct NsScheduleStream *stream; /* streamed (ns_schedule_stream_to), else NULL */
 } NsSchedule;
+
+/* Where the phases of a streamed schedule go, in order, as its planner
+ * emits them: `begin` once with the header (everything but the phases),
+ * then `phase` for each phase. A FALSE return stops the stream: later
+ * phases are dropped and the error is what ns_schedule_stream_finish
+ * returns. */
+typedef struct {
+  gboolean (*begin)(const NsSchedule *header, gpointer data, GError **error);
+  gboolean (*phase)(const NsPhase *phase, gpointer data, GError **error);
+  gpointer data;
+} NsPhaseSink;
 
 const char *ns_collective_name(NsCollective c);
 gboolean ns_collective_from_name(const char *name, NsCollective *c);
@@ -102,7 +125,40 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsSchedule, ns_schedule_free)
 /* A deep copy. O(size). */
 NsSchedule *ns_schedule_copy(const NsSchedule *s);
 
-/* Pre-sizes the arrays (an optimisation only). */
+/* A copy of the header: everything but the phases, their transfers and
+ * chunks (sync edges, routes and the sync scheme included). O(header). */
+NsSchedule *ns_schedule_copy_header(const NsSchedule *s);
+
+/*
+ * Streaming: a planner that emits its phases in order and never reads an
+ * emitted phase again may hand them on as it goes, so that a schedule of
+ * hundreds of millions of transfers is never held whole (plan -o, plan +
+ * verify in one process). The planner settles the header first (machines,
+ * algorithm name, sync scheme), then calls ns_plan_stream(s, params)
+ * (sched/registry.h), which calls ns_schedule_stream_to, and adds its
+ * phases as usual; each phase goes to the sink when the next one begins.
+ * A streamed schedule holds only its current phase: transfer indices
+ * returned by ns_schedule_add are the phase's own, the accessors see that
+ * phase alone, and sync edges and routes are not allowed (a JSON Lines
+ * header states their number before the phases). ns_plan_streamed
+ * (sched/registry.h) drives it, and takes every other planner too.
+ *
+ * ns_schedule_stream_to calls sink->begin with the schedule as it stands.
+ * O(header).
+ */
+void ns_schedule_stream_to(NsSchedule *s, const NsPhaseSink *sink);
+/* Is the schedule being streamed? */
+gboolean ns_schedule_is_streamed(const NsSchedule *s);
+/* Hands on the last phase and ends the stream. FALSE with the sink's
+ * first error, or NS_ERROR_INPUT when the planner changed the header after
+ * streaming began or added sync edges or routes (a planner bug). Phases
+ * and transfers handed on: *n_phases, *n_transfers (either may be NULL).
+ * O(last phase). */
+gboolean ns_schedule_stream_finish(NsSchedule *s, uint32_t *n_phases, uint64_t *n_transfers,
+                                   GError **error);
+
+/* Pre-sizes the arrays (an optimisation only; nothing for a streamed
+ * schedule). */
 void ns_schedule_reserve(NsSchedule *s, uint32_t n_phases, uint64_t n_transfers);
 
 /* Starts a new (empty) phase; following transfers go into it. Returns its

@@ -55,16 +55,6 @@ typedef enum {
 
 #define NS_SCHEDULE_LINES_FORMAT "netsched-schedule-lines"
 
-/* One phase as read or to write: `n` transfers; a multi-chunk transfer's
- * `chunk` is an offset into `chunk_pool` (as in NsSchedule). */
-typedef struct {
-  uint32_t index;              /* phase number */
-  uint64_t first;              /* global index of its first transfer */
-  uint64_t n;
-  const NsTransfer *transfers;
-  const uint32_t *chunk_pool;
-} NsPhase;
-
 /* Whether sync edges or routes follow the phases, as far as the reader
  * knows when the header is read. */
 typedef enum {

@@ -49,6 +49,7 @@
 
 #include "platforms/topology.h"
 #include "sched/lower_bound.h"
+#include "sched/registry.h"
 #include "sched/schedule.h"
 #include <stdio.h>
 
@@ -230,6 +231,24 @@ gboolean ns_verify_end(NsVerifySession *vs, const NsSchedule *tail, NsVerifyRepo
 const NsSchedule *ns_verify_session_schedule(NsVerifySession *vs);
 void ns_verify_session_free(NsVerifySession *vs);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsVerifySession, ns_verify_session_free)
+
+/*
+ * ns_verify_planned — plans a collective and verifies the schedule as it
+ * is planned (verify_plan.c).
+ *
+ * The planner's phases go straight into a session (ns_plan_streamed): for
+ * a planner that streams, the schedule is never held whole, so memory is
+ * the topology, one phase and the holdings (p² bytes for all-to-all), not
+ * 16 bytes a transfer; for any other planner the schedule is built first.
+ * Fills *report as ns_verify_end does and returns the session (it
+ * describes the findings: ns_verify_session_schedule; the caller frees
+ * it). NULL with the planner's error (NS_ERROR_INPUT, NS_ERROR_UNSUPPORTED)
+ * or the verifier's. Time: the planner's plus the verifier's.
+ */
+NsVerifySession *ns_verify_planned(const NsTopology *topo, NsCollective collective,
+                                   const char *algorithm, const NsPlanParams *params,
+                                   const NsVerifyOptions *opt, NsVerifyReport *report,
+                                   GError **error);
 
 /* TRUE when every check that ran found nothing, ignoring optimality and
  * shortest paths unless `required` (NsRequire bits) asks for them. */

@@ -1,0 +1,43 @@
+/* netsched — plan and verify in one pass: a planner's phases go straight
+ * into a verifier session, never all in memory. See ns_verify_planned in
+ * verify.h. */
+#include "platforms/error.h"
+#include "sched/verify.h"
+#include <string.h>
+
+/* The session being fed, made when the header arrives. */
+typedef struct {
+  const NsTopology *topo;
+  const NsVerifyOptions *opt;
+  NsVerifySession *vs;
+} Feed;
+
+static gboolean feed_begin(const NsSchedule *header, gpointer data, GError **error)
+{
+  Feed *f = data;
+  f->vs = ns_verify_begin(f->topo, header, f->opt, 0, error);
+  return f->vs != NULL;
+}
+
+static gboolean feed_phase(const NsPhase *phase, gpointer data, GError **error)
+{
+  Feed *f = data;
+  return ns_verify_phase(f->vs, phase->transfers, phase->n, phase->chunk_pool, error);
+}
+
+NsVerifySession *ns_verify_planned(const NsTopology *topo, NsCollective collective,
+                                   const char *algorithm, const NsPlanParams *params,
+                                   const NsVerifyOptions *opt, NsVerifyReport *report,
+                                   GError **error)
+{
+  memset(report, 0, sizeof *report);
+  Feed f = { .topo = topo, .opt = opt };
+  NsPhaseSink sink = { .begin = feed_begin, .phase = feed_phase, .data = &f };
+  g_autoptr(NsSchedule) tail =
+      ns_plan_streamed(topo, collective, algorithm, params, &sink, NULL, NULL, error);
+  if (tail == NULL || !ns_verify_end(f.vs, tail, report, error)) {
+    ns_verify_session_free(f.vs);
+    return NULL;
+  }
+  return f.vs;
+}
