@@ -15,20 +15,12 @@ static void list_planners(void)
   }
 }
 
-/* The phases as a table: one line per phase, its transfers as src->dst. */
-static void print_table(const NsSchedule *s, FILE *out)
-{
-  for (uint32_t ph = 0; ph < ns_schedule_n_phases(s); ph++) {
-    g_autofree char *text = ns_schedule_phase_text(s, ph, FALSE);
-    fprintf(out, "%s %4u:%s%s\n", s->execution == NS_EXEC_POSTED ? "posted" : "phase", ph,
-            *text ? " " : "", text);
-  }
-}
-
 /* Writes the phases as the planner hands them on (ns_plan_streamed): a
- * planner that streams never holds its schedule whole. */
+ * planner that streams never holds its schedule whole. As a schedule file,
+ * or as a table: one line per phase, its transfers as src->dst. */
 typedef struct {
   FILE *out;
+  gboolean table;
   NsScheduleFormat format;
   NsSchedule *header;        /* a copy: the writer writes its tail at the end */
   NsScheduleWriter *writer;
@@ -38,31 +30,47 @@ static gboolean write_begin(const NsSchedule *header, gpointer data, GError **er
 {
   Writing *w = data;
   w->header = ns_schedule_copy_header(header);
+  if (w->table)
+    return TRUE;
   w->writer = ns_schedule_writer_new(w->out, w->format, w->header, NULL, error);
   return w->writer != NULL;
 }
 
+static void print_table_row(const Writing *w, const NsPhase *phase)
+{
+  char *const *name = w->header->machines;
+  fprintf(w->out, "%s %4u:", w->header->execution == NS_EXEC_POSTED ? "posted" : "phase",
+          phase->index);
+  for (uint64_t i = 0; i < phase->n; i++)
+    fprintf(w->out, " %s->%s", name[phase->transfers[i].src], name[phase->transfers[i].dst]);
+  fputc('\n', w->out);
+}
+
 static gboolean write_phase(const NsPhase *phase, gpointer data, GError **error)
 {
-  ns_schedule_writer_phase(((Writing *)data)->writer, phase); /* errors surface at finish */
+  Writing *w = data;
+  if (w->table)
+    print_table_row(w, phase);
+  else
+    ns_schedule_writer_phase(w->writer, phase); /* errors surface at finish */
   return TRUE;
 }
 
 /* Plans into `out`; FALSE with the error (the output is then incomplete). */
-static gboolean plan_into(const NsTopology *t, const NsPlanOptions *po, NsScheduleFormat fmt,
-                          FILE *out, GError **error)
+static gboolean plan_into(const NsTopology *t, const NsPlanOptions *po, gboolean table,
+                          NsScheduleFormat fmt, FILE *out, GError **error)
 {
   NsCollective c;
   const char *algorithm;
   NsPlanParams params;
   if (!ns_cli_plan_options_params(t, po, "faraj", &c, &algorithm, &params, error))
     return FALSE;
-  Writing w = { .out = out, .format = fmt };
+  Writing w = { .out = out, .table = table, .format = fmt };
   NsPhaseSink sink = { .begin = write_begin, .phase = write_phase, .data = &w };
   g_autoptr(NsSchedule) tail =
       ns_plan_streamed(t, c, algorithm, &params, &sink, NULL, NULL, error);
   gboolean ok = tail != NULL;
-  if (ok)
+  if (ok && !table)
     ok = ns_schedule_writer_finish(w.writer, error);
   else if (w.writer != NULL)
     ns_schedule_writer_abort(w.writer);
@@ -96,7 +104,6 @@ int ns_cmd_plan(int argc, char **argv)
   int status = 2;
   GError *error = NULL;
   g_autoptr(NsTopology) t = NULL;
-  g_autoptr(NsSchedule) s = NULL;
   if (!ns_cli_parse(ctx, &argc, &argv))
     goto out;
   if (list) {
@@ -114,7 +121,7 @@ int ns_cmd_plan(int argc, char **argv)
     goto out;
   }
   t = ns_cli_plan_topology(&po, &error);
-  if (t == NULL || (table && (s = ns_cli_plan_schedule(t, &po, "faraj", &error)) == NULL)) {
+  if (t == NULL) {
     status = ns_cli_fail(error);
     goto out;
   }
@@ -123,9 +130,7 @@ int ns_cmd_plan(int argc, char **argv)
     status = ns_cli_fail(error);
     goto out;
   }
-  if (table)
-    print_table(s, out);
-  else if (!plan_into(t, &po, fmt, out, &error)) {
+  if (!plan_into(t, &po, table, fmt, out, &error)) {
     ns_cli_abort_output(out);
     status = ns_cli_fail(error);
     goto out;
