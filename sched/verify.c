@@ -4,6 +4,7 @@
 #include "sched/verify.h"
 #include "platforms/error.h"
 #include "sched/lower_bound.h"
+#include "sched/relay_set.h"
 #include "sched/route.h"
 #include "sched/sync.h"
 #include <pthread.h>
@@ -205,8 +206,9 @@ typedef struct {
   uint64_t n_count;
   uint32_t n_counted;        /* bcast: segments with a count row (those ever sent) */
   uint32_t rows_cap;         /* bcast: rows allocated */
-  GHashTable *relay;
+  NsRelaySet *relay;         /* alltoall: (chunk, intermediate) -> hops, once one occurs */
   GArray *scratch;           /* uint32: a transfer's chunks, sorted */
+  GArray *hops_seen;         /* uint32: check_dataflow's hops of the phase's chunks */
   Sink sink;                 /* the data flow's findings: the report's list */
   int *route;
   NsRouter *router;          /* with `whole`: transfers' own routes or the topology's */
@@ -270,23 +272,6 @@ static NsFinding finding(NsFindingKind kind, int64_t phase, int64_t t1)
                       .cycle = NULL };
 }
 
-/* Relay holdings are keyed (chunk << 20) ^ machine (machines < 2^20); the
- * key is 64-bit, so mix both halves: g_direct_hash would keep only the low
- * 32 bits and collide once chunk ids pass 4096. */
-static guint relay_hash(gconstpointer key)
-{
-  guint64 k = (guint64)GPOINTER_TO_SIZE(key);
-  k ^= k >> 33;
-  k *= 0xff51afd7ed558ccdULL;
-  k ^= k >> 33;
-  return (guint)k;
-}
-
-static gpointer relay_key(uint32_t c, int m)
-{
-  return GSIZE_TO_POINTER(((gsize)c << 20) ^ (gsize)m);
-}
-
 /* The directed edges of transfer t into `edges` (its own route or the
  * topology's). */
 static inline int route_into(const NsTopology *topo, const NsRouter *router, const int *node,
@@ -302,16 +287,24 @@ static inline int route_of(Replay *st, uint64_t t, const NsTransfer *tr)
   return route_into(st->topo, st->router, st->node, t, tr, st->route);
 }
 
-/* Does machine m hold chunk c (before the current phase's receipts)? */
-static gboolean holds(const Replay *st, int m, uint32_t c)
+/* Does machine m hold chunk c (before the current phase's receipts)?
+ * With it, the hops an all-to-all chunk travelled to reach m in *hops (0
+ * at its origin; left alone when not held). */
+static gboolean holds(const Replay *st, int m, uint32_t c, uint32_t *hops)
 {
   const NsSchedule *s = st->s;
   switch (s->collective) {
   case NS_COLL_ALLTOALL: {
     int o = (int)(c / (uint32_t)st->p), d = (int)(c % (uint32_t)st->p);
-    if (m == o || (m == d && st->count[c] > 0))
+    if (m == o) {
+      *hops = 0;
       return TRUE;
-    return st->relay != NULL && g_hash_table_contains(st->relay, relay_key(c, m));
+    }
+    if (m == d && st->count[c] > 0) {
+      *hops = 0; /* a destination's hops are never asked for again */
+      return TRUE;
+    }
+    return st->relay != NULL && ns_relay_set_find(st->relay, c, (uint32_t)m, hops);
   }
   case NS_COLL_ALLGATHER:
     return m == (int)c || st->count[(uint64_t)c * st->p + m] > 0;
@@ -335,13 +328,10 @@ static Receipt receive(Replay *st, int m, uint32_t c, uint32_t hops)
     int o = (int)(c / (uint32_t)st->p), d = (int)(c % (uint32_t)st->p);
     if (m == o)
       return RECEIVED_REDUNDANT;
-    if (m != d) { /* an intermediate of an indirect algorithm; the value: hops + 1 */
+    if (m != d) { /* an intermediate of an indirect algorithm: it keeps its copy */
       if (st->relay == NULL)
-        st->relay = g_hash_table_new(relay_hash, g_direct_equal);
-      if (g_hash_table_contains(st->relay, relay_key(c, m)))
-        return RECEIVED_REDUNDANT;
-      g_hash_table_insert(st->relay, relay_key(c, m), GUINT_TO_POINTER(hops + 1));
-      return RECEIVED;
+        st->relay = ns_relay_set_new();
+      return ns_relay_set_add(st->relay, c, (uint32_t)m, hops) ? RECEIVED : RECEIVED_REDUNDANT;
     }
     slot = &st->count[c];
   } else {
@@ -393,14 +383,6 @@ static uint32_t shortest_hops(Replay *st, int o, int d)
   return (uint32_t)st->dist[st->node[d]];
 }
 
-/* Hops a held all-to-all chunk travelled to reach machine m. */
-static uint32_t hops_so_far(const Replay *st, int m, uint32_t c)
-{
-  if (m == (int)(c / (uint32_t)st->p) || st->relay == NULL)
-    return 0;
-  return GPOINTER_TO_UINT(g_hash_table_lookup(st->relay, relay_key(c, m))) - 1;
-}
-
 /* ---- the checks --------------------------------------------------------- */
 
 /* An all-to-all transfer carrying only its own message src -> dst (its
@@ -411,24 +393,42 @@ static inline gboolean direct_a2a(const Replay *st, const NsTransfer *tr)
          tr->chunk == (uint32_t)tr->src * (uint32_t)st->p + (uint32_t)tr->dst;
 }
 
+/* Each relayed chunk's holder is looked up once, in the first pass over
+ * the phase; the hops it travelled wait in `hops_seen` (one per chunk of
+ * the phase's transfers that are not direct, in order) for the second. */
 static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t n)
 {
+  g_array_set_size(st->hops_seen, 0);
   for (uint64_t t = first; t < first + n; t++) {
     const NsTransfer *tr = tr_at(st, t);
     if (direct_a2a(st, tr))
       continue; /* the origin holds its message */
     const uint32_t *chunks = chunks_of(st, tr);
-    for (uint32_t k = 0; k < tr->n_chunks; k++)
-      if (!holds(st, tr->src, chunks[k])) {
+    guint at = st->hops_seen->len;
+    g_array_set_size(st->hops_seen, at + tr->n_chunks);
+    uint32_t *hops = &g_array_index(st->hops_seen, uint32_t, at);
+    for (uint32_t k = 0; k < tr->n_chunks; k++) {
+      hops[k] = 0;
+#if defined(__GNUC__)
+      if (k + 8 < tr->n_chunks && st->relay != NULL) /* a relay set does not fit any cache */
+        ns_relay_set_prefetch(st->relay, chunks[k + 8], (uint32_t)tr->src);
+#endif
+      if (!holds(st, tr->src, chunks[k], &hops[k])) {
         NsFinding f = finding(NS_FIND_NOT_HELD, (int64_t)phase, (int64_t)t);
         f.machine = tr->src;
         f.chunk = chunks[k];
         add_finding(st, f);
       }
+    }
   }
   /* Receipts become visible only after the whole phase was checked. */
+  guint seen = 0; /* into hops_seen */
   for (uint64_t t = first; t < first + n; t++) {
     const NsTransfer *tr = tr_at(st, t);
+    gboolean direct = direct_a2a(st, tr);
+    const uint32_t *hops_held = direct ? NULL : &g_array_index(st->hops_seen, uint32_t, seen);
+    if (!direct)
+      seen += tr->n_chunks;
 #if defined(__GNUC__)
     /* the holdings of a large all-to-all do not fit any cache */
     if (t + 8 < first + n && st->s->collective == NS_COLL_ALLTOALL)
@@ -436,7 +436,7 @@ static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t 
 #endif
     const uint32_t *chunks = chunks_of(st, tr);
     st->r->n_chunk_moves += tr->n_chunks;
-    if (direct_a2a(st, tr) && !st->explicit_routing &&
+    if (direct && !st->explicit_routing &&
         (st->router == NULL || !ns_router_is_own(st->router, t))) {
       /* what receive() does for a message reaching its destination */
       uint8_t *slot = &st->count[tr->chunk];
@@ -471,8 +471,12 @@ static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t 
       route_hops = (uint32_t)route_of(st, t, tr);
     for (uint32_t k = 0; k < tr->n_chunks; k++) {
       uint32_t hops = 0;
+#if defined(__GNUC__)
+      if (k + 8 < tr->n_chunks && st->relay != NULL)
+        ns_relay_set_prefetch(st->relay, chunks[k + 8], (uint32_t)tr->dst);
+#endif
       if (relayed) {
-        hops = hops_so_far(st, tr->src, chunks[k]) + route_hops;
+        hops = (hops_held != NULL ? hops_held[k] : 0) + route_hops;
         int o = (int)(chunks[k] / (uint32_t)st->p), d = (int)(chunks[k] % (uint32_t)st->p);
         if (tr->dst == d) {
           uint32_t best = shortest_hops(st, o, d);
@@ -921,10 +925,11 @@ static void replay_free(Replay *st)
   links_free(&st->links);
   g_free(st->node);
   g_free(st->count);
-  if (st->relay != NULL)
-    g_hash_table_unref(st->relay);
+  ns_relay_set_free(st->relay);
   if (st->scratch != NULL)
     g_array_unref(st->scratch);
+  if (st->hops_seen != NULL)
+    g_array_unref(st->hops_seen);
   if (st->sink.named != NULL)
     g_hash_table_unref(st->sink.named);
   g_free(st->dist);
@@ -1001,6 +1006,7 @@ static gboolean replay_begin(Replay *st, const NsTopology *topo, const NsSchedul
 
   int p = st->p;
   st->n_count = s->collective == NS_COLL_BCAST ? 0 : (uint64_t)p * p;
+  st->hops_seen = g_array_new(FALSE, FALSE, sizeof(uint32_t));
   st->scratch = g_array_new(FALSE, FALSE, sizeof(uint32_t));
   st->count = g_new0(uint8_t, MAX(st->n_count, 1));
   st->route = g_new(int, MAX(st->router != NULL ? ns_router_max_len(st->router) : 1,
