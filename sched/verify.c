@@ -1191,10 +1191,7 @@ NsVerifySession *ns_verify_begin(const NsTopology *topo, const NsSchedule *heade
   NsVerifySession *vs = g_new0(NsVerifySession, 1);
   vs->topo = topo;
   vs->opt = *opt;
-  vs->header = ns_schedule_copy(header);
-  g_array_set_size(vs->header->phase_start, 0);
-  g_array_set_size(vs->header->transfers, 0);
-  g_array_set_size(vs->header->chunk_pool, 0);
+  vs->header = ns_schedule_copy_header(header);
   gboolean keep = (flags & NS_VERIFY_KEEP) || header->sync->len > 0 || header->sync_set ||
                   (header->routes != NULL && header->routes->len > 0);
   if (keep) {
@@ -1215,6 +1212,27 @@ NsVerifySession *ns_verify_begin(const NsTopology *topo, const NsSchedule *heade
     ns_verify_session_free(vs);
     return NULL;
   }
+  return vs;
+}
+
+NsVerifySession *ns_verify_whole(const NsTopology *topo, NsSchedule *s,
+                                 const NsVerifyOptions *opt, NsVerifyReport *report,
+                                 GError **error)
+{
+  NsVerifyOptions defaults;
+  opt = options_or_defaults(opt, &defaults);
+  if (!ns_verify(topo, s, opt, report, error)) {
+    ns_schedule_free(s);
+    return NULL;
+  }
+  NsVerifySession *vs = g_new0(NsVerifySession, 1);
+  vs->topo = topo;
+  vs->opt = *opt;
+  vs->header = ns_schedule_copy_header(s);
+  vs->kept = s;
+  vs->n_phases = ns_schedule_n_phases(s);
+  vs->n_transfers = ns_schedule_n_transfers(s);
+  vs->ended = TRUE;
   return vs;
 }
 

@@ -200,6 +200,15 @@ typedef enum {
  */
 NsVerifySession *ns_verify_begin(const NsTopology *topo, const NsSchedule *header,
                                  const NsVerifyOptions *opt, unsigned flags, GError **error);
+/*
+ * ns_verify_whole — verifies a schedule held whole (as ns_verify) and
+ * returns an ended session that owns it, for callers that describe
+ * findings through sessions. Takes `s` (freed on error too). NULL with
+ * ns_verify's errors. Time and memory as ns_verify.
+ */
+NsVerifySession *ns_verify_whole(const NsTopology *topo, NsSchedule *s,
+                                 const NsVerifyOptions *opt, NsVerifyReport *report,
+                                 GError **error);
 /* Does the session keep the phases (NS_VERIFY_KEEP, sync edges or routes)? */
 gboolean ns_verify_session_keeps(const NsVerifySession *vs);
 

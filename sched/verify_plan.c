@@ -5,16 +5,24 @@
 #include "sched/verify.h"
 #include <string.h>
 
-/* The session being fed, made when the header arrives. */
+/* The session being fed, made when the header arrives. A schedule with
+ * sync edges or routes needs every phase before its checks; it comes from
+ * a planner that builds it whole (streamed schedules have neither), so it
+ * is verified as it is once planned, not copied phase by phase into a
+ * session that would keep a second copy. */
 typedef struct {
   const NsTopology *topo;
   const NsVerifyOptions *opt;
   NsVerifySession *vs;
+  gboolean whole;
 } Feed;
 
 static gboolean feed_begin(const NsSchedule *header, gpointer data, GError **error)
 {
   Feed *f = data;
+  f->whole = header->sync->len > 0 || header->sync_set || header->routes->len > 0;
+  if (f->whole)
+    return TRUE;
   f->vs = ns_verify_begin(f->topo, header, f->opt, 0, error);
   return f->vs != NULL;
 }
@@ -22,7 +30,7 @@ static gboolean feed_begin(const NsSchedule *header, gpointer data, GError **err
 static gboolean feed_phase(const NsPhase *phase, gpointer data, GError **error)
 {
   Feed *f = data;
-  return ns_verify_phase(f->vs, phase->transfers, phase->n, phase->chunk_pool, error);
+  return f->whole || ns_verify_phase(f->vs, phase->transfers, phase->n, phase->chunk_pool, error);
 }
 
 NsVerifySession *ns_verify_planned(const NsTopology *topo, NsCollective collective,
@@ -33,11 +41,14 @@ NsVerifySession *ns_verify_planned(const NsTopology *topo, NsCollective collecti
   memset(report, 0, sizeof *report);
   Feed f = { .topo = topo, .opt = opt };
   NsPhaseSink sink = { .begin = feed_begin, .phase = feed_phase, .data = &f };
-  g_autoptr(NsSchedule) tail =
-      ns_plan_streamed(topo, collective, algorithm, params, &sink, NULL, NULL, error);
+  NsSchedule *tail = ns_plan_streamed(topo, collective, algorithm, params, &sink, NULL, NULL, error);
+  if (tail != NULL && f.whole)
+    return ns_verify_whole(topo, tail, opt, report, error);
   if (tail == NULL || !ns_verify_end(f.vs, tail, report, error)) {
+    ns_schedule_free(tail);
     ns_verify_session_free(f.vs);
     return NULL;
   }
+  ns_schedule_free(tail);
   return f.vs;
 }
