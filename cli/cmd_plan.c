@@ -3,6 +3,8 @@
 #include "sched/registry.h"
 #include "sched/schedule_json.h"
 #include "sched/schedule_stream.h"
+#include "platforms/error.h"
+#include <errno.h>
 
 static void list_planners(void)
 {
@@ -52,7 +54,13 @@ static gboolean write_phase(const NsPhase *phase, gpointer data, GError **error)
   if (w->table)
     print_table_row(w, phase);
   else
-    ns_schedule_writer_phase(w->writer, phase); /* errors surface at finish */
+    ns_schedule_writer_phase(w->writer, phase);
+  if (ferror(w->out)) { /* a full disk: stop planning now, not hours later */
+    int err = errno;
+    g_set_error(error, NS_ERROR, NS_ERROR_IO, "cannot write schedule: %s",
+                err != 0 ? g_strerror(err) : "write error");
+    return FALSE;
+  }
   return TRUE;
 }
 

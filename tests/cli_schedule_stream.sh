@@ -66,5 +66,16 @@ expect "says where" "$tmp/err" '/dev/zero:1:1: expected a value, found byte 0x00
 check "a directory" 2 "$ns" verify -T "$t" .
 expect "cannot read" "$tmp/err" 'cannot read: Is a directory'
 
+# Planning streams into the file, the table and the verifier: the same
+# schedule as planned whole, and a full disk stops the planner at once.
+check "plan a 4096-machine schedule to a full disk" 2 timeout 20 "$ns" plan -T gen:tree:8,16,32 -o /dev/full
+expect "says why" "$tmp/err" 'cannot write schedule: No space left on device'
+check "plan --table" 0 "$ns" plan -T "$t" -a ring --table
+expect "one line a phase" "$tmp/out" '^phase   22: n0->n23 n1->n0 '
+check "verify -a as the planner goes" 1 "$ns" verify -T "$t" -a ring
+expect "finds the ring's contention" "$tmp/out" 'contention-free +FAILED'
+check "verify -a with own routes (kept whole)" 0 "$ns" verify -T gen:torus:8x8 -a at2 --require-optimal
+expect "optimal" "$tmp/out" '^  optimal +ok'
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]
