@@ -54,7 +54,7 @@ NsSchedule *ns_allgather_lr1(const NsTopology *topo, const NsPlanParams *params,
 {
   int *ring = g_new(int, ns_topology_n_machines(topo));
   ns_ring_lr1(topo, ring);
-  NsSchedule *s = ns_allgather_ring_schedule(topo, "lr1", params->msize, ring);
+  NsSchedule *s = ns_allgather_ring_schedule(topo, "lr1", params, ring);
   g_free(ring);
   return s;
 }

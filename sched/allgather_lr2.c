@@ -70,7 +70,7 @@ NsSchedule *ns_allgather_lr2(const NsTopology *topo, const NsPlanParams *params,
   int *ring = g_new(int, ns_topology_n_machines(topo));
   NsSchedule *s = NULL;
   if (ns_ring_lr2(topo, ring, error))
-    s = ns_allgather_ring_schedule(topo, "lr2", params->msize, ring);
+    s = ns_allgather_ring_schedule(topo, "lr2", params, ring);
   g_free(ring);
   return s;
 }

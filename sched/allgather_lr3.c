@@ -733,7 +733,7 @@ NsSchedule *ns_allgather_lr3(const NsTopology *topo, const NsPlanParams *params,
   int *ring = g_new(int, ns_topology_n_machines(topo)), d;
   NsSchedule *s = NULL;
   if (ns_ring_lr3(topo, ring, &d, error))
-    s = ns_allgather_ring_schedule(topo, "lr3", params->msize, ring);
+    s = ns_allgather_ring_schedule(topo, "lr3", params, ring);
   g_free(ring);
   return s;
 }

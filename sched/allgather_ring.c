@@ -24,7 +24,7 @@ NsSchedule *ns_allgather_ring(const NsTopology *topo, const NsPlanParams *params
   int *ring = g_new(int, p);
   for (int i = 0; i < p; i++)
     ring[i] = i;
-  NsSchedule *s = ns_allgather_ring_schedule(topo, "ring", params->msize, ring);
+  NsSchedule *s = ns_allgather_ring_schedule(topo, "ring", params, ring);
   g_free(ring);
   return s;
 }

@@ -5,10 +5,11 @@
 #include "sched/registry.h"
 
 NsSchedule *ns_allgather_ring_schedule(const NsTopology *topo, const char *algorithm,
-                                       uint64_t msize, const int *ring)
+                                       const NsPlanParams *params, const int *ring)
 {
   int p = ns_topology_n_machines(topo);
-  NsSchedule *s = ns_schedule_for_topology(topo, NS_COLL_ALLGATHER, algorithm, msize);
+  NsSchedule *s = ns_schedule_for_topology(topo, NS_COLL_ALLGATHER, algorithm, params->msize);
+  ns_plan_stream(s, params); /* each phase stands alone */
   ns_schedule_reserve(s, (uint32_t)(p - 1), (uint64_t)p * (p - 1));
   for (int k = 0; k < p - 1; k++) {
     ns_schedule_begin_phase(s);

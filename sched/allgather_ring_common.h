@@ -20,13 +20,14 @@
 #define NETSCHED_ALLGATHER_RING_COMMON_H
 
 #include "platforms/topology.h"
-#include "sched/schedule.h"
+#include "sched/registry.h"
 
 /* The p−1 phase logical-ring all-gather over `ring` (p = the topology's
  * machine count, ring a permutation of 0..p−1): phase k, position i sends
- * chunk ring[(i−k) mod p] to position i+1. Time and size O(p²). */
+ * chunk ring[(i−k) mod p] to position i+1. Streams when ns_plan_streamed
+ * asked for `algorithm` (memory O(p) then). Time and size O(p²). */
 NsSchedule *ns_allgather_ring_schedule(const NsTopology *topo, const char *algorithm,
-                                       uint64_t msize, const int *ring);
+                                       const NsPlanParams *params, const int *ring);
 
 /* Largest number of switches on a hop ring[i] -> ring[i+1 mod p].
  * O(p · depth). */

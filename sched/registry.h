@@ -78,7 +78,8 @@ NsSchedule *ns_plan(const NsTopology *topo, NsCollective collective, const char 
  * sink->phase for each phase, in order.
  *
  * A planner that streams (it calls ns_schedule_stream_to: faraj on trees
- * of one link speed, ring, shift, pair) hands each phase on as it is
+ * of one link speed, ring, shift, pair; the all-gather rings ring, lr1,
+ * lr2, lr3) hands each phase on as it is
  * built, so the schedule is never held whole: memory is the topology and
  * one phase. Any other planner builds its schedule first and the phases
  * are handed on from it. Returns the schedule's header and tail — sync

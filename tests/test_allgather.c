@@ -770,7 +770,7 @@ static void test_ring_forwarding(void)
 {
   g_autoptr(NsTopology) t = ns_shape_star(5, 100e6, 0);
   const int ring[5] = { 3, 0, 4, 1, 2 };
-  g_autoptr(NsSchedule) s = ns_allgather_ring_schedule(t, "x", 1, ring);
+  g_autoptr(NsSchedule) s = ns_allgather_ring_schedule(t, "x", &(NsPlanParams){ .msize = 1 }, ring);
   g_assert_cmpuint(ns_schedule_n_phases(s), ==, 4);
   for (uint32_t k = 0; k < 4; k++) {
     uint64_t first, n;

@@ -15,18 +15,23 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Planners that stream on trees of one link speed (the others, and faraj
- * on mixed speeds, build their schedule first). */
-static const char *const streaming[] = { "faraj", "ring", "shift", "pair" };
+/* Planners that stream (the others, and faraj on mixed speeds, build
+ * their schedule first). */
+static const struct {
+  NsCollective c;
+  const char *name;
+} streaming[] = {
+  { NS_COLL_ALLTOALL, "faraj" }, { NS_COLL_ALLTOALL, "ring" }, { NS_COLL_ALLTOALL, "shift" },
+  { NS_COLL_ALLTOALL, "pair" },  { NS_COLL_ALLGATHER, "ring" }, { NS_COLL_ALLGATHER, "lr1" },
+  { NS_COLL_ALLGATHER, "lr2" },  { NS_COLL_ALLGATHER, "lr3" },
+};
 
 static gboolean streams(NsCollective c, const char *name, const NsTopology *t)
 {
-  if (c != NS_COLL_ALLTOALL)
-    return FALSE;
-  if (strcmp(name, "faraj") == 0 && ns_topology_mixed_speeds(t))
+  if (c == NS_COLL_ALLTOALL && strcmp(name, "faraj") == 0 && ns_topology_mixed_speeds(t))
     return FALSE;
   for (gsize i = 0; i < G_N_ELEMENTS(streaming); i++)
-    if (strcmp(name, streaming[i]) == 0)
+    if (streaming[i].c == c && strcmp(name, streaming[i].name) == 0)
       return TRUE;
   return FALSE;
 }
