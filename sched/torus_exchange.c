@@ -414,6 +414,85 @@ static void bucket_hops(const Torus *T, uint64_t *slot, uint32_t *chunks)
     }
 }
 
+/* The virtual torus of AR (n_dims 1) or AT2 (n_dims 2) on `topo` (a grid
+ * the caller checked). Free with torus_clear. */
+static void torus_init(Torus *T, const NsTopology *topo, int n_dims)
+{
+  *T = (Torus){ .topo = topo, .n_dims = n_dims, .p = ns_topology_n_machines(topo) };
+  int sizes[NS_MAX_DIMS];
+  gboolean wrap;
+  ns_topology_grid(topo, sizes, &wrap);
+  for (int d = 0; d < 2; d++) {
+    T->phys[d] = d < n_dims ? sizes[d] : 1;
+    T->virt[d] = d < n_dims ? (n_dims == 1 ? sizes[d] : (sizes[d] + 3) / 4 * 4) : 1;
+    T->host[d] = g_new(int, T->virt[d]);
+    T->vreal[d] = g_new(int, T->phys[d]);
+    /* Imaginary nodes spread evenly: virtual v on physical ⌊v·N/V⌋. */
+    for (int v = 0; v < T->virt[d]; v++)
+      T->host[d][v] = (int)((int64_t)v * T->phys[d] / T->virt[d]);
+    for (int x = 0; x < T->phys[d]; x++) {
+      T->vreal[d][x] = (int)(((int64_t)x * T->virt[d] + T->phys[d] - 1) / T->phys[d]);
+      g_assert(T->host[d][T->vreal[d][x]] == x);
+    }
+  }
+  if (n_dims == 1) {
+    T->n_ref = T->virt[0];
+    T->n_phases = T->virt[0] / 2;
+  } else {
+    T->X = T->virt[0] <= T->virt[1] ? 0 : 1;
+    T->Y = 1 - T->X;
+    T->n_ref = T->virt[T->Y] / 2;
+    T->n_phases = 2 + T->n_ref;
+  }
+  for (int m = 0; m < T->p; m++) { /* the documented machine layout */
+    int c[NS_MAX_DIMS];
+    ns_topology_machine_coords(topo, m, c);
+    g_assert(machine_of(T, c) == m);
+  }
+}
+
+/* The chunk moves of the whole exchange on a torus without imaginary
+ * nodes, from the paths of the messages of one origin per group (the
+ * parities of its coordinates): the algorithm treats the nodes of a group
+ * alike up to translation, so each origin of a group moves its messages
+ * as many times. O(p · hops) instead of the O(p² · hops) count, so that a
+ * torus whose schedule cannot be held is refused at once (tests/test_torus.c
+ * checks it equals the full count). */
+static uint64_t moves_by_symmetry(const Torus *T)
+{
+  VHop hops[MAX_HOPS];
+  int reps = T->n_dims == 1 ? 2 : 4;
+  uint64_t moves = 0;
+  for (int g = 0; g < reps; g++) {
+    int c[2] = { g % 2, g / 2 }, o = machine_of(T, c);
+    for (int d = 0; d < T->p; d++)
+      if (d != o)
+        moves += (uint64_t)message_path(T, o, d, hops);
+  }
+  return moves * (uint64_t)(T->p / reps);
+}
+
+uint64_t ns_torus_exchange_moves(const NsTopology *topo, int n_dims, gboolean by_symmetry)
+{
+  Torus T;
+  torus_init(&T, topo, n_dims);
+  uint64_t moves = 0;
+  if (by_symmetry) {
+    moves = moves_by_symmetry(&T);
+  } else {
+    VHop hops[MAX_HOPS];
+    for (int o = 0; o < T.p; o++)
+      for (int d = 0; d < T.p; d++)
+        if (o != d)
+          for (int i = 0, k = message_path(&T, o, d, hops); i < k; i++) {
+            int src;
+            moves += image(&T, &hops[i], &src) > 0;
+          }
+  }
+  torus_clear(&T);
+  return moves;
+}
+
 /*
  * ns_torus_exchange — the schedule of AR (n_dims 1) or AT2 (n_dims 2) on
  * `topo`, whose grid the caller checked: every message's path is computed
@@ -427,36 +506,16 @@ static void bucket_hops(const Torus *T, uint64_t *slot, uint32_t *chunks)
 NsSchedule *ns_torus_exchange(const NsTopology *topo, const NsPlanParams *params,
                               const char *algorithm, int n_dims, GError **error)
 {
-  Torus T = { .topo = topo, .n_dims = n_dims, .p = ns_topology_n_machines(topo) };
-  int sizes[NS_MAX_DIMS];
-  gboolean wrap;
-  ns_topology_grid(topo, sizes, &wrap);
-  for (int d = 0; d < 2; d++) {
-    T.phys[d] = d < n_dims ? sizes[d] : 1;
-    T.virt[d] = d < n_dims ? (n_dims == 1 ? sizes[d] : (sizes[d] + 3) / 4 * 4) : 1;
-    T.host[d] = g_new(int, T.virt[d]);
-    T.vreal[d] = g_new(int, T.phys[d]);
-    /* Imaginary nodes spread evenly: virtual v on physical ⌊v·N/V⌋. */
-    for (int v = 0; v < T.virt[d]; v++)
-      T.host[d][v] = (int)((int64_t)v * T.phys[d] / T.virt[d]);
-    for (int x = 0; x < T.phys[d]; x++) {
-      T.vreal[d][x] = (int)(((int64_t)x * T.virt[d] + T.phys[d] - 1) / T.phys[d]);
-      g_assert(T.host[d][T.vreal[d][x]] == x);
-    }
-  }
-  if (n_dims == 1) {
-    T.n_ref = T.virt[0];
-    T.n_phases = T.virt[0] / 2;
-  } else {
-    T.X = T.virt[0] <= T.virt[1] ? 0 : 1;
-    T.Y = 1 - T.X;
-    T.n_ref = T.virt[T.Y] / 2;
-    T.n_phases = 2 + T.n_ref;
-  }
-  for (int m = 0; m < T.p; m++) { /* the documented machine layout */
-    int c[NS_MAX_DIMS];
-    ns_topology_machine_coords(topo, m, c);
-    g_assert(machine_of(&T, c) == m);
+  Torus T;
+  torus_init(&T, topo, n_dims);
+  gboolean padded = T.virt[0] != T.phys[0] || T.virt[1] != T.phys[1];
+  uint64_t at_least = padded ? 0 : moves_by_symmetry(&T);
+  if (at_least >= G_MAXUINT32) { /* refused before the O(p²) count */
+    g_set_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED,
+                "%s on %d machines would move %" G_GUINT64_FORMAT " chunks, more than a "
+                "schedule can hold (%u)", algorithm, T.p, at_least, G_MAXUINT32 - 1);
+    torus_clear(&T);
+    return NULL;
   }
 
   /* Pass 1: hops per key. */

@@ -18,6 +18,12 @@ int ns_ar_antipodal_rule(int b);
 int ns_ar_hops(int n, int n_ref, int a, int b, int antipodal_dir, int *dir, int *step,
                int *from, int *span);
 
+/* The chunk moves of AR (n_dims 1) or AT2 (n_dims 2) on `topo`: counted
+ * over every message, or (`by_symmetry`, tori without imaginary nodes
+ * only) from one origin per coordinate-parity group, as the planner does
+ * to refuse at once an exchange too large for a schedule. For tests. */
+uint64_t ns_torus_exchange_moves(const NsTopology *topo, int n_dims, gboolean by_symmetry);
+
 /* Plans AR (n_dims 1, a ring) or AT2 (n_dims 2, a torus) on `topo` under
  * the name `algorithm` (see torus_exchange.c). */
 NsSchedule *ns_torus_exchange(const NsTopology *topo, const NsPlanParams *params,

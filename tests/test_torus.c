@@ -5,6 +5,7 @@
 #include "platforms/error.h"
 #include "platforms/shapes.h"
 #include "sched/registry.h"
+#include "sched/torus_exchange.h"
 #include "sched/verify.h"
 #include "tests/testutil.h"
 #include <math.h>
@@ -319,6 +320,47 @@ static void test_unsupported(void)
   g_error_free(error);
 }
 
+/* The planner refuses an exchange too large for a schedule from the
+ * chunk moves of one origin per parity group: on every torus without
+ * imaginary nodes up to 24 × 24 (either size the larger) and every even ring up to 96 that count
+ * equals the count over all p² messages, and equals the moves of the
+ * schedule planned. A torus whose exchange moves more than 2^32 − 1
+ * chunks (AT2 on 128 × 128: 4,630,511,616) is refused at once. */
+static void test_moves_by_symmetry(void)
+{
+  guint checked = 0;
+  for (int r = 4; r <= 24; r += 4)
+    for (int c = 4; c <= 24; c += 4) {
+      g_autoptr(NsTopology) t = torus(r, c);
+      uint64_t all = ns_torus_exchange_moves(t, 2, FALSE);
+      g_assert_cmpuint(ns_torus_exchange_moves(t, 2, TRUE), ==, all);
+      if (r * c <= 144) {
+        g_autoptr(NsSchedule) s = plan(t, "at2");
+        NsVerifyReport rep = ns_test_verify(t, s);
+        g_assert_cmpuint(rep.n_chunk_moves, ==, all);
+        ns_verify_report_clear(&rep);
+      }
+      checked++;
+    }
+  for (int n = 4; n <= 96; n += 2) {
+    g_autoptr(NsTopology) t = torus(n, 0);
+    g_assert_cmpuint(ns_torus_exchange_moves(t, 1, TRUE), ==,
+                     ns_torus_exchange_moves(t, 1, FALSE));
+    checked++;
+  }
+  g_test_message("%u tori and rings: the symmetric count is the full count", checked);
+  g_autoptr(NsTopology) big = torus(128, 128);
+  g_assert_cmpuint(ns_torus_exchange_moves(big, 2, TRUE), ==, 4630511616u);
+  NsPlanParams params = { .msize = 1024 };
+  GError *error = NULL;
+  gint64 t0 = g_get_monotonic_time();
+  g_assert_null(ns_plan(big, NS_COLL_ALLTOALL, "at2", &params, &error));
+  g_test_message("128 x 128 refused in %.1f s", (double)(g_get_monotonic_time() - t0) / 1e6);
+  g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
+  g_assert_nonnull(strstr(error->message, "would move 4630511616 chunks"));
+  g_error_free(error);
+}
+
 /* ---- baselines ------------------------------------------------------------ */
 
 /* Transmission with contention counted: every phase lasts as long as its
@@ -455,6 +497,7 @@ int main(int argc, char **argv)
   g_test_add_func("/torus/at2/own-routes-8x8", test_at2_routes);
   g_test_add_func("/torus/at2/padding", test_at2_padding);
   g_test_add_func("/torus/unsupported", test_unsupported);
+  g_test_add_func("/torus/moves-by-symmetry", test_moves_by_symmetry);
   g_test_add_func("/torus/baseline/rowcol", test_rowcol);
   g_test_add_func("/torus/baseline/shift", test_shift);
   g_test_add_func("/torus/baseline/submesh", test_submesh);
