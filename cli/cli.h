@@ -113,6 +113,17 @@ void ns_cli_print_json(struct _JsonBuilder *builder);
  * saying which. Creates nothing. */
 gboolean ns_cli_check_writable(const char *path, GError **error);
 
+/* A progress line on stderr for long work, when stderr is a terminal (for
+ * people only; scripts and logs see nothing): redrawn at most four times a
+ * second in place, cleared at the end (cli/output.c). */
+typedef struct {
+  gboolean on, drawn;
+  gint64 next;               /* monotonic µs of the next redraw */
+} NsCliProgress;
+void ns_cli_progress_init(NsCliProgress *p);
+void ns_cli_progress_show(NsCliProgress *p, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+void ns_cli_progress_end(NsCliProgress *p);
+
 /* Outputs are written whole or not at all (cli/output.c): opens a
  * temporary file beside `path` ("-" or NULL = stdout) that
  * ns_cli_close_output() renames to `path` once everything is written, and

@@ -26,6 +26,8 @@ typedef struct {
   NsScheduleFormat format;
   NsSchedule *header;        /* a copy: the writer writes its tail at the end */
   NsScheduleWriter *writer;
+  NsCliProgress progress;
+  uint64_t n_transfers;
 } Writing;
 
 static gboolean write_begin(const NsSchedule *header, gpointer data, GError **error)
@@ -55,6 +57,9 @@ static gboolean write_phase(const NsPhase *phase, gpointer data, GError **error)
     print_table_row(w, phase);
   else
     ns_schedule_writer_phase(w->writer, phase);
+  w->n_transfers += phase->n;
+  ns_cli_progress_show(&w->progress, "plan: %u phases, %" G_GUINT64_FORMAT " transfers written",
+                       phase->index + 1, w->n_transfers);
   if (ferror(w->out)) { /* a full disk: stop planning now, not hours later */
     int err = errno;
     g_set_error(error, NS_ERROR, NS_ERROR_IO, "cannot write schedule: %s",
@@ -74,9 +79,11 @@ static gboolean plan_into(const NsTopology *t, const NsPlanOptions *po, gboolean
   if (!ns_cli_plan_options_params(t, po, "faraj", &c, &algorithm, &params, error))
     return FALSE;
   Writing w = { .out = out, .table = table, .format = fmt };
+  ns_cli_progress_init(&w.progress);
   NsPhaseSink sink = { .begin = write_begin, .phase = write_phase, .data = &w };
   g_autoptr(NsSchedule) tail =
       ns_plan_streamed(t, c, algorithm, &params, &sink, NULL, NULL, error);
+  ns_cli_progress_end(&w.progress);
   gboolean ok = tail != NULL;
   if (ok && !table)
     ok = ns_schedule_writer_finish(w.writer, error);

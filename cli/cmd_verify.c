@@ -4,7 +4,9 @@
 #include "sched/schedule_json.h"
 #include "sched/schedule_stream.h"
 #include "sched/verify.h"
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 /* Everything a run writes: text, one JSON document (an object for one
@@ -114,9 +116,25 @@ static gboolean verify_stream(const NsTopology *t, const char *file, const NsVer
     NsVerifySession *vs = ns_verify_begin(t, header, opt, keep ? NS_VERIFY_KEEP : 0, &verr);
     NsPhase ph;
     int got;
-    while ((got = ns_schedule_reader_next_phase(reader, &ph, error)) > 0)
+    NsCliProgress progress;
+    ns_cli_progress_init(&progress);
+    GStatBuf st;
+    guint64 size = ns_schedule_reader_compression(reader) == NS_COMPRESS_NONE &&
+                           strcmp(file, "-") != 0 && g_stat(file, &st) == 0 && S_ISREG(st.st_mode)
+                       ? (guint64)st.st_size
+                       : 0;
+    while ((got = ns_schedule_reader_next_phase(reader, &ph, error)) > 0) {
       if (vs != NULL && verr == NULL)
         ns_verify_phase(vs, ph.transfers, ph.n, ph.chunk_pool, &verr);
+      if (size > 0)
+        ns_cli_progress_show(&progress, "verify %s: %.0f %%, %" G_GUINT64_FORMAT " transfers",
+                             file, 100.0 * (double)ns_schedule_reader_position(reader) / (double)size,
+                             ns_schedule_reader_n_transfers(reader));
+      else
+        ns_cli_progress_show(&progress, "verify %s: %" G_GUINT64_FORMAT " transfers", file,
+                             ns_schedule_reader_n_transfers(reader));
+    }
+    ns_cli_progress_end(&progress);
     g_autoptr(NsSchedule) tail = got < 0 ? NULL : ns_schedule_reader_finish(reader, error);
     if (tail == NULL || verr != NULL) {
       if (tail != NULL)

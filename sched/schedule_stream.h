@@ -132,6 +132,9 @@ NsSchedule *ns_schedule_reader_finish(NsScheduleReader *r, GError **error);
 /* Transfers and phases read so far. */
 uint64_t ns_schedule_reader_n_transfers(const NsScheduleReader *r);
 uint32_t ns_schedule_reader_n_phases(const NsScheduleReader *r);
+/* Bytes of the (decompressed) document read so far: against the file's
+ * size, how far an uncompressed file is read (progress lines). */
+uint64_t ns_schedule_reader_position(const NsScheduleReader *r);
 
 void ns_schedule_reader_free(NsScheduleReader *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsScheduleReader, ns_schedule_reader_free)

@@ -1671,6 +1671,11 @@ uint64_t ns_schedule_reader_n_transfers(const NsScheduleReader *r) { return r->t
 
 uint32_t ns_schedule_reader_n_phases(const NsScheduleReader *r) { return r->n_phases; }
 
+uint64_t ns_schedule_reader_position(const NsScheduleReader *r)
+{
+  return r->tok.base + (uint64_t)(r->tok.p - r->tok.buf);
+}
+
 int ns_schedule_reader_next_phase(NsScheduleReader *r, NsPhase *phase, GError **error)
 {
   if (r->header == NULL && ns_schedule_reader_header(r, error) == NULL)
