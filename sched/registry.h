@@ -84,8 +84,7 @@ NsSchedule *ns_plan(const NsTopology *topo, NsCollective collective, const char 
  * one phase. Any other planner builds its schedule first and the phases
  * are handed on from it. Returns the schedule's header and tail — sync
  * edges, routes and sync scheme, no phases for a streamed planner, all of
- * them otherwise (the caller frees it; a consumer given the header at
- * begin may keep pointing at it until then) — with the number of phases
+ * them otherwise (the caller frees it) — with the number of phases
  * and transfers handed on in *n_phases and *n_transfers (NULL: not
  * wanted). NULL with ns_plan's errors or the sink's first error (the
  * phases after it are not handed on). Time: the planner's, plus the

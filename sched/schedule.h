@@ -102,10 +102,11 @@ typedef struct {
 } NsSchedule;
 
 /* Where the phases of a streamed schedule go, in order, as its planner
- * emits them: `begin` once with the header (everything but the phases),
- * then `phase` for each phase. A FALSE return stops the stream: later
- * phases are dropped and the error is what ns_schedule_stream_finish
- * returns. */
+ * emits them: `begin` once with the header (everything but the phases;
+ * valid until the last phase is handed on: copy what is kept longer),
+ * then `phase` for each phase (valid during the call). A FALSE return
+ * stops the stream: later phases are dropped and the error is what
+ * ns_schedule_stream_finish returns. */
 typedef struct {
   gboolean (*begin)(const NsSchedule *header, gpointer data, GError **error);
   gboolean (*phase)(const NsPhase *phase, gpointer data, GError **error);
