@@ -24,6 +24,7 @@ typedef struct {
   FILE *out;
   gboolean table;
   NsScheduleFormat format;
+  NsCompression compression;
   NsSchedule *header;        /* a copy: the writer writes its tail at the end */
   NsScheduleWriter *writer;
   NsCliProgress progress;
@@ -36,7 +37,8 @@ static gboolean write_begin(const NsSchedule *header, gpointer data, GError **er
   w->header = ns_schedule_copy_header(header);
   if (w->table)
     return TRUE;
-  w->writer = ns_schedule_writer_new(w->out, w->format, w->header, NULL, error);
+  w->writer = ns_schedule_writer_new_compressed(w->out, w->format, w->compression, w->header,
+                                               NULL, error);
   return w->writer != NULL;
 }
 
@@ -71,14 +73,15 @@ static gboolean write_phase(const NsPhase *phase, gpointer data, GError **error)
 
 /* Plans into `out`; FALSE with the error (the output is then incomplete). */
 static gboolean plan_into(const NsTopology *t, const NsPlanOptions *po, gboolean table,
-                          NsScheduleFormat fmt, FILE *out, GError **error)
+                          NsScheduleFormat fmt, NsCompression compression, FILE *out,
+                          GError **error)
 {
   NsCollective c;
   const char *algorithm;
   NsPlanParams params;
   if (!ns_cli_plan_options_params(t, po, "faraj", &c, &algorithm, &params, error))
     return FALSE;
-  Writing w = { .out = out, .table = table, .format = fmt };
+  Writing w = { .out = out, .table = table, .format = fmt, .compression = compression };
   ns_cli_progress_init(&w.progress);
   NsPhaseSink sink = { .begin = write_begin, .phase = write_phase, .data = &w };
   g_autoptr(NsSchedule) tail =
@@ -99,7 +102,7 @@ int ns_cmd_plan(int argc, char **argv)
   char *output = NULL, *format = NULL;
   gboolean list = FALSE, table = FALSE;
   GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Schedule file (default stdout)",
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Schedule file (default stdout); FILE.gz and FILE.zst are written compressed",
       "FILE" },
     { "schedule-format", 0, 0, G_OPTION_ARG_STRING, &format,
       "json (the default) or jsonl (JSON Lines, for very large schedules; the default for "
@@ -145,7 +148,7 @@ int ns_cmd_plan(int argc, char **argv)
     status = ns_cli_fail(error);
     goto out;
   }
-  if (!plan_into(t, &po, table, fmt, out, &error)) {
+  if (!plan_into(t, &po, table, fmt, ns_schedule_compression_for_name(output), out, &error)) {
     ns_cli_abort_output(out);
     status = ns_cli_fail(error);
     goto out;

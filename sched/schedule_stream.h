@@ -172,6 +172,13 @@ typedef struct NsScheduleWriter NsScheduleWriter;
 NsScheduleWriter *ns_schedule_writer_new(FILE *out, NsScheduleFormat format,
                                          const NsSchedule *header, const char *name,
                                          GError **error);
+/* The same, writing the file compressed: one zstd frame or one gzip
+ * member around the bytes ns_schedule_writer_new would write (what the
+ * reader recognises); NS_COMPRESS_NONE is ns_schedule_writer_new. */
+NsScheduleWriter *ns_schedule_writer_new_compressed(FILE *out, NsScheduleFormat format,
+                                                    NsCompression compression,
+                                                    const NsSchedule *header, const char *name,
+                                                    GError **error);
 /* Appends one phase (phase->index and first are ignored; phases are
  * numbered in the order written). O(phase). Write errors surface at finish. */
 void ns_schedule_writer_phase(NsScheduleWriter *w, const NsPhase *phase);
@@ -191,7 +198,8 @@ gboolean ns_schedule_write(const NsSchedule *s, NsScheduleFormat format, FILE *o
 
 /*
  * ns_schedule_save — writes a schedule into the file `path` (created or
- * truncated); a schedule that cannot be written leaves no file behind.
+ * truncated), compressed when its name ends in .gz or .zst; a schedule
+ * that cannot be written leaves no file behind.
  * Errors as ns_schedule_write, "PATH: what". O(schedule).
  */
 gboolean ns_schedule_save(const NsSchedule *s, NsScheduleFormat format, const char *path,
@@ -200,6 +208,9 @@ gboolean ns_schedule_save(const NsSchedule *s, NsScheduleFormat format, const ch
 /* The format a file name asks for: JSON Lines for *.jsonl (also .jsonl.gz,
  * .jsonl.zst), else JSON. */
 NsScheduleFormat ns_schedule_format_for_name(const char *path);
+/* The compression a file name asks for: gzip for *.gz, zstd for *.zst,
+ * else none. */
+NsCompression ns_schedule_compression_for_name(const char *path);
 /* "json" or "jsonl" to a format; FALSE for anything else. */
 gboolean ns_schedule_format_from_name(const char *name, NsScheduleFormat *format);
 const char *ns_schedule_format_name(NsScheduleFormat format);

@@ -5,7 +5,10 @@
  * are formatted in place: the buffer is flushed when fewer bytes remain
  * than the longest transfer could need, and numbers are written by a
  * small digit loop, so a phase costs a few bytes of copying per transfer
- * and nothing is held beyond the phase being written.
+ * and nothing is held beyond the phase being written. A compressed
+ * writer passes each flushed buffer through libzstd's streaming
+ * compressor or GLib's GZlibCompressor (one zstd frame, one gzip member),
+ * the formats the reader recognises by their magic bytes.
  */
 #include "sched/schedule_stream.h"
 #include "sched/schedule_json.h"
@@ -13,8 +16,10 @@
 #include "platforms/units.h"
 
 #include <errno.h>
+#include <gio/gio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <zstd.h>
 
 #define OUT_SIZE (256u << 10)
 /* Sync edges per line in JSON, and per trailing line in JSON Lines. */
@@ -22,9 +27,16 @@
 #define LINES_SYNC_PER_LINE 4096
 #define LINES_ROUTES_PER_LINE 256
 
+/* Compressed bytes per write. */
+#define ZOUT_SIZE (128u << 10)
+
 struct NsScheduleWriter {
   FILE *out;
   NsScheduleFormat format;
+  NsCompression compression;
+  ZSTD_CCtx *zstd;    /* NS_COMPRESS_ZSTD */
+  GConverter *gzip;   /* NS_COMPRESS_GZIP */
+  char *zout;         /* compressed bytes on their way to `out` */
   const NsSchedule *header;
   char *name;
   int err;            /* errno of the first failed write, 0 if none */
@@ -34,13 +46,67 @@ struct NsScheduleWriter {
   char buf[OUT_SIZE];
 };
 
+/* Bytes onto the FILE as they are. */
+static void raw_write(NsScheduleWriter *w, const void *data, gsize n)
+{
+  if (n == 0 || w->err != 0)
+    return;
+  errno = 0;
+  if (fwrite(data, 1, n, w->out) != n)
+    w->err = errno != 0 ? errno : EIO;
+}
+
+static void zstd_write(NsScheduleWriter *w, const void *data, gsize n, gboolean end)
+{
+  ZSTD_inBuffer in = { data, n, 0 };
+  for (;;) {
+    ZSTD_outBuffer out = { w->zout, ZOUT_SIZE, 0 };
+    size_t left = ZSTD_compressStream2(w->zstd, &out, &in, end ? ZSTD_e_end : ZSTD_e_continue);
+    if (ZSTD_isError(left)) {
+      w->err = w->err != 0 ? w->err : EIO;
+      return;
+    }
+    raw_write(w, w->zout, out.pos);
+    if (end ? left == 0 : in.pos == in.size)
+      return;
+  }
+}
+
+static void gzip_write(NsScheduleWriter *w, const char *data, gsize n, gboolean end)
+{
+  for (;;) {
+    gsize read = 0, written = 0;
+    GError *e = NULL;
+    GConverterResult r = g_converter_convert(w->gzip, data, n, w->zout, ZOUT_SIZE,
+                                             end ? G_CONVERTER_INPUT_AT_END : G_CONVERTER_NO_FLAGS,
+                                             &read, &written, &e);
+    if (r == G_CONVERTER_ERROR) {
+      g_error_free(e);
+      w->err = w->err != 0 ? w->err : EIO;
+      return;
+    }
+    raw_write(w, w->zout, written);
+    data += read;
+    n -= read;
+    if (r == G_CONVERTER_FINISHED || (!end && n == 0))
+      return;
+  }
+}
+
+/* Bytes onto the FILE, compressed when asked; `end` closes the frame. */
+static void sink_write(NsScheduleWriter *w, const char *data, gsize n, gboolean end)
+{
+  switch (w->compression) {
+  case NS_COMPRESS_NONE: raw_write(w, data, n); break;
+  case NS_COMPRESS_ZSTD: if (n > 0 || end) zstd_write(w, data, n, end); break;
+  case NS_COMPRESS_GZIP: if (n > 0 || end) gzip_write(w, data, n, end); break;
+  }
+}
+
 static void out_flush(NsScheduleWriter *w)
 {
-  if (w->len > 0 && w->err == 0) {
-    errno = 0;
-    if (fwrite(w->buf, 1, w->len, w->out) != w->len)
-      w->err = errno != 0 ? errno : EIO;
-  }
+  if (w->len > 0)
+    sink_write(w, w->buf, w->len, FALSE);
   w->len = 0;
 }
 
@@ -57,8 +123,7 @@ static void out_bytes(NsScheduleWriter *w, const char *s, gsize n)
   if (n > OUT_SIZE - w->len) {
     out_flush(w);
     if (n > OUT_SIZE) {
-      if (w->err == 0 && fwrite(s, 1, n, w->out) != n)
-        w->err = errno != 0 ? errno : EIO;
+      sink_write(w, s, n, FALSE);
       return;
     }
   }
@@ -267,17 +332,30 @@ NsScheduleWriter *ns_schedule_writer_new(FILE *out, NsScheduleFormat format,
                                          const NsSchedule *header, const char *name,
                                          GError **error)
 {
+  return ns_schedule_writer_new_compressed(out, format, NS_COMPRESS_NONE, header, name, error);
+}
+
+NsScheduleWriter *ns_schedule_writer_new_compressed(FILE *out, NsScheduleFormat format,
+                                                    NsCompression compression,
+                                                    const NsSchedule *header, const char *name,
+                                                    GError **error)
+{
   if (!check_writable(header, name, error))
     return NULL;
-  NsScheduleWriter *w = g_new(NsScheduleWriter, 1);
+  NsScheduleWriter *w = g_new0(NsScheduleWriter, 1);
   w->out = out;
   w->format = format;
+  w->compression = compression;
   w->header = header;
   w->name = g_strdup(name);
-  w->err = 0;
-  w->n_phases = 0;
-  w->n_transfers = 0;
-  w->len = 0;
+  if (compression != NS_COMPRESS_NONE)
+    w->zout = g_malloc(ZOUT_SIZE);
+  if (compression == NS_COMPRESS_ZSTD) {
+    w->zstd = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(w->zstd, ZSTD_c_checksumFlag, 1);
+  } else if (compression == NS_COMPRESS_GZIP) {
+    w->gzip = G_CONVERTER(g_zlib_compressor_new(G_ZLIB_COMPRESSOR_FORMAT_GZIP, -1));
+  }
   if (format == NS_SCHEDULE_JSON)
     write_json_header(w);
   else
@@ -420,6 +498,9 @@ void ns_schedule_writer_abort(NsScheduleWriter *w)
 {
   if (w == NULL)
     return;
+  ZSTD_freeCCtx(w->zstd);
+  g_clear_object(&w->gzip);
+  g_free(w->zout);
   g_free(w->name);
   g_free(w);
 }
@@ -431,6 +512,7 @@ gboolean ns_schedule_writer_finish(NsScheduleWriter *w, GError **error)
   else
     write_lines_tail(w);
   out_flush(w);
+  sink_write(w, NULL, 0, TRUE); /* the end of the zstd frame or gzip member */
   int err = w->err;
   if (err == 0 && fflush(w->out) != 0)
     err = errno != 0 ? errno : EIO;
@@ -445,10 +527,11 @@ gboolean ns_schedule_writer_finish(NsScheduleWriter *w, GError **error)
 
 /* ---- whole schedules --------------------------------------------------------- */
 
-static gboolean write_schedule(const NsSchedule *s, NsScheduleFormat format, FILE *out,
-                               const char *name, GError **error)
+static gboolean write_schedule(const NsSchedule *s, NsScheduleFormat format,
+                               NsCompression compression, FILE *out, const char *name,
+                               GError **error)
 {
-  NsScheduleWriter *w = ns_schedule_writer_new(out, format, s, name, error);
+  NsScheduleWriter *w = ns_schedule_writer_new_compressed(out, format, compression, s, name, error);
   if (w == NULL)
     return FALSE;
   for (uint32_t p = 0; p < ns_schedule_n_phases(s); p++) {
@@ -465,7 +548,7 @@ static gboolean write_schedule(const NsSchedule *s, NsScheduleFormat format, FIL
 gboolean ns_schedule_write(const NsSchedule *s, NsScheduleFormat format, FILE *out,
                            GError **error)
 {
-  return write_schedule(s, format, out, NULL, error);
+  return write_schedule(s, format, NS_COMPRESS_NONE, out, NULL, error);
 }
 
 gboolean ns_schedule_save(const NsSchedule *s, NsScheduleFormat format, const char *path,
@@ -481,7 +564,7 @@ gboolean ns_schedule_save(const NsSchedule *s, NsScheduleFormat format, const ch
   }
   struct stat st;
   gboolean regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
-  gboolean ok = write_schedule(s, format, f, path, error);
+  gboolean ok = write_schedule(s, format, ns_schedule_compression_for_name(path), f, path, error);
   if (fclose(f) != 0 && ok) {
     int e = errno;
     ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot write schedule: %s", g_strerror(e));
@@ -493,6 +576,15 @@ gboolean ns_schedule_save(const NsSchedule *s, NsScheduleFormat format, const ch
 }
 
 /* ---- names ------------------------------------------------------------------------ */
+
+NsCompression ns_schedule_compression_for_name(const char *path)
+{
+  if (path != NULL && g_str_has_suffix(path, ".gz"))
+    return NS_COMPRESS_GZIP;
+  if (path != NULL && g_str_has_suffix(path, ".zst"))
+    return NS_COMPRESS_ZSTD;
+  return NS_COMPRESS_NONE;
+}
 
 NsScheduleFormat ns_schedule_format_for_name(const char *path)
 {

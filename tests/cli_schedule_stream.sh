@@ -77,5 +77,12 @@ expect "finds the ring's contention" "$tmp/out" 'contention-free +FAILED'
 check "verify -a with own routes (kept whole)" 0 "$ns" verify -T gen:torus:8x8 -a at2 --require-optimal
 expect "optimal" "$tmp/out" '^  optimal +ok'
 
+# Files named *.gz or *.zst are written compressed, and read back.
+check "plan -o s.jsonl.gz" 0 "$ns" plan -T "$t" -o s.jsonl.gz
+check "gzip reads it" 0 sh -c "gzip -dc s.jsonl.gz | cmp - s.jsonl"
+check "plan -o s.json.zst" 0 "$ns" plan -T "$t" -o s.json.zst
+check "it starts with zstd's magic" 0 sh -c "head -c 4 s.json.zst | od -An -tx1 | grep -q '28 b5 2f fd'"
+check "and verifies" 0 "$ns" verify -T "$t" s.json.zst s.jsonl.gz
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -366,6 +366,122 @@ static void test_compressed(void)
   g_rand_free(rng);
 }
 
+/* Inflates gzip or zstd data with the libraries themselves (not the
+ * reader), so the writer is checked against the formats, not against
+ * netsched's own reading. */
+static GBytes *unpack(const char *data, gsize n, NsCompression c)
+{
+  GByteArray *out = g_byte_array_new();
+  guchar buf[4096];
+  if (c == NS_COMPRESS_ZSTD) {
+    ZSTD_DCtx *z = ZSTD_createDCtx();
+    ZSTD_inBuffer in = { data, n, 0 };
+    size_t left = 1;
+    while (in.pos < in.size || left != 0) {
+      ZSTD_outBuffer o = { buf, sizeof buf, 0 };
+      left = ZSTD_decompressStream(z, &o, &in);
+      g_assert_false(ZSTD_isError(left));
+      g_byte_array_append(out, buf, (guint)o.pos);
+      if (in.pos == in.size && o.pos == 0 && left != 0)
+        g_error("truncated zstd frame");
+    }
+    ZSTD_freeDCtx(z);
+  } else {
+    GZlibDecompressor *z = g_zlib_decompressor_new(G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+    gsize pos = 0;
+    for (;;) {
+      gsize read = 0, written = 0;
+      GConverterResult r = g_converter_convert(G_CONVERTER(z), data + pos, n - pos, buf,
+                                               sizeof buf, G_CONVERTER_INPUT_AT_END, &read,
+                                               &written, NULL);
+      g_assert_cmpint(r, !=, G_CONVERTER_ERROR);
+      pos += read;
+      g_byte_array_append(out, buf, (guint)written);
+      if (r == G_CONVERTER_FINISHED)
+        break;
+    }
+    g_assert_cmpuint(pos, ==, n); /* one gzip member, nothing after it */
+    g_object_unref(z);
+  }
+  return g_byte_array_free_to_bytes(out);
+}
+
+/* The compressed writer: for random schedules of every collective, in
+ * both formats, the gzip member or zstd frame it writes inflates to the
+ * bytes the plain writer writes, and the reader reads it back; a file
+ * saved as *.gz or *.zst is compressed. */
+static void test_write_compressed(void)
+{
+  GRand *rng = g_rand_new_with_seed(77);
+  const NsCollective colls[] = { NS_COLL_ALLTOALL, NS_COLL_ALLGATHER, NS_COLL_BCAST };
+  const NsCompression packs[] = { NS_COMPRESS_GZIP, NS_COMPRESS_ZSTD };
+  for (int iter = 0; iter < 60; iter++) {
+    NsSchedule *s = random_schedule(rng, colls[iter % 3]);
+    NsScheduleFormat format = iter % 2 ? NS_SCHEDULE_JSONL : NS_SCHEDULE_JSON;
+    gsize plain_len;
+    char *plain = write_text(s, format, &plain_len);
+    NsCompression c = packs[(iter / 2) % 2];
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    GError *err = NULL;
+    NsScheduleWriter *w = ns_schedule_writer_new_compressed(f, format, c, s, NULL, &err);
+    g_assert_no_error(err);
+    for (uint32_t p = 0; p < ns_schedule_n_phases(s); p++) {
+      NsPhase ph = { .index = p, .chunk_pool = (const uint32_t *)(void *)s->chunk_pool->data };
+      ns_schedule_phase_range(s, p, &ph.first, &ph.n);
+      ph.transfers = ph.n > 0 ? ns_schedule_transfer(s, ph.first) : NULL;
+      ns_schedule_writer_phase(w, &ph);
+    }
+    g_assert_true(ns_schedule_writer_finish(w, &err));
+    g_assert_cmpint(fclose(f), ==, 0);
+    GBytes *inflated = unpack(buf, size, c);
+    gsize n;
+    const char *text = g_bytes_get_data(inflated, &n);
+    g_assert_cmpuint(n, ==, plain_len);
+    g_assert_true(memcmp(text, plain, n) == 0);
+    NsScheduleReader *r = ns_schedule_reader_new_for_data("c", buf, size);
+    NsSchedule *back = ns_schedule_reader_read_all(r, &err);
+    g_assert_no_error(err);
+    g_assert_cmpint(ns_schedule_reader_compression(r), ==, c);
+    assert_same(s, back);
+    ns_schedule_free(back);
+    ns_schedule_reader_free(r);
+    g_bytes_unref(inflated);
+    free(buf);
+    free(plain);
+    ns_schedule_free(s);
+  }
+  /* by name */
+  g_assert_cmpint(ns_schedule_compression_for_name("a.jsonl.zst"), ==, NS_COMPRESS_ZSTD);
+  g_assert_cmpint(ns_schedule_compression_for_name("a.json.gz"), ==, NS_COMPRESS_GZIP);
+  g_assert_cmpint(ns_schedule_compression_for_name("a.json"), ==, NS_COMPRESS_NONE);
+  g_assert_cmpint(ns_schedule_compression_for_name(NULL), ==, NS_COMPRESS_NONE);
+  char *dir = g_dir_make_tmp("netsched-stream-XXXXXX", NULL);
+  char *path = g_build_filename(dir, "s.jsonl.gz", NULL);
+  NsSchedule *s = random_schedule(rng, NS_COLL_ALLTOALL);
+  GError *err = NULL;
+  g_assert_true(ns_schedule_save(s, NS_SCHEDULE_JSONL, path, &err));
+  g_assert_no_error(err);
+  char *data;
+  gsize len;
+  g_assert_true(g_file_get_contents(path, &data, &len, NULL));
+  g_assert_cmpuint(len, >, 2);
+  g_assert_cmpint((guchar)data[0], ==, 0x1f); /* gzip's magic bytes */
+  g_assert_cmpint((guchar)data[1], ==, 0x8b);
+  NsSchedule *back = ns_schedule_load(path, &err);
+  g_assert_no_error(err);
+  assert_same(s, back);
+  ns_schedule_free(back);
+  ns_schedule_free(s);
+  g_free(data);
+  g_unlink(path);
+  g_rmdir(dir);
+  g_free(path);
+  g_free(dir);
+  g_rand_free(rng);
+}
+
 /* Peak resident memory of the process, in KiB (VmHWM). */
 static guint64 peak_kib(void)
 {
@@ -694,6 +810,7 @@ int main(int argc, char **argv)
   g_test_add_func("/schedule-stream/key-order", test_key_order);
   g_test_add_func("/schedule-stream/phases", test_phases_one_at_a_time);
   g_test_add_func("/schedule-stream/compressed", test_compressed);
+  g_test_add_func("/schedule-stream/write-compressed", test_write_compressed);
   g_test_add_func("/schedule-stream/bounded", test_bounded);
   g_test_add_func("/schedule-stream/lines/lenient", test_lines_lenient);
   for (unsigned i = 0; i < G_N_ELEMENTS(bad_lines); i++) {
