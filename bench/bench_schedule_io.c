@@ -2,10 +2,10 @@
  *
  * 1. The file round trip a CI check makes: `netsched plan -o FILE` then
  *    `netsched verify FILE`, each a process of its own, for alltoall/faraj
- *    on 3-level trees, in JSON and in JSON Lines. Prints each step's wall
- *    time and peak resident memory (the child's ru_maxrss from wait4(), the
- *    figure /usr/bin/time -v prints as "Maximum resident set size") and the
- *    file's size.
+ *    on 3-level trees, in JSON, JSON Lines and zstd-compressed JSON Lines.
+ *    Prints each step's wall time and peak resident memory (the child's
+ *    ru_maxrss from wait4(), the figure /usr/bin/time -v prints as "Maximum
+ *    resident set size") and the file's size.
  * 2. Plan + verify in one process: faraj on a 3-level tree and shift on a
  *    fat tree, streamed (ns_verify_planned: the phases go from the planner
  *    straight into the verifier, the schedule is never held whole) and,
@@ -95,7 +95,7 @@ static void round_trip(const char *netsched, const char *dir, int machines, cons
   double mb = stat(file, &st) == 0 ? (double)st.st_size / 1e6 : 0;
   int v = p == 0 ? run(verify, &vs, &vm) : -1;
   unlink(file);
-  printf("%8d  %-14s %-6s %10.0f %9.2f %9.0f %9.2f %9.0f %9.2f  %s\n", machines, shape, format,
+  printf("%8d  %-14s %-9s %10.0f %9.2f %9.0f %9.2f %9.0f %9.2f  %s\n", machines, shape, format,
          mb, ps, pm, vs, vm, ps + vs,
          p != 0 ? "plan FAILED" : v == 0 ? "PASS" : v == 1 ? "check failed" : "verify FAILED");
   fflush(stdout);
@@ -198,11 +198,12 @@ int main(int argc, char **argv)
     }
     printf("file round trip: netsched plan -o FILE, then netsched verify FILE "
            "(alltoall/faraj, 64KiB)\n");
-    printf("%8s  %-14s %-6s %10s %9s %9s %9s %9s %9s  %s\n", "machines", "topology", "format",
+    printf("%8s  %-14s %-9s %10s %9s %9s %9s %9s %9s  %s\n", "machines", "topology", "format",
            "file_MB", "plan_s", "plan_MiB", "verify_s", "verif_MiB", "total_s", "verdict");
     for (int i = 0; i < n; i++) {
       round_trip(netsched, dir, sizes[i], "json");
       round_trip(netsched, dir, sizes[i], "jsonl");
+      round_trip(netsched, dir, sizes[i], "jsonl.zst");
     }
   }
   if (memory) {
