@@ -118,7 +118,7 @@ static int one_process(const char *spec, const char *algorithm, gboolean streame
   gboolean ok;
   if (streamed) {
     g_autoptr(NsVerifySession) vs =
-        ns_verify_planned(t, NS_COLL_ALLTOALL, algorithm, &params, NULL, &r, &error);
+        ns_verify_planned(t, NS_COLL_ALLTOALL, algorithm, &params, NULL, NULL, NULL, &r, &error);
     ok = vs != NULL;
     t1 = t0; /* planning and verifying interleave */
   } else {

@@ -160,6 +160,12 @@ static gboolean verify_stream(const NsTopology *t, const char *file, const NsVer
   return FALSE;
 }
 
+static void show_planned(uint64_t transfers, gpointer data)
+{
+  ns_cli_progress_show(data, "verify: %" G_GUINT64_FORMAT " transfers planned and checked",
+                       transfers);
+}
+
 /* Verifies one schedule (a file, or planned when `file` is NULL): exit
  * status 0, 1 or 2. */
 static int verify_one(const NsPlanOptions *po, const NsTopology *t, const char *file,
@@ -183,8 +189,12 @@ static int verify_one(const NsPlanOptions *po, const NsTopology *t, const char *
     const char *algorithm;
     NsPlanParams params;
     NsVerifySession *vs = NULL;
-    if (!ns_cli_plan_options_params(t, po, NULL, &c, &algorithm, &params, &error) ||
-        (vs = ns_verify_planned(t, c, algorithm, &params, opt, &r, &error)) == NULL) {
+    NsCliProgress progress;
+    ns_cli_progress_init(&progress);
+    if (ns_cli_plan_options_params(t, po, NULL, &c, &algorithm, &params, &error))
+      vs = ns_verify_planned(t, c, algorithm, &params, opt, show_planned, &progress, &r, &error);
+    ns_cli_progress_end(&progress);
+    if (vs == NULL) {
       ns_verify_report_clear(&r);
       report_error(o, name, error);
       return ns_cli_fail(error);

@@ -251,12 +251,16 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsVerifySession, ns_verify_session_free)
  * 16 bytes a transfer; for any other planner the schedule is built first.
  * Fills *report as ns_verify_end does and returns the session (it
  * describes the findings: ns_verify_session_schedule; the caller frees
- * it). NULL with the planner's error (NS_ERROR_INPUT, NS_ERROR_UNSUPPORTED)
- * or the verifier's. Time: the planner's plus the verifier's.
+ * it). `progress`, when not NULL, is called after each phase with the
+ * transfers verified so far (progress lines). NULL with the planner's
+ * error (NS_ERROR_INPUT, NS_ERROR_UNSUPPORTED) or the verifier's. Time:
+ * the planner's plus the verifier's.
  */
+typedef void (*NsVerifyProgress)(uint64_t transfers, gpointer data);
 NsVerifySession *ns_verify_planned(const NsTopology *topo, NsCollective collective,
                                    const char *algorithm, const NsPlanParams *params,
-                                   const NsVerifyOptions *opt, NsVerifyReport *report,
+                                   const NsVerifyOptions *opt, NsVerifyProgress progress,
+                                   gpointer progress_data, NsVerifyReport *report,
                                    GError **error);
 
 /* TRUE when every check that ran found nothing, ignoring optimality and

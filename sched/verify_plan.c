@@ -15,6 +15,9 @@ typedef struct {
   const NsVerifyOptions *opt;
   NsVerifySession *vs;
   gboolean whole;
+  NsVerifyProgress progress;
+  gpointer progress_data;
+  uint64_t n_transfers;
 } Feed;
 
 static gboolean feed_begin(const NsSchedule *header, gpointer data, GError **error)
@@ -30,16 +33,24 @@ static gboolean feed_begin(const NsSchedule *header, gpointer data, GError **err
 static gboolean feed_phase(const NsPhase *phase, gpointer data, GError **error)
 {
   Feed *f = data;
-  return f->whole || ns_verify_phase(f->vs, phase->transfers, phase->n, phase->chunk_pool, error);
+  if (f->whole)
+    return TRUE;
+  if (!ns_verify_phase(f->vs, phase->transfers, phase->n, phase->chunk_pool, error))
+    return FALSE;
+  f->n_transfers += phase->n;
+  if (f->progress != NULL)
+    f->progress(f->n_transfers, f->progress_data);
+  return TRUE;
 }
 
 NsVerifySession *ns_verify_planned(const NsTopology *topo, NsCollective collective,
                                    const char *algorithm, const NsPlanParams *params,
-                                   const NsVerifyOptions *opt, NsVerifyReport *report,
+                                   const NsVerifyOptions *opt, NsVerifyProgress progress,
+                                   gpointer progress_data, NsVerifyReport *report,
                                    GError **error)
 {
   memset(report, 0, sizeof *report);
-  Feed f = { .topo = topo, .opt = opt };
+  Feed f = { .topo = topo, .opt = opt, .progress = progress, .progress_data = progress_data };
   NsPhaseSink sink = { .begin = feed_begin, .phase = feed_phase, .data = &f };
   NsSchedule *tail = ns_plan_streamed(topo, collective, algorithm, params, &sink, NULL, NULL, error);
   if (tail != NULL && f.whole)

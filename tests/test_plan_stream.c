@@ -222,7 +222,8 @@ static void test_verify_planned(void)
       }
       NsVerifyReport whole = ns_test_verify(t, s), planned;
       g_autoptr(NsVerifySession) vs =
-          ns_verify_planned(t, NS_COLL_ALLTOALL, algos[a], &params, NULL, &planned, &error);
+          ns_verify_planned(t, NS_COLL_ALLTOALL, algos[a], &params, NULL, NULL, NULL,
+                            &planned, &error);
       g_assert_no_error(error);
       g_assert_nonnull(vs);
       assert_same_report(&planned, &whole);
