@@ -6,6 +6,7 @@
 #include "analysis/sweep_private.h"
 #include "platforms/error.h"
 #include "platforms/gtitm.h"
+#include "platforms/shapes.h"
 #include "platforms/spanning.h"
 #include "platforms/tree.h"
 #include "sched/allgather_ring_common.h"

@@ -1,7 +1,7 @@
 /* netsched — generated fabrics beyond switch trees: k-ary n-tree fat
  * trees, and rings, meshes, tori and hypercubes. See shapes.h. */
 #include "platforms/error.h"
-#include "platforms/shapes.h"
+#include "platforms/fabrics.h"
 
 static NsTopology *finish(NsTopology *t, GError **error)
 {

@@ -75,7 +75,7 @@
 #ifndef NETSCHED_GTITM_H
 #define NETSCHED_GTITM_H
 
-#include "platforms/shapes.h"
+#include "platforms/shape_options.h"
 #include <stdint.h>
 
 /* The largest switch count the generators accept (Waxman is O(S²)). */

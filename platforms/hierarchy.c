@@ -1,7 +1,7 @@
 /* netsched — gen:hierarchy:AxB, Tam & Wang's two-level FE/GE hierarchy
  * (§2.3 Figure 1, §4). See shapes.h. */
 #include "platforms/error.h"
-#include "platforms/shapes.h"
+#include "platforms/hierarchy.h"
 
 /* Table 1 of Tam & Wang §4: buffer capacities B_L in packets. */
 #define FE_SWITCH_BUFFER 43   /* IBM 8275-326, input-buffered */

@@ -8,7 +8,7 @@
  * adds the SMPI factors that reproduce the table exactly.
  */
 #include "platforms/error.h"
-#include "platforms/shapes.h"
+#include "platforms/presets.h"
 #include <string.h>
 
 typedef struct {
@@ -45,7 +45,8 @@ const char *ns_shape_preset_calibration(const char *shape)
   return p != NULL ? p->calibration : NULL;
 }
 
-NsTopology *ns_shape_preset(const char *spec, GError **error)
+gboolean ns_shape_preset_expand(const char *spec, char **generator_out, char **title_out,
+                                GError **error)
 {
   const char *colon = strchr(spec, ':');
   g_autofree char *shape = colon ? g_strndup(spec, (gsize)(colon - spec)) : g_strdup(spec);
@@ -62,7 +63,7 @@ NsTopology *ns_shape_preset(const char *spec, GError **error)
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
                     "gen:%s: expected %s:N with 2 <= N <= %" G_GINT64_FORMAT " machines", spec,
                     p != NULL ? p->name : "quadrics|gige", max);
-    return NULL;
+    return FALSE;
   }
   g_autofree char *generator = NULL;
   g_autofree char *title = NULL;
@@ -79,11 +80,7 @@ NsTopology *ns_shape_preset(const char *spec, GError **error)
     title = g_strdup_printf("gen:%s: %s, %" G_GINT64_FORMAT " machines (calibration %s)", spec,
                             p->what, n, p->calibration);
   }
-  NsTopology *t = ns_shape_from_spec(generator, error);
-  if (t == NULL) {
-    g_prefix_error(error, "gen:%s (= gen:%s): ", spec, generator);
-    return NULL;
-  }
-  ns_topology_set_title(t, title);
-  return t;
+  *generator_out = g_steal_pointer(&generator);
+  *title_out = g_steal_pointer(&title);
+  return TRUE;
 }

@@ -7,28 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void ns_shape_options_init(NsShapeOptions *o)
-{
-  *o = (NsShapeOptions){ .bandwidth = NS_DEFAULT_BANDWIDTH, .latency = NS_DEFAULT_LATENCY,
-                         .forwarding = NS_FORWARD_STORE_AND_FORWARD };
-}
-
-void ns_shape_apply_node(NsTopology *t, int node, const NsShapeOptions *o)
-{
-  NsNode *nd = ns_topology_node_mut(t, node);
-  if (nd->kind == NS_NODE_SWITCH) {
-    nd->forwarding = o->forwarding;
-  } else {
-    nd->ports = o->ports;
-    nd->k_ports = o->k_ports;
-  }
-}
-
-double ns_shape_link_bandwidth(const NsShapeOptions *o, gboolean switch_to_switch)
-{
-  return switch_to_switch && o->uplink > 0 ? o->uplink : o->bandwidth;
-}
-
 /* Builds a finalized topology from a switch tree given as parent pointers
  * (parent[0] = -1, parent[i] < i is not required) and per-switch machine
  * counts. Machines are numbered in depth-first order of their switches. */
@@ -356,6 +334,20 @@ static gboolean parse_dims(const char *text, int *dims, int *n)
     dims[(*n)++] = (int)v;
   }
   return *n > 0;
+}
+
+NsTopology *ns_shape_preset(const char *spec, GError **error)
+{
+  g_autofree char *generator = NULL, *title = NULL;
+  if (!ns_shape_preset_expand(spec, &generator, &title, error))
+    return NULL;
+  NsTopology *t = ns_shape_from_spec(generator, error);
+  if (t == NULL) {
+    g_prefix_error(error, "gen:%s (= gen:%s): ", spec, generator);
+    return NULL;
+  }
+  ns_topology_set_title(t, title);
+  return t;
 }
 
 NsTopology *ns_shape_from_spec(const char *spec, GError **error)

@@ -51,6 +51,10 @@
 #ifndef NETSCHED_SHAPES_H
 #define NETSCHED_SHAPES_H
 
+#include "platforms/fabrics.h"
+#include "platforms/hierarchy.h"
+#include "platforms/presets.h"
+#include "platforms/shape_options.h"
 #include "platforms/topology.h"
 #include <stdint.h>
 
@@ -61,23 +65,6 @@ typedef enum {
   NS_RANDOM_DEEP,        /* each switch attached to one of the 2 most recent: depth ~ S/2 */
   NS_RANDOM_UNBALANCED,  /* machines skewed: half of them on one random switch */
 } NsRandomKind;
-
-/* Link speeds and node attributes of generated topologies. */
-typedef struct {
-  double bandwidth;        /* bit/s: machine links, and all links when uplink is 0 */
-  double uplink;           /* bit/s: switch-to-switch links; 0 = bandwidth */
-  double latency;          /* s, every link */
-  NsForwarding forwarding; /* switches */
-  NsPortKind ports;        /* machines (NS_PORTS_DEFAULT: by their link count) */
-  int k_ports;             /* NS_PORTS_K */
-} NsShapeOptions;
-
-/* 100 Mbit/s, 10 us, store-and-forward, default ports. */
-void ns_shape_options_init(NsShapeOptions *o);
-/* The options' bandwidth of a link (switch_to_switch: an uplink). */
-double ns_shape_link_bandwidth(const NsShapeOptions *o, gboolean switch_to_switch);
-/* Applies the switch or machine attributes of `o` to node `node`. */
-void ns_shape_apply_node(NsTopology *t, int node, const NsShapeOptions *o);
 
 NsTopology *ns_shape_star(int machines, double bandwidth, double latency);
 NsTopology *ns_shape_chain(int switches, int per_switch, double bandwidth, double latency);
@@ -95,63 +82,8 @@ NsTopology *ns_shape_tree(const int *fanout, int levels, double bandwidth, doubl
 NsTopology *ns_shape_random(uint64_t seed, int machines, int switches, NsRandomKind kind,
                             double bandwidth, double latency, GError **error);
 
-/*
- * ns_shape_fattree — the k-ary n-tree of Petrini & Vanneschi (1997): k^n
- * machines n0..n{k^n-1}, and n levels of k^(n-1) switches "L<l>s<w>" (l = 1
- * the leaves). Switch w of level l has digits w = (w_0, …, w_(n-2)) in
- * base k; its up-port j (j = 0..k-1) joins switch w' of level l+1 equal to
- * w with digit l-1 replaced by j; machine i hangs from leaf switch ⌊i/k⌋.
- * Up-links are declared in port order, so dmodk routing (set here) takes
- * up-port ⌊d / k^(l-1)⌋ mod k at level l, as Zahavi et al. define it.
- * `suffix` is appended to the topology's name ("gen:fattree:4,3" + suffix).
- * NS_ERROR_INPUT for k < 2, n < 1 or more than 1,000,000 nodes.
- * Time O(n · k^n).
- */
-NsTopology *ns_shape_fattree(int k, int n, const NsShapeOptions *o, const char *suffix,
-                             GError **error);
-
-/*
- * ns_shape_grid — a torus (`wrap`) or mesh of dims[0] × dims[1] × …
- * machines n0.., machine i at coordinates (i mod N_0, ⌊i/N_0⌋ mod N_1, …),
- * each linked to its positive neighbour in every dimension (declared from
- * it, so a ring dimension of size 2 gets two parallel links). Grid and
- * dimension-order routing are set; machines are all-port unless `o` says
- * otherwise. NS_ERROR_INPUT for a size < 1, fewer than 2 machines or more
- * than 1,000,000. Time O(P · dims).
- */
-NsTopology *ns_shape_grid(const int *dims, int n_dims, gboolean wrap, const NsShapeOptions *o,
-                          const char *suffix, GError **error);
-
-/* Tam & Wang's two-level hierarchy, "AxB" (platforms/hierarchy.c): the GE
- * switch s0 (shared-buffered, 820 packets) and FE switches s1..sB
- * (input-buffered, 45 packets: their GE uplink's buffer), A machines on
- * each; for B = 1 a lone FE switch s0 (43 packets). Machine links at
- * o->bandwidth, uplinks at o->uplink (default 1 Gbit/s). NULL with
- * NS_ERROR_INPUT for a malformed AxB. O(A·B). */
-NsTopology *ns_shape_hierarchy(const char *args, const NsShapeOptions *o, const char *suffix,
-                               GError **error);
-
 /* Parses a "gen:..." specification (without the "gen:" prefix). */
 NsTopology *ns_shape_from_spec(const char *spec, GError **error);
 const char *ns_random_kind_name(NsRandomKind kind);
-
-/*
- * Calibrated presets (platforms/presets.c), specifications "gen:NAME:N":
- *   quadrics:N   the smallest 4-ary n-tree with at least N machines (4^n;
- *                the extra machines idle), cut-through switches, links
- *                1.805Gbps/4.055us: Lemieux's Quadrics network, Faraj's
- *                Table 4.6 (calibration "lemieux")
- *   gige:N       N machines on one store-and-forward switch, links
- *                652.6Mbps/31.71us: the Gigabit Ethernet Beowulf cluster
- *                of Table 4.7 (calibration "beowulf-gige")
- * Link values are the plain linear fit of the table (docs/simulator.md);
- * generator options after N override them. ns_shape_preset() takes the
- * specification without "gen:" and returns NULL with NS_ERROR_INPUT for a
- * bad N or option; ns_shape_preset_calibration() names the bundled
- * calibration of a preset (NULL for other shapes). O(size of the result).
- */
-gboolean ns_shape_is_preset(const char *shape);
-NsTopology *ns_shape_preset(const char *spec, GError **error);
-const char *ns_shape_preset_calibration(const char *shape);
 
 #endif

@@ -1,5 +1,5 @@
 /* netsched — alltoall/ring: the topology-unaware ring all-to-all. */
-#include "sched/alltoall_shifts.h"
+#include "sched/alltoall_shifts_private.h"
 
 NsSchedule *ns_alltoall_shifts(const NsTopology *topo, const NsPlanParams *params,
                                const char *algorithm)

@@ -4,7 +4,7 @@
 #include "sched/verify.h"
 #include "platforms/error.h"
 #include "sched/lower_bound.h"
-#include "sched/relay_set.h"
+#include "sched/relay_set_private.h"
 #include "sched/route.h"
 #include "sched/sync.h"
 #include <pthread.h>
