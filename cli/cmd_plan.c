@@ -4,7 +4,6 @@
 #include "sched/schedule_json.h"
 #include "sched/schedule_stream.h"
 #include "platforms/error.h"
-#include <errno.h>
 
 static void list_planners(void)
 {
@@ -62,10 +61,11 @@ static gboolean write_phase(const NsPhase *phase, gpointer data, GError **error)
   w->n_transfers += phase->n;
   ns_cli_progress_show(&w->progress, "plan: %u phases, %" G_GUINT64_FORMAT " transfers written",
                        phase->index + 1, w->n_transfers);
-  if (ferror(w->out)) { /* a full disk: stop planning now, not hours later */
-    int err = errno;
-    g_set_error(error, NS_ERROR, NS_ERROR_IO, "cannot write schedule: %s",
-                err != 0 ? g_strerror(err) : "write error");
+  /* a full disk stops planning now, not hours later */
+  if (!w->table)
+    return ns_schedule_writer_check(w->writer, error);
+  if (ferror(w->out)) {
+    g_set_error(error, NS_ERROR, NS_ERROR_IO, "cannot write the table");
     return FALSE;
   }
   return TRUE;

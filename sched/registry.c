@@ -51,6 +51,45 @@ const NsPlanner *ns_planner_find(NsCollective collective, const char *algorithm)
   return NULL;
 }
 
+/* The planner registered for `algorithm`, or NULL with NS_ERROR_INPUT
+ * listing the collective's algorithms. */
+static const NsPlanner *find_planner(NsCollective collective, const char *algorithm,
+                                     GError **error)
+{
+  const NsPlanner *p = ns_planner_find(collective, algorithm);
+  if (p != NULL)
+    return p;
+  GString *known = g_string_new(NULL);
+  for (gsize i = 0; i < G_N_ELEMENTS(planners); i++)
+    if (planners[i].collective == collective)
+      g_string_append_printf(known, "%s%s", known->len ? ", " : "", planners[i].name);
+  ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "unknown %s algorithm '%s' (known: %s)",
+                  ns_collective_name(collective), algorithm, known->str);
+  g_string_free(known, TRUE);
+  return NULL;
+}
+
+/* Runs planner p once the topology and parameters suit it. */
+static NsSchedule *run_planner(const NsPlanner *p, const NsTopology *topo,
+                               const NsPlanParams *params, GError **error)
+{
+  if (p->needs_tree && ns_topology_routing(topo) != NS_ROUTING_TREE) {
+    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                    "%s/%s needs a switch tree (unique-path routing), and %s routes %s: take "
+                    "a spanning tree (--spanning bfs|dfs|kruskal|uniform), as Ethernet does, "
+                    "or use an algorithm for this fabric",
+                    ns_collective_name(p->collective), p->name, ns_topology_source(topo),
+                    ns_routing_kind_name(ns_topology_routing(topo)));
+    return NULL;
+  }
+  if (params->msize == 0 || params->msize > NS_MAX_MSIZE) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                    "message size %" G_GUINT64_FORMAT " B is outside 1 B .. 1TiB", params->msize);
+    return NULL;
+  }
+  return p->plan(topo, params, error);
+}
+
 void ns_plan_stream(NsSchedule *s, const NsPlanParams *params)
 {
   if (params->sink != NULL && g_strcmp0(params->sink_for, s->algorithm) == 0)
@@ -64,10 +103,7 @@ static gboolean hand_on_whole(const NsSchedule *s, const NsPhaseSink *sink, GErr
   if (!sink->begin(header, sink->data, error))
     return FALSE;
   for (uint32_t ph = 0; ph < ns_schedule_n_phases(s); ph++) {
-    NsPhase phase = { .index = ph,
-                      .chunk_pool = (const uint32_t *)(void *)s->chunk_pool->data };
-    ns_schedule_phase_range(s, ph, &phase.first, &phase.n);
-    phase.transfers = phase.n > 0 ? ns_schedule_transfer(s, phase.first) : NULL;
+    NsPhase phase = ns_schedule_phase(s, ph);
     if (!sink->phase(&phase, sink->data, error))
       return FALSE;
   }
@@ -79,11 +115,13 @@ NsSchedule *ns_plan_streamed(const NsTopology *topo, NsCollective collective,
                              const NsPhaseSink *sink, uint32_t *n_phases, uint64_t *n_transfers,
                              GError **error)
 {
-  const NsPlanner *planner = ns_planner_find(collective, algorithm);
+  const NsPlanner *planner = find_planner(collective, algorithm, error);
+  if (planner == NULL)
+    return NULL;
   NsPlanParams with_sink = *params;
   with_sink.sink = sink;
-  with_sink.sink_for = planner != NULL ? planner->name : NULL;
-  NsSchedule *s = ns_plan(topo, collective, algorithm, &with_sink, error);
+  with_sink.sink_for = planner->name;
+  NsSchedule *s = run_planner(planner, topo, &with_sink, error);
   if (s == NULL)
     return NULL;
   uint32_t phases = ns_schedule_n_phases(s);
@@ -104,32 +142,8 @@ NsSchedule *ns_plan_streamed(const NsTopology *topo, NsCollective collective,
 NsSchedule *ns_plan(const NsTopology *topo, NsCollective collective, const char *algorithm,
                     const NsPlanParams *params, GError **error)
 {
-  const NsPlanner *p = ns_planner_find(collective, algorithm);
-  if (p == NULL) {
-    GString *known = g_string_new(NULL);
-    for (gsize i = 0; i < G_N_ELEMENTS(planners); i++)
-      if (planners[i].collective == collective)
-        g_string_append_printf(known, "%s%s", known->len ? ", " : "", planners[i].name);
-    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "unknown %s algorithm '%s' (known: %s)",
-                    ns_collective_name(collective), algorithm, known->str);
-    g_string_free(known, TRUE);
-    return NULL;
-  }
-  if (p->needs_tree && ns_topology_routing(topo) != NS_ROUTING_TREE) {
-    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
-                    "%s/%s needs a switch tree (unique-path routing), and %s routes %s: take "
-                    "a spanning tree (--spanning bfs|dfs|kruskal|uniform), as Ethernet does, "
-                    "or use an algorithm for this fabric",
-                    ns_collective_name(collective), p->name, ns_topology_source(topo),
-                    ns_routing_kind_name(ns_topology_routing(topo)));
-    return NULL;
-  }
-  if (params->msize == 0 || params->msize > NS_MAX_MSIZE) {
-    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                    "message size %" G_GUINT64_FORMAT " B is outside 1 B .. 1TiB", params->msize);
-    return NULL;
-  }
-  return p->plan(topo, params, error);
+  const NsPlanner *p = find_planner(collective, algorithm, error);
+  return p != NULL ? run_planner(p, topo, params, error) : NULL;
 }
 
 NsSchedule *ns_schedule_for_topology(const NsTopology *topo, NsCollective collective,

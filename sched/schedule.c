@@ -302,6 +302,14 @@ void ns_schedule_phase_range(const NsSchedule *s, uint32_t p, uint64_t *first, u
   *count = end - start;
 }
 
+NsPhase ns_schedule_phase(const NsSchedule *s, uint32_t p)
+{
+  NsPhase ph = { .index = p, .chunk_pool = (const uint32_t *)(void *)s->chunk_pool->data };
+  ns_schedule_phase_range(s, p, &ph.first, &ph.n);
+  ph.transfers = ph.n > 0 ? ns_schedule_transfer(s, ph.first) : NULL;
+  return ph;
+}
+
 uint32_t ns_schedule_transfer_phase(const NsSchedule *s, uint64_t t)
 {
   /* The last phase whose first transfer is <= t (empty phases share starts). */

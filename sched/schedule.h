@@ -193,6 +193,9 @@ static inline const NsTransfer *ns_schedule_transfer(const NsSchedule *s, uint64
 }
 /* Transfers of phase p are [*first, *first + *count). */
 void ns_schedule_phase_range(const NsSchedule *s, uint32_t p, uint64_t *first, uint64_t *count);
+/* Phase p of a schedule held whole, as the streams hand phases on
+ * (pointers into the schedule, valid until it changes). O(1). */
+NsPhase ns_schedule_phase(const NsSchedule *s, uint32_t p);
 /* The phase transfer t belongs to. O(log phases). */
 uint32_t ns_schedule_transfer_phase(const NsSchedule *s, uint64_t t);
 /* Chunks of a transfer (pointer into the schedule, valid until it changes). */

@@ -182,6 +182,9 @@ NsScheduleWriter *ns_schedule_writer_new_compressed(FILE *out, NsScheduleFormat 
 /* Appends one phase (phase->index and first are ignored; phases are
  * numbered in the order written). O(phase). Write errors surface at finish. */
 void ns_schedule_writer_phase(NsScheduleWriter *w, const NsPhase *phase);
+/* FALSE with NS_ERROR_IO "cannot write schedule: why" once a write has
+ * failed (a full disk), so that a long producer can stop early. O(1). */
+gboolean ns_schedule_writer_check(const NsScheduleWriter *w, GError **error);
 /* Writes the tail (sync edges, routes) and flushes. FALSE with NS_ERROR_IO
  * "cannot write schedule: why" when any write failed. Frees the writer. */
 gboolean ns_schedule_writer_finish(NsScheduleWriter *w, GError **error);

@@ -505,6 +505,19 @@ void ns_schedule_writer_abort(NsScheduleWriter *w)
   g_free(w);
 }
 
+/* The error of a failed write (errno `err`), naming the writer's file. */
+static void write_error(const NsScheduleWriter *w, int err, GError **error)
+{
+  ns_set_error_at(error, NS_ERROR_IO, w->name, 0, "cannot write schedule: %s", g_strerror(err));
+}
+
+gboolean ns_schedule_writer_check(const NsScheduleWriter *w, GError **error)
+{
+  if (w->err != 0)
+    write_error(w, w->err, error);
+  return w->err == 0;
+}
+
 gboolean ns_schedule_writer_finish(NsScheduleWriter *w, GError **error)
 {
   if (w->format == NS_SCHEDULE_JSON)
@@ -519,8 +532,7 @@ gboolean ns_schedule_writer_finish(NsScheduleWriter *w, GError **error)
   if (err == 0 && ferror(w->out))
     err = EIO;
   if (err != 0)
-    ns_set_error_at(error, NS_ERROR_IO, w->name, 0, "cannot write schedule: %s",
-                    g_strerror(err));
+    write_error(w, err, error);
   ns_schedule_writer_abort(w);
   return err == 0;
 }
@@ -535,11 +547,7 @@ static gboolean write_schedule(const NsSchedule *s, NsScheduleFormat format,
   if (w == NULL)
     return FALSE;
   for (uint32_t p = 0; p < ns_schedule_n_phases(s); p++) {
-    uint64_t first, count;
-    ns_schedule_phase_range(s, p, &first, &count);
-    NsPhase ph = { .index = p, .first = first, .n = count,
-                   .transfers = count > 0 ? ns_schedule_transfer(s, first) : NULL,
-                   .chunk_pool = (const uint32_t *)(void *)s->chunk_pool->data };
+    NsPhase ph = ns_schedule_phase(s, p);
     ns_schedule_writer_phase(w, &ph);
   }
   return ns_schedule_writer_finish(w, error);

@@ -479,15 +479,13 @@ uint64_t ns_torus_exchange_moves(const NsTopology *topo, int n_dims, gboolean by
   uint64_t moves = 0;
   if (by_symmetry) {
     moves = moves_by_symmetry(&T);
-  } else {
-    VHop hops[MAX_HOPS];
-    for (int o = 0; o < T.p; o++)
-      for (int d = 0; d < T.p; d++)
-        if (o != d)
-          for (int i = 0, k = message_path(&T, o, d, hops); i < k; i++) {
-            int src;
-            moves += image(&T, &hops[i], &src) > 0;
-          }
+  } else { /* the planner's own first pass */
+    uint64_t n_keys = key_of(&T, T.n_phases, 0, 0, 1, 0);
+    uint64_t *slot = g_new0(uint64_t, n_keys);
+    bucket_hops(&T, slot, NULL);
+    for (uint64_t key = 0; key < n_keys; key++)
+      moves += slot[key];
+    g_free(slot);
   }
   torus_clear(&T);
   return moves;

@@ -393,27 +393,33 @@ static inline gboolean direct_a2a(const Replay *st, const NsTransfer *tr)
          tr->chunk == (uint32_t)tr->src * (uint32_t)st->p + (uint32_t)tr->dst;
 }
 
-/* Each relayed chunk's holder is looked up once, in the first pass over
- * the phase; the hops it travelled wait in `hops_seen` (one per chunk of
- * the phase's transfers that are not direct, in order) for the second. */
+/* Each relayed all-to-all chunk's holder is looked up once, in the first
+ * pass over the phase; the hops it travelled wait in `hops_seen` (one per
+ * chunk of the phase's transfers that are not direct, in order) for the
+ * second. */
 static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t n)
 {
+  gboolean a2a = st->s->collective == NS_COLL_ALLTOALL;
   g_array_set_size(st->hops_seen, 0);
   for (uint64_t t = first; t < first + n; t++) {
     const NsTransfer *tr = tr_at(st, t);
     if (direct_a2a(st, tr))
       continue; /* the origin holds its message */
     const uint32_t *chunks = chunks_of(st, tr);
-    guint at = st->hops_seen->len;
-    g_array_set_size(st->hops_seen, at + tr->n_chunks);
-    uint32_t *hops = &g_array_index(st->hops_seen, uint32_t, at);
+    uint32_t *hops = NULL;
+    if (a2a) {
+      guint at = st->hops_seen->len;
+      g_array_set_size(st->hops_seen, at + tr->n_chunks);
+      hops = &g_array_index(st->hops_seen, uint32_t, at);
+    }
     for (uint32_t k = 0; k < tr->n_chunks; k++) {
-      hops[k] = 0;
-#if defined(__GNUC__)
+      uint32_t h = 0;
       if (k + 8 < tr->n_chunks && st->relay != NULL) /* a relay set does not fit any cache */
         ns_relay_set_prefetch(st->relay, chunks[k + 8], (uint32_t)tr->src);
-#endif
-      if (!holds(st, tr->src, chunks[k], &hops[k])) {
+      gboolean held = holds(st, tr->src, chunks[k], &h);
+      if (hops != NULL)
+        hops[k] = h;
+      if (!held) {
         NsFinding f = finding(NS_FIND_NOT_HELD, (int64_t)phase, (int64_t)t);
         f.machine = tr->src;
         f.chunk = chunks[k];
@@ -426,9 +432,11 @@ static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t 
   for (uint64_t t = first; t < first + n; t++) {
     const NsTransfer *tr = tr_at(st, t);
     gboolean direct = direct_a2a(st, tr);
-    const uint32_t *hops_held = direct ? NULL : &g_array_index(st->hops_seen, uint32_t, seen);
-    if (!direct)
+    const uint32_t *hops_held = NULL;
+    if (a2a && !direct) {
+      hops_held = &g_array_index(st->hops_seen, uint32_t, seen);
       seen += tr->n_chunks;
+    }
 #if defined(__GNUC__)
     /* the holdings of a large all-to-all do not fit any cache */
     if (t + 8 < first + n && st->s->collective == NS_COLL_ALLTOALL)
@@ -471,10 +479,8 @@ static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t 
       route_hops = (uint32_t)route_of(st, t, tr);
     for (uint32_t k = 0; k < tr->n_chunks; k++) {
       uint32_t hops = 0;
-#if defined(__GNUC__)
       if (k + 8 < tr->n_chunks && st->relay != NULL)
         ns_relay_set_prefetch(st->relay, chunks[k + 8], (uint32_t)tr->dst);
-#endif
       if (relayed) {
         hops = (hops_held != NULL ? hops_held[k] : 0) + route_hops;
         int o = (int)(chunks[k] / (uint32_t)st->p), d = (int)(chunks[k] % (uint32_t)st->p);
@@ -1155,11 +1161,9 @@ gboolean ns_verify(const NsTopology *topo, const NsSchedule *s, const NsVerifyOp
     r->n_transfers = ns_schedule_n_transfers(s);
     return FALSE;
   }
-  for (uint32_t ph = 0; ph < ns_schedule_n_phases(s); ph++) {
-    uint64_t first, n;
-    ns_schedule_phase_range(s, ph, &first, &n);
-    replay_phase(&st, ph, first, n > 0 ? ns_schedule_transfer(s, first) : NULL, n,
-                 (const uint32_t *)(void *)s->chunk_pool->data);
+  for (uint32_t p = 0; p < ns_schedule_n_phases(s); p++) {
+    NsPhase ph = ns_schedule_phase(s, p);
+    replay_phase(&st, p, ph.first, ph.transfers, ph.n, ph.chunk_pool);
   }
   gboolean ok = replay_end(&st, error);
   replay_free(&st);

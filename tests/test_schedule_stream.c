@@ -422,9 +422,7 @@ static void test_write_compressed(void)
     NsScheduleWriter *w = ns_schedule_writer_new_compressed(f, format, c, s, NULL, &err);
     g_assert_no_error(err);
     for (uint32_t p = 0; p < ns_schedule_n_phases(s); p++) {
-      NsPhase ph = { .index = p, .chunk_pool = (const uint32_t *)(void *)s->chunk_pool->data };
-      ns_schedule_phase_range(s, p, &ph.first, &ph.n);
-      ph.transfers = ph.n > 0 ? ns_schedule_transfer(s, ph.first) : NULL;
+      NsPhase ph = ns_schedule_phase(s, p);
       ns_schedule_writer_phase(w, &ph);
     }
     g_assert_true(ns_schedule_writer_finish(w, &err));
@@ -664,10 +662,8 @@ static gboolean verify_streamed(const NsTopology *t, const NsSchedule *s, unsign
   if (vs == NULL)
     return FALSE;
   for (uint32_t p = 0; p < ns_schedule_n_phases(s); p++) {
-    uint64_t first, n;
-    ns_schedule_phase_range(s, p, &first, &n);
-    if (!ns_verify_phase(vs, n > 0 ? ns_schedule_transfer(s, first) : NULL, n,
-                         (const uint32_t *)(void *)s->chunk_pool->data, err)) {
+    NsPhase ph = ns_schedule_phase(s, p);
+    if (!ns_verify_phase(vs, ph.transfers, ph.n, ph.chunk_pool, err)) {
       ns_verify_session_free(vs);
       return FALSE;
     }
