@@ -180,7 +180,8 @@ static gboolean count_hardware(NsStudy *st, GError **error)
   st->costs = g_new0(double, (gsize)sp->n_designs);
   for (int d = 0; d < sp->n_designs; d++) {
     ns_design_hardware(sp->designs[d].topo, &st->hardware[d]);
-    if (sp->prices != NULL && !ns_design_cost(sp->prices, sp->designs[d].topo, &st->costs[d], error)) {
+    const NsPrices *prices = sp->designs[d].prices ? sp->designs[d].prices : sp->prices;
+    if (sp->prices != NULL && !ns_design_cost(prices, sp->designs[d].topo, &st->costs[d], error)) {
       g_prefix_error(error, "design %s: ", sp->designs[d].name);
       return FALSE;
     }

@@ -19,8 +19,12 @@
  *                  (clustered bars per message size: bound, fastest
  *                  verified, best contention-free, MPICH's and Open MPI's
  *                  defaults), time
- *                  and ratio to the bound, both from zero;
- *   report.md      the recommendation, also printed.
+ *                  and ratio to the bound, both from zero with headroom,
+ *                  each bar labelled with its algorithm, the subtitle
+ *                  computed from the bars;
+ *   report.md      the recommendation, also printed; designs ranked with
+ *                  every ratio to the fastest, ties (ns_study_rows_tie)
+ *                  said as ties; links to the plots that exist.
  *
  * Which model ranks. The fluid models (ideal, tcp, smpi) share bandwidth
  * perfectly: any schedule whose link loads fit — the all-posted `simple`
@@ -48,6 +52,9 @@
 /* Relative gap under which a fluid model's times count as tied. */
 #define NS_DESIGN_FLUID_TIE 0.01
 
+/* Prices for the cost column (design_cost.c). */
+typedef struct NsPrices NsPrices;
+
 typedef struct {
   char *name;          /* [A-Za-z0-9][A-Za-z0-9._-]*: used in paths and plots */
   char *description;   /* one line for people (may be NULL) */
@@ -55,6 +62,7 @@ typedef struct {
   char *versus;        /* the design this one changes one part of (NULL: none) */
   char *change;        /* what changed ("10 Gbit/s uplinks"; NULL: "vs VERSUS") */
   guint64 model_mask;  /* bit m: run model m on this design (0: every model) */
+  const NsPrices *prices; /* this design's prices (NULL: the study's), not owned */
 } NsDesign;
 
 /* TRUE when design d runs model m. */
@@ -77,9 +85,6 @@ typedef struct {
   void *measure_data;    /* passed to the measure function */
 } NsDesignModel;
 
-/* Prices for the cost column (design_cost.c). */
-typedef struct NsPrices NsPrices;
-
 typedef struct {
   const NsDesign *designs;
   int n_designs;
@@ -89,7 +94,7 @@ typedef struct {
   const NsDesignModel *models;
   int n_models;                    /* at most 64 */
   NsMeasureFunc measure;
-  const NsPrices *prices;          /* NULL: no cost column */
+  const NsPrices *prices;          /* NULL: no cost column (then no design has prices) */
   const char *outdir;
   gboolean one_collective_layout;  /* runs in OUTDIR/DESIGN-MODEL (else -COLLECTIVE appended) */
   gboolean retry_failed;           /* rows whose last attempt failed run again */
@@ -140,16 +145,22 @@ void ns_design_hardware(const NsTopology *topo, NsHardware *hw);
  *
  *   [prices]
  *   currency    = EUR                       (text, default "")
- *   switch      = 1500                      per switch
+ *   switch      = 1500                      per switch, or by its ports in use:
+ *   switch      = 8:200, 48:2500, 128:15000 PORTS:PRICE, the smallest chassis
+ *                                           with at least the switch's ports
  *   switch-port = 1Gbps:40, 10Gbps:300      per switch port, by link speed
  *   nic-port    = 1Gbps:30, 10Gbps:250      per machine port, by link speed
  *   cable       = 1Gbps:5, 10Gbps:60        per link, by link speed
  *
  * Every key is optional (a missing one costs nothing); a speed a design
- * uses but a listed key does not price is an error of ns_design_cost.
+ * uses but a listed key does not price, or a switch with more ports than
+ * the largest chassis, is an error of ns_design_cost.
  * NULL with NS_ERROR_INPUT (`file:line: ...`) or NS_ERROR_IO. O(size).
  */
 NsPrices *ns_prices_load(const char *path, GError **error);
+/* The prices of `base` (may be NULL) with the keys that `path` gives
+ * replacing base's, key by key: one design's prices over the study's. */
+NsPrices *ns_prices_load_over(const NsPrices *base, const char *path, GError **error);
 void ns_prices_free(NsPrices *p);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsPrices, ns_prices_free)
 const char *ns_prices_currency(const NsPrices *p);

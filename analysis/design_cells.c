@@ -27,6 +27,17 @@ static gboolean is_selector(const char *label, const char *name)
   return strcmp(label, name) == 0;
 }
 
+gboolean ns_study_rows_tie(gboolean fluid, const NsStoredRow *a, const NsStoredRow *b)
+{
+  if (a == b)
+    return TRUE;
+  if (fluid) {
+    double lo = MIN(a->completion_s, b->completion_s), hi = MAX(a->completion_s, b->completion_s);
+    return hi <= lo * (1 + NS_DESIGN_FLUID_TIE);
+  }
+  return a->min_s <= b->max_s && b->min_s <= a->max_s;
+}
+
 /* Step 2 for one cell: the rows of (collective, size, model, design). */
 static void summarise_cell(NsStudy *st, int c, int k, int m, int d)
 {
@@ -62,8 +73,7 @@ static void summarise_cell(NsStudy *st, int c, int k, int m, int d)
     const NsStoredRow *r = g_ptr_array_index(rows, i);
     if (r->msize != msize || !r->ok || !r->valid)
       continue;
-    if (fluid ? r->completion_s <= f->completion_s * (1 + NS_DESIGN_FLUID_TIE)
-              : r == f || r->min_s <= f->max_s)
+    if (ns_study_rows_tie(fluid, f, r))
       g_ptr_array_add(cell->tied, (gpointer)r);
   }
   /* A fluid model never prices contention: it names only a contention-free

@@ -18,9 +18,16 @@ typedef struct {
   GArray *items; /* SpeedPrice */
 } SpeedPrices;
 
+/* One chassis of the `switch` key's list: up to `ports` ports. */
+typedef struct {
+  int ports;
+  double price;
+} Chassis;
+
 struct NsPrices {
   char *currency;
-  double per_switch;
+  double per_switch;     /* `switch = PRICE`: every switch the same */
+  GArray *chassis;       /* `switch = PORTS:PRICE, ...` by ports, ascending (NULL: flat) */
   SpeedPrices switch_port, nic_port, cable;
 };
 
@@ -35,6 +42,8 @@ void ns_prices_free(NsPrices *p)
   for (int i = 0; i < 3; i++)
     if (all[i]->items != NULL)
       g_array_unref(all[i]->items);
+  if (p->chassis != NULL)
+    g_array_unref(p->chassis);
   g_free(p->currency);
   g_free(p);
 }
@@ -50,10 +59,56 @@ static gboolean parse_price(const NsKeyEntry *e, const char *text, double *price
   return TRUE;
 }
 
+static int compare_chassis(const void *a, const void *b)
+{
+  const Chassis *x = a, *y = b;
+  return (x->ports > y->ports) - (x->ports < y->ports);
+}
+
+/* `switch = 1500` (every switch), or `switch = 8:200, 48:2500, 128:15000`:
+ * a switch costs the smallest chassis with at least its ports. */
+static gboolean parse_switch(const NsKeyEntry *e, NsPrices *p, GError **error)
+{
+  if (p->chassis != NULL)
+    g_array_unref(p->chassis);
+  p->chassis = NULL;
+  p->per_switch = 0;
+  if (strchr(e->value, ':') == NULL)
+    return parse_price(e, e->value, &p->per_switch, error);
+  p->chassis = g_array_new(FALSE, FALSE, sizeof(Chassis));
+  g_auto(GStrv) parts = g_strsplit(e->value, ",", -1);
+  for (int i = 0; parts[i] != NULL; i++) {
+    char *item = g_strstrip(parts[i]);
+    char *colon = strchr(item, ':');
+    if (colon == NULL)
+      return ns_keyfile_fail(error, e->where,
+                             "switch: '%s' is not PORTS:PRICE (e.g. 48:2500), and the key "
+                             "mixes that form with a flat price", item);
+    *colon = '\0';
+    char *end = NULL;
+    const char *ports = g_strstrip(item);
+    gint64 n = g_ascii_strtoll(ports, &end, 10);
+    if (end == ports || *end != '\0' || n < 1 || n > 100000)
+      return ns_keyfile_fail(error, e->where,
+                             "switch: ports '%s' is not a whole number from 1 to 100000", ports);
+    Chassis c = { .ports = (int)n };
+    if (!parse_price(e, g_strstrip(colon + 1), &c.price, error))
+      return FALSE;
+    for (guint k = 0; k < p->chassis->len; k++)
+      if (g_array_index(p->chassis, Chassis, k).ports == c.ports)
+        return ns_keyfile_fail(error, e->where, "switch: %d ports are priced twice", c.ports);
+    g_array_append_val(p->chassis, c);
+  }
+  g_array_sort(p->chassis, compare_chassis);
+  return TRUE;
+}
+
 /* "1Gbps:40, 10Gbps:300" */
 static gboolean parse_speed_prices(const NsKeyEntry *e, SpeedPrices *out, GError **error)
 {
   out->set = TRUE;
+  if (out->items != NULL) /* a design's file replaces the study's list */
+    g_array_unref(out->items);
   out->items = g_array_new(FALSE, FALSE, sizeof(SpeedPrice));
   g_auto(GStrv) parts = g_strsplit(e->value, ",", -1);
   for (int i = 0; parts[i] != NULL; i++) {
@@ -77,12 +132,31 @@ static gboolean parse_speed_prices(const NsKeyEntry *e, SpeedPrices *out, GError
   return TRUE;
 }
 
+static void copy_speed_prices(SpeedPrices *to, const SpeedPrices *from)
+{
+  to->set = from->set;
+  to->items = from->items != NULL ? g_array_copy(from->items) : NULL;
+}
+
 NsPrices *ns_prices_load(const char *path, GError **error)
+{
+  return ns_prices_load_over(NULL, path, error);
+}
+
+NsPrices *ns_prices_load_over(const NsPrices *base, const char *path, GError **error)
 {
   g_autoptr(GPtrArray) groups = ns_keyfile_scan(path, error);
   if (groups == NULL)
     return NULL;
   g_autoptr(NsPrices) p = g_new0(NsPrices, 1);
+  if (base != NULL) {
+    p->currency = g_strdup(base->currency);
+    p->per_switch = base->per_switch;
+    p->chassis = base->chassis != NULL ? g_array_copy(base->chassis) : NULL;
+    copy_speed_prices(&p->switch_port, &base->switch_port);
+    copy_speed_prices(&p->nic_port, &base->nic_port);
+    copy_speed_prices(&p->cable, &base->cable);
+  }
   gboolean seen = FALSE;
   for (guint i = 0; i < groups->len; i++) {
     const NsKeyGroup *g = g_ptr_array_index(groups, i);
@@ -98,10 +172,11 @@ NsPrices *ns_prices_load(const char *path, GError **error)
     for (guint k = 0; k < g->entries->len; k++) {
       const NsKeyEntry *e = g_ptr_array_index(g->entries, k);
       gboolean ok = TRUE;
-      if (strcmp(e->key, "currency") == 0)
+      if (strcmp(e->key, "currency") == 0) {
+        g_free(p->currency);
         p->currency = g_strdup(e->value);
-      else if (strcmp(e->key, "switch") == 0)
-        ok = parse_price(e, e->value, &p->per_switch, error);
+      } else if (strcmp(e->key, "switch") == 0)
+        ok = parse_switch(e, p, error);
       else
         ok = parse_speed_prices(e,
                                 strcmp(e->key, "switch-port") == 0 ? &p->switch_port
@@ -156,9 +231,40 @@ static gboolean price_at(const SpeedPrices *sp, const char *key, double speed, d
   return FALSE;
 }
 
+/* The chassis price of switch `node`: the flat price, or the smallest
+ * listed chassis with at least the switch's ports in use. */
+static gboolean switch_price(const NsPrices *p, const NsTopology *topo, int node, double *price,
+                             GError **error)
+{
+  *price = p->per_switch;
+  if (p->chassis == NULL)
+    return TRUE;
+  int ports = ns_topology_degree(topo, node);
+  for (guint k = 0; k < p->chassis->len; k++) {
+    const Chassis *c = &g_array_index(p->chassis, Chassis, k);
+    if (c->ports >= ports) {
+      *price = c->price;
+      return TRUE;
+    }
+  }
+  ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                  "switch %s has %d ports; the largest chassis of the 'switch' prices has %d",
+                  ns_topology_node(topo, node)->name, ports,
+                  g_array_index(p->chassis, Chassis, p->chassis->len - 1).ports);
+  return FALSE;
+}
+
 gboolean ns_design_cost(const NsPrices *p, const NsTopology *topo, double *cost, GError **error)
 {
-  double total = p->per_switch * ns_topology_n_switches(topo);
+  double total = 0;
+  for (int v = 0; v < ns_topology_n_nodes(topo); v++) {
+    double price;
+    if (ns_topology_node(topo, v)->kind != NS_NODE_SWITCH)
+      continue;
+    if (!switch_price(p, topo, v, &price, error))
+      return FALSE;
+    total += price;
+  }
   for (int l = 0; l < ns_topology_n_links(topo); l++) {
     const NsLink *link = ns_topology_link(topo, l);
     double price;

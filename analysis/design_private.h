@@ -47,6 +47,12 @@ NsCell *ns_study_cell(NsStudy *st, int c, int k, int m, int d);
 void ns_study_summarise(NsStudy *st);
 int ns_study_ranking_model(NsStudy *st, int c, int k, int d);
 
+/* TRUE when the model cannot tell rows a and b apart: a fluid model's
+ * times within NS_DESIGN_FLUID_TIE of each other, the packet model's runs
+ * overlapping (their [fastest, slowest] run intervals; one run each: equal
+ * times). Used for schedules within a design and for designs alike. */
+gboolean ns_study_rows_tie(gboolean fluid, const NsStoredRow *a, const NsStoredRow *b);
+
 /* design_report.c: each writes its files whole (temporary file, rename). */
 gboolean ns_study_write_tables(NsStudy *st, GError **error);
 gboolean ns_study_write_plots(NsStudy *st, GError **error);

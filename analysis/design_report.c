@@ -162,10 +162,43 @@ static void dat_value(GString *dat, const NsStoredRow *r, double scale)
     g_string_append(dat, " ?");
 }
 
+/* A bar's label as a double-quoted data column: labels are registry names
+ * and sync schemes, but a quote or control character would end the
+ * column, so those become '?'. */
+static void dat_label(GString *dat, const char *text)
+{
+  g_string_append(dat, " \"");
+  for (const char *p = text; p != NULL && *p != '\0'; p++)
+    g_string_append_c(dat, *p == '"' || (unsigned char)*p < 0x20 ? '?' : *p);
+  g_string_append_c(dat, '"');
+}
+
+/* The name of the fastest bar: its label, or the tie it leads. */
+static char *fastest_bar_label(const NsCell *cell)
+{
+  if (cell->fastest == NULL)
+    return g_strdup("");
+  if (cell->tied != NULL && cell->tied->len > 1)
+    return g_strdup_printf("%s (tie of %u)", cell->fastest->label, cell->tied->len);
+  return g_strdup(cell->fastest->label);
+}
+
+/* The five bars of a cell: bound, fastest, best contention-free, MPICH's
+ * and Open MPI's defaults (the bound has no row). */
+static void cell_bars(const NsCell *cell, const NsStoredRow *bars[5])
+{
+  bars[0] = NULL;
+  bars[1] = cell->fastest;
+  bars[2] = cell->best;
+  bars[3] = cell->mpich;
+  bars[4] = cell->ompi;
+}
+
 /* COLL-MODEL.dat: one block per message size (gnuplot `index k`), one
- * line per design: name, then bound, best, MPICH, Open MPI in ms, then the
- * same as ratios to the bound. Design names are [A-Za-z0-9._-] (checked),
- * so a double-quoted column is safe. */
+ * line per design: name, then bound, fastest, best, MPICH, Open MPI in ms,
+ * the same as ratios to the bound, then the bars' labels (fastest, best,
+ * MPICH's and Open MPI's choices). Design names are [A-Za-z0-9._-]
+ * (checked), so a double-quoted column is safe. */
 static GString *plot_data(NsStudy *st, int c, int m)
 {
   const NsDesignSpec *sp = st->spec;
@@ -173,7 +206,7 @@ static GString *plot_data(NsStudy *st, int c, int m)
   g_string_append_printf(dat, "# netsched design: %s, %s model\n"
                               "# design bound_ms fastest_ms best_cf_ms mpich_ms ompi_ms "
                               "bound_ratio fastest_ratio best_cf_ratio mpich_ratio ompi_ratio "
-                              "(? = none)\n",
+                              "fastest_label best_cf_label mpich_label ompi_label (? = none)\n",
                          cname(st, c), sp->models[m].name);
   for (guint k = 0; k < sp->sizes->len; k++) {
     g_autofree char *size = ns_format_size(size_at(st, (int)k));
@@ -181,21 +214,79 @@ static GString *plot_data(NsStudy *st, int c, int m)
     for (int d = 0; d < sp->n_designs; d++) {
       const NsCell *cell = ns_study_cell(st, c, (int)k, m, d);
       g_string_append_printf(dat, "\"%s\" %.6g", sp->designs[d].name, cell->bound_s * 1e3);
-      const NsStoredRow *r[4] = { cell->fastest, cell->best, cell->mpich, cell->ompi };
-      for (int i = 0; i < 4; i++)
+      const NsStoredRow *r[5];
+      cell_bars(cell, r);
+      for (int i = 1; i < 5; i++)
         dat_value(dat, r[i], 1e3);
       g_string_append_printf(dat, " %s", cell->bound_s > 0 ? "1" : "?");
-      for (int i = 0; i < 4; i++)
+      for (int i = 1; i < 5; i++)
         dat_value(dat, r[i], cell->bound_s > 0 ? 1 / cell->bound_s : NAN);
+      g_autofree char *fastest = fastest_bar_label(cell);
+      dat_label(dat, fastest);
+      dat_label(dat, r[2] && r[2]->ok ? r[2]->label : "");
+      dat_label(dat, r[3] && r[3]->ok ? r[3]->algorithm : "");
+      dat_label(dat, r[4] && r[4]->ok ? r[4]->algorithm : "");
       g_string_append_c(dat, '\n');
     }
   }
   return dat;
 }
 
+/* The tallest bar of a panel (time in ms, or ratio to the bound, where
+ * the bound's line at 1 counts too), so the y range can leave headroom. */
+static double panel_max(NsStudy *st, int c, int k, int m, int panel)
+{
+  const NsDesignSpec *sp = st->spec;
+  double top = panel == 1 ? 1 : 0;
+  for (int d = 0; d < sp->n_designs; d++) {
+    const NsCell *cell = ns_study_cell(st, c, k, m, d);
+    const NsStoredRow *r[5];
+    cell_bars(cell, r);
+    double scale = panel == 0 ? 1e3 : cell->bound_s > 0 ? 1 / cell->bound_s : NAN;
+    if (panel == 0)
+      top = MAX(top, cell->bound_s * 1e3);
+    for (int i = 1; i < 5; i++)
+      if (r[i] != NULL && r[i]->ok && isfinite(r[i]->completion_s * scale))
+        top = MAX(top, r[i]->completion_s * scale);
+  }
+  return top > 0 ? top : 1;
+}
+
+/* "fastest verified 1.00-1.21x the bound; best contention-free 1.11-1.48x"
+ * over every design and size of the plot: what the bars show, in words. */
+static char *plot_subtitle(NsStudy *st, int c, int m)
+{
+  const NsDesignSpec *sp = st->spec;
+  const char *names[2] = { "fastest verified", "best contention-free" };
+  GString *t = g_string_new(NULL);
+  for (int which = 0; which < 2; which++) {
+    double lo = INFINITY, hi = -INFINITY;
+    for (guint k = 0; k < sp->sizes->len; k++)
+      for (int d = 0; d < sp->n_designs; d++) {
+        const NsCell *cell = ns_study_cell(st, c, (int)k, m, d);
+        const NsStoredRow *r = which == 0 ? cell->fastest : cell->best;
+        if (r != NULL && r->ok && cell->bound_s > 0) {
+          lo = MIN(lo, r->completion_s / cell->bound_s);
+          hi = MAX(hi, r->completion_s / cell->bound_s);
+        }
+      }
+    g_string_append_printf(t, "%s%s ", which ? "; " : "", names[which]);
+    if (!isfinite(lo))
+      g_string_append(t, "none");
+    else if (hi - lo < 0.005)
+      g_string_append_printf(t, "%.2fx the bound", lo);
+    else
+      g_string_append_printf(t, "%.2f-%.2fx the bound", lo, hi);
+  }
+  return g_string_free(t, FALSE);
+}
+
 /* The gnuplot commands of one plot: a row of time panels over a row of
- * ratio panels, one column per message size. Colours and fill patterns
- * both differ, so the bars stay distinguishable in grey. */
+ * ratio panels, one column per message size. Bars are boxes at computed
+ * x positions (a cluster of five, or four in the ratio row, per design),
+ * so each can carry its own label: the algorithm it stands for, written
+ * up the bar. Colours and fill patterns both differ, so the bars stay
+ * distinguishable in grey. */
 static GString *plot_commands(NsStudy *st, int c, int m, const char *dat_name)
 {
   const NsDesignSpec *sp = st->spec;
@@ -203,40 +294,62 @@ static GString *plot_commands(NsStudy *st, int c, int m, const char *dat_name)
                                          "MPICH default", "Open MPI default" };
   static const char *const colours[5] = { "#999999", "#e7298a", "#1b9e77", "#d95f02",
                                           "#7570b3" };
-  g_autofree char *title_text =
-      g_strdup_printf("%s across designs (%s model%s)", cname(st, c), sp->models[m].name,
-                      sp->models[m].fluid ? ", fluid: contention-free schedules tie" : "");
-  g_autofree char *title = ns_gnuplot_string(title_text);
+  g_autofree char *head_text = g_strdup_printf("%s across designs (%s model%s)", cname(st, c),
+                                               sp->models[m].name,
+                                               sp->models[m].fluid ? ", fluid" : ", packet-level");
+  g_autofree char *sub_text = plot_subtitle(st, c, m);
+  g_autofree char *head = ns_gnuplot_string(head_text);
+  g_autofree char *sub = ns_gnuplot_string(sub_text);
   g_autofree char *dat = ns_gnuplot_string(dat_name);
   GString *gp = g_string_new(NULL);
   g_string_append_printf(gp,
-                         "set datafile missing '?'\nset style data histograms\n"
-                         "set style histogram clustered gap 1\nset boxwidth 0.9\n"
-                         "set grid ytics\n"
-                         "set xtics rotate by -30 noenhanced\n"
-                         "set multiplot layout 2,%u margins 0.07, 0.80, 0.14, 0.90 "
-                         "spacing 0.07, 0.16 title %s noenhanced\n",
-                         sp->sizes->len, title);
+                         "set datafile missing '?'\nset style fill pattern border -1\n"
+                         "set boxwidth 0.9 absolute\nset grid ytics\n"
+                         "set style textbox opaque noborder\n"
+                         "set xtics rotate by -30 noenhanced scale 0\n"
+                         "set multiplot layout 2,%u margins 0.07, 0.80, 0.14, 0.88 "
+                         "spacing 0.07, 0.16 title %s.\"\\n\".%s noenhanced\n",
+                         sp->sizes->len, head, sub);
   for (int panel = 0; panel < 2; panel++)
     for (guint k = 0; k < sp->sizes->len; k++) {
       g_autofree char *size = ns_format_size(size_at(st, (int)k));
       g_autofree char *t = ns_gnuplot_string(size);
-      g_string_append_printf(gp, "set title %s noenhanced\nset ylabel '%s'\nset yrange [0:*]\n",
-                             t, panel == 0 ? "completion time (ms)" : "time / bound");
+      int slots = 5 - panel + 1; /* bars of a cluster and a gap */
+      double top = panel_max(st, c, (int)k, m, panel);
+      /* 12 % above the tallest bar: no bar touches the frame; a label
+       * goes inside a bar taller than half the panel, above a shorter one. */
+      g_string_append_printf(gp, "set title %s noenhanced\nset ylabel '%s'\n"
+                                 "set yrange [0:%.6g]\nset xrange [-1:%d]\n",
+                             t, panel == 0 ? "completion time (ms)" : "time / bound",
+                             top * 1.12, sp->n_designs * slots - 1);
       /* One legend, right of the last time panel: the ratio panels use
        * the same colours and patterns. */
       g_string_append(gp, panel == 0 && k + 1 == sp->sizes->len
-                              ? "set key at screen 0.995, screen 0.88 right top vertical "
+                              ? "set key at screen 0.995, screen 0.86 right top vertical "
                                 "noenhanced\n"
                               : "unset key\n");
-      g_string_append(gp, "plot ");
-      for (int i = panel; i < 5; i++) /* the ratio panel draws the bound as a line */
+      g_string_append_printf(gp, "half = %.6g\nplot %s index %u using ($0*%d+%.1f):(0):xtic(1) "
+                                 "with points ps 0 notitle",
+                             top / 2, dat, k, slots, (slots - 2) / 2.0);
+      for (int i = panel; i < 5; i++) { /* the ratio panel draws the bound as a line */
+        int col = 2 + i + 5 * panel;
+        g_autofree char *x = g_strdup_printf("($0*%d+%d)", slots, i - panel);
         g_string_append_printf(gp,
-                               "%s%s index %u using %d%s title '%s' lc rgb '%s' "
+                               ", '' index %u using %s:%d with boxes title '%s' lc rgb '%s' "
                                "fill pattern %d border -1",
-                               i > panel ? ", " : "", i > panel ? "''" : dat, k,
-                               2 + i + 5 * panel, i == panel ? ":xtic(1)" : "", series[i],
-                               colours[i], i == 0 ? 3 : i + 3);
+                               k, x, col, series[i], colours[i], i == 0 ? 3 : i + 3);
+        if (i == 0)
+          continue;
+        int lab = 11 + i;
+        g_string_append_printf(gp,
+                               ", '' index %u using %s:(column(%d) > half ? column(%d) : NaN):%d "
+                               "with labels boxed rotate by 90 right offset 0,-0.5 "
+                               "font ',8' noenhanced notitle"
+                               ", '' index %u using %s:(column(%d) > half ? NaN : column(%d)):%d "
+                               "with labels rotate by 90 left offset 0,0.5 font ',8' "
+                               "noenhanced notitle",
+                               k, x, col, col, lab, k, x, col, col, lab);
+      }
       if (panel == 1)
         g_string_append(gp, ", 1 with lines dashtype 2 lc 'black' title 'bound'");
       g_string_append_c(gp, '\n');
@@ -245,10 +358,17 @@ static GString *plot_commands(NsStudy *st, int c, int m, const char *dat_name)
   return gp;
 }
 
+/* Whether OUTDIR/NAME was written (a plot gnuplot could not draw is not). */
+static gboolean written(const NsDesignSpec *sp, const char *name)
+{
+  g_autofree char *path = g_build_filename(sp->outdir, name, NULL);
+  return g_file_test(path, G_FILE_TEST_IS_REGULAR);
+}
+
 gboolean ns_study_write_plots(NsStudy *st, GError **error)
 {
   const NsDesignSpec *sp = st->spec;
-  guint width = 360 * MAX(sp->sizes->len, 2) + (guint)sp->n_designs * 40 + 200;
+  guint width = 360 * MAX(sp->sizes->len, 2) + (guint)sp->n_designs * 60 + 200;
   for (int c = 0; c < sp->n_collectives; c++)
     for (int m = 0; m < sp->n_models; m++) {
       g_autofree char *base = g_strdup_printf("%s-%s", cname(st, c), sp->models[m].name);
@@ -260,7 +380,7 @@ gboolean ns_study_write_plots(NsStudy *st, GError **error)
       g_string_append_printf(gp, "%s\n", dat_name);
       const char *terms[2][2] = { { "svg", "svg" }, { "pngcairo", "png" } };
       for (int t = 0; t < 2; t++)
-        g_string_append_printf(gp, "set terminal %s size %u,720\nset output '%s.%s'\n%s",
+        g_string_append_printf(gp, "set terminal %s size %u,800\nset output '%s.%s'\n%s",
                                terms[t][0], width, base, terms[t][1], cmds->str);
       if (!write_whole(sp, dat_name, dat, error) || !write_whole(sp, gp_name, gp, error))
         return FALSE;
@@ -312,7 +432,9 @@ static char *row_text(const NsStoredRow *r, double bound, gboolean algorithm)
   if (!r->ok)
     return g_strdup_printf("%s: n/a", name);
   g_autofree char *t = time_text(r->completion_s);
-  return g_strdup_printf("%s %s (%.2fx)", name, t, bound > 0 ? r->completion_s / bound : 0);
+  if (!(bound > 0))
+    return g_strdup_printf("%s %s", name, t);
+  return g_strdup_printf("%s %s (%.2fx bound)", name, t, r->completion_s / bound);
 }
 
 static void report_designs(NsStudy *st, GString *md)
@@ -345,19 +467,57 @@ static int common_model(NsStudy *st, int c, int k, int d1, int d2)
   return -1;
 }
 
-static double fastest_s(NsStudy *st, int c, int k, int m, int d)
+static const NsStoredRow *fastest_row(NsStudy *st, int c, int k, int m, int d)
 {
-  return ns_study_cell(st, c, k, m, d)->fastest->completion_s;
+  return ns_study_cell(st, c, k, m, d)->fastest;
 }
 
-/* Designs ranked under model m by their fastest verified schedule. */
+static double fastest_s(NsStudy *st, int c, int k, int m, int d)
+{
+  return fastest_row(st, c, k, m, d)->completion_s;
+}
+
+/* "18.86 ms (1.01x single's time; 5 runs: 18.2 ms to 19.4 ms)": the time,
+ * its ratio to the fastest design's (none for that one) and, with several
+ * runs, their spread. */
+static char *ranked_text(const NsStoredRow *r, const NsStoredRow *top, const char *top_name)
+{
+  g_autofree char *t = time_text(r->completion_s);
+  GString *s = g_string_new(t);
+  const char *open = " (";
+  if (r != top) {
+    g_string_append_printf(s, "%s%.2fx %s's time", open, r->completion_s / top->completion_s,
+                           top_name);
+    open = "; ";
+  }
+  if (r->runs > 1) {
+    g_autofree char *lo = time_text(r->min_s), *hi = time_text(r->max_s);
+    g_string_append_printf(s, "%s%d runs: %s to %s", open, r->runs, lo, hi);
+    open = "; ";
+  }
+  if (open[0] == ';')
+    g_string_append_c(s, ')');
+  return g_string_free(s, FALSE);
+}
+
+/* Why two rows tie under model m, for the report. */
+static const char *tie_reason(const NsDesignModel *model, const NsStoredRow *r)
+{
+  if (model->fluid)
+    return "tie within 1 % (a fluid model's times)";
+  return r->runs > 1 ? "tie within run-to-run spread" : "tie (equal times in one run each)";
+}
+
+/* Designs ranked under model m by their fastest verified schedule; every
+ * ratio is to the fastest design's time, and the designs whose times the
+ * model cannot separate from it (ns_study_rows_tie) share first place. */
 static void report_ranking(NsStudy *st, GString *md, int c, int k, int m)
 {
   const NsDesignSpec *sp = st->spec;
   g_autofree int *order = g_new(int, (gsize)sp->n_designs);
   int n = 0;
   for (int d = 0; d < sp->n_designs; d++)
-    if (ns_study_cell(st, c, k, m, d)->fastest != NULL)
+    if (ns_design_runs_model(&sp->designs[d], m) && ns_study_cell(st, c, k, m, d)->fastest != NULL)
       order[n++] = d;
   for (int i = 1; i < n; i++) /* insertion sort: a handful of designs */
     for (int j = i; j > 0 && fastest_s(st, c, k, m, order[j]) < fastest_s(st, c, k, m, order[j - 1]);
@@ -368,16 +528,24 @@ static void report_ranking(NsStudy *st, GString *md, int c, int k, int m)
     }
   if (n == 0)
     return;
+  const NsStoredRow *top = fastest_row(st, c, k, m, order[0]);
+  const char *first = sp->designs[order[0]].name;
+  int tied = 1;
+  while (tied < n && ns_study_rows_tie(sp->models[m].fluid, top, fastest_row(st, c, k, m, order[tied])))
+    tied++;
   g_string_append_printf(md, "\nFastest under %s: ", sp->models[m].name);
+  if (tied > 1)
+    g_string_append_printf(md, "%s between ", tie_reason(&sp->models[m], top));
   for (int i = 0; i < n; i++) {
-    double t = fastest_s(st, c, k, m, order[i]);
-    g_autofree char *tt = time_text(t);
+    const NsStoredRow *r = fastest_row(st, c, k, m, order[i]);
+    g_autofree char *tt = ranked_text(r, top, first);
+    const char *name = sp->designs[order[i]].name;
     if (i == 0)
-      g_string_append_printf(md, "**%s** %s", sp->designs[order[i]].name, tt);
+      g_string_append_printf(md, "**%s** %s", name, tt);
+    else if (i < tied)
+      g_string_append_printf(md, "%s**%s** %s", i + 1 == tied ? " and " : ", ", name, tt);
     else
-      g_string_append_printf(md, "; %s %s (%.2fx slower than %s)", sp->designs[order[i]].name, tt,
-                             t / fastest_s(st, c, k, m, order[i - 1]),
-                             sp->designs[order[i - 1]].name);
+      g_string_append_printf(md, "%s%s %s", i == tied && tied > 1 ? "; then " : "; ", name, tt);
   }
   g_string_append(md, ".\n");
 }
@@ -441,9 +609,10 @@ static void report_changes(NsStudy *st, GString *md)
           continue;
         }
         double r = fastest_s(st, c, (int)k, m, v) / fastest_s(st, c, (int)k, m, d);
-        if (fabs(r - 1) < 0.005)
-          g_string_append_printf(md, " %s %s the same (%s);", cname(st, c), size,
-                                 sp->models[m].name);
+        const NsStoredRow *mine = fastest_row(st, c, (int)k, m, d);
+        if (ns_study_rows_tie(sp->models[m].fluid, mine, fastest_row(st, c, (int)k, m, v)))
+          g_string_append_printf(md, " %s %s the same: %s (%s);", cname(st, c), size,
+                                 tie_reason(&sp->models[m], mine), sp->models[m].name);
         else
           g_string_append_printf(md, " %s %s %.2fx %s (%s);", cname(st, c), size,
                                  r >= 1 ? r : 1 / r, r >= 1 ? "faster" : "slower",
@@ -500,7 +669,7 @@ static void recommend(NsStudy *st, GString *md, int c, int k, int d)
   const NsStoredRow *def[2] = { cell->mpich, cell->ompi };
   for (int i = 0; i < 2; i++)
     if (def[i] != NULL && def[i]->ok && def[i]->valid)
-      g_string_append_printf(md, "; %s default %s: %.2fx as long", i ? "Open MPI" : "MPICH",
+      g_string_append_printf(md, "; %s default %s: %.2fx the fastest's time", i ? "Open MPI" : "MPICH",
                              def[i]->algorithm, def[i]->completion_s / f->completion_s);
   g_string_append_printf(md, "; bottleneck: %s", cell->bottleneck);
   if (sp->prices != NULL && sp->collectives[c].collective == NS_COLL_ALLTOALL && f->mbps > 0)
@@ -528,6 +697,30 @@ static void report_recommendation(NsStudy *st, GString *md)
   }
 }
 
+/* Links to the plots of collective c that exist: the SVG and PNG gnuplot
+ * drew, else the data and script it could not draw from. */
+static void report_plots(NsStudy *st, GString *md, int c)
+{
+  const NsDesignSpec *sp = st->spec;
+  g_string_append(md, "\nPlots:");
+  for (int m = 0; m < sp->n_models; m++) {
+    static const char *const ext[] = { "svg", "png", "dat", "gp" };
+    gboolean drawn = FALSE;
+    for (int e = 0; e < 4; e++) {
+      g_autofree char *name = g_strdup_printf("%s-%s.%s", cname(st, c), sp->models[m].name, ext[e]);
+      if (e == 2 && drawn)
+        break;
+      if (!written(sp, name))
+        continue;
+      drawn = drawn || e < 2;
+      g_string_append_printf(md, " [%s](%s)", name, name);
+    }
+    if (!drawn)
+      g_string_append(md, " (not drawn: see the warning)");
+    g_string_append(md, m + 1 < sp->n_models ? ";" : ".\n");
+  }
+}
+
 gboolean ns_study_write_report(NsStudy *st, GError **error)
 {
   const NsDesignSpec *sp = st->spec;
@@ -549,7 +742,7 @@ gboolean ns_study_write_report(NsStudy *st, GError **error)
     g_string_append_printf(md, "\n## %s\n", cname(st, c));
     for (guint k = 0; k < sp->sizes->len; k++)
       report_size(st, md, c, (int)k);
-    g_string_append_printf(md, "\nPlots: %s-MODEL.svg.\n", cname(st, c));
+    report_plots(st, md, c);
   }
   report_changes(st, md);
   report_recommendation(st, md);

@@ -560,9 +560,17 @@ gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error)
         goto out;
     }
   ok = write_plot(&run, error);
-  if (ok && spec->table != NULL)
-    fprintf(spec->table, "\nwrote %s, %s/compare.svg, %s/compare.png\n", run.csv_path,
-            spec->outdir, spec->outdir);
+  if (ok && spec->table != NULL) {
+    /* paths joined by GLib (no "out//compare.svg"), plots only when drawn */
+    fprintf(spec->table, "\nwrote %s", run.csv_path);
+    static const char *const plots[] = { "compare.svg", "compare.png" };
+    for (gsize i = 0; i < G_N_ELEMENTS(plots); i++) {
+      g_autofree char *path = g_build_filename(spec->outdir, plots[i], NULL);
+      if (g_file_test(path, G_FILE_TEST_IS_REGULAR))
+        fprintf(spec->table, ", %s", path);
+    }
+    fprintf(spec->table, "\n");
+  }
 out:
   ns_row_file_close(run.rows);
   g_free(run.config);

@@ -14,7 +14,8 @@ static const char *const scenario_keys[] = {
 };
 static const char *const collective_keys[] = { "algorithms", "root", "segment", NULL };
 static const char *const topology_keys[] = { "file",        "format", "models", "spanning",
-                                             "description", "versus", "change", NULL };
+                                             "description", "versus", "change", "prices",
+                                             NULL };
 
 void ns_scenario_free(NsScenario *s)
 {
@@ -30,6 +31,7 @@ void ns_scenario_free(NsScenario *s)
     g_free(t->description);
     g_free(t->versus);
     g_free(t->change);
+    g_free(t->prices);
     g_free(t->where);
   }
   for (guint i = 0; s->collectives != NULL && i < s->collectives->len; i++) {
@@ -182,7 +184,13 @@ static gboolean read_topology(NsScenario *s, const NsKeyGroup *g, const char *di
   if (file == NULL)
     return ns_keyfile_fail(error, g->where, "[%s] needs 'file'", g->name);
   g_autofree char *own_models = value(g, "models"), *own_spanning = value(g, "spanning");
+  const NsKeyEntry *prices = ns_keygroup_find(g, "prices");
+  if (prices != NULL && s->prices == NULL)
+    return ns_keyfile_fail(error, prices->where,
+                           "prices in [%s] override the study's: give [scenario] prices too",
+                           g->name);
   NsScenarioTopology t = {
+    .prices = prices != NULL ? resolve(dir, prices->value) : NULL,
     .name = g_strdup(name), .file = resolve(dir, file), .format = value(g, "format"),
     .models = model_list(own_models ? own_models : models ? models : "ideal"),
     .spanning = g_strdup(own_spanning ? own_spanning : spanning),

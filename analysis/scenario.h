@@ -28,6 +28,7 @@
  *   description = one line for the report
  *   versus      = NAME of the design this one changes one part of
  *   change      = what changed, for the report ("10 Gbit/s uplinks")
+ *   prices      = FILE: this design's prices, key by key over [scenario]'s
  *
  * Unknown groups or keys, a key twice, empty values, a missing required
  * key, a bad number: `file:line: what is wrong` (NS_ERROR_INPUT) — never a
@@ -52,6 +53,7 @@ typedef struct {
   char **models;        /* NULL-terminated */
   char *spanning;       /* NULL: none */
   char *description, *versus, *change;
+  char *prices;         /* resolved; NULL: [scenario]'s */
   char *where;          /* "file:line" of the group */
 } NsScenarioTopology;
 

@@ -489,7 +489,9 @@ gboolean ns_sweep_finish(const NsSweep *sw, const char *outdir, char **rows, FIL
     if (!write_plot(sw, outdir, g_ptr_array_index(sw->plots, i), names, ps, error))
       goto out;
   if (report != NULL) {
-    fprintf(report, "wrote %s/{rows.jsonl,rows.csv,aggregate.json,aggregate.csv}", outdir);
+    g_autofree char *files = g_build_filename(outdir, "{rows.jsonl,rows.csv,aggregate.json,"
+                                                      "aggregate.csv}", NULL);
+    fprintf(report, "wrote %s", files);
     if (sw->plots->len > 0)
       fprintf(report, " and %u plot%s", sw->plots->len, sw->plots->len == 1 ? "" : "s");
     fprintf(report, "\n");

@@ -55,11 +55,13 @@ typedef struct {
   int n_models;
   GArray *sizes;
   NsPrices *prices;
+  NsPrices **design_prices;  /* [design]: its own, or NULL */
 } Study;
 
 static void study_clear(Study *s)
 {
   for (int d = 0; d < s->n_designs; d++) {
+    ns_prices_free(s->design_prices[d]);
     ns_topology_free(s->designs[d].topo);
     g_free(s->designs[d].name);
     g_free(s->designs[d].description);
@@ -76,6 +78,7 @@ static void study_clear(Study *s)
     ns_sim_options_clear(&s->options[m]);
   }
   g_free(s->designs);
+  g_free(s->design_prices);
   g_free(s->collectives);
   g_free(s->models);
   g_free(s->options);
@@ -140,9 +143,24 @@ static gboolean study_collectives(Study *s, const NsScenario *sc, GError **error
   return TRUE;
 }
 
+/* A design's own prices: its file's keys over the study's. */
+static gboolean design_prices(Study *s, const NsScenario *sc, GError **error)
+{
+  for (guint i = 0; i < sc->topologies->len; i++) {
+    const NsScenarioTopology *t = &g_array_index(sc->topologies, NsScenarioTopology, i);
+    if (t->prices == NULL)
+      continue;
+    if ((s->design_prices[i] = ns_prices_load_over(s->prices, t->prices, error)) == NULL)
+      return FALSE;
+    s->designs[i].prices = s->design_prices[i];
+  }
+  return TRUE;
+}
+
 static gboolean study_designs(Study *s, const NsScenario *sc, GError **error)
 {
   s->designs = g_new0(NsDesign, sc->topologies->len);
+  s->design_prices = g_new0(NsPrices *, sc->topologies->len);
   for (guint i = 0; i < sc->topologies->len; i++) {
     const NsScenarioTopology *t = &g_array_index(sc->topologies, NsScenarioTopology, i);
     NsDesign *d = &s->designs[i];
@@ -179,7 +197,8 @@ int ns_cli_run_study(const NsScenario *sc, gboolean progress, gboolean retry_fai
           NULL ||
       !study_models(&s, sc, progress, &error) || !study_collectives(&s, sc, &error) ||
       !study_designs(&s, sc, &error) ||
-      (sc->prices != NULL && (s.prices = ns_prices_load(sc->prices, &error)) == NULL))
+      (sc->prices != NULL && (s.prices = ns_prices_load(sc->prices, &error)) == NULL) ||
+      !design_prices(&s, sc, &error))
     goto out;
   NsDesignSpec spec = {
     .designs = s.designs, .n_designs = s.n_designs, .collectives = s.collectives,
@@ -336,7 +355,8 @@ int ns_cmd_design(int argc, char **argv)
       "MACHINE" },
     { "segment", 's', 0, G_OPTION_ARG_STRING, &a.segment, "bcast segment size", "SIZE" },
     { "prices", 0, 0, G_OPTION_ARG_FILENAME, &a.prices,
-      "Price file (switches, ports, cables by speed): adds cost and cost per Gbit/s", "FILE" },
+      "Price file (switches by ports in use, ports and cables by speed; docs/scenarios.md): "
+      "adds cost and cost per Gbit/s", "FILE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.output,
       "Directory for the runs, design.csv, summary.csv, plots and report.md "
       "(default design-out)", "DIR" },

@@ -88,11 +88,29 @@ expect "MPI defaults added" d1/design.csv "^single,alltoall,ideal,ompi,ompi\("
 expect "summary hardware" d1/summary.csv "^alltoall,65536,ideal,chain,.*,2,9,10,8,$"
 expect "fluid names nothing in a tie" d1/report.md "no algorithm named: the ideal model \(fluid\) ties"
 expect "report has a recommendation" d1/report.md "^## Recommendation \(at 64KiB\)"
-expect "plot y axes from zero" d1/alltoall-ideal.gp "set yrange \[0:\*\]"
+expect "plot y axes from zero, with headroom" d1/alltoall-ideal.gp "set yrange \[0:[0-9.]+\]"
+check "no autoscaled top that cuts the tallest bar" 1 grep -q "yrange \[0:\*\]" d1/alltoall-ideal.gp
+expect "bars name their algorithm" d1/alltoall-ideal.gp "with labels"
+# The report links only files that exist: the plots of every collective,
+# no MODEL placeholder.
+check "no placeholder link" 1 grep -q "MODEL" d1/report.md
+for c in alltoall allgather bcast; do
+  expect "links the $c plot" d1/report.md "\[$c-ideal.svg\]\($c-ideal.svg\)"
+done
+links=$(grep -o '](\([^)]*\))' d1/report.md | sed 's/^](//; s/)$//')
+check "the report has links" 0 test -n "$links"
+for l in $links; do
+  check "link $l exists" 0 test -f "d1/$l"
+done
 check "resume runs nothing again" 0 "$ns" design \
   -T single=gen:star:8:bandwidth=1Gbps -T chain=gen:chain:2,4:bandwidth=1Gbps \
-  -c alltoall,allgather,bcast -m 64KiB -o d1
+  -c alltoall,allgather,bcast -m 64KiB -o d1/
 expect "kept rows" "$tmp/out" "kept from the previous run"
+# -o DIR/ prints paths joined once: d1/single-ideal-alltoall/compare.svg
+expect "paths printed" "$tmp/out" "wrote d1/single-ideal-alltoall/compare.csv, d1/single-ideal-alltoall/compare.svg"
+check "no doubled slash in paths" 1 grep -q "//" "$tmp/out"
+check "compare -o DIR/" 0 "$ns" compare -T gen:star:4 -a ring -m 8KiB -o cmp/
+expect "compare paths" "$tmp/out" "^wrote cmp/compare.csv, cmp/compare.svg, cmp/compare.png$"
 check "resume of another configuration" 2 "$ns" design \
   -T single=gen:star:8:bandwidth=10Gbps -T chain=gen:chain:2,4:bandwidth=1Gbps \
   -c alltoall,allgather,bcast -m 64KiB -o d1
@@ -130,6 +148,43 @@ expect "cost column" study/out/summary.csv "^alltoall,65536,ideal,fast,.*,3260.0
 expect "cost column" study/out/summary.csv "^alltoall,65536,ideal,slow,.*,2685.00$"
 expect "what one change buys" study/out/report.md "\*\*fast\*\* vs slow \(10 Gbit/s uplink\): alltoall 64KiB [0-9.]+x faster \(ideal\)"
 expect "cost per throughput" study/out/report.md "EUR per Gbit/s of all-to-all throughput"
+# A chassis priced by its ports (one 8-port switch: 8 machines; two 5-port
+# ones: 4 machines and the link), and a design with its own price file.
+cat > study/chassis.ini <<'EOF'
+[prices]
+switch = 4:100, 8:300, 48:2000
+cable = 1Gbps:5
+EOF
+cat > study/big-chassis.ini <<'EOF'
+[prices]
+switch = 8:900
+EOF
+cat > study/ports.ini <<'EOF'
+[scenario]
+msizes = 64KiB
+output = ports-out
+prices = chassis.ini
+[collective alltoall]
+algorithms = ring
+[topology one]
+file = gen:star:8:bandwidth=1Gbps
+[topology two]
+file = gen:chain:2,4:bandwidth=1Gbps
+[topology dear]
+file = gen:star:8:bandwidth=1Gbps
+prices = big-chassis.ini
+EOF
+check "prices by port count" 0 "$ns" design study/ports.ini
+expect "8-port chassis" study/ports-out/summary.csv "^alltoall,65536,ideal,one,.*,340.00$"
+expect "two 5-port chassis" study/ports-out/summary.csv "^alltoall,65536,ideal,two,.*,645.00$"
+expect "the design's own chassis price" study/ports-out/summary.csv "^alltoall,65536,ideal,dear,.*,940.00$"
+printf '[scenario]\nmsizes = 64KiB\noutput = o\nprices = small.ini\n[collective alltoall]\nalgorithms = ring\n[topology a]\nfile = gen:star:8\n' > study/small-study.ini
+printf '[prices]\nswitch = 4:100\n' > study/small.ini
+check "no chassis big enough" 2 "$ns" design study/small-study.ini
+expect "names the switch" "$tmp/err" "design a: switch s0 has 8 ports; the largest chassis of the 'switch' prices has 4"
+printf '[scenario]\nmsizes = 64KiB\noutput = o\n[collective alltoall]\nalgorithms = ring\n[topology a]\nfile = gen:star:8\nprices = chassis.ini\n' > study/alone.ini
+check "design prices without study prices" 2 "$ns" design study/alone.ini
+expect "says so" "$tmp/err" "alone.ini:8: prices in \[topology a\] override the study's"
 check "scenario run is the same study" 0 "$ns" scenario run study/design.ini
 expect "scenario resumes the design's runs" "$tmp/out" "kept from the previous run"
 

@@ -9,6 +9,7 @@
 #include "platforms/shapes.h"
 #include "testutil.h"
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -34,7 +35,7 @@ static gboolean fake_measure(const NsTopology *topo, const NsSchedule *s, const 
     return FALSE;
   }
   g_autofree char *key = g_strdup_printf("%s/%d/%d", v->label,
-                                         ns_topology_n_switches(topo) > 1, msize > 65536);
+                                         MIN(ns_topology_n_switches(topo) - 1, 2), msize > 65536);
   const double *t = g_hash_table_lookup(f->times, key);
   g_assert_nonnull(t);
   *out = (NsMeasure){ .completion_s = *t, .throughput_bps = 1e9, .valid = TRUE };
@@ -46,7 +47,8 @@ static gboolean fake_measure(const NsTopology *topo, const NsSchedule *s, const 
   return TRUE;
 }
 
-/* Times of faraj, ring, simple and mpich on design d at size k. */
+/* Times of faraj, ring, simple and mpich on design d (its switches - 1,
+ * at most 2) at size k. */
 static void fake_set(Fake *f, int d, int k, double faraj, double ring, double simple,
                      double mpich)
 {
@@ -68,7 +70,7 @@ static void fake_init(Fake *f)
 
 typedef struct {
   char *dir;
-  NsDesign designs[2];
+  NsDesign designs[3];     /* the third, three chained switches, when n_designs = 3 */
   NsDesignCollective coll;
   GArray *sizes;
   NsDesignModel models[2];
@@ -85,6 +87,7 @@ static void study_init(Study *st, gboolean with_packet)
                                .topo = ns_shape_star(8, 1e9, 1e-6) };
   st->designs[1] = (NsDesign){ .name = "chain", .topo = ns_shape_chain(2, 4, 1e9, 1e-6),
                                .versus = "single", .change = "a second switch" };
+  st->designs[2] = (NsDesign){ .name = "chain3", .topo = ns_shape_chain(3, 4, 1e9, 1e-6) };
   GError *error = NULL;
   st->coll.collective = NS_COLL_ALLTOALL;
   st->coll.variants = ns_variants_parse("faraj,ring,simple,mpich", NS_COLL_ALLTOALL, &error);
@@ -99,11 +102,15 @@ static void study_init(Study *st, gboolean with_packet)
   fake_set(&st->fakes[0], 0, 1, 2.0, 3.0, 2.4, 2.6);
   fake_set(&st->fakes[0], 1, 0, 2.0, 2.2, 1.8, 2.5);
   fake_set(&st->fakes[0], 1, 1, 4.0, 4.4, 3.6, 5.0);
+  fake_set(&st->fakes[0], 2, 0, 3.6, 4.0, 3.8, 4.2);
+  fake_set(&st->fakes[0], 2, 1, 7.2, 8.0, 7.6, 8.4);
   fake_init(&st->fakes[1]);
   fake_set(&st->fakes[1], 0, 0, 1.0, 1.3, 2.5, 1.6);
   fake_set(&st->fakes[1], 0, 1, 2.0, 2.6, 5.0, 3.2);
   fake_set(&st->fakes[1], 1, 0, 4.0, 5.2, 10.0, 6.4);
   fake_set(&st->fakes[1], 1, 1, 8.0, 10.4, 20.0, 12.8);
+  fake_set(&st->fakes[1], 2, 0, 1.05, 1.5, 3.0, 1.7);
+  fake_set(&st->fakes[1], 2, 1, 2.5, 3.0, 6.0, 3.5);
   st->models[0] = (NsDesignModel){ .name = "ideal", .fluid = TRUE, .settings = "ideal",
                                    .measure_data = &st->fakes[0] };
   st->models[1] = (NsDesignModel){ .name = "packet", .fluid = FALSE, .settings = "packet",
@@ -124,7 +131,7 @@ static gboolean measure(const NsTopology *topo, const NsSchedule *s, const NsVar
 
 static void study_clear(Study *st)
 {
-  for (int d = 0; d < 2; d++)
+  for (int d = 0; d < 3; d++)
     ns_topology_free(st->designs[d].topo);
   ns_variants_free(st->coll.variants);
   g_array_unref(st->sizes);
@@ -198,10 +205,38 @@ static void test_fluid_refuses_to_rank(void)
   g_assert_nonnull(strstr(report, "no algorithm named: the fastest under the ideal model "
                                   "(fluid), simple, shares links"));
   g_assert_nonnull(strstr(report, "configure `faraj` (contention-free) — 2 s"));
-  g_assert_nonnull(strstr(report, "MPICH default mpich(pair): 1.30x as long"));
+  g_assert_nonnull(strstr(report, "MPICH default mpich(pair): 1.30x the fastest's time"));
   /* One change, under the only model, by the fastest verified schedules. */
   g_assert_nonnull(strstr(report, "- **chain** vs single (a second switch): alltoall 64KiB "
                                   "1.80x slower (ideal); alltoall 128KiB 1.80x slower (ideal)."));
+  /* Every bar names its algorithm (a tie says so); MPICH's by its choice. */
+  g_autofree char *dat = read_out(&st, "alltoall-ideal.dat");
+  g_assert_nonnull(strstr(dat, " \"faraj (tie of 2)\" \"faraj\" \"mpich(pair)\" \"\"\n"));
+  g_autofree char *gp = read_out(&st, "alltoall-ideal.gp");
+  g_assert_nonnull(strstr(gp, "with labels"));
+  /* The tallest bar of the first panel (chain's MPICH default, 2.5 s)
+   * with 12 % headroom, not gnuplot's autoscale to the next tic. */
+  g_assert_null(strstr(gp, "set yrange [0:*]"));
+  g_assert_nonnull(strstr(gp, "set yrange [0:2800]\n"));
+  /* The subtitle states the ratios the bars show, from the data. */
+  double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+  const char *designs[] = { "single", "chain" }, *sizes[] = { "65536", "131072" };
+  for (int d = 0; d < 2; d++)
+    for (int k = 0; k < 2; k++) {
+      g_auto(GStrv) row = summary_row(&st, "ideal", designs[d], sizes[k]);
+      double r[2] = { g_ascii_strtod(row[S_FASTEST_RATIO], NULL),
+                      g_ascii_strtod(row[S_BEST_CF + 2], NULL) };
+      for (int i = 0; i < 2; i++) {
+        lo[i] = MIN(lo[i], r[i]);
+        hi[i] = MAX(hi[i], r[i]);
+      }
+    }
+  g_autofree char *subtitle =
+      g_strdup_printf("'fastest verified %.2f-%.2fx the bound; best contention-free "
+                      "%.2f-%.2fx the bound'", lo[0], hi[0], lo[1], hi[1]);
+  if (strstr(gp, subtitle) == NULL)
+    g_error("no subtitle %s in\n%s", subtitle, gp);
+  g_assert_null(strstr(gp, "contention-free schedules tie"));
   study_clear(&st);
 }
 
@@ -222,15 +257,13 @@ static void test_packet_names(void)
   g_autofree char *report = read_out(&st, "report.md");
   g_assert_nonnull(strstr(report, "configure `faraj` (contention-free) — 8 s"));
   g_assert_nonnull(strstr(report, "(packet model)"));
-  g_assert_nonnull(strstr(report, "MPICH default mpich(pair): 1.60x as long"));
-  g_assert_nonnull(strstr(report, "Fastest under packet: **single** 2 s; chain 8 s (4.00x slower "
-                                  "than single)."));
+  g_assert_nonnull(strstr(report, "MPICH default mpich(pair): 1.60x the fastest's time"));
+  g_assert_nonnull(strstr(report, "Fastest under packet: **single** 2 s; chain 8 s (4.00x "
+                                  "single's time)."));
   /* packet is the common model: 4x */
   g_assert_nonnull(strstr(report, "alltoall 64KiB 4.00x slower (packet)"));
   g_autofree char *plot = read_out(&st, "alltoall-packet.dat");
   g_assert_nonnull(strstr(plot, "\"chain\" "));
-  g_autofree char *gp = read_out(&st, "alltoall-packet.gp");
-  g_assert_nonnull(strstr(gp, "set yrange [0:*]"));
   study_clear(&st);
 }
 
@@ -261,6 +294,31 @@ static void test_packet_runs_overlap(void)
   study_clear(&st);
 }
 
+/* Designs whose packet runs overlap are not ranked: "fastest" only
+ * outside the run-to-run spread. */
+static void test_designs_tie_within_spread(void)
+{
+  Study st;
+  study_init(&st, TRUE);
+  st.spec.n_designs = 3;
+  st.spec.measure = measure;
+  st.fakes[1].spread = 0.1; /* single's faraj 0.9-1.1 s, chain3's 0.945-1.155 s */
+  GError *error = NULL;
+  g_assert_true(ns_design_study(&st.spec, &error));
+  g_assert_no_error(error);
+  g_autofree char *report = read_out(&st, "report.md");
+  const char *want =
+      "Fastest under packet: tie within run-to-run spread between **single** 1 s (3 runs: "
+      "900 ms to 1.1 s) and **chain3** 1.05 s (1.05x single's time; 3 runs: 945 ms to 1.155 s); "
+      "then chain 4 s (4.00x single's time; 3 runs: 3.6 s to 4.4 s).\n";
+  if (strstr(report, want) == NULL)
+    g_error("no '%s' in\n%s", want, report);
+  /* 128 KiB: chain3's runs (2.25-2.75 s) are apart from single's (1.8-2.2 s) */
+  g_assert_nonnull(strstr(report, "Fastest under packet: **single** 2 s (3 runs: 1.8 s to 2.2 s); "
+                                  "chain3 2.5 s (1.25x single's time; 3 runs: 2.25 s to 2.75 s)"));
+  study_clear(&st);
+}
+
 /* design.csv holds every row with its topology, collective and model. */
 static void test_design_csv(void)
 {
@@ -286,6 +344,32 @@ static void test_design_csv(void)
 
 /* A second run measures nothing; --retry-failed reruns exactly the row
  * that failed. */
+/* Every design is ranked against the fastest one, not against the one
+ * before it; a fluid model's designs within 1 % share first place. */
+static void test_ranking_against_fastest(void)
+{
+  Study st;
+  study_init(&st, FALSE);
+  st.spec.n_designs = 3;
+  st.spec.measure = measure;
+  fake_set(&st.fakes[0], 2, 1, 2.01, 3.0, 2.5, 2.6); /* chain3 at 128 KiB: 0.5 % behind single */
+  GError *error = NULL;
+  g_assert_true(ns_design_study(&st.spec, &error));
+  g_assert_no_error(error);
+  g_autofree char *report = read_out(&st, "report.md");
+  const char *want[] = {
+    "Fastest under ideal: **single** 1 s; chain 1.8 s (1.80x single's time); chain3 3.6 s "
+    "(3.60x single's time).\n",
+    "Fastest under ideal: tie within 1 % (a fluid model's times) between **single** 2 s and "
+    "**chain3** 2.01 s (1.00x single's time); then chain 3.6 s (1.80x single's time).\n",
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(want); i++)
+    if (strstr(report, want[i]) == NULL)
+      g_error("no '%s' in\n%s", want[i], report);
+  g_assert_null(strstr(report, "slower than"));
+  study_clear(&st);
+}
+
 static void test_resume_and_retry(void)
 {
   Study st;
@@ -413,10 +497,31 @@ static void test_prices(void)
   g_assert_false(ns_design_cost(p, torus, &cost, &error));
   g_assert_nonnull(strstr(error->message, "no 'nic-port' price for 10Gbps links"));
   g_clear_error(&error);
+
+  /* A chassis by its ports in use: the core has 4, each leaf 5 (4
+   * machines and the uplink); a design's file overrides key by key. */
+  g_autofree char *chassis = write_temp("[prices]\nswitch = 8:300, 4:100\n");
+  g_autoptr(NsPrices) by_ports = ns_prices_load_over(p, chassis, &error);
+  g_assert_no_error(error);
+  g_assert_cmpstr(ns_prices_currency(by_ports), ==, "EUR");
+  g_assert_true(ns_design_cost(by_ports, t, &cost, &error));
+  g_assert_cmpfloat_with_epsilon(cost, 100 + 4 * 300 + 16 * (40 + 30 + 5) + 4 * (600 + 60), 1e-9);
+  g_autofree char *small = write_temp("[prices]\nswitch = 4:100\n");
+  g_autoptr(NsPrices) too_small = ns_prices_load(small, &error);
+  g_assert_no_error(error);
+  g_assert_false(ns_design_cost(too_small, t, &cost, &error));
+  g_assert_nonnull(strstr(error->message, "has 5 ports; the largest chassis of the 'switch' "
+                                          "prices has 4"));
+  g_clear_error(&error);
+  g_remove(chassis);
+  g_remove(small);
   g_remove(good);
 
   const char *bad[][2] = {
     { "[prices]\nswitch = -1\n", ":2: switch: price '-1' is not a number >= 0" },
+    { "[prices]\nswitch = 8:10, 20\n", ":2: switch: '20' is not PORTS:PRICE" },
+    { "[prices]\nswitch = 0:10\n", ":2: switch: ports '0' is not a whole number" },
+    { "[prices]\nswitch = 8:1, 8:2\n", ":2: switch: 8 ports are priced twice" },
     { "[prices]\ncable = 1Gbps\n", ":2: cable: '1Gbps' is not SPEED:PRICE" },
     { "[prices]\ncable = fast:3\n", ":2: cable: speed 'fast'" },
     { "[prices]\ncable = 1Gbps:3, 1Gbps:4\n", "priced twice" },
@@ -442,6 +547,8 @@ int main(int argc, char **argv)
   g_test_add_func("/design/packet-names", test_packet_names);
   g_test_add_func("/design/design-csv", test_design_csv);
   g_test_add_func("/design/packet-runs-overlap", test_packet_runs_overlap);
+  g_test_add_func("/design/ranking-against-fastest", test_ranking_against_fastest);
+  g_test_add_func("/design/designs-tie-within-spread", test_designs_tie_within_spread);
   g_test_add_func("/design/resume-and-retry", test_resume_and_retry);
   g_test_add_func("/design/bad-designs", test_bad_designs);
   g_test_add_func("/design/names", test_names);
