@@ -471,14 +471,40 @@ static NsSweep *sweep_alloc(const char *source)
   sw->measures = g_array_new(FALSE, FALSE, sizeof(NsSweepMeasureItem));
   sw->model = g_strdup("ideal");
   sw->plots = g_ptr_array_new_with_free_func(g_free);
-  sw->x = g_strdup("machines");
   sw->points = g_ptr_array_new();
   return sw;
+}
+
+/* The x axis when the spec names none: `machines` when a generator varies
+ * it (or nothing varies), else the first numeric parameter a generator
+ * varies — so a grid over switches or degree draws one line along it, not
+ * one point per value at the mean machine count. */
+static char *default_x(const NsSweep *sw)
+{
+  for (guint g = 0; g < sw->gens->len; g++) {
+    const NsSweepParam *p = gen_param(g_ptr_array_index(sw->gens, g), "machines");
+    if (p != NULL && p->values->len > 1)
+      return g_strdup("machines");
+  }
+  for (guint g = 0; g < sw->gens->len; g++) {
+    const NsSweepGen *gen = g_ptr_array_index(sw->gens, g);
+    const KeyInfo *keys = model_keys[gen->model];
+    for (guint i = 0; i < gen->params->len; i++) {
+      const NsSweepParam *p = g_ptr_array_index(gen->params, i);
+      for (int k = 0; keys[k].key != NULL; k++)
+        if (strcmp(keys[k].key, p->name) == 0 && p->values->len > 1 &&
+            (keys[k].type == T_INT || keys[k].type == T_REAL || keys[k].type == T_PROB))
+          return g_strdup(p->name);
+    }
+  }
+  return g_strdup("machines");
 }
 
 /* Plots and x name metrics or parameters of this sweep. */
 static gboolean check_plots(NsSweep *sw, const char *where, GError **error)
 {
+  if (sw->x == NULL)
+    sw->x = default_x(sw);
   g_autoptr(GPtrArray) names = ns_sweep_metric_names(sw);
   for (guint i = 0; i < sw->plots->len; i++) {
     g_auto(GStrv) parts = g_strsplit(g_ptr_array_index(sw->plots, i), "+", -1);
@@ -565,6 +591,24 @@ NsSweep *ns_sweep_load(const char *path, GError **error)
   return build(path, groups, dir, error);
 }
 
+/* "generator waxman" for --generator waxman:..., so plots and rows name
+ * the series by its model; "waxman-2" for a second one; "gN" when the
+ * model is not a name (the model's own error follows). */
+static char *cli_generator_name(const char *generator, int i, GHashTable *used)
+{
+  g_autofree char *model = g_strndup(generator, strcspn(generator, ":"));
+  gboolean plain = model[0] != '\0';
+  for (const char *c = model; *c != '\0'; c++)
+    plain = plain && (g_ascii_isalnum(*c) || *c == '-' || *c == '_');
+  g_autofree char *name = plain ? g_strdup(model) : g_strdup_printf("g%d", i + 1);
+  for (int n = 2; g_hash_table_contains(used, name); n++) {
+    g_free(name);
+    name = plain ? g_strdup_printf("%s-%d", model, n) : g_strdup_printf("g%d-%d", i + 1, n);
+  }
+  g_hash_table_add(used, g_strdup(name));
+  return g_strdup_printf("generator %s", name);
+}
+
 NsSweep *ns_sweep_new(const char *const *settings, const char *const *generators,
                       GError **error)
 {
@@ -582,8 +626,9 @@ NsSweep *ns_sweep_new(const char *const *settings, const char *const *generators
     g_autofree char *key = g_strndup(settings[i], (gsize)(eq - settings[i]));
     ns_keygroup_add(sweep, key, eq + 1, where);
   }
+  g_autoptr(GHashTable) used = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   for (int i = 0; generators != NULL && generators[i] != NULL; i++) {
-    g_autofree char *name = g_strdup_printf("generator g%d", i + 1);
+    g_autofree char *name = cli_generator_name(generators[i], i, used);
     g_autofree char *where = g_strdup_printf("--generator %s", generators[i]);
     NsKeyGroup *g = ns_keygroup_new(name, where);
     g_ptr_array_add(groups, g);

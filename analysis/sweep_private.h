@@ -81,7 +81,7 @@ struct NsSweep {
   GArray *measures;         /* NsSweepMeasureItem */
   char *model;
   GPtrArray *plots;         /* char*: "metric+metric" */
-  char *x;
+  char *x;                  /* given, or the parameter the grid varies (default_x) */
   /* the grid */
   GPtrArray *points;        /* NsSweepPoint* */
   guint n_tasks;

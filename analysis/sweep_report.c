@@ -311,6 +311,62 @@ static char *series_label(const NsSweep *sw, guint p)
   return g_string_free(s, FALSE);
 }
 
+/* An axis label that says what a metric or parameter counts and in what
+ * unit: path lengths count the switches a path crosses, times are in
+ * seconds. Names without an entry are shown as they are. */
+static char *axis_label(const char *name)
+{
+  static const struct { const char *name, *label; } known[] = {
+    { "machines", "machines" },
+    { "switches", "switches" },
+    { "links", "links (machine and switch links)" },
+    { "graph_links", "switch-graph links" },
+    { "graph_degree", "mean switch-graph degree (links per switch)" },
+    { "degree", "mean switch-graph degree (links per switch)" },
+    { "patch_links", "links added to connect the graph" },
+    { "ratio", "machines per switch" },
+    { "path_min", "shortest machine-to-machine path (switches crossed)" },
+    { "path_mean", "mean machine-to-machine path (switches crossed)" },
+    { "path_max", "longest machine-to-machine path (switches crossed)" },
+    { "a2a_load", "all-to-all bottleneck load (messages on one link)" },
+    { "a2a_bottleneck_links", "links at the all-to-all bottleneck load" },
+    { "a2a_time_s", "all-to-all time bound (s)" },
+    { "a2a_throughput_bps", "all-to-all throughput bound (bit/s)" },
+    { "two_hop", "2-hop ring condition holds (1) or not (0)" },
+    { "lr1_max_path", "LR1 longest ring hop (switches crossed)" },
+    { "lr1_mean_hop", "LR1 mean ring hop (switches crossed)" },
+    { "lr2_max_path", "LR2 longest ring hop (switches crossed)" },
+    { "lr2_mean_hop", "LR2 mean ring hop (switches crossed)" },
+    { "lr3_max_path", "LR3 longest ring hop (switches crossed)" },
+    { "lr3_mean_hop", "LR3 mean ring hop (switches crossed)" },
+    { "alg4_height", "Algorithm 4 tree height (levels)" },
+    { "alg5_height", "Algorithm 5 tree height (levels)" },
+    { "alg5_degree", "Algorithm 5 largest fan-out (children)" },
+    { "cbt_height", "complete binary tree height (levels)" },
+    { "alg5_over_cbt", "Algorithm 5 height / complete binary tree height" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(known); i++)
+    if (strcmp(known[i].name, name) == 0)
+      return g_strdup(known[i].label);
+  if (g_str_has_suffix(name, ".completion_s"))
+    return g_strdup_printf("%.*s completion time (s)", (int)(strlen(name) - 13), name);
+  if (g_str_has_suffix(name, ".ratio"))
+    return g_strdup_printf("%.*s time / bound", (int)(strlen(name) - 6), name);
+  return g_strdup(name);
+}
+
+/* TRUE when x is a parameter of the point's generator: its values order
+ * the series, so points are joined by lines. When x is a metric (the mean
+ * machine count of a point, say), it does not order anything: points. */
+static gboolean x_is_parameter(const NsSweep *sw, guint p)
+{
+  const NsSweepPoint *pt = g_ptr_array_index(sw->points, p);
+  for (int i = 0; pt->names[i] != NULL; i++)
+    if (strcmp(pt->names[i], sw->x) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 typedef struct {
   double x;
   guint p;
@@ -382,9 +438,10 @@ static gboolean write_plot(const NsSweep *sw, const char *outdir, const char *en
                                                        : g_strdup(label);
       g_autofree char *title = ns_gnuplot_string(title_text);
       g_autofree char *file = ns_gnuplot_string(dat_name);
-      g_string_append_printf(plot, "%s%s index %d using 1:2:3:4 with yerrorlines pt %d "
-                                   "title %s",
-                             block ? ", \\\n     " : "", file, block, 1 + block % 13, title);
+      g_string_append_printf(plot, "%s%s index %d using 1:2:3:4 with %s pt %d title %s",
+                             block ? ", \\\n     " : "", file, block,
+                             x_is_parameter(sw, p) ? "yerrorlines" : "yerrorbars",
+                             1 + block % 13, title);
       block++;
     }
   }
@@ -396,9 +453,15 @@ static gboolean write_plot(const NsSweep *sw, const char *outdir, const char *en
                                    ? g_strdup(sw->description)
                                    : g_strdup_printf("%s against %s", entry, sw->x);
   g_autofree char *title = ns_gnuplot_string(title_text);
-  g_autofree char *xlabel = ns_gnuplot_string(sw->x);
+  g_autofree char *xlabel_text = axis_label(sw->x);
+  g_autofree char *xlabel = ns_gnuplot_string(xlabel_text);
   g_auto(GStrv) parts = g_strsplit(entry, "+", -1);
-  g_autofree char *joined = g_strjoinv(", ", parts);
+  for (int k = 0; parts[k] != NULL; k++) {
+    char *label = axis_label(g_strstrip(parts[k]));
+    g_free(parts[k]);
+    parts[k] = label;
+  }
+  g_autofree char *joined = g_strjoinv("; ", parts);
   g_autofree char *ylabel = ns_gnuplot_string(joined);
   g_autoptr(GString) gp = g_string_new(NULL);
   g_string_append_printf(gp,

@@ -149,6 +149,24 @@ else
   echo "ok - MPI mode skipped (no mpirun or netsched-mpi) # SKIP"
 fi
 
+# -- plots: series named by generator, x the parameter the grid varies, units ----------
+check "two generators" 0 "$ns" sweep -g 'waxman:switches=10,20' -g 'transit-stub:stubs=2' \
+  -g 'waxman:switches=30' --seeds 1..2 --plots path_mean,lr1_max_path --trees bfs -o named --progress none
+expect "rows name the generator" named/rows.jsonl '"generator":"waxman","model":"waxman"'
+expect "rows name the second" named/rows.jsonl '"generator":"transit-stub","model":"transit-stub"'
+expect "same model twice" named/rows.jsonl '"generator":"waxman-2","model":"waxman"'
+expect "series named waxman" named/plot-path_mean.gp "index 0 using 1:2:3:4 with yerrorlines pt 1 title 'waxman tree=bfs'"
+# transit-stub has no parameter switches: its point sits at its mean switch count, unjoined
+expect "series named transit-stub, points" named/plot-path_mean.gp "with yerrorbars pt 2 title 'transit-stub tree=bfs'"
+check "no g1" 1 grep -q "'g1" named/plot-path_mean.gp
+expect "x: the parameter that varies" named/plot-path_mean.gp "^set xlabel 'switches' noenhanced$"
+expect "y unit: switches crossed" named/plot-path_mean.gp "^set ylabel 'mean machine-to-machine path \(switches crossed\)' noenhanced$"
+expect "ring unit" named/plot-lr1_max_path.gp "^set ylabel 'LR1 longest ring hop \(switches crossed\)' noenhanced$"
+check "x given stays" 0 "$ns" sweep -g 'waxman:switches=10,20' --seeds 1..2 --plots path_mean \
+  --x machines -o given-x --progress none
+expect "x as given, points" given-x/plot-path_mean.gp "^set xlabel 'machines' noenhanced$"
+expect "a metric x does not order a series" given-x/plot-path_mean.gp "with yerrorbars"
+
 # -- bound --json for every collective ----------------------------------------------------
 for c in alltoall allgather bcast; do
   check "bound --json $c" 0 "$ns" bound -T gen:kruskal-tree:2,6:machines=4 -c "$c" --json
