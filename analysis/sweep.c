@@ -281,9 +281,10 @@ gboolean ns_sweep_run(const NsSweep *sw, const NsSweepRunOptions *opt, GError **
   const char *how = opt->executor != NULL ? opt->executor->name
                     : workers > 1         ? "processes" : "process";
   if (opt->report != NULL) {
-    fprintf(opt->report, "sweep %s: %u task%s (%u point%s x %u seed%s)", sw->digest,
+    fprintf(opt->report, "sweep %s: %u task%s (%u point%s x %u %s%s)", sw->digest,
             sw->n_tasks, sw->n_tasks == 1 ? "" : "s", sw->points->len,
-            sw->points->len == 1 ? "" : "s", sw->seeds->len, sw->seeds->len == 1 ? "" : "s");
+            sw->points->len == 1 ? "" : "s", sw->seeds->len, sw->files ? "file" : "seed",
+            sw->seeds->len == 1 ? "" : "s");
     if (n_shards > 1)
       fprintf(opt->report, "; shard %d/%d: %u tasks", shard, n_shards, mine);
     fprintf(opt->report, "; %u done, %u to run on %d %s\n", mine - pending->len, pending->len,

@@ -12,7 +12,10 @@
 #include "analysis/sweep_private.h"
 #include "platforms/error.h"
 #include "platforms/gtitm.h"
+#include "platforms/topology_io.h"
 #include "platforms/units.h"
+#include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <string.h>
 
@@ -50,14 +53,16 @@ static const KeyInfo kruskal_keys[] = {
   { "uplink", T_BANDWIDTH, 0, NULL }, { "latency", T_TIME, 0, NULL }, { NULL, 0, 0, NULL },
 };
 static const KeyInfo spec_keys[] = { { "spec", T_SPEC, 0, NULL }, { NULL, 0, 0, NULL } };
+static const KeyInfo files_keys[] = { { NULL, 0, 0, NULL } };
 
 static const char *const model_names[] = {
   [NS_SWEEP_WAXMAN] = "waxman", [NS_SWEEP_TRANSIT_STUB] = "transit-stub",
-  [NS_SWEEP_KRUSKAL_TREE] = "kruskal-tree", [NS_SWEEP_SPEC] = "spec",
+  [NS_SWEEP_KRUSKAL_TREE] = "kruskal-tree", [NS_SWEEP_SPEC] = "spec", [NS_SWEEP_FILES] = "files",
 };
 static const KeyInfo *const model_keys[] = {
   [NS_SWEEP_WAXMAN] = waxman_keys, [NS_SWEEP_TRANSIT_STUB] = transit_stub_keys,
   [NS_SWEEP_KRUSKAL_TREE] = kruskal_keys, [NS_SWEEP_SPEC] = spec_keys,
+  [NS_SWEEP_FILES] = files_keys,
 };
 
 const char *ns_sweep_model_name(NsSweepModel model) { return model_names[model]; }
@@ -277,7 +282,161 @@ static gboolean parse_measures(NsSweep *sw, const char *text, const char *where,
 /* ---- groups ------------------------------------------------------------------------ */
 
 static const char *const sweep_keys[] = { "description", "output", "seeds", "trees", "msize",
-                                          "metrics", "measure", "model", "plots", "x", NULL };
+                                          "metrics", "measure", "model", "plots", "x",
+                                          "files", "format", NULL };
+
+/* ---- a sweep over files ([sweep] files) ------------------------------------------- */
+
+#define MAX_SWEEP_FILES 100000
+
+static int compare_names(gconstpointer a, gconstpointer b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A file's bytes as a digest, for the row keys: a file that changes
+ * gives rows of another sweep, never stale rows. Reads at most the
+ * topology readers' limit (a larger file is refused by the reader). */
+static char *file_digest(const char *path, const char *where, GError **error)
+{
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) {
+    ns_keyfile_fail(error, where, "files: '%s': cannot read: %s", path, g_strerror(errno));
+    return NULL;
+  }
+  GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+  guchar buf[65536];
+  gsize n, total = 0;
+  while (total <= NS_TOPOLOGY_MAX_BYTES && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+    g_checksum_update(sum, buf, (gssize)n);
+    total += n;
+  }
+  gboolean failed = ferror(f) != 0;
+  fclose(f);
+  char *digest = failed ? NULL : g_strdup(g_checksum_get_string(sum));
+  g_checksum_free(sum);
+  if (failed)
+    ns_keyfile_fail(error, where, "files: '%s': read error", path);
+  return digest;
+}
+
+static gboolean add_file(NsSweep *sw, const char *shown, const char *path, const char *where,
+                         GError **error)
+{
+  for (guint i = 0; i < sw->files->len; i++)
+    if (strcmp(g_ptr_array_index(sw->files, i), shown) == 0)
+      return ns_keyfile_fail(error, where, "files: '%s' is listed twice", shown);
+  if (sw->files->len >= MAX_SWEEP_FILES)
+    return ns_keyfile_fail(error, where, "files: more than %d files", MAX_SWEEP_FILES);
+  char *digest = file_digest(path, where, error);
+  if (digest == NULL)
+    return FALSE;
+  g_ptr_array_add(sw->files, g_strdup(shown));
+  g_ptr_array_add(sw->file_paths, g_strdup(path));
+  g_ptr_array_add(sw->file_digests, digest);
+  return TRUE;
+}
+
+/* `files = DIR/PATTERN, FILE, ...`: each item a file or a pattern
+ * (GLib's * and ?, g_pattern_match_simple) in its last component, relative
+ * to the spec's directory; a pattern's matches in name order, hidden files
+ * and all but regular files left out. No shell: the directory is listed
+ * with g_dir. */
+static gboolean parse_files(NsSweep *sw, const char *text, const char *base_dir,
+                            const char *where, GError **error)
+{
+  g_autoptr(GPtrArray) items = split_list(text, "files", where, error);
+  if (items == NULL)
+    return FALSE;
+  for (guint i = 0; i < items->len; i++) {
+    const char *item = g_ptr_array_index(items, i);
+    g_autofree char *dir = g_path_get_dirname(item), *base = g_path_get_basename(item);
+    g_autofree char *full_dir = base_dir != NULL && !g_path_is_absolute(dir)
+                                    ? g_build_filename(base_dir, dir, NULL) : g_strdup(dir);
+    if (strpbrk(dir, "*?") != NULL)
+      return ns_keyfile_fail(error, where,
+                             "files '%s': a pattern goes in the file name only (zoo/*.graphml)",
+                             item);
+    if (strpbrk(base, "*?") == NULL) {
+      g_autofree char *path = g_build_filename(full_dir, base, NULL);
+      if (!g_file_test(path, G_FILE_TEST_IS_REGULAR))
+        return ns_keyfile_fail(error, where, "files '%s': no such file", item);
+      g_autofree char *shown = g_build_filename(dir, base, NULL);
+      if (!add_file(sw, strcmp(dir, ".") == 0 ? base : shown, path, where, error))
+        return FALSE;
+      continue;
+    }
+    GError *dir_error = NULL;
+    GDir *d = g_dir_open(full_dir, 0, &dir_error);
+    if (d == NULL) {
+      ns_keyfile_fail(error, where, "files '%s': %s", item, dir_error->message);
+      g_error_free(dir_error);
+      return FALSE;
+    }
+    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+    const char *name;
+    while ((name = g_dir_read_name(d)) != NULL && names->len <= MAX_SWEEP_FILES) {
+      g_autofree char *path = g_build_filename(full_dir, name, NULL);
+      if ((name[0] != '.' || base[0] == '.') && g_pattern_match_simple(base, name) &&
+          g_file_test(path, G_FILE_TEST_IS_REGULAR))
+        g_ptr_array_add(names, g_strdup(name));
+    }
+    g_dir_close(d);
+    if (names->len == 0)
+      return ns_keyfile_fail(error, where, "files '%s' matches no file", item);
+    g_ptr_array_sort(names, compare_names);
+    for (guint k = 0; k < names->len; k++) {
+      const char *n = g_ptr_array_index(names, k);
+      g_autofree char *path = g_build_filename(full_dir, n, NULL);
+      g_autofree char *shown = strcmp(dir, ".") == 0 ? g_strdup(n) : g_build_filename(dir, n, NULL);
+      if (!add_file(sw, shown, path, where, error))
+        return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* `format`: what -f takes (native, slurm, slurm:UNIT, graphml). */
+static gboolean check_format(const char *v, const char *where, GError **error)
+{
+  NsTopoFormat f;
+  double unit;
+  const char *why = NULL;
+  if (ns_topo_format_from_name(v, &f) ||
+      (g_str_has_prefix(v, "slurm:") && ns_parse_bandwidth(v + 6, &unit, &why)))
+    return TRUE;
+  return ns_keyfile_fail(error, where, "format '%s': expected native, slurm, slurm:UNIT or graphml",
+                         v);
+}
+
+/* A sweep over files has one generator, "files", without parameters: its
+ * tasks are the files (their positions, 1-based, stand for the seeds and
+ * seed random tree methods) times the tree methods. */
+static gboolean files_generator(NsSweep *sw, const NsKeyGroup *g, GPtrArray *default_trees,
+                                GError **error)
+{
+  const NsKeyEntry *files = ns_keygroup_find(g, "files");
+  if (sw->seeds->len > 0)
+    return ns_keyfile_fail(error, ns_keygroup_find(g, "seeds")->where,
+                           "seeds: a sweep over files has one task per file (and tree method); "
+                           "remove seeds");
+  for (guint i = 1; i <= sw->files->len; i++) {
+    guint64 seed = i;
+    g_array_append_val(sw->seeds, seed);
+  }
+  NsSweepGen *gen = g_new0(NsSweepGen, 1);
+  gen->name = g_strdup("files");
+  gen->model = NS_SWEEP_FILES;
+  gen->where = g_strdup(files->where);
+  gen->params = g_ptr_array_new();
+  gen->trees = g_ptr_array_new_with_free_func(g_free);
+  for (guint t = 0; t < default_trees->len; t++)
+    g_ptr_array_add(gen->trees, g_strdup(g_ptr_array_index(default_trees, t)));
+  if (gen->trees->len == 0)
+    g_ptr_array_add(gen->trees, g_strdup("none"));
+  g_ptr_array_add(sw->gens, gen);
+  return TRUE;
+}
 
 static gboolean read_sweep_group(NsSweep *sw, const NsKeyGroup *g, const char *base_dir,
                                  GPtrArray *default_trees, GError **error)
@@ -288,7 +447,7 @@ static gboolean read_sweep_group(NsSweep *sw, const NsKeyGroup *g, const char *b
       g_autofree char *shown = g_strescape(e->key, NULL);
       return ns_keyfile_fail(error, e->where,
                   "unknown key '%s' in [sweep] (description, output, seeds, trees, msize, "
-                  "metrics, measure, model, plots, x)", shown);
+                  "metrics, measure, model, plots, x, files, format)", shown);
     }
     const char *k = e->key, *v = e->value;
     if (strcmp(k, "description") == 0) {
@@ -315,6 +474,16 @@ static gboolean read_sweep_group(NsSweep *sw, const NsKeyGroup *g, const char *b
     } else if (strcmp(k, "model") == 0) {
       g_free(sw->model);
       sw->model = g_strdup(v);
+    } else if (strcmp(k, "files") == 0) {
+      sw->files = g_ptr_array_new_with_free_func(g_free);
+      sw->file_paths = g_ptr_array_new_with_free_func(g_free);
+      sw->file_digests = g_ptr_array_new_with_free_func(g_free);
+      if (!parse_files(sw, v, base_dir, e->where, error))
+        return FALSE;
+    } else if (strcmp(k, "format") == 0) {
+      if (!check_format(v, e->where, error))
+        return FALSE;
+      sw->format = g_strdup(v);
     } else if (strcmp(k, "plots") == 0) {
       g_autoptr(GPtrArray) items = split_list(v, "plots", e->where, error);
       if (items == NULL)
@@ -326,6 +495,11 @@ static gboolean read_sweep_group(NsSweep *sw, const NsKeyGroup *g, const char *b
       sw->x = g_strdup(v);
     }
   }
+  if (sw->files != NULL)
+    return files_generator(sw, g, default_trees, error);
+  if (sw->format != NULL)
+    return ns_keyfile_fail(error, ns_keygroup_find(g, "format")->where,
+                           "format applies to files: give 'files' too");
   if (sw->seeds->len == 0)
     return ns_keyfile_fail(error, g->where, "[sweep] needs 'seeds' (e.g. seeds = 1..50)");
   return TRUE;
@@ -375,7 +549,7 @@ static gboolean read_generator_group(NsSweep *sw, const NsKeyGroup *g, const cha
   g_ptr_array_add(sw->gens, gen);
   gboolean known = FALSE;
   for (gsize m = 0; m < G_N_ELEMENTS(model_names) && !known; m++)
-    if (strcmp(model->value, model_names[m]) == 0) {
+    if (m != NS_SWEEP_FILES && strcmp(model->value, model_names[m]) == 0) {
       gen->model = (NsSweepModel)m;
       known = TRUE;
     }
@@ -558,6 +732,11 @@ static NsSweep *build(const char *source, GPtrArray *groups, const char *base_di
     const NsKeyGroup *g = g_ptr_array_index(groups, i);
     if (g == sweep_group)
       continue;
+    if (sw->files != NULL) {
+      ns_keyfile_fail(error, g->where, "[%s]: a sweep over files ([sweep] files) has no "
+                      "generators; sweep them in another spec", g->name);
+      goto bad;
+    }
     const char *name = g->name + 10;
     for (const char *c = name; *c != '\0'; c++)
       if (!g_ascii_isalnum(*c) && *c != '-' && *c != '_' && *c != '.') {
@@ -687,6 +866,12 @@ void ns_sweep_free(NsSweep *sw)
   g_free(sw->model);
   g_ptr_array_unref(sw->plots);
   g_free(sw->x);
+  if (sw->files != NULL) {
+    g_ptr_array_unref(sw->files);
+    g_ptr_array_unref(sw->file_paths);
+    g_ptr_array_unref(sw->file_digests);
+  }
+  g_free(sw->format);
   g_ptr_array_set_free_func(sw->points, point_free);
   g_ptr_array_unref(sw->points);
   for (guint t = 0; sw->keys != NULL && t < sw->n_tasks; t++)
@@ -762,6 +947,8 @@ static char *point_template(const NsSweepGen *gen, char **n, char **v, const cha
   case NS_SWEEP_SPEC:
     g_string_append(s, lookup(n, v, "spec") + strlen("gen:"));
     return g_string_free(s, FALSE);
+  case NS_SWEEP_FILES: /* the task's file (ns_sweep_task_file) */
+    return g_string_free(s, FALSE);
   }
   if (p != NULL)
     g_string_append_printf(s, ":total=%s", p);
@@ -823,9 +1010,18 @@ static char *task_key(const NsSweep *sw, guint task)
   g_autofree char *spec = ns_sweep_task_spec(sw, task);
   const NsSweepPoint *pt = ns_sweep_task_point(sw, task);
   GString *text = g_string_new(NULL);
-  g_string_append_printf(text, "netsched-sweep-row/%d\ntopology gen:%s\ntree %s\nmetrics %u\n"
-                               "msize %" G_GUINT64_FORMAT "\n",
-                         NS_SWEEP_ROW_VERSION, spec, pt->tree, sw->metrics, sw->msize);
+  g_string_append_printf(text, "netsched-sweep-row/%d\n", NS_SWEEP_ROW_VERSION);
+  if (sw->files != NULL) /* the file by name, bytes and reader; its position seeds trees */
+    g_string_append_printf(text, "topology file %s\nbytes %s\nformat %s\nseed %" G_GUINT64_FORMAT
+                                 "\n",
+                           ns_sweep_task_file(sw, task),
+                           (const char *)g_ptr_array_index(sw->file_digests,
+                                                           task % sw->seeds->len),
+                           sw->format ? sw->format : "guessed", ns_sweep_task_seed(sw, task));
+  else
+    g_string_append_printf(text, "topology gen:%s\n", spec);
+  g_string_append_printf(text, "tree %s\nmetrics %u\nmsize %" G_GUINT64_FORMAT "\n", pt->tree,
+                         sw->metrics, sw->msize);
   if (sw->measures->len > 0) {
     g_string_append_printf(text, "model %s\nsettings %s\nmeasure", sw->model,
                            sw->measure_settings ? sw->measure_settings : "");
@@ -880,8 +1076,27 @@ char *ns_sweep_task_spec(const NsSweep *sw, guint task)
   return g_strjoinv(seed, parts);
 }
 
+const char *ns_sweep_task_file(const NsSweep *sw, guint task)
+{
+  return sw->files != NULL ? g_ptr_array_index(sw->files, task % sw->seeds->len) : NULL;
+}
+
+const char *ns_sweep_task_file_path(const NsSweep *sw, guint task)
+{
+  return sw->files != NULL ? g_ptr_array_index(sw->file_paths, task % sw->seeds->len) : NULL;
+}
+
+void ns_sweep_set_loader(NsSweep *sw, NsSweepLoadFunc load, void *data)
+{
+  sw->load = load;
+  sw->load_data = data;
+}
+
 char *ns_sweep_task_label(const NsSweep *sw, guint task)
 {
+  if (sw->files != NULL)
+    return g_strdup_printf("%s %s", ns_sweep_task_point(sw, task)->label,
+                           ns_sweep_task_file(sw, task));
   return g_strdup_printf("%s seed %" G_GUINT64_FORMAT, ns_sweep_task_point(sw, task)->label,
                          ns_sweep_task_seed(sw, task));
 }

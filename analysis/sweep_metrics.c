@@ -8,6 +8,7 @@
 #include "platforms/gtitm.h"
 #include "platforms/shapes.h"
 #include "platforms/spanning.h"
+#include "platforms/topology_io.h"
 #include "platforms/tree.h"
 #include "sched/allgather_ring_common.h"
 #include "sched/registry.h"
@@ -237,16 +238,33 @@ static void bcast_metrics(const NsTopology *t, uint64_t msize, double *v, char *
 
 /* ---- the row --------------------------------------------------------------------------- */
 
+/* A file of a sweep over files, through the installed loader (the CLI's
+ * -T FILE reader) or, without one, ns_topology_load(). */
+static NsTopology *load_file(const NsSweep *sw, guint task, GError **error)
+{
+  const char *path = ns_sweep_task_file_path(sw, task);
+  if (sw->load != NULL)
+    return sw->load(path, sw->format, sw->load_data, error);
+  NsTopoFormat format = NS_TOPO_FORMAT_AUTO;
+  if (sw->format != NULL && !ns_topo_format_from_name(sw->format, &format)) {
+    g_set_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED,
+                "format '%s' needs the command line's reader", sw->format);
+    return NULL;
+  }
+  return ns_topology_load(path, format, NULL, NULL, error);
+}
+
 static NsTopology *task_topology(const NsSweep *sw, guint task, const char *spec,
                                  NsGtitmInfo *info, gboolean *have_info, GError **error)
 {
   const NsSweepPoint *pt = ns_sweep_task_point(sw, task);
   const NsSweepGen *gen = g_ptr_array_index(sw->gens, pt->gen);
-  if (gen->model != NS_SWEEP_SPEC) {
+  if (gen->model != NS_SWEEP_SPEC && gen->model != NS_SWEEP_FILES) {
     *have_info = TRUE;
     return ns_gtitm_generate(spec, info, error);
   }
-  NsTopology *t = ns_shape_from_spec(spec, error);
+  NsTopology *t = gen->model == NS_SWEEP_FILES ? load_file(sw, task, error)
+                                                : ns_shape_from_spec(spec, error);
   if (t == NULL || strcmp(pt->tree, "none") == 0)
     return t;
   NsSpanSpec span = { .seed = ns_sweep_task_seed(sw, task) };
@@ -298,7 +316,9 @@ void ns_sweep_task_row(const NsSweep *sw, guint task, GString *row)
   const NsSweepPoint *pt = ns_sweep_task_point(sw, task);
   const NsSweepGen *gen = g_ptr_array_index(sw->gens, pt->gen);
   g_autofree char *spec = ns_sweep_task_spec(sw, task);
-  g_autofree char *topology = g_strdup_printf("gen:%s", spec);
+  g_autofree char *topology = gen->model == NS_SWEEP_FILES
+                                  ? g_strdup(ns_sweep_task_file(sw, task)) /* as listed */
+                                  : g_strdup_printf("gen:%s", spec);
   double v[N_METRICS];
   for (int m = 0; m < N_METRICS; m++)
     v[m] = NAN;

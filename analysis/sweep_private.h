@@ -11,8 +11,10 @@
  * netsched are refused rather than mixed. */
 #define NS_SWEEP_ROW_VERSION 1
 
+/* NS_SWEEP_FILES: the one generator of a sweep over topology files
+ * ([sweep] files), not a [generator] model. */
 typedef enum { NS_SWEEP_WAXMAN, NS_SWEEP_TRANSIT_STUB, NS_SWEEP_KRUSKAL_TREE,
-               NS_SWEEP_SPEC } NsSweepModel;
+               NS_SWEEP_SPEC, NS_SWEEP_FILES } NsSweepModel;
 
 const char *ns_sweep_model_name(NsSweepModel model);
 
@@ -82,6 +84,14 @@ struct NsSweep {
   char *model;
   GPtrArray *plots;         /* char*: "metric+metric" */
   char *x;                  /* given, or the parameter the grid varies (default_x) */
+  /* a sweep over files ([sweep] files): one task per file and tree method,
+   * the file's position (1-based) standing for the seed */
+  GPtrArray *files;         /* char*: as rows name them, relative to the spec's directory */
+  GPtrArray *file_paths;    /* char*: as opened */
+  GPtrArray *file_digests;  /* char*: digests of their bytes (part of the row keys) */
+  char *format;             /* [sweep] format: as -f takes it (NULL: guessed) */
+  NsSweepLoadFunc load;     /* NULL: ns_topology_load() with `format` */
+  void *load_data;
   /* the grid */
   GPtrArray *points;        /* NsSweepPoint* */
   guint n_tasks;
@@ -102,6 +112,10 @@ guint64 ns_sweep_task_seed(const NsSweep *sw, guint task);
 /* The generator specification of a task ("waxman:7,200,4:..."), newly
  * allocated. */
 char *ns_sweep_task_spec(const NsSweep *sw, guint task);
+/* The file of a task of a sweep over files, as rows name it (NULL for a
+ * generated topology), and as it is opened. */
+const char *ns_sweep_task_file(const NsSweep *sw, guint task);
+const char *ns_sweep_task_file_path(const NsSweep *sw, guint task);
 
 /* A JSON string literal of `s` (quotes, escapes) appended to `out`. */
 void ns_json_append_string(GString *out, const char *s);

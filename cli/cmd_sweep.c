@@ -46,6 +46,15 @@ static gboolean install_measure(NsSweep *sw, NsSimOptions *opt, GError **error)
 }
 #endif
 
+/* The files of a sweep over files are read as -T FILE reads them (any
+ * format -T accepts, -f's spellings in the spec's `format`). */
+static NsTopology *load_sweep_file(const char *path, const char *format, void *data,
+                                   GError **error)
+{
+  (void)data;
+  return ns_cli_load_topology(path, format, NULL, error);
+}
+
 /* "I/N" with 0 <= I < N. */
 static gboolean parse_shard(const char *text, int *shard, int *n, GError **error)
 {
@@ -106,7 +115,7 @@ static gboolean slurm_shard(int *shard, int *n, GError **error)
 
 typedef struct {
   char *output, *shard, *progress, *description;
-  char *seeds, *trees, *metrics, *msize, *measure, *model, *plots, *x;
+  char *seeds, *trees, *metrics, *msize, *measure, *model, *plots, *x, *files, *format;
   char **generators;
   int jobs;
   double interval;
@@ -117,7 +126,7 @@ static void args_clear(Args *a)
 {
   char **strings[] = { &a->output, &a->shard, &a->progress, &a->description, &a->seeds,
                        &a->trees, &a->metrics, &a->msize, &a->measure, &a->model, &a->plots,
-                       &a->x };
+                       &a->x, &a->files, &a->format };
   for (gsize i = 0; i < G_N_ELEMENTS(strings); i++)
     g_free(*strings[i]);
   g_strfreev(a->generators);
@@ -127,9 +136,9 @@ static void args_clear(Args *a)
 static NsSweep *load(const Args *a, const char *spec, GError **error)
 {
   const char *names[] = { "seeds", "trees", "metrics", "msize", "measure", "model", "plots", "x",
-                          "description" };
+                          "description", "files", "format" };
   const char *values[] = { a->seeds, a->trees, a->metrics, a->msize, a->measure, a->model,
-                           a->plots, a->x, a->description };
+                           a->plots, a->x, a->description, a->files, a->format };
   GPtrArray *settings = g_ptr_array_new_with_free_func(g_free);
   for (gsize i = 0; i < G_N_ELEMENTS(names); i++)
     if (values[i] != NULL)
@@ -142,9 +151,10 @@ static NsSweep *load(const Args *a, const char *spec, GError **error)
                     "--seeds, ...), not both");
   else if (spec != NULL)
     sw = ns_sweep_load(spec, error);
-  else if (a->generators == NULL)
+  else if (a->generators == NULL && a->files == NULL)
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                    "nothing to sweep: give SPEC.ini or --generator MODEL:KEY=VALUES");
+                    "nothing to sweep: give SPEC.ini, --generator MODEL:KEY=VALUES or --files "
+                    "PATTERN");
   else
     sw = ns_sweep_new((const char *const *)settings->pdata, (const char *const *)a->generators,
                       error);
@@ -167,6 +177,7 @@ static int run(const Args *a, gboolean merge, int argc, char **argv)
   g_autoptr(NsSweep) sw = load(a, spec, &error);
   if (sw == NULL)
     return ns_cli_fail(error);
+  ns_sweep_set_loader(sw, load_sweep_file, NULL);
   const char *outdir = a->output != NULL ? a->output : ns_sweep_output(sw);
   if (outdir == NULL)
     return ns_cli_usage("sweep", "no output directory: -o DIR, or output = DIR in [sweep]");
@@ -257,6 +268,11 @@ int ns_cmd_sweep(int argc, char **argv)
     { "x", 0, 0, G_OPTION_ARG_STRING, &a.x, "The plots' x axis (default: machines when it varies, else the parameter the grid "
       "varies)", "NAME" },
     { "description", 0, 0, G_OPTION_ARG_STRING, &a.description, "Title of the plots", "TEXT" },
+    { "files", 0, 0, G_OPTION_ARG_STRING, &a.files,
+      "Sweep topology files instead of generators: files and DIR/PATTERN (* and ?, quoted "
+      "from the shell), one task per file", "LIST" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &a.format,
+      "Format of --files (default: guessed from each file, as -T)", "native|slurm|graphml" },
     { NULL },
   };
   gboolean merge = argc > 1 && strcmp(argv[1], "merge") == 0;
@@ -280,6 +296,7 @@ int ns_cmd_sweep(int argc, char **argv)
            "  netsched sweep scenarios/sweeps/fig3-25.ini\n"
            "  netsched sweep -g 'waxman:machines=100,200:ratio=5' --seeds 1..50 \\\n"
            "      --trees bfs,dfs,kruskal --plots lr1_max_path -o out/\n"
+           "  netsched sweep --files 'zoo/*.graphml' --plots path_mean -o zoo-out/\n"
            "  netsched sweep SPEC.ini --shard 2/4      (and: netsched sweep merge SPEC.ini)\n"
            "  mpirun -np 8 netsched-mpi sweep SPEC.ini\n"
            "The specification format and the row schema are in docs/sweeps.md.\n");

@@ -23,7 +23,7 @@ _netsched()
       COMPREPLY=($(compgen -W "$algos" -- "$cur")); return ;;
     -c|--collective) COMPREPLY=($(compgen -W "alltoall allgather bcast" -- "$cur")); return ;;
     -M|--model) COMPREPLY=($(compgen -W "ideal tcp smpi packet" -- "$cur")); return ;;
-    -T|--topology|-o|--output|--junit|--csv|--timeline|--trace|--calibration)
+    -T|--topology|-o|--output|--junit|--csv|--timeline|--trace|--calibration|--files)
       _filedir 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --spanning) COMPREPLY=($(compgen -W "bfs dfs kruskal uniform" -- "$cur")); return ;;
   esac

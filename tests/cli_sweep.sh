@@ -34,7 +34,7 @@ seeds = 1..3
 [generatr a]
 model = waxman
 EOF
-bad key "F:3: unknown key 'colour' in \[sweep\] \(description, output, seeds, trees, msize, metrics, measure, model, plots, x\)" <<'EOF'
+bad key "F:3: unknown key 'colour' in \[sweep\] \(description, output, seeds, trees, msize, metrics, measure, model, plots, x, files, format\)" <<'EOF'
 [sweep]
 seeds = 1..3
 colour = red
@@ -166,6 +166,62 @@ check "x given stays" 0 "$ns" sweep -g 'waxman:switches=10,20' --seeds 1..2 --pl
   --x machines -o given-x --progress none
 expect "x as given, points" given-x/plot-path_mean.gp "^set xlabel 'machines' noenhanced$"
 expect "a metric x does not order a series" given-x/plot-path_mean.gp "with yerrorbars"
+
+# -- a sweep over topology files: [sweep] files, a pattern and a list ---------------------
+cp -r "$src/tests/data/sweep-files" "$tmp/sweep-files"
+cat > "$tmp/files.ini" <<'EOF'
+[sweep]
+description = every topology of a directory
+output = files-out
+files = sweep-files/*.topo, sweep-files/d-ring.graphml
+trees = none,bfs
+plots = path_mean
+EOF
+check "sweep over files" 0 "$ns" sweep "$tmp/files.ini" -j 2 --progress none
+expect "one task per file and tree" "$tmp/out" ": 8 tasks \(2 points x 4 files\)"
+check "rows: header and 8" 0 test "$(wc -l < files-out/rows.jsonl)" -eq 9
+# the pattern's matches in name order, notes.txt left out, then the listed file
+expect "rows name the file" files-out/rows.csv "^[0-9a-f]+,0,0,1,files,files,none,,sweep-files/a-star.topo,ok,4,1,4,"
+expect "second file" files-out/rows.csv "^[0-9a-f]+,1,0,2,files,files,none,,sweep-files/b-pair.topo,ok,6,2,7,"
+expect "a graph file, shortest paths" files-out/rows.csv "^[0-9a-f]+,2,0,3,files,files,none,,sweep-files/c-ring.topo,ok,6,3,9,"
+expect "a GraphML file through -T's reader" files-out/rows.csv "^[0-9a-f]+,3,0,4,files,files,none,,sweep-files/d-ring.graphml,ok,6,3,9,"
+expect "spanning trees of files" files-out/rows.csv "^[0-9a-f]+,6,1,3,files,files,bfs,,sweep-files/c-ring.topo,ok,6,3,8,"
+check "no notes.txt" 1 grep -q notes files-out/rows.csv
+expect "statistics over the files" files-out/aggregate.csv '^0,files tree=none,files,files,none,,machines,4,5.5,1,'
+check "plot over files" 0 test -s files-out/plot-path_mean.gp
+check "files: rerun resumes" 0 "$ns" sweep "$tmp/files.ini" --progress none
+expect "files: nothing to run" "$tmp/out" "; 8 done, 0 to run"
+check "files: shard 0/2" 0 "$ns" sweep "$tmp/files.ini" -o files-parts --shard 0/2 --progress none
+check "files: shard 1/2" 0 "$ns" sweep "$tmp/files.ini" -o files-parts --shard 1/2 --progress none
+check "files: merge" 0 "$ns" sweep merge "$tmp/files.ini" -o files-parts
+for f in rows.jsonl rows.csv aggregate.json aggregate.csv; do
+  check "files: merged $f = whole" 0 cmp files-out/$f files-parts/$f
+done
+# a file that changes gives another sweep: its old rows are refused, not kept
+echo "# edited" >> "$tmp/sweep-files/b-pair.topo"
+check "files: an edited file" 2 "$ns" sweep "$tmp/files.ini" --progress none
+expect "files: rows of another sweep" "$tmp/err" "files-out/rows.jsonl:1: rows of another sweep"
+check "--files on the command line" 0 "$ns" sweep --files 'sweep-files/a-*.topo,sweep-files/c-ring.topo' \
+  --format native -o cli-files --progress none
+expect "--files: two tasks" "$tmp/out" ": 2 tasks \(1 point x 2 files\)"
+expect "--files: rows name the files" cli-files/rows.csv ",sweep-files/c-ring.topo,ok,"
+check "--files matching nothing" 2 "$ns" sweep --files 'sweep-files/*.xml' -o o
+expect "--files: option named" "$tmp/err" "^netsched: --files: files 'sweep-files/\*.xml' matches no file$"
+printf '[sweep]\noutput = o\nfiles = sweep-files/*.xml\n' > "$tmp/nomatch.ini"
+check "files: pattern matching nothing" 2 "$ns" sweep "$tmp/nomatch.ini"
+expect "files: says so" "$tmp/err" "nomatch.ini:3: files 'sweep-files/\*.xml' matches no file$"
+printf '[sweep]\noutput = o\nfiles = */a-star.topo\n' > "$tmp/dirpat.ini"
+check "files: pattern in a directory" 2 "$ns" sweep "$tmp/dirpat.ini"
+expect "files: file name only" "$tmp/err" "dirpat.ini:3: files '\*/a-star.topo': a pattern goes in the file name only"
+printf '[sweep]\noutput = o\nfiles = sweep-files/a-star.topo\nseeds = 1..3\n' > "$tmp/fseeds.ini"
+check "files: with seeds" 2 "$ns" sweep "$tmp/fseeds.ini"
+expect "files: no seeds" "$tmp/err" "fseeds.ini:4: seeds: a sweep over files has one task per file"
+printf '[sweep]\noutput = o\nfiles = sweep-files/a-star.topo\n[generator w]\nmodel = waxman\nswitches = 4\n' > "$tmp/fgen.ini"
+check "files: with a generator" 2 "$ns" sweep "$tmp/fgen.ini"
+expect "files: no generators" "$tmp/err" "fgen.ini:4: \[generator w\]: a sweep over files"
+printf '[sweep]\noutput = o\nfiles = sweep-files/missing.topo\n' > "$tmp/fmissing.ini"
+check "files: a missing file" 2 "$ns" sweep "$tmp/fmissing.ini"
+expect "files: names it" "$tmp/err" "fmissing.ini:3: files 'sweep-files/missing.topo': no such file$"
 
 # -- bound --json for every collective ----------------------------------------------------
 for c in alltoall allgather bcast; do
