@@ -501,11 +501,12 @@ static char *ranked_text(const NsStoredRow *r, const NsStoredRow *top, const cha
 }
 
 /* Why two rows tie under model m, for the report. */
-static const char *tie_reason(const NsDesignModel *model, const NsStoredRow *r)
+static char *tie_reason(const NsDesignModel *model, const NsStoredRow *r)
 {
   if (model->fluid)
-    return "tie within 1 % (a fluid model's times)";
-  return r->runs > 1 ? "tie within run-to-run spread" : "tie (equal times in one run each)";
+    return g_strdup_printf("tie within %.0f %% (a fluid model's times)", NS_DESIGN_FLUID_TIE * 100);
+  return g_strdup(r->runs > 1 ? "tie within run-to-run spread"
+                               : "tie (equal times in one run each)");
 }
 
 /* Designs ranked under model m by their fastest verified schedule; every
@@ -531,11 +532,13 @@ static void report_ranking(NsStudy *st, GString *md, int c, int k, int m)
   const NsStoredRow *top = fastest_row(st, c, k, m, order[0]);
   const char *first = sp->designs[order[0]].name;
   int tied = 1;
-  while (tied < n && ns_study_rows_tie(sp->models[m].fluid, top, fastest_row(st, c, k, m, order[tied])))
+  while (tied < n &&
+         ns_study_rows_tie(sp->models[m].fluid, top, fastest_row(st, c, k, m, order[tied])))
     tied++;
   g_string_append_printf(md, "\nFastest under %s: ", sp->models[m].name);
+  g_autofree char *why = tie_reason(&sp->models[m], top);
   if (tied > 1)
-    g_string_append_printf(md, "%s between ", tie_reason(&sp->models[m], top));
+    g_string_append_printf(md, "%s between ", why);
   for (int i = 0; i < n; i++) {
     const NsStoredRow *r = fastest_row(st, c, k, m, order[i]);
     g_autofree char *tt = ranked_text(r, top, first);
@@ -610,9 +613,10 @@ static void report_changes(NsStudy *st, GString *md)
         }
         double r = fastest_s(st, c, (int)k, m, v) / fastest_s(st, c, (int)k, m, d);
         const NsStoredRow *mine = fastest_row(st, c, (int)k, m, d);
+        g_autofree char *why = tie_reason(&sp->models[m], mine);
         if (ns_study_rows_tie(sp->models[m].fluid, mine, fastest_row(st, c, (int)k, m, v)))
-          g_string_append_printf(md, " %s %s the same: %s (%s);", cname(st, c), size,
-                                 tie_reason(&sp->models[m], mine), sp->models[m].name);
+          g_string_append_printf(md, " %s %s the same: %s (%s);", cname(st, c), size, why,
+                                 sp->models[m].name);
         else
           g_string_append_printf(md, " %s %s %.2fx %s (%s);", cname(st, c), size,
                                  r >= 1 ? r : 1 / r, r >= 1 ? "faster" : "slower",
@@ -669,7 +673,8 @@ static void recommend(NsStudy *st, GString *md, int c, int k, int d)
   const NsStoredRow *def[2] = { cell->mpich, cell->ompi };
   for (int i = 0; i < 2; i++)
     if (def[i] != NULL && def[i]->ok && def[i]->valid)
-      g_string_append_printf(md, "; %s default %s: %.2fx the fastest's time", i ? "Open MPI" : "MPICH",
+      g_string_append_printf(md, "; %s default %s: %.2fx the fastest's time",
+                             i ? "Open MPI" : "MPICH",
                              def[i]->algorithm, def[i]->completion_s / f->completion_s);
   g_string_append_printf(md, "; bottleneck: %s", cell->bottleneck);
   if (sp->prices != NULL && sp->collectives[c].collective == NS_COLL_ALLTOALL && f->mbps > 0)

@@ -265,7 +265,8 @@ int ns_cmd_sweep(int argc, char **argv)
       "MODEL" },
     { "plots", 0, 0, G_OPTION_ARG_STRING, &a.plots,
       "Plots: METRIC[+METRIC...],... against --x", "LIST" },
-    { "x", 0, 0, G_OPTION_ARG_STRING, &a.x, "The plots' x axis (default: machines when it varies, else the parameter the grid "
+    { "x", 0, 0, G_OPTION_ARG_STRING, &a.x,
+      "The plots' x axis (default: machines when it varies, else the parameter the grid "
       "varies)", "NAME" },
     { "description", 0, 0, G_OPTION_ARG_STRING, &a.description, "Title of the plots", "TEXT" },
     { "files", 0, 0, G_OPTION_ARG_STRING, &a.files,
