@@ -72,6 +72,8 @@ struct NsProgress {
   gboolean finished;
 };
 
+static void start(NsProgress *p);
+
 NsProgress *ns_progress_new(FILE *stream, NsProgressMode mode, double interval, const char *what,
                             const char *unit)
 {
@@ -81,8 +83,9 @@ NsProgress *ns_progress_new(FILE *stream, NsProgressMode mode, double interval, 
   p->stream = stream;
   p->mode = mode;
   p->interval = (gint64)((interval > 0 ? interval : 10) * 1e6);
-  p->what = g_strdup(what);
+  p->what = g_strdup(what != NULL ? what : "");
   p->unit = g_strdup(unit);
+  start(p); /* the clock of the elapsed time and the estimate */
   return p;
 }
 
@@ -117,6 +120,9 @@ static char *line_text(const NsProgress *p, gint64 now, gboolean final)
   double done = p->done + p->item_weight * p->item_fraction;
   double elapsed = (now - p->start) / 1e6;
   g_autofree char *took = ns_progress_duration(elapsed);
+  if (p->what[0] == '\0') /* the detail says it all: "plan: 7 phases, 56 transfers written (12s)" */
+    return final ? g_strdup_printf("%s, done in %s", p->detail ? p->detail : "", took)
+                 : g_strdup_printf("%s (%s)", p->detail ? p->detail : "", took);
   GString *t = g_string_new(p->what);
   g_string_append(t, ": ");
   if (p->unit != NULL && p->eta.total > 0)

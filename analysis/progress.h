@@ -60,8 +60,9 @@ double ns_eta_left(const NsEta *e, double done, double now);
 
 typedef struct NsProgress NsProgress;
 
-/* `what` starts every line ("compare"), `unit` names the units in plural
- * ("rows"; NULL: show a percentage only). `interval` <= 0: 10 s. */
+/* `what` starts every line ("compare"; "": the detail alone, then the
+ * elapsed time), `unit` names the units in plural ("rows"; NULL: show a
+ * percentage only). `interval` <= 0: 10 s. */
 NsProgress *ns_progress_new(FILE *stream, NsProgressMode mode, double interval, const char *what,
                             const char *unit);
 /* Finishes (ns_progress_finish) and frees. */
@@ -69,7 +70,7 @@ void ns_progress_free(NsProgress *p);
 /* FALSE for NULL and for NONE: callers may skip building detail texts. */
 gboolean ns_progress_on(const NsProgress *p);
 /* Adds `units` to the work of the run (several calls add up), e.g. each
- * experiment of a study; the clock starts at the first call. */
+ * experiment of a study. The clock starts when the reporter is made. */
 void ns_progress_add_total(NsProgress *p, double units);
 /* Units kept from an earlier run: done, not part of the rate. */
 void ns_progress_skip(NsProgress *p, double units);

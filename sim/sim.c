@@ -230,6 +230,17 @@ static void signals_release(SignalGuard *g)
     raise(stop_signal);
 }
 
+/* Tells the reporter what the child published. */
+static void report_progress(NsProgress *progress, const Program *prog)
+{
+  if (!ns_progress_on(progress))
+    return;
+  uint64_t done = prog->header->transfers_done;
+  ns_progress_detail(progress, prog->n_all > 0 ? (double)done / (double)prog->n_all : 0,
+                     "%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " messages, %.3f s simulated",
+                     done, prog->n_all, prog->header->clock);
+}
+
 /* Waits for the child; kills it after `limit` seconds of wall time or when
  * a stop signal arrived. Tells `progress` (may be NULL) five times a second
  * what the child publishes: "340/992 messages, 1.200 s simulated" and the
@@ -255,15 +266,13 @@ static int wait_child(pid_t pid, double limit, const Program *prog, NsProgress *
       *timed_out = stop_signal == 0;
       break;
     }
-    if (ns_progress_on(progress) && now >= next_report) {
-      uint64_t done = prog->header->transfers_done;
-      ns_progress_detail(progress, prog->n_all > 0 ? (double)done / (double)prog->n_all : 0,
-                         "%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " messages, %.3f s simulated",
-                         done, prog->n_all, prog->header->clock);
+    if (now >= next_report) {
+      report_progress(progress, prog);
       next_report = now + 200000;
     }
     g_usleep(10000);
   }
+  report_progress(progress, prog); /* where it ended */
   ns_progress_clear(progress); /* the caller prints what the run gave next */
   return status;
 }

@@ -84,7 +84,7 @@ check "stdout: nothing said" 0 test ! -s plan.err
 check "compare progress in a log" 0 "$ns" compare -T gen:star:4 -a ring,simple -m 8KiB,16KiB \
   -o prog --progress-interval 0.000001
 expect "compare: a line with the count" "$tmp/err" "^compare: [0-4]/4 rows \([0-9]+ %\), [0-9]+s"
-expect "compare: the simulation's messages" "$tmp/err" "; (ring|simple) (8|16)KiB: [0-9]+/12 messages, [0-9.]+ s simulated$"
+expect "compare: the simulation's messages" "$tmp/err" "; (ring|simple) (8|16)KiB: 12/12 messages, [0-9.]+ s simulated$"
 expect "compare: done line" "$tmp/err" "^compare: 4/4 rows done in [0-9]+s$"
 cp "$tmp/err" compare.err
 check "compare: no carriage return in a log" 1 grep -q $'\r' compare.err
@@ -95,7 +95,7 @@ cp "$tmp/err" quiet.err
 check "nothing on stderr" 0 test ! -s quiet.err
 check "simulate progress in a log" 0 "$ns" simulate -T gen:star:4 -a ring -m 8KiB \
   --progress lines --progress-interval 0.000001
-expect "simulate: messages" "$tmp/err" "^simulate: [0-9]+ %, [0-9]+s; ring: [0-9]+/12 messages"
+expect "simulate: messages" "$tmp/err" "^simulate: 100 %, [0-9]+s(, about 0s left)?; ring: 12/12 messages, [0-9.]+ s simulated$"
 check "bad --progress-interval" 2 "$ns" simulate -T gen:star:4 -a ring --progress-interval -1
 expect "interval named" "$tmp/err" "^netsched: --progress-interval -1: expected a number of seconds > 0$"
 

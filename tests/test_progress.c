@@ -120,6 +120,16 @@ static void test_reporter_lines(void)
   g_assert_nonnull(strstr(text, "compare: 2/4 rows (50 %), 0s\n"));
   g_assert_true(g_str_has_suffix(text, "compare: 2/4 rows done in 0s\n"));
 
+  /* no name, no total (plan -o): the detail and the elapsed time */
+  f = tmpfile();
+  p = ns_progress_new(f, NS_PROGRESS_LINES, 1e-6, "", NULL);
+  g_usleep(10);
+  ns_progress_detail(p, 0, "plan: %d phases", 3);
+  ns_progress_free(p);
+  g_autofree char *plan = read_all(f);
+  fclose(f);
+  g_assert_cmpstr(plan, ==, "plan: 3 phases (0s)\nplan: 3 phases, done in 0s\n");
+
   f = tmpfile();
   p = ns_progress_new(f, NS_PROGRESS_NONE, 1e-6, "x", "rows");
   ns_progress_add_total(p, 1);
