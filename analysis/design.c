@@ -2,6 +2,7 @@
  * has the cells summarised (design_cells.c) and written (design_report.c). */
 #include "analysis/design_private.h"
 #include "analysis/csv.h"
+#include "analysis/pool.h"
 #include "platforms/error.h"
 #include "platforms/units.h"
 #include "sched/lower_bound.h"
@@ -64,11 +65,110 @@ static char *run_dir(const NsDesignSpec *spec, int c, int d, int m)
   return g_build_filename(spec->outdir, leaf, NULL);
 }
 
-/* Step 1: one compare experiment per collective × design × model. */
+/* The experiment of run (c, d, m) into `dir` (the study's rows sink and
+ * table are the caller's to set). */
+static NsCompareSpec run_spec(const NsStudy *st, int c, int d, int m, const char *dir)
+{
+  const NsDesignSpec *sp = st->spec;
+  const NsDesignCollective *dc = &sp->collectives[c];
+  const NsDesign *ds = &sp->designs[d];
+  return (NsCompareSpec){
+    .topo = ds->topo, .name = ds->name, .collective = dc->collective,
+    .variants = dc->variants, .sizes = sp->sizes,
+    .params = { .root = st->roots[d * sp->n_collectives + c], .segment = dc->segment },
+    .model = sp->models[m].name, .settings = sp->models[m].settings, .outdir = dir,
+    .resume = !sp->restart, .retry_failed = sp->retry_failed, .measure = sp->measure,
+    .measure_data = sp->models[m].measure_data,
+  };
+}
+
+/* ---- -j: the runs in worker processes (analysis/pool.h) ---- */
+
+typedef struct {
+  const NsStudy *st;
+  GArray *runs;      /* int[3]: c, d, m of every run the study makes */
+} Parallel;
+
+/* A worker: one run, quietly, into its own directory. Its rows land in
+ * its compare.csv; a failure is left for the sequential pass to report
+ * with its own error (it fails there again, or resumes). */
+static void parallel_work(guint task, GString *out, void *user)
+{
+  const Parallel *pa = user;
+  const int *r = &g_array_index(pa->runs, int, 3 * task);
+  ns_progress_silence(pa->st->spec->progress); /* this process's copy: the parent reports */
+  g_autofree char *dir = run_dir(pa->st->spec, r[0], r[1], r[2]);
+  NsCompareSpec cs = run_spec(pa->st, r[0], r[1], r[2], dir);
+  GError *error = NULL;
+  if (!ns_compare_experiment(&cs, &error)) {
+    g_string_append(out, error->message);
+    g_error_free(error);
+  }
+}
+
+static char *parallel_name(guint task, void *user)
+{
+  const Parallel *pa = user;
+  const int *r = &g_array_index(pa->runs, int, 3 * task);
+  const NsDesignSpec *sp = pa->st->spec;
+  return g_strdup_printf("%s on %s, %s model", ns_collective_name(sp->collectives[r[0]].collective),
+                         sp->designs[r[1]].name, sp->models[r[2]].name);
+}
+
+static gboolean parallel_done(guint task, const char *bytes, gsize len, void *data,
+                              GError **error)
+{
+  (void)bytes;
+  (void)len;
+  (void)error;
+  const Parallel *pa = data;
+  const NsDesignSpec *sp = pa->st->spec;
+  const int *r = &g_array_index(pa->runs, int, 3 * task);
+  ns_progress_add(sp->progress, (double)sp->collectives[r[0]].variants->len * sp->sizes->len);
+  return TRUE;
+}
+
+/* Step 1: one compare experiment per collective × design × model; with
+ * jobs > 1 first in worker processes, then the sequential pass below
+ * finds their rows (resumes) and prints the table. */
 static gboolean run_all(NsStudy *st, GError **error)
 {
   const NsDesignSpec *sp = st->spec;
   int total = sp->n_collectives * sp->n_designs * sp->n_models, count = 0;
+  double rows = 0; /* the progress reporter's total: every row of every run */
+  Parallel pa = { .st = st, .runs = g_array_new(FALSE, FALSE, sizeof(int)) };
+  for (int c = 0; c < sp->n_collectives; c++)
+    for (int d = 0; d < sp->n_designs; d++)
+      for (int m = 0; m < sp->n_models; m++)
+        if (ns_design_runs_model(&sp->designs[d], m)) {
+          rows += (double)sp->collectives[c].variants->len * sp->sizes->len;
+          int r[3] = { c, d, m };
+          g_array_append_vals(pa.runs, r, 3);
+        }
+  ns_progress_add_total(sp->progress, rows);
+  guint n_runs = pa.runs->len / 3;
+  gboolean parallel = sp->jobs > 1 && n_runs > 1;
+  if (parallel) {
+    if (sp->out != NULL) {
+      fprintf(sp->out, "running %u runs in %d worker processes\n", n_runs, MIN(sp->jobs, (int)n_runs));
+      fflush(sp->out);
+    }
+    guint *tasks = g_new(guint, n_runs);
+    for (guint i = 0; i < n_runs; i++)
+      tasks[i] = i;
+    NsPool pool = { .work = parallel_work, .name = parallel_name, .user = &pa,
+                    .n_tasks = n_runs, .worker = "design worker",
+                    .kept = "the rows written so far are kept; run the study again with "
+                            "--resume to continue" };
+    gboolean ok = ns_pool_run(&pool, tasks, n_runs, sp->jobs, parallel_done, &pa, error);
+    g_free(tasks);
+    ns_progress_finish(sp->progress);
+    if (!ok) {
+      g_array_unref(pa.runs);
+      return FALSE;
+    }
+  }
+  g_array_unref(pa.runs);
   for (int c = 0; c < sp->n_collectives; c++)
     for (int d = 0; d < sp->n_designs; d++)
       for (int m = 0; m < sp->n_models; m++) {
@@ -83,15 +183,16 @@ static gboolean run_all(NsStudy *st, GError **error)
                   ns_collective_name(dc->collective), ds->name, sp->models[m].name, dir);
           fflush(sp->out);
         }
-        NsCompareSpec cs = {
-          .topo = ds->topo, .name = ds->name, .collective = dc->collective,
-          .variants = dc->variants, .sizes = sp->sizes,
-          .params = { .root = st->roots[d * sp->n_collectives + c], .segment = dc->segment },
-          .model = sp->models[m].name, .settings = sp->models[m].settings, .outdir = dir,
-          .resume = TRUE, .retry_failed = sp->retry_failed, .progress = sp->progress, .table = sp->out, .measure = sp->measure,
-          .measure_data = sp->models[m].measure_data, .sink = keep_row,
-          .sink_data = ns_study_rows(st, c, d, m),
-        };
+        NsCompareSpec cs = run_spec(st, c, d, m, dir);
+        cs.table = sp->out;
+        cs.sink = keep_row;
+        cs.sink_data = ns_study_rows(st, c, d, m);
+        if (parallel) { /* the workers' rows are there: keep them, retry nothing twice */
+          cs.resume = TRUE;
+          cs.retry_failed = FALSE;
+        } else {
+          cs.progress = sp->progress;
+        }
         if (!ns_compare_experiment(&cs, error))
           return FALSE;
       }

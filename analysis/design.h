@@ -98,7 +98,11 @@ typedef struct {
   const char *outdir;
   gboolean one_collective_layout;  /* runs in OUTDIR/DESIGN-MODEL (else -COLLECTIVE appended) */
   gboolean retry_failed;           /* rows whose last attempt failed run again */
-  gboolean progress;
+  gboolean restart;                /* start every run's rows over (--overwrite); default: keep
+                                      the rows there (the caller applied analysis/outdir.h) */
+  NsProgress *progress;            /* told of every row (NULL: none) */
+  int jobs;                        /* runs (collective x design x model) at once in worker
+                                      processes (analysis/pool.h); <= 1: one at a time */
   FILE *out;                       /* the run's log and the report (NULL: quiet) */
 } NsDesignSpec;
 

@@ -538,24 +538,19 @@ gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error)
   if (spec->table != NULL)
     fprintf(spec->table, "%-24s %10s %12s %12s %8s %12s %5s\n", "algorithm[:sync]", "msize",
             "time_s", "bound_s", "ratio", "Mbit/s", "cf");
-  guint total = spec->variants->len * spec->sizes->len, count = 0;
   for (guint v = 0; v < spec->variants->len; v++)
     for (guint k = 0; k < spec->sizes->len; k++) {
-      count++;
       const char *label = g_array_index(spec->variants, NsVariant, v).label;
       g_autofree char *size = ns_format_size(g_array_index(spec->sizes, uint64_t, k));
       if (cell(&run, v, k)->present) {
         if (spec->table != NULL)
           fprintf(spec->table, "%-24s %10s   (kept from the previous run)\n", label, size);
+        ns_progress_skip(spec->progress, 1);
         continue;
       }
-      if (spec->progress) {
-        fprintf(stderr, "\r[%u/%u] %s %s ...   ", count, total, label, size);
-        fflush(stderr);
-      }
+      ns_progress_item(spec->progress, 1, "%s %s", label, size);
       gboolean written = run_row(&run, v, k, error);
-      if (spec->progress)
-        fprintf(stderr, "\r%*s\r", 60, "");
+      ns_progress_item_done(spec->progress);
       if (!written)
         goto out;
     }

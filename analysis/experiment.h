@@ -33,6 +33,7 @@
 #ifndef NETSCHED_EXPERIMENT_H
 #define NETSCHED_EXPERIMENT_H
 
+#include "analysis/progress.h"
 #include "platforms/topology.h"
 #include "sched/registry.h"
 #include <stdio.h>
@@ -109,7 +110,8 @@ typedef struct {
   const char *outdir;       /* created if missing */
   gboolean resume;
   gboolean retry_failed;    /* resume: run the rows whose last attempt failed again */
-  gboolean progress;        /* a "[3/12] faraj 64KiB ..." line on stderr */
+  NsProgress *progress;     /* told of every row as an item of weight 1, kept rows as
+                               skipped; the caller adds the rows to its total (NULL: none) */
   FILE *table;              /* the human-readable table (NULL: none) */
   NsMeasureFunc measure;
   void *measure_data;

@@ -158,63 +158,13 @@ static gboolean read_rows_file(Reader *r, GError **error)
   return TRUE;
 }
 
-/* ---- progress ------------------------------------------------------------------------ */
-
-typedef struct {
-  NsProgressMode mode;
-  double interval;
-  guint total, done;       /* rows of this shard; done includes resumed ones */
-  guint ran;               /* rows computed by this run */
-  gint64 start, last;
-} Progress;
-
-static char *duration(double s)
-{
-  if (!(s >= 0) || s > 1e8)
-    return g_strdup("?");
-  long t = (long)(s + 0.5);
-  if (t >= 3600)
-    return g_strdup_printf("%ldh%02ldm", t / 3600, t / 60 % 60);
-  if (t >= 60)
-    return g_strdup_printf("%ldm%02lds", t / 60, t % 60);
-  return g_strdup_printf("%lds", t);
-}
-
-static void progress_show(Progress *p, gboolean final)
-{
-  if (p->mode == NS_PROGRESS_NONE)
-    return;
-  gint64 now = g_get_monotonic_time();
-  double since_last = (now - p->last) / 1e6;
-  if (!final && since_last < (p->mode == NS_PROGRESS_BAR ? 0.1 : p->interval))
-    return;
-  p->last = now;
-  double elapsed = (now - p->start) / 1e6;
-  double rate = elapsed > 0 ? p->ran / elapsed : 0;
-  g_autofree char *eta = rate > 0 ? duration((p->total - p->done) / rate) : g_strdup("?");
-  if (p->mode == NS_PROGRESS_BAR) {
-    char bar[31];
-    int filled = p->total > 0 ? (int)(30.0 * p->done / p->total) : 30;
-    for (int i = 0; i < 30; i++)
-      bar[i] = i < filled ? '#' : '.';
-    bar[30] = '\0';
-    fprintf(stderr, "\r[%s] %u/%u  %.2f topologies/s  ETA %s   ", bar, p->done, p->total, rate,
-            eta);
-    if (final)
-      fputc('\n', stderr);
-  } else {
-    fprintf(stderr, "sweep: %u/%u rows, %.2f topologies/s, ETA %s\n", p->done, p->total, rate,
-            eta);
-  }
-  fflush(stderr);
-}
-
 /* ---- the run ---------------------------------------------------------------------------- */
 
 typedef struct {
   const NsSweep *sw;
   NsRowFile *file;
-  Progress progress;
+  NsProgress *progress;
+  guint ran;               /* rows computed by this run */
 } Sink;
 
 static gboolean sink_row(guint task, const char *row, gsize len, void *data, GError **error)
@@ -222,9 +172,8 @@ static gboolean sink_row(guint task, const char *row, gsize len, void *data, GEr
   Sink *s = data;
   if (!ns_row_file_append(s->file, s->sw->keys[task], row, len, error))
     return FALSE;
-  s->progress.done++;
-  s->progress.ran++;
-  progress_show(&s->progress, FALSE);
+  s->ran++;
+  ns_progress_add(s->progress, 1);
   return TRUE;
 }
 
@@ -291,26 +240,23 @@ gboolean ns_sweep_run(const NsSweep *sw, const NsSweepRunOptions *opt, GError **
             workers, how);
     fflush(opt->report);
   }
-  NsProgressMode mode = opt->progress;
-  if (mode == NS_PROGRESS_AUTO)
-    mode = isatty(STDERR_FILENO) ? NS_PROGRESS_BAR : NS_PROGRESS_LINES;
-  sink.progress = (Progress){ .mode = pending->len > 0 ? mode : NS_PROGRESS_NONE,
-                              .interval = opt->progress_interval > 0 ? opt->progress_interval : 10,
-                              .total = mine, .done = mine - pending->len,
-                              .start = g_get_monotonic_time() };
-  sink.progress.last = sink.progress.start;
+  sink.progress = opt->progress;
+  if (pending->len > 0) {
+    ns_progress_add_total(sink.progress, mine);
+    ns_progress_skip(sink.progress, mine - pending->len);
+  }
+  gint64 start = g_get_monotonic_time();
   gboolean ok = pending->len == 0 ||
                 (opt->executor != NULL
                      ? opt->executor->run(sw, (guint *)(void *)pending->data, pending->len,
                                           sink_row, &sink, opt->executor->self, error)
                      : ns_sweep_pool_run(sw, (guint *)(void *)pending->data, pending->len, jobs,
                                          sink_row, &sink, error));
-  if (pending->len > 0 && sink.progress.mode != NS_PROGRESS_NONE)
-    progress_show(&sink.progress, TRUE);
-  double elapsed = (g_get_monotonic_time() - sink.progress.start) / 1e6;
+  ns_progress_finish(sink.progress);
+  double elapsed = (g_get_monotonic_time() - start) / 1e6;
   if (ok && opt->report != NULL && pending->len > 0)
-    fprintf(opt->report, "sweep: %u rows in %.1f s (%.2f topologies/s)\n", sink.progress.ran,
-            elapsed, elapsed > 0 ? sink.progress.ran / elapsed : 0);
+    fprintf(opt->report, "sweep: %u rows in %.1f s (%.2f topologies/s)\n", sink.ran,
+            elapsed, elapsed > 0 ? sink.ran / elapsed : 0);
   g_array_unref(pending);
   if (ok && n_shards == 1) { /* finish while holding the lock */
     char **rows = g_new0(char *, sw->n_tasks + 1);

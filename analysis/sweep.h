@@ -33,6 +33,7 @@
 #define NETSCHED_SWEEP_H
 
 #include "analysis/experiment.h"
+#include "analysis/progress.h"
 #include <stdio.h>
 
 typedef struct NsSweep NsSweep;
@@ -125,16 +126,13 @@ typedef struct NsSweepExecutor {
 gboolean ns_sweep_pool_run(const NsSweep *sw, const guint *tasks, guint n_tasks, int jobs,
                            NsSweepSink sink, void *sink_data, GError **error);
 
-typedef enum { NS_PROGRESS_AUTO, NS_PROGRESS_BAR, NS_PROGRESS_LINES, NS_PROGRESS_NONE } NsProgressMode;
-
 typedef struct {
   const char *outdir;
   int shard, n_shards;         /* this run computes tasks t with t mod n_shards == shard */
   gboolean restart;            /* discard the rows already there (default: resume) */
   int jobs;                    /* worker processes of the built-in executor (>= 1) */
   const NsSweepExecutor *executor;  /* NULL: the built-in one with `jobs` */
-  NsProgressMode progress;     /* AUTO: a bar on a terminal, else lines */
-  double progress_interval;    /* s between progress lines (default 10) */
+  NsProgress *progress;        /* told of every row (analysis/progress.h; NULL: none) */
   FILE *report;                /* what was done, where the files are (NULL: nothing) */
 } NsSweepRunOptions;
 

@@ -81,7 +81,7 @@ int main(int argc, char **argv)
          count, machines, machines / 5, jobs, jobs == 1 ? "" : "es");
   double cpu0 = cpu_seconds();
   gint64 t0 = g_get_monotonic_time();
-  NsSweepRunOptions opt = { .outdir = whole, .jobs = jobs, .progress = NS_PROGRESS_NONE };
+  NsSweepRunOptions opt = { .outdir = whole, .jobs = jobs, .progress = NULL };
   gboolean ok = ns_sweep_run(sw, &opt, &error);
   double wall = (g_get_monotonic_time() - t0) / 1e6, cpu = cpu_seconds() - cpu0;
   if (ok) {
@@ -90,7 +90,7 @@ int main(int argc, char **argv)
            wall, count / wall, cpu, 1000 * cpu / count, cpu / jobs);
     for (int i = 0; ok && i < 4; i++) {
       NsSweepRunOptions shard = { .outdir = parts, .shard = i, .n_shards = 4, .jobs = jobs,
-                                  .progress = NS_PROGRESS_NONE };
+                                  .progress = NULL };
       ok = ns_sweep_run(sw, &shard, &error);
     }
     ok = ok && ns_sweep_merge(sw, parts, NULL, NULL, &error);

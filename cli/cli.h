@@ -2,6 +2,7 @@
 #ifndef NETSCHED_CLI_H
 #define NETSCHED_CLI_H
 
+#include "analysis/progress.h"
 #include "platforms/topology.h"
 #include "sched/registry.h"
 #include "sched/schedule.h"
@@ -41,20 +42,6 @@ NsSchedule *ns_cli_plan_schedule(const NsTopology *t, const NsPlanOptions *o,
  * or read from `file`. FALSE with the error of the step that failed. */
 gboolean ns_cli_topology_and_schedule(const NsPlanOptions *o, const char *file, NsTopology **topo,
                                       NsSchedule **schedule, GError **error);
-
-/* What `compare` runs: every algorithm[:sync] x message size on one
- * topology and model, into OUTDIR/compare.{csv,gp,svg,png}. */
-typedef struct {
-  char *topology, *format, *spanning, *collective, *algorithms, *msizes, *model, *outdir, *root,
-      *segment;
-  gboolean resume;
-  int queue;      /* packet model: switch queue (packets), 0 = default */
-  char *tcp;      /* packet model: TCP variant, NULL = default */
-  char *calibration; /* smpi model factors: a calibration file or bundled name */
-  double wall_limit; /* seconds per simulation, 0 = none */
-  int runs;          /* packet model: simulations per row, 0 = one */
-} NsCompareArgs;
-int ns_compare_run(const NsCompareArgs *args);
 
 int ns_cmd_scenario(int argc, char **argv);
 int ns_cmd_design(int argc, char **argv);
@@ -113,16 +100,74 @@ void ns_cli_print_json(struct _JsonBuilder *builder);
  * saying which. Creates nothing. */
 gboolean ns_cli_check_writable(const char *path, GError **error);
 
-/* A progress line on stderr for long work, when stderr is a terminal (for
- * people only; scripts and logs see nothing): redrawn at most four times a
- * second in place, cleared at the end (cli/output.c). */
+/* The progress of plan -o and verify FILE (cli/output.c): the shared
+ * reporter (analysis/progress.h) on stderr in its AUTO mode — a line
+ * redrawn in place on a terminal, a plain line every 10 s in a log. */
 typedef struct {
-  gboolean on, drawn;
-  gint64 next;               /* monotonic µs of the next redraw */
+  NsProgress *reporter;
 } NsCliProgress;
 void ns_cli_progress_init(NsCliProgress *p);
 void ns_cli_progress_show(NsCliProgress *p, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 void ns_cli_progress_end(NsCliProgress *p);
+
+/* --progress auto|bar|lines|none and --progress-interval S: the same in
+ * every long command (simulate, compare, design, scenario, sweep). */
+typedef struct {
+  char *mode;
+  double interval;
+} NsCliProgressArgs;
+void ns_cli_add_progress_options(GOptionContext *ctx, NsCliProgressArgs *a);
+void ns_cli_progress_args_clear(NsCliProgressArgs *a);
+/* The reporter of the options on stderr (`what` starts its lines, `unit`
+ * names what it counts, e.g. "rows"). FALSE with NS_ERROR_INPUT for an
+ * unknown mode or a negative interval. */
+gboolean ns_cli_progress_new(const NsCliProgressArgs *a, const char *what, const char *unit,
+                             NsProgress **reporter, GError **error);
+
+/* --resume and --overwrite (and sweep's deprecated --restart): what a run
+ * does with an output directory holding results (analysis/outdir.h). */
+typedef struct {
+  gboolean resume, overwrite, restart;
+} NsCliOutdirArgs;
+/* `restart`: also the hidden, deprecated --restart (= --overwrite). */
+void ns_cli_add_outdir_options(GOptionContext *ctx, NsCliOutdirArgs *a, gboolean restart);
+/* Applies the policy to `dir` for the result files `results`
+ * (ns_outdir_policy); a note on stderr for --restart. */
+gboolean ns_cli_outdir(const NsCliOutdirArgs *a, const char *dir, const char *const *results,
+                       gboolean *resume, GError **error);
+
+/* Options whose values go through a callback (GOption gives every
+ * callback of a group the same user data): the group's user data is a
+ * table of slots ending with { NULL }, each naming its spellings ("-m
+ * --msize --msizes": the old spelling accepted as a hidden alias), and
+ * ns_cli_option_slot stores each value by the slot's kind. */
+typedef enum {
+  NS_CLI_ONCE,  /* char **: one value; a second is an error naming both */
+  NS_CLI_LIST,  /* char **: repeatable, the values joined by ',' (-m 8KiB -m 1MiB = -m 8KiB,1MiB) */
+  NS_CLI_ARRAY, /* GPtrArray * of char *: repeatable, values kept apart (they may hold ',') */
+} NsCliSlotKind;
+typedef struct {
+  const char *names;
+  NsCliSlotKind kind;
+  void *slot;
+} NsCliSlot;
+gboolean ns_cli_option_slot(const char *option, const char *value, gpointer data,
+                            GError **error);
+
+/* What `compare` runs: every algorithm[:sync] x message size on one
+ * topology and model, into OUTDIR/compare.{csv,gp,svg,png}. */
+typedef struct {
+  char *topology, *format, *spanning, *collective, *algorithms, *msizes, *model, *outdir, *root,
+      *segment;
+  NsCliOutdirArgs outdir_args; /* --resume, --overwrite */
+  NsCliProgressArgs progress;
+  int queue;      /* packet model: switch queue (packets), 0 = default */
+  char *tcp;      /* packet model: TCP variant, NULL = default */
+  char *calibration; /* smpi model factors: a calibration file or bundled name */
+  double wall_limit; /* seconds per simulation, 0 = none */
+  int runs;          /* packet model: simulations per row, 0 = one */
+} NsCompareArgs;
+int ns_compare_run(const NsCompareArgs *args);
 
 /* Outputs are written whole or not at all (cli/output.c): opens a
  * temporary file beside `path` ("-" or NULL = stdout) that

@@ -5,6 +5,7 @@
 
 #include "analysis/experiment.h"
 #include "analysis/scenario.h"
+#include "cli/cli.h"
 #include "sim/sim.h"
 
 /* The simulation settings of compare, scenario and design. */
@@ -14,7 +15,7 @@ typedef struct {
   const char *tcp;          /* packet: TCP variant, NULL = default */
   double wall_limit;        /* seconds per simulation, 0 = none */
   const char *calibration;  /* smpi factors: a file or bundled name */
-  gboolean progress;        /* progress line on stderr while a simulation runs */
+  NsProgress *progress;     /* told of each simulation's messages (NULL: none) */
   int runs;                 /* packet model: simulations per row (0 or 1: one) */
 } NsCliSimSettings;
 
@@ -32,8 +33,18 @@ gboolean ns_cli_measure_by_simulation(const NsTopology *topo, const NsSchedule *
                                       const NsVariant *v, uint64_t msize, NsMeasure *out,
                                       void *user, GError **error);
 
+/* How `scenario run` and `design` run a study: the options they share. */
+typedef struct {
+  NsCliOutdirArgs outdir;     /* --resume, --overwrite */
+  NsCliProgressArgs progress; /* --progress, --progress-interval */
+  gboolean retry_failed;      /* --retry-failed (implies --resume) */
+  int jobs;                   /* -j: experiments at once (0: the cores) */
+} NsCliStudyArgs;
+/* The options of NsCliStudyArgs, for both commands. */
+void ns_cli_add_study_options(GOptionContext *ctx, NsCliStudyArgs *a);
+
 /* The design study of a loaded scenario (cli/cmd_design.c): `scenario run`
  * and `design` both end here. Returns the exit status. */
-int ns_cli_run_study(const NsScenario *scenario, gboolean progress, gboolean retry_failed);
+int ns_cli_run_study(const NsScenario *scenario, const NsCliStudyArgs *args);
 
 #endif

@@ -19,9 +19,13 @@ int ns_compare_run(const NsCompareArgs *a)
   g_autoptr(NsTopology) t = NULL;
   g_autofree char *settings = NULL;
   NsSimOptions opt;
+  NsProgress *progress = NULL;
+  gboolean resume = FALSE;
+  const char *outdir = a->outdir ? a->outdir : "compare-out";
+  static const char *const results[] = { "compare.csv", NULL };
   NsCliSimSettings settings_in = { .model = a->model, .queue = a->queue, .tcp = a->tcp,
                                    .wall_limit = a->wall_limit, .calibration = a->calibration,
-                                   .progress = isatty(STDERR_FILENO), .runs = a->runs };
+                                   .runs = a->runs };
   gboolean have_opt = ns_cli_sim_options(&opt, &settings_in, &error);
   uint64_t segment = 0;
   if (a->collective != NULL && !ns_collective_from_name(a->collective, &collective)) {
@@ -31,12 +35,14 @@ int ns_compare_run(const NsCompareArgs *a)
   }
   /* Every name is checked before anything runs. */
   if (!have_opt ||
-      (sizes = ns_msizes_parse("--msizes", a->msizes ? a->msizes : "8KiB..256KiB", &error)) ==
+      !ns_cli_progress_new(&a->progress, "compare", "rows", &progress, &error) ||
+      (sizes = ns_msizes_parse("--msize", a->msizes ? a->msizes : "8KiB..256KiB", &error)) ==
           NULL ||
       (variants = ns_variants_parse(a->algorithms ? a->algorithms : "faraj:sender-all,ring,simple",
                                     collective, &error)) == NULL ||
       (a->segment != NULL && !ns_cli_parse_size("--segment", a->segment, &segment, &error)) ||
-      (t = ns_cli_load_topology(a->topology, a->format, a->spanning, &error)) == NULL)
+      (t = ns_cli_load_topology(a->topology, a->format, a->spanning, &error)) == NULL ||
+      !ns_cli_outdir(&a->outdir_args, outdir, results, &resume, &error))
     goto fail;
   int root = 0;
   if (a->root != NULL && (root = ns_topology_find_machine(t, a->root)) < 0) {
@@ -45,12 +51,13 @@ int ns_compare_run(const NsCompareArgs *a)
     goto fail;
   }
   settings = ns_sim_options_describe(&opt);
+  opt.progress = progress; /* the simulator's messages move the rows' count */
+  ns_progress_add_total(progress, (double)variants->len * sizes->len);
   NsCompareSpec spec = {
     .topo = t, .collective = collective, .variants = variants, .sizes = sizes,
     .params = { .root = root, .segment = segment },
     .model = ns_net_model_name(opt.model), .settings = settings,
-    .outdir = a->outdir ? a->outdir : "compare-out", .resume = a->resume,
-    .progress = isatty(STDERR_FILENO), /* for people only */
+    .outdir = outdir, .resume = resume, .progress = progress,
     .table = stdout, .measure = ns_cli_measure_by_simulation, .measure_data = &opt,
   };
   status = ns_compare_experiment(&spec, &error) ? 0 : ns_cli_fail(error);
@@ -64,34 +71,50 @@ out:
     g_array_unref(sizes);
   ns_variants_free(variants);
   ns_sim_options_clear(&opt);
+  ns_progress_free(progress);
   return status;
 }
 
 int ns_cmd_compare(int argc, char **argv)
 {
   NsCompareArgs a = { 0 };
+  /* One spelling per concept in every command (-c --collective, -a
+   * --algorithm, -m --msize, -M --model); the plural spellings of earlier
+   * versions stay as hidden aliases. Lists may be repeated. */
+  NsCliSlot slots[] = {
+    { "-T --topology", NS_CLI_ONCE, &a.topology },
+    { "-c --collective", NS_CLI_ONCE, &a.collective },
+    { "-a --algorithm --algorithms", NS_CLI_LIST, &a.algorithms },
+    { "-m --msize --msizes", NS_CLI_LIST, &a.msizes },
+    { "-M --model --models", NS_CLI_ONCE, &a.model },
+    { NULL },
+  };
   GOptionEntry entries[] = {
-    { "topology", 'T', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_once, "Topology file or gen:SPEC",
+    { "topology", 'T', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, "Topology file or gen:SPEC",
       "T" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &a.format, "Topology format (default: guessed)",
       "native|slurm|graphml" },
     { "spanning", 0, 0, G_OPTION_ARG_STRING, &a.spanning, NS_CLI_SPANNING_HELP,
       "METHOD[:SEED][@ROOT]" },
-    { "collective", 'c', 0, G_OPTION_ARG_STRING, &a.collective, "Collective (default alltoall)",
-      "NAME" },
-    { "algorithms", 'a', 0, G_OPTION_ARG_STRING, &a.algorithms,
-      "Comma-separated ALGORITHM[:SYNC] list (default faraj:sender-all,ring,simple)", "LIST" },
-    { "msizes", 'm', 0, G_OPTION_ARG_STRING, &a.msizes,
-      "Message sizes: A..B (powers of two) or a list (default 8KiB..256KiB)", "SIZES" },
-    { "model", 'M', 0, G_OPTION_ARG_STRING, &a.model, "Network model (default ideal)",
+    { "collective", 'c', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot,
+      "Collective (default alltoall)", "alltoall|allgather|bcast" },
+    { "algorithm", 'a', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot,
+      "ALGORITHM[:SYNC] list, comma-separated or repeated (default "
+      "faraj:sender-all,ring,simple)", "LIST" },
+    { "algorithms", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, NULL,
+      NULL },
+    { "msize", 'm', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot,
+      "Message sizes: A..B (powers of two) or a list, comma-separated or repeated (default "
+      "8KiB..256KiB)", "SIZES" },
+    { "msizes", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, NULL, NULL },
+    { "model", 'M', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, "Network model (default ideal)",
       "ideal|tcp|smpi|packet" },
+    { "models", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, NULL, NULL },
     { "root", 'r', 0, G_OPTION_ARG_STRING, &a.root, "bcast root", "MACHINE" },
     { "segment", 's', 0, G_OPTION_ARG_STRING, &a.segment, "bcast segment size", "SIZE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.outdir,
-      "Directory for compare.csv, .dat, .gp, .svg, .png (default compare-out)", "DIR" },
-    { "resume", 0, 0, G_OPTION_ARG_NONE, &a.resume,
-      "Keep the rows already in DIR/compare.csv (same configuration only) and run the rest",
-      NULL },
+      "Directory for compare.csv, .dat, .gp, .svg, .png (default compare-out); one holding a "
+      "compare.csv needs --resume or --overwrite", "DIR" },
     { "queue", 0, 0, G_OPTION_ARG_INT, &a.queue, "packet: switch queue size in packets (default 100)",
       "N" },
     { "tcp", 0, 0, G_OPTION_ARG_STRING, &a.tcp, "packet: TCP variant (default Cubic)", "Cubic|NewReno" },
@@ -106,16 +129,20 @@ int ns_cmd_compare(int argc, char **argv)
     { NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("- compare algorithms by simulation");
-  GOptionGroup *main_group = g_option_group_new(NULL, NULL, NULL, &a.topology, NULL);
+  GOptionGroup *main_group = g_option_group_new(NULL, NULL, NULL, slots, NULL);
   g_option_group_add_entries(main_group, entries);
   g_option_context_set_main_group(ctx, main_group);
+  ns_cli_add_outdir_options(ctx, &a.outdir_args, FALSE);
+  ns_cli_add_progress_options(ctx, &a.progress);
   g_option_context_set_summary(
       ctx, "Plans, verifies and simulates every algorithm x message size and prints one\n"
            "table (time, throughput, ratio to the bound); writes the CSV row by row (so an\n"
            "interrupted run can --resume) and plots throughput against message size.");
   g_option_context_set_description(
       ctx, "Every algorithm and sync scheme is checked against the registry before the\n"
-           "first run: an unknown name is an error (exit 2), never a row.\n"
+           "first run: an unknown name is an error (exit 2), never a row. An output\n"
+           "directory holding a compare.csv is refused (exit 2) unless --resume (keep its\n"
+           "rows, run the rest) or --overwrite (start over) says what to do with it.\n"
            "Example:\n  netsched compare -T scenarios/topologies/faraj-c.topo \\\n"
            "    -a faraj:sender-all,faraj:barrier-all,ring,pair,simple -m 8KiB..1MiB -M packet\n");
   int status = 2;
@@ -129,5 +156,6 @@ int ns_cmd_compare(int argc, char **argv)
   g_free(a.topology); g_free(a.format); g_free(a.spanning); g_free(a.collective); g_free(a.algorithms);
   g_free(a.msizes); g_free(a.model); g_free(a.outdir); g_free(a.root); g_free(a.segment);
   g_free(a.tcp);
+  ns_cli_progress_args_clear(&a.progress);
   return status;
 }

@@ -88,7 +88,8 @@ static void study_clear(Study *s)
 }
 
 /* The models of the study: the union of the designs' lists, in order. */
-static gboolean study_models(Study *s, const NsScenario *sc, gboolean progress, GError **error)
+static gboolean study_models(Study *s, const NsScenario *sc, NsProgress *progress,
+                             GError **error)
 {
   g_autoptr(GPtrArray) names = g_ptr_array_new();
   for (guint i = 0; i < sc->topologies->len; i++) {
@@ -185,27 +186,43 @@ static gboolean study_designs(Study *s, const NsScenario *sc, GError **error)
   return TRUE;
 }
 
-int ns_cli_run_study(const NsScenario *sc, gboolean progress, gboolean retry_failed)
+/* The result files of a study in its output directory: the cross-design
+ * files and every run's compare.csv (analysis/outdir.h). */
+static const char *const study_results[] = { "design.csv", "summary.csv", "*/compare.csv",
+                                              NULL };
+
+int ns_cli_run_study(const NsScenario *sc, const NsCliStudyArgs *args)
 {
   GError *error = NULL;
   Study s = { 0 };
   int status = 2;
+  NsProgress *progress = NULL;
+  gboolean resume = FALSE;
+  NsCliOutdirArgs outdir = args->outdir;
+  /* retrying is resuming (unless starting over) */
+  outdir.resume = outdir.resume || (args->retry_failed && !outdir.overwrite);
   if (sc->description != NULL)
     printf("design study: %s\n", sc->description);
   /* Everything is loaded and every name checked before the first run. */
-  if ((s.sizes = ns_msizes_parse("msizes", sc->msizes ? sc->msizes : "8KiB..256KiB", &error)) ==
+  if (args->jobs < 0 || args->jobs > 4096) {
+    error = g_error_new(NS_ERROR, NS_ERROR_INPUT, "-j %d: expected 1 to 4096 jobs", args->jobs);
+    goto out;
+  }
+  if (!ns_cli_progress_new(&args->progress, "design", "rows", &progress, &error) ||
+      (s.sizes = ns_msizes_parse("msizes", sc->msizes ? sc->msizes : "8KiB..256KiB", &error)) ==
           NULL ||
       !study_models(&s, sc, progress, &error) || !study_collectives(&s, sc, &error) ||
       !study_designs(&s, sc, &error) ||
       (sc->prices != NULL && (s.prices = ns_prices_load(sc->prices, &error)) == NULL) ||
-      !design_prices(&s, sc, &error))
+      !design_prices(&s, sc, &error) ||
+      !ns_cli_outdir(&outdir, sc->output, study_results, &resume, &error))
     goto out;
   NsDesignSpec spec = {
     .designs = s.designs, .n_designs = s.n_designs, .collectives = s.collectives,
     .n_collectives = s.n_collectives, .sizes = s.sizes, .models = s.models,
     .n_models = s.n_models, .measure = ns_cli_measure_by_simulation, .prices = s.prices,
     .outdir = sc->output, .one_collective_layout = s.n_collectives == 1, .progress = progress,
-    .retry_failed = retry_failed, .out = stdout,
+    .retry_failed = args->retry_failed, .restart = !resume, .jobs = args->jobs, .out = stdout,
   };
   if (ns_design_study(&spec, &error))
     status = 0;
@@ -214,7 +231,24 @@ out:
     status = ns_cli_fail(error);
   fflush(stdout);
   study_clear(&s);
+  ns_progress_free(progress);
   return status;
+}
+
+void ns_cli_add_study_options(GOptionContext *ctx, NsCliStudyArgs *a)
+{
+  GOptionEntry entries[] = {
+    { "retry-failed", 0, 0, G_OPTION_ARG_NONE, &a->retry_failed,
+      "Resume, and run again the rows whose last attempt failed (kept rows are never redone)",
+      NULL },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs,
+      "Runs (collective x design x model) at once, in worker processes as sweep -j (default 1: "
+      "--wall-limit and memory are meant for one simulation at a time)", "N" },
+    { NULL },
+  };
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  ns_cli_add_outdir_options(ctx, &a->outdir, FALSE);
+  ns_cli_add_progress_options(ctx, &a->progress);
 }
 
 /* ---- netsched design -T ... (no file) ------------------------------------------- */
@@ -225,17 +259,8 @@ typedef struct {
       *calibration, *prices, *spanning, *format;
   int queue, runs;
   double wall_limit;
-  gboolean retry_failed;
+  NsCliStudyArgs study;
 } DesignArgs;
-
-static gboolean add_topology(const char *option, const char *value, gpointer data, GError **error)
-{
-  (void)option;
-  (void)error;
-  DesignArgs *a = data;
-  g_ptr_array_add(a->topologies, g_strdup(value));
-  return TRUE;
-}
 
 /* "NAME=SPEC", or SPEC named after its file (without extension) or, for a
  * generator, "designN". */
@@ -290,14 +315,14 @@ static NsScenario *scenario_from_args(const DesignArgs *a, GError **error)
     char *name = g_strstrip(colls[i]);
     if (!ns_collective_from_name(name, &c)) {
       g_set_error(error, NS_ERROR, NS_ERROR_INPUT,
-                  "--collectives: unknown collective '%s' (alltoall, allgather, bcast)", name);
+                  "--collective: unknown collective '%s' (alltoall, allgather, bcast)", name);
       return NULL;
     }
     NsScenarioCollective x = { .name = g_strdup(name), .root = g_strdup(a->root),
-                               .segment = g_strdup(a->segment), .where = g_strdup("--algorithms") };
+                               .segment = g_strdup(a->segment), .where = g_strdup("--algorithm") };
     if (a->algorithms != NULL && g_strv_length(colls) > 1) {
       g_set_error(error, NS_ERROR, NS_ERROR_INPUT,
-                  "--algorithms applies to one collective; for several, write a scenario file "
+                  "--algorithm applies to one collective; for several, write a scenario file "
                   "with [collective NAME] groups (docs/scenarios.md)");
       g_free(x.name); g_free(x.root); g_free(x.segment); g_free(x.where);
       return NULL;
@@ -329,28 +354,47 @@ static void design_args_clear(DesignArgs *a)
   g_free(a->collectives); g_free(a->algorithms); g_free(a->msizes); g_free(a->models);
   g_free(a->output); g_free(a->root); g_free(a->segment); g_free(a->tcp);
   g_free(a->calibration); g_free(a->prices); g_free(a->spanning); g_free(a->format);
+  ns_cli_progress_args_clear(&a->study.progress);
 }
 
 int ns_cmd_design(int argc, char **argv)
 {
   DesignArgs a = { .topologies = g_ptr_array_new_with_free_func(g_free) };
+  /* The spellings of compare (-c --collective, -a --algorithm, -m --msize,
+   * -M --model), each a list here; the plurals of earlier versions stay as
+   * hidden aliases. Lists may be repeated. */
+  NsCliSlot slots[] = {
+    { "-T --topology", NS_CLI_ARRAY, a.topologies },
+    { "-c --collective --collectives", NS_CLI_LIST, &a.collectives },
+    { "-a --algorithm --algorithms", NS_CLI_LIST, &a.algorithms },
+    { "-m --msize --msizes", NS_CLI_LIST, &a.msizes },
+    { "-M --model --models", NS_CLI_LIST, &a.models },
+    { NULL },
+  };
   GOptionEntry entries[] = {
-    { "topology", 'T', 0, G_OPTION_ARG_CALLBACK, add_topology,
+    { "topology", 'T', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot,
       "A design: [NAME=]FILE or [NAME=]gen:SPEC (repeat for each design)", "[NAME=]T" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &a.format, "Topology format (default: guessed)",
       "native|slurm|graphml" },
     { "spanning", 0, 0, G_OPTION_ARG_STRING, &a.spanning, NS_CLI_SPANNING_HELP,
       "METHOD[:SEED][@ROOT]" },
-    { "collectives", 'c', 0, G_OPTION_ARG_STRING, &a.collectives,
-      "Collectives (default alltoall)", "alltoall,allgather,bcast" },
-    { "algorithms", 'a', 0, G_OPTION_ARG_STRING, &a.algorithms,
+    { "collective", 'c', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot,
+      "Collectives, comma-separated or repeated (default alltoall)", "alltoall,allgather,bcast" },
+    { "collectives", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, NULL,
+      NULL },
+    { "algorithm", 'a', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot,
       "ALGORITHM[:SYNC] list of the one collective (default: every registered one; the MPI "
       "selectors mpich and ompi are always added)", "LIST" },
-    { "msizes", 'm', 0, G_OPTION_ARG_STRING, &a.msizes,
-      "Message sizes: A..B (powers of two) or a list (default 8KiB..256KiB)", "SIZES" },
-    { "models", 'M', 0, G_OPTION_ARG_STRING, &a.models,
-      "Network models (default ideal; packet ranks contention-free schedules)",
-      "ideal,tcp,smpi,packet" },
+    { "algorithms", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, NULL,
+      NULL },
+    { "msize", 'm', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot,
+      "Message sizes: A..B (powers of two) or a list, comma-separated or repeated (default "
+      "8KiB..256KiB)", "SIZES" },
+    { "msizes", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, NULL, NULL },
+    { "model", 'M', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot,
+      "Network models, comma-separated or repeated (default ideal; packet ranks "
+      "contention-free schedules)", "ideal,tcp,smpi,packet" },
+    { "models", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, NULL, NULL },
     { "root", 'r', 0, G_OPTION_ARG_STRING, &a.root, "bcast root (a machine of every design)",
       "MACHINE" },
     { "segment", 's', 0, G_OPTION_ARG_STRING, &a.segment, "bcast segment size", "SIZE" },
@@ -359,9 +403,7 @@ int ns_cmd_design(int argc, char **argv)
       "adds cost and cost per Gbit/s", "FILE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.output,
       "Directory for the runs, design.csv, summary.csv, plots and report.md "
-      "(default design-out)", "DIR" },
-    { "retry-failed", 0, 0, G_OPTION_ARG_NONE, &a.retry_failed,
-      "Run again the rows whose last attempt failed (kept rows are never redone)", NULL },
+      "(default design-out); one holding results needs --resume or --overwrite", "DIR" },
     { "queue", 0, 0, G_OPTION_ARG_INT, &a.queue, "packet: switch queue size in packets", "N" },
     { "tcp", 0, 0, G_OPTION_ARG_STRING, &a.tcp, "packet: TCP variant", "Cubic|NewReno" },
     { "runs", 0, 0, G_OPTION_ARG_INT, &a.runs,
@@ -375,9 +417,10 @@ int ns_cmd_design(int argc, char **argv)
   };
   g_autoptr(GOptionContext) ctx =
       g_option_context_new("[SCENARIO.ini] - compare candidate cluster designs");
-  GOptionGroup *main_group = g_option_group_new(NULL, NULL, NULL, &a, NULL);
+  GOptionGroup *main_group = g_option_group_new(NULL, NULL, NULL, slots, NULL);
   g_option_group_add_entries(main_group, entries);
   g_option_context_set_main_group(ctx, main_group);
+  ns_cli_add_study_options(ctx, &a.study);
   g_option_context_set_summary(
       ctx, "Plans, verifies and simulates every design x collective x message size x\n"
            "algorithm x model, and writes across designs: design.csv (every row),\n"
@@ -388,8 +431,10 @@ int ns_cmd_design(int argc, char **argv)
   g_option_context_set_description(
       ctx, "A fluid model (ideal, tcp, smpi) cannot tell contention-free schedules apart:\n"
            "it names a best one only when it is ahead by more than 1%; add the packet model\n"
-           "(switch trees) to rank them. Runs resume: an interrupted study picks up where\n"
-           "it stopped. The scenario file format is in docs/scenarios.md.\n"
+           "(switch trees) to rank them. An output directory holding results of an earlier\n"
+           "study is refused (exit 2) unless --resume (pick up where it stopped) or\n"
+           "--overwrite (start over) says what to do. The scenario file format is in\n"
+           "docs/scenarios.md.\n"
            "Examples:\n"
            "  netsched design -T single=gen:star:64:bandwidth=1Gbps \\\n"
            "    -T torus=gen:torus:8x8:bandwidth=1Gbps -c alltoall,bcast -m 64KiB,1MiB\n"
@@ -404,12 +449,12 @@ int ns_cmd_design(int argc, char **argv)
                            a.calibration || a.prices || a.spanning || a.format || a.queue || a.runs ||
                            a.wall_limit > 0))
       status = ns_cli_usage("design", "with a scenario file, set the study in the file "
-                                      "(only --retry-failed goes with it)");
+                                      "(only --retry-failed, --resume, --overwrite, -j and "
+                                      "--progress go with it)");
     else {
       g_autoptr(NsScenario) sc = argc == 2 ? ns_scenario_load(argv[1], &error)
                                            : scenario_from_args(&a, &error);
-      status = sc != NULL ? ns_cli_run_study(sc, isatty(STDERR_FILENO), a.retry_failed)
-                          : ns_cli_fail(error);
+      status = sc != NULL ? ns_cli_run_study(sc, &a.study) : ns_cli_fail(error);
     }
   }
   design_args_clear(&a);

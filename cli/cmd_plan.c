@@ -4,6 +4,8 @@
 #include "sched/schedule_json.h"
 #include "sched/schedule_stream.h"
 #include "platforms/error.h"
+#include <glib/gstdio.h>
+#include <string.h>
 
 static void list_planners(void)
 {
@@ -28,6 +30,7 @@ typedef struct {
   NsScheduleWriter *writer;
   NsCliProgress progress;
   uint64_t n_transfers;
+  guint n_phases;
 } Writing;
 
 static gboolean write_begin(const NsSchedule *header, gpointer data, GError **error)
@@ -59,6 +62,7 @@ static gboolean write_phase(const NsPhase *phase, gpointer data, GError **error)
   else
     ns_schedule_writer_phase(w->writer, phase);
   w->n_transfers += phase->n;
+  w->n_phases++;
   ns_cli_progress_show(&w->progress, "plan: %u phases, %" G_GUINT64_FORMAT " transfers written",
                        phase->index + 1, w->n_transfers);
   /* a full disk stops planning now, not hours later */
@@ -71,10 +75,11 @@ static gboolean write_phase(const NsPhase *phase, gpointer data, GError **error)
   return TRUE;
 }
 
-/* Plans into `out`; FALSE with the error (the output is then incomplete). */
+/* Plans into `out`, counting what it wrote into *written; FALSE with the
+ * error (the output is then incomplete). */
 static gboolean plan_into(const NsTopology *t, const NsPlanOptions *po, gboolean table,
                           NsScheduleFormat fmt, NsCompression compression, FILE *out,
-                          GError **error)
+                          Writing *written, GError **error)
 {
   NsCollective c;
   const char *algorithm;
@@ -93,7 +98,26 @@ static gboolean plan_into(const NsTopology *t, const NsPlanOptions *po, gboolean
   else if (w.writer != NULL)
     ns_schedule_writer_abort(w.writer);
   ns_schedule_free(w.header);
+  *written = w;
   return ok;
+}
+
+/* `plan -o FILE` says what it wrote, on stderr (stdout may be the data):
+ * "plan: wrote c.json (json, 31 phases, 992 transfers, 81234 bytes)". */
+static void say_written(const char *path, NsScheduleFormat fmt, NsCompression compression,
+                        gboolean table, const Writing *w)
+{
+  GStatBuf st;
+  g_autofree char *bytes = g_stat(path, &st) == 0
+                               ? g_strdup_printf("%" G_GUINT64_FORMAT " bytes", (guint64)st.st_size)
+                               : g_strdup("size unknown");
+  static const char *const packing[] = { [NS_COMPRESS_NONE] = "", [NS_COMPRESS_GZIP] = ", gzip",
+                                         [NS_COMPRESS_ZSTD] = ", zstd" };
+  fprintf(stderr,
+          "plan: wrote %s (%s%s, %u phase%s, %" G_GUINT64_FORMAT " transfer%s, %s)\n", path,
+          table ? "table" : ns_schedule_format_name(fmt), table ? "" : packing[compression],
+          w->n_phases, w->n_phases == 1 ? "" : "s", w->n_transfers,
+          w->n_transfers == 1 ? "" : "s", bytes);
 }
 
 int ns_cmd_plan(int argc, char **argv)
@@ -148,12 +172,16 @@ int ns_cmd_plan(int argc, char **argv)
     status = ns_cli_fail(error);
     goto out;
   }
-  if (!plan_into(t, &po, table, fmt, ns_schedule_compression_for_name(output), out, &error)) {
+  NsCompression compression = ns_schedule_compression_for_name(output);
+  Writing written = { 0 };
+  if (!plan_into(t, &po, table, fmt, compression, out, &written, &error)) {
     ns_cli_abort_output(out);
     status = ns_cli_fail(error);
     goto out;
   }
   status = ns_cli_close_output(out, output, &error) ? 0 : ns_cli_fail(error);
+  if (status == 0 && output != NULL && strcmp(output, "-") != 0)
+    say_written(output, fmt, compression, table, &written);
 out:
   ns_cli_plan_options_clear(&po);
   g_free(output);

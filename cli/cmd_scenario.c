@@ -6,18 +6,12 @@
 #include "cli/cli.h"
 #include "cli/cli_sim.h"
 #include <string.h>
-#include <unistd.h>
 
 int ns_cmd_scenario(int argc, char **argv)
 {
-  gboolean retry_failed = FALSE;
+  NsCliStudyArgs study = { 0 };
   g_autoptr(GOptionContext) ctx = g_option_context_new("run SCENARIO.ini - run an experiment");
-  GOptionEntry entries[] = {
-    { "retry-failed", 0, 0, G_OPTION_ARG_NONE, &retry_failed,
-      "Run again the rows whose last attempt failed (kept rows are never redone)", NULL },
-    { NULL },
-  };
-  g_option_context_add_main_entries(ctx, entries, NULL);
+  ns_cli_add_study_options(ctx, &study);
   g_option_context_set_summary(
       ctx, "Runs a declarative experiment: every [topology NAME] x collective x model of\n"
            "the key file through the compare engine, resumably, then writes the\n"
@@ -26,14 +20,19 @@ int ns_cmd_scenario(int argc, char **argv)
   g_option_context_set_description(
       ctx, "Unknown groups or keys, a key given twice and empty values are errors\n"
            "(file:line, exit 2), never silent defaults. The format is in docs/scenarios.md.\n"
+           "An output directory holding results of an earlier run is refused (exit 2)\n"
+           "unless --resume or --overwrite says what to do with them.\n"
            "Example:\n  netsched scenario run scenarios/faraj-yuan.ini\n");
-  if (!ns_cli_parse(ctx, &argc, &argv))
-    return 2;
-  if (argc != 3 || strcmp(argv[1], "run") != 0)
-    return ns_cli_usage("scenario", "expected 'run SCENARIO.ini'");
+  int status = 2;
   GError *error = NULL;
-  g_autoptr(NsScenario) sc = ns_scenario_load(argv[2], &error);
-  if (sc == NULL)
-    return ns_cli_fail(error);
-  return ns_cli_run_study(sc, isatty(STDERR_FILENO), retry_failed);
+  if (!ns_cli_parse(ctx, &argc, &argv))
+    status = 2;
+  else if (argc != 3 || strcmp(argv[1], "run") != 0)
+    status = ns_cli_usage("scenario", "expected 'run SCENARIO.ini'");
+  else {
+    g_autoptr(NsScenario) sc = ns_scenario_load(argv[2], &error);
+    status = sc != NULL ? ns_cli_run_study(sc, &study) : ns_cli_fail(error);
+  }
+  ns_cli_progress_args_clear(&study.progress);
+  return status;
 }

@@ -99,13 +99,13 @@ static gboolean more_runs(const NsTopology *t, const NsSchedule *s, NsSimOptions
   }
   *times = g_array_new(FALSE, FALSE, sizeof(double));
   g_array_append_val(*times, first->completion);
-  gboolean progress = opt->progress;
   for (int k = 1; k < runs; k++) {
     NsSimResult r;
     opt->run = k;
-    if (progress)
-      fprintf(stderr, "\rrun %d of %d   ", k + 1, runs);
-    if (!ns_simulate(t, s, opt, &r, error)) {
+    ns_progress_item(opt->progress, 1, "run %d of %d", k + 1, runs);
+    gboolean ok = ns_simulate(t, s, opt, &r, error);
+    ns_progress_item_done(opt->progress);
+    if (!ok) {
       g_prefix_error(error, "run %d of %d: ", k + 1, runs);
       return FALSE;
     }
@@ -374,6 +374,8 @@ int ns_cmd_simulate(int argc, char **argv)
   g_option_context_set_description(ctx, desc);
   ns_cli_add_plan_options(ctx, &po);
   g_option_context_add_main_entries(ctx, entries, NULL);
+  NsCliProgressArgs progress_args = { 0 };
+  ns_cli_add_progress_options(ctx, &progress_args);
   int status = 2;
   GError *error = NULL;
   g_autoptr(NsTopology) t = NULL;
@@ -452,7 +454,11 @@ int ns_cmd_simulate(int argc, char **argv)
   opt.trace = g_strdup(trace);
   opt.wall_limit = wall_limit;
   opt.allow_invalid = allow_invalid;
-  opt.progress = isatty(STDERR_FILENO); /* for people only */
+  if (!ns_cli_progress_new(&progress_args, "simulate", runs > 1 ? "runs" : NULL, &opt.progress,
+                           &error)) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
   for (int i = 0; cfg != NULL && cfg[i] != NULL; i++)
     g_ptr_array_add(opt.cfg, g_strdup(cfg[i]));
   for (int i = 0; ns3 != NULL && ns3[i] != NULL; i++)
@@ -476,7 +482,11 @@ int ns_cmd_simulate(int argc, char **argv)
             "to simulate what it would do\n",
             want, argv[1], have, s->algorithm, want);
   }
-  if (!ns_simulate(t, s, &opt, &r, &error) || !more_runs(t, s, &opt, runs, &r, &run_times, &error)) {
+  ns_progress_add_total(opt.progress, MAX(runs, 1));
+  ns_progress_item(opt.progress, 1, "%s", runs > 1 ? "run 1" : s->algorithm);
+  gboolean simulated = ns_simulate(t, s, &opt, &r, &error);
+  ns_progress_item_done(opt.progress);
+  if (!simulated || !more_runs(t, s, &opt, runs, &r, &run_times, &error)) {
     status = ns_cli_fail(error);
     goto out;
   }
@@ -495,7 +505,10 @@ out:
   ns_sim_result_clear(&r);
   if (run_times != NULL)
     g_array_unref(run_times);
+  ns_progress_free(opt.progress);
+  opt.progress = NULL;
   ns_sim_options_clear(&opt);
+  ns_cli_progress_args_clear(&progress_args);
   ns_cli_plan_options_clear(&po);
   g_free(model); g_free(sync); g_free(tcp);
   g_free(trace); g_free(transfers_csv); g_free(timeline_csv); g_free(store_forward);

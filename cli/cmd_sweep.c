@@ -114,22 +114,23 @@ static gboolean slurm_shard(int *shard, int *n, GError **error)
 }
 
 typedef struct {
-  char *output, *shard, *progress, *description;
+  char *output, *shard, *description;
   char *seeds, *trees, *metrics, *msize, *measure, *model, *plots, *x, *files, *format;
   char **generators;
   int jobs;
-  double interval;
-  gboolean restart;
+  NsCliProgressArgs progress;
+  NsCliOutdirArgs outdir;     /* --resume, --overwrite (--restart: deprecated) */
 } Args;
 
 static void args_clear(Args *a)
 {
-  char **strings[] = { &a->output, &a->shard, &a->progress, &a->description, &a->seeds,
-                       &a->trees, &a->metrics, &a->msize, &a->measure, &a->model, &a->plots,
-                       &a->x, &a->files, &a->format };
+  char **strings[] = { &a->output, &a->shard, &a->description, &a->seeds, &a->trees,
+                       &a->metrics, &a->msize, &a->measure, &a->model, &a->plots, &a->x,
+                       &a->files, &a->format };
   for (gsize i = 0; i < G_N_ELEMENTS(strings); i++)
     g_free(*strings[i]);
   g_strfreev(a->generators);
+  ns_cli_progress_args_clear(&a->progress);
 }
 
 /* The sweep of SPEC.ini, or of the grid options. */
@@ -184,6 +185,8 @@ static int run(const Args *a, gboolean merge, int argc, char **argv)
   NsSimOptions opt;
   ns_sim_options_init(&opt);
   int status = 2;
+  NsSweepRunOptions ro = { .outdir = outdir, .jobs = a->jobs, .report = stdout };
+  g_autofree char *own = NULL; /* this run's result file */
   if (ns_sweep_n_measures(sw) > 0 && !install_measure(sw, &opt, &error)) {
     status = ns_cli_fail(error);
     goto out;
@@ -193,8 +196,6 @@ static int run(const Args *a, gboolean merge, int argc, char **argv)
                  ? 0 : ns_cli_fail(error);
     goto out;
   }
-  NsSweepRunOptions ro = { .outdir = outdir, .restart = a->restart, .jobs = a->jobs,
-                           .progress_interval = a->interval, .report = stdout };
   if (ro.jobs <= 0)
     ro.jobs = (int)g_get_num_processors();
   if (a->shard != NULL ? !parse_shard(a->shard, &ro.shard, &ro.n_shards, &error)
@@ -202,17 +203,9 @@ static int run(const Args *a, gboolean merge, int argc, char **argv)
     status = ns_cli_fail(error);
     goto out;
   }
-  if (a->progress != NULL) {
-    const char *modes[] = { "auto", "bar", "lines", "none" };
-    ro.progress = (NsProgressMode)-1;
-    for (gsize i = 0; i < G_N_ELEMENTS(modes); i++)
-      if (strcmp(a->progress, modes[i]) == 0)
-        ro.progress = (NsProgressMode)i;
-    if ((int)ro.progress < 0) {
-      status = ns_cli_usage("sweep", "--progress '%s': expected auto, bar, lines or none",
-                            a->progress);
-      goto out;
-    }
+  if (!ns_cli_progress_new(&a->progress, "sweep", "rows", &ro.progress, &error)) {
+    status = ns_cli_fail(error);
+    goto out;
   }
   if (ns_cli_sweep_distributor != NULL) {
     gboolean served = FALSE;
@@ -226,10 +219,22 @@ static int run(const Args *a, gboolean merge, int argc, char **argv)
       goto out;
     }
   }
+  /* Only this run's own file counts: the shards of a job array share the
+   * directory (checked after the MPI ranks split: rank 0 alone writes). */
+  own = ro.n_shards > 1 ? g_strdup_printf("shard-%d-of-%d.jsonl", ro.shard, ro.n_shards)
+                        : g_strdup("rows.jsonl");
+  const char *const results[] = { own, NULL };
+  gboolean resume = FALSE;
+  if (!ns_cli_outdir(&a->outdir, outdir, results, &resume, &error)) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
+  ro.restart = !resume;
   status = ns_sweep_run(sw, &ro, &error) ? 0 : ns_cli_fail(error);
 out:
   fflush(stdout);
   ns_sim_options_clear(&opt);
+  ns_progress_free(ro.progress);
   return status;
 }
 
@@ -243,13 +248,6 @@ int ns_cmd_sweep(int argc, char **argv)
     { "shard", 0, 0, G_OPTION_ARG_STRING, &a.shard,
       "Compute shard I of N (tasks t with t mod N = I); default from SLURM_ARRAY_TASK_ID and "
       "SLURM_ARRAY_TASK_COUNT", "I/N" },
-    { "restart", 0, 0, G_OPTION_ARG_NONE, &a.restart,
-      "Discard the rows already in DIR (default: resume)", NULL },
-    { "progress", 0, 0, G_OPTION_ARG_STRING, &a.progress,
-      "Progress on stderr: a bar on a terminal, else a line every --progress-interval",
-      "auto|bar|lines|none" },
-    { "progress-interval", 0, 0, G_OPTION_ARG_DOUBLE, &a.interval,
-      "Seconds between progress lines (default 10)", "S" },
     { "generator", 'g', 0, G_OPTION_ARG_STRING_ARRAY, &a.generators,
       "A generator and its grid, MODEL[:KEY=V1,V2...]... (repeatable)", "SPEC" },
     { "seeds", 0, 0, G_OPTION_ARG_STRING, &a.seeds, "Seeds: A..B and lists", "SEEDS" },
@@ -291,7 +289,7 @@ int ns_cmd_sweep(int argc, char **argv)
            "CSV): path lengths, the all-to-all bottleneck and bound, LR1/LR2/LR3 rings,\n"
            "Algorithm 4/5 tree heights, optionally simulated completion times; then\n"
            "mean, sd, 95% confidence interval and percentiles per grid point, and plots.\n"
-           "Rows are written as they complete: an interrupted sweep resumes.");
+           "Rows are written as they complete: an interrupted sweep resumes with --resume.");
   g_option_context_set_description(
       ctx, "Examples:\n"
            "  netsched sweep scenarios/sweeps/fig3-25.ini\n"
@@ -302,6 +300,8 @@ int ns_cmd_sweep(int argc, char **argv)
            "  mpirun -np 8 netsched-mpi sweep SPEC.ini\n"
            "The specification format and the row schema are in docs/sweeps.md.\n");
   g_option_context_add_main_entries(ctx, entries, NULL);
+  ns_cli_add_outdir_options(ctx, &a.outdir, TRUE);
+  ns_cli_add_progress_options(ctx, &a.progress);
   int status = 2;
   if (ns_cli_parse(ctx, &argc, &argv))
     status = run(&a, merge, argc, argv);

@@ -153,34 +153,3 @@ gboolean ns_cli_close_output(FILE *f, const char *path, GError **error)
   release(slot);
   return ok;
 }
-
-/* ---- progress lines ------------------------------------------------------- */
-
-void ns_cli_progress_init(NsCliProgress *p)
-{
-  *p = (NsCliProgress){ .on = isatty(STDERR_FILENO), .next = g_get_monotonic_time() + 500000 };
-}
-
-void ns_cli_progress_show(NsCliProgress *p, const char *fmt, ...)
-{
-  if (!p->on)
-    return;
-  gint64 now = g_get_monotonic_time();
-  if (now < p->next) /* the first after half a second: short work stays quiet */
-    return;
-  p->next = now + 250000;
-  va_list ap;
-  va_start(ap, fmt);
-  g_autofree char *text = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  fprintf(stderr, "\r%-78.78s", text);
-  fflush(stderr);
-  p->drawn = TRUE;
-}
-
-void ns_cli_progress_end(NsCliProgress *p)
-{
-  if (p->drawn)
-    fprintf(stderr, "\r%-78s\r", "");
-  p->drawn = FALSE;
-}

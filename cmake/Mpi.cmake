@@ -10,7 +10,8 @@ find_package(MPI COMPONENTS C QUIET)
 if(MPI_C_FOUND)
   add_executable(netsched-mpi ${PROJECT_SOURCE_DIR}/mpi/netsched_mpi.c
                               ${PROJECT_SOURCE_DIR}/cli/cmd_sweep.c
-                              ${PROJECT_SOURCE_DIR}/cli/common.c)
+                              ${PROJECT_SOURCE_DIR}/cli/common.c
+                              ${PROJECT_SOURCE_DIR}/cli/run_options.c)
   target_compile_definitions(netsched-mpi PRIVATE NETSCHED_SWEEP_NO_SIM)
   target_link_libraries(netsched-mpi PRIVATE netsched_core MPI::MPI_C)
   message(STATUS "MPI ${MPI_C_VERSION} found: building netsched-mpi")

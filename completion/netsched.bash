@@ -1,6 +1,8 @@
 # bash completion for netsched. Commands and options are read from
 # `netsched --help` and `netsched COMMAND --help`, so they never drift from
-# the program; algorithms from `netsched plan --list`.
+# the program (and offer one spelling per option: the hidden aliases of
+# earlier versions, e.g. --msizes, are not offered); algorithms from
+# `netsched plan --list`.
 _netsched()
 {
   local cur prev words cword
@@ -21,9 +23,11 @@ _netsched()
       local algos
       algos=$("$ns" plan --list 2>/dev/null | awk 'NF {print $1}' | sed 's|.*/||' | sort -u)
       COMPREPLY=($(compgen -W "$algos" -- "$cur")); return ;;
-    -c|--collective) COMPREPLY=($(compgen -W "alltoall allgather bcast" -- "$cur")); return ;;
-    -M|--model) COMPREPLY=($(compgen -W "ideal tcp smpi packet" -- "$cur")); return ;;
-    -T|--topology|-o|--output|--junit|--csv|--timeline|--trace|--calibration|--files)
+    -c|--collective|--collectives)
+      COMPREPLY=($(compgen -W "alltoall allgather bcast" -- "$cur")); return ;;
+    -M|--model|--models) COMPREPLY=($(compgen -W "ideal tcp smpi packet" -- "$cur")); return ;;
+    --progress) COMPREPLY=($(compgen -W "auto bar lines none" -- "$cur")); return ;;
+    -T|--topology|-o|--output|--junit|--csv|--timeline|--trace|--calibration|--prices|--files)
       _filedir 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --spanning) COMPREPLY=($(compgen -W "bfs dfs kruskal uniform" -- "$cur")); return ;;
   esac

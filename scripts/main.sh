@@ -41,13 +41,13 @@ echo "== simulate the optimal schedule on SimGrid (fluid model 'ideal': reaches 
 $ns simulate "$out/faraj.json" -T "$topology" --sync sender-all
 echo
 echo "== compare with LAM (simple) and MPICH under the fluid and packet models -> $out/compare-*/"
-$ns compare -T "$topology" -a faraj:sender-all,mpich,simple -m 64KiB,128KiB -M ideal -o "$out/compare-ideal"
-$ns compare -T "$topology" -a faraj:sender-all,mpich,simple -m 128KiB -M packet -o "$out/compare-packet"
+$ns compare -T "$topology" -a faraj:sender-all,mpich,simple -m 64KiB,128KiB -M ideal -o "$out/compare-ideal" --overwrite
+$ns compare -T "$topology" -a faraj:sender-all,mpich,simple -m 128KiB -M packet -o "$out/compare-packet" --overwrite
 echo
 echo "== before buying switches: three 64-node designs side by side (fluid model) -> $out/design/"
 $ns design -T leaves-1g=gen:tree:4,16:bandwidth=1Gbps \
   -T leaves-10g=gen:tree:4,16:bandwidth=1Gbps:uplink=10Gbps \
-  -T torus=gen:torus:8x8:bandwidth=1Gbps -a faraj,shift,ring,pair,at2 -m 1MiB -o "$out/design" |
+  -T torus=gen:torus:8x8:bandwidth=1Gbps -a faraj,shift,ring,pair,at2 -m 1MiB -o "$out/design" --overwrite |
   sed -n '/^## Recommendation/,$p'
 echo
 echo "Plots: $out/compare-ideal/compare.png, $out/compare-packet/compare.png, $out/design/alltoall-ideal.png"

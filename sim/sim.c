@@ -3,6 +3,7 @@
 #include "sim/sim.h"
 #include "platforms/units.h"
 #include "analysis/bounds_collective.h"
+#include "analysis/progress.h"
 #include "platforms/error.h"
 #include "platforms/topology_simgrid.h"
 #include "sched/route.h"
@@ -229,30 +230,28 @@ static void signals_release(SignalGuard *g)
     raise(stop_signal);
 }
 
-/* ", about 40 s left": the wall time still needed if messages keep being
- * delivered at the rate so far (a rough guide: late phases of a schedule
- * may be slower); "" before the first message. */
-static char *estimate_text(const Program *prog, double elapsed)
+/* Tells the reporter what the child published. */
+static void report_progress(NsProgress *progress, const Program *prog)
 {
+  if (!ns_progress_on(progress))
+    return;
   uint64_t done = prog->header->transfers_done;
-  if (done == 0 || done >= prog->n_all || elapsed < 1)
-    return g_strdup("");
-  double left = elapsed * (double)(prog->n_all - done) / (double)done;
-  return g_strdup_printf(", about %.0f s left", left);
+  ns_progress_detail(progress, prog->n_all > 0 ? (double)done / (double)prog->n_all : 0,
+                     "%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " messages, %.3f s simulated",
+                     done, prog->n_all, prog->header->clock);
 }
 
 /* Waits for the child; kills it after `limit` seconds of wall time or when
- * a stop signal arrived. With `progress` (a label: the algorithm and
- * size), redraws "simulate faraj 64KiB: 340/992 messages, 1.2 s simulated,
- * 12 s, about 40 s left" on stderr twice a second from what the child
- * publishes. */
-static int wait_child(pid_t pid, double limit, const Program *prog, const char *progress,
+ * a stop signal arrived. Tells `progress` (may be NULL) five times a second
+ * what the child publishes: "340/992 messages, 1.200 s simulated" and the
+ * fraction of messages delivered (the reporter estimates the time left,
+ * analysis/progress.h). */
+static int wait_child(pid_t pid, double limit, const Program *prog, NsProgress *progress,
                       gboolean *timed_out)
 {
   gint64 start = g_get_monotonic_time();
   gint64 deadline = limit > 0 ? start + (gint64)(limit * 1e6) : 0;
-  gint64 next_draw = start + 500000;
-  gboolean drawn = FALSE;
+  gint64 next_report = start + 200000;
   int status = 0;
   *timed_out = FALSE;
   for (;;) {
@@ -267,20 +266,14 @@ static int wait_child(pid_t pid, double limit, const Program *prog, const char *
       *timed_out = stop_signal == 0;
       break;
     }
-    if (progress && now >= next_draw) {
-      g_autofree char *left = estimate_text(prog, (double)(now - start) / 1e6);
-      fprintf(stderr, "\rsimulate %s: %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
-                      " messages, %.3f s simulated, %.0f s%s   ",
-              progress, prog->header->transfers_done, prog->n_all, prog->header->clock,
-              (double)(now - start) / 1e6, left);
-      fflush(stderr);
-      drawn = TRUE;
-      next_draw = now + 500000;
+    if (now >= next_report) {
+      report_progress(progress, prog);
+      next_report = now + 200000;
     }
     g_usleep(10000);
   }
-  if (drawn)
-    fprintf(stderr, "\r%*s\r", 110, "");
+  report_progress(progress, prog); /* where it ended */
+  ns_progress_clear(progress); /* the caller prints what the run gave next */
   return status;
 }
 
@@ -316,7 +309,7 @@ static char *replay_path(void)
 }
 
 static gboolean run_child(Program *prog, int platform_fd, const NsSimOptions *opt,
-                          uint64_t msize, const char *label, GError **error)
+                          uint64_t msize, GError **error)
 {
   g_autofree char *exe = replay_path();
   int program_fd = ns_program_to_fd(prog);
@@ -364,7 +357,7 @@ static gboolean run_child(Program *prog, int platform_fd, const NsSimOptions *op
     return FALSE;
   }
   gboolean timed_out;
-  int status = wait_child(pid, opt->wall_limit, prog, opt->progress ? label : NULL, &timed_out);
+  int status = wait_child(pid, opt->wall_limit, prog, opt->progress, &timed_out);
   if (timed_out) {
     uint64_t done = prog->header->transfers_done;
     g_autofree char *need =
@@ -611,9 +604,7 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
                     "the packet model (ns-3) routes hop by hop on its own: it cannot follow "
                     "transfers' own routes (use a fluid model)");
   } else if (pairs != NULL && (platform_fd = ns_sim_platform_fd(topo, &exp, error)) >= 0) {
-    g_autofree char *size = ns_format_size(msize);
-    g_autofree char *label = g_strdup_printf("%s %s", s->algorithm, size);
-    ok = run_child(prog, platform_fd, opt, msize, label, error);
+    ok = run_child(prog, platform_fd, opt, msize, error);
   }
   pair_routes_free(pairs);
   if (ok) {

@@ -70,7 +70,8 @@ typedef struct {
                                     platforms/topology_simgrid.h) */
   gboolean allow_invalid;  /* replay a schedule that fails data flow, completeness or
                               the sync check (result marked invalid); default: refuse */
-  gboolean progress;       /* show a progress line on stderr while simulating (a terminal) */
+  struct NsProgress *progress; /* the reporter (analysis/progress.h) told the fraction of
+                                  messages delivered while simulating; NULL: none */
   /* Repetitions (packet model). ns-3's only source of variation on
    * SimGrid's path is FqCoDel's flow hash: the salt
    * (FqCoDelQueueDisc::Perturbation) decides which flows share a queue,

@@ -102,9 +102,13 @@ check "the report has links" 0 test -n "$links"
 for l in $links; do
   check "link $l exists" 0 test -f "d1/$l"
 done
+check "a directory with results refused" 2 "$ns" design \
+  -T single=gen:star:8:bandwidth=1Gbps -T chain=gen:chain:2,4:bandwidth=1Gbps \
+  -c alltoall,allgather,bcast -m 64KiB -o d1
+expect "names both flags" "$tmp/err" "^netsched: d1 holds results of an earlier run \(design.csv\): add --resume to continue them or --overwrite to start afresh$"
 check "resume runs nothing again" 0 "$ns" design \
   -T single=gen:star:8:bandwidth=1Gbps -T chain=gen:chain:2,4:bandwidth=1Gbps \
-  -c alltoall,allgather,bcast -m 64KiB -o d1/
+  --collectives alltoall,allgather -c bcast --msizes 64KiB -o d1 --resume
 expect "kept rows" "$tmp/out" "kept from the previous run"
 # -o DIR/ prints paths joined once: d1/single-ideal-alltoall/compare.svg
 expect "paths printed" "$tmp/out" "wrote d1/single-ideal-alltoall/compare.csv, d1/single-ideal-alltoall/compare.svg"
@@ -113,7 +117,7 @@ check "compare -o DIR/" 0 "$ns" compare -T gen:star:4 -a ring -m 8KiB -o cmp/
 expect "compare paths" "$tmp/out" "^wrote cmp/compare.csv, cmp/compare.svg, cmp/compare.png$"
 check "resume of another configuration" 2 "$ns" design \
   -T single=gen:star:8:bandwidth=10Gbps -T chain=gen:chain:2,4:bandwidth=1Gbps \
-  -c alltoall,allgather,bcast -m 64KiB -o d1
+  -c alltoall,allgather,bcast -m 64KiB -o d1 --resume
 expect "says why" "$tmp/err" "row of another configuration"
 
 # ---- a design file with a change and prices ----
@@ -185,8 +189,29 @@ expect "names the switch" "$tmp/err" "design a: switch s0 has 8 ports; the large
 printf '[scenario]\nmsizes = 64KiB\noutput = o\n[collective alltoall]\nalgorithms = ring\n[topology a]\nfile = gen:star:8\nprices = chassis.ini\n' > study/alone.ini
 check "design prices without study prices" 2 "$ns" design study/alone.ini
 expect "says so" "$tmp/err" "alone.ini:8: prices in \[topology a\] override the study's"
-check "scenario run is the same study" 0 "$ns" scenario run study/design.ini
+check "scenario: results refused" 2 "$ns" scenario run study/design.ini
+expect "scenario names both flags" "$tmp/err" "holds results of an earlier run \(design.csv\): add --resume to continue them or --overwrite to start afresh$"
+check "scenario run is the same study" 0 "$ns" scenario run study/design.ini --resume
 expect "scenario resumes the design's runs" "$tmp/out" "kept from the previous run"
+check "scenario --overwrite starts afresh" 0 "$ns" scenario run study/design.ini --overwrite \
+  --progress-interval 0.000001
+expect "design progress lines in a log" "$tmp/err" "^design: [0-9]+/10 rows \([0-9]+ %\), [0-9]+s"
+expect "design progress done" "$tmp/err" "^design: 10/10 rows done in [0-9]+s$"
+cp "$tmp/out" overwrite.out
+check "nothing kept" 1 grep -q "kept from the previous run" overwrite.out
+check "design --overwrite" 0 "$ns" design study/design.ini --overwrite --progress none
+cp "$tmp/out" overwrite.out
+check "design --overwrite keeps nothing" 1 grep -q "kept from the previous run" overwrite.out
+# design -j: the runs in worker processes (the sweep's pool), the same files as one at a time
+cp study/out/design.csv one-at-a-time.csv && cp study/out/summary.csv one-at-a-time-summary.csv
+check "design -j 2" 0 "$ns" design study/design.ini --overwrite -j 2 --progress none
+expect "workers named" "$tmp/out" "^running 2 runs in 2 worker processes$"
+check "-j 2: design.csv as one at a time" 0 cmp study/out/design.csv one-at-a-time.csv
+check "-j 2: summary.csv as one at a time" 0 cmp study/out/summary.csv one-at-a-time-summary.csv
+check "bad -j" 2 "$ns" design study/design.ini --resume -j -1
+expect "-j named" "$tmp/err" "^netsched: -j -1: expected 1 to 4096 jobs$"
+check "--retry-failed resumes" 0 "$ns" design study/design.ini --retry-failed
+expect "--retry-failed kept rows" "$tmp/out" "kept from the previous run"
 
 # Scenario, price and calibration files go through the bounded reader.
 check "endless scenario" 2 "$ns" design /dev/zero

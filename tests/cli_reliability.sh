@@ -45,6 +45,19 @@ check "resume after a cut row" 0 "$ns" compare -T gen:star:4 -a ring,simple -m 8
 expect "cut row reported" "$tmp/err" "cut short"
 check "cut row redone, none duplicated" 0 test "$(wc -l < res/compare.csv)" -eq "$rows"
 
+# -- 5b. a directory holding results: refused unless --resume or --overwrite ---
+check "compare into results refused" 2 "$ns" compare -T gen:star:4 -a ring,simple -m 8KiB,16KiB -o res
+expect "refusal names both flags" "$tmp/err" "^netsched: res holds results of an earlier run \(compare.csv\): add --resume to continue them or --overwrite to start afresh$"
+check "results untouched" 0 test "$(wc -l < res/compare.csv)" -eq "$rows"
+check "--resume and --overwrite" 2 "$ns" compare -T gen:star:4 -a ring -m 8KiB -o res --resume --overwrite
+expect "give one" "$tmp/err" "^netsched: --resume and --overwrite: give one"
+check "--overwrite starts afresh" 0 "$ns" compare -T gen:star:4 -a ring -m 8KiB -o res --overwrite
+check "only the new row" 0 test "$(wc -l < res/compare.csv)" -eq 2
+cp "$tmp/out" overwrite.out
+check "nothing kept" 1 grep -q "kept from the previous run" overwrite.out
+mkdir -p mine && echo notes > mine/notes.txt
+check "a directory without results is used" 0 "$ns" compare -T gen:star:4 -a ring -m 8KiB -o mine
+
 # -- 4. an interrupted simulation leaves no process and no file ----------------
 mkdir -p private-tmp
 TMPDIR="$tmp/private-tmp" "$ns" simulate -T gen:tree:4,8,16 -a simple -m 1MiB -M packet \

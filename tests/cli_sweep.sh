@@ -89,7 +89,9 @@ kill -KILL "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
 partial=$(($(wc -l < kill-out/rows.jsonl) - 1))
 check "killed before the end" 0 test "$partial" -lt "$tasks"
-check "restart resumes" 0 "$ns" sweep "$tmp/kill.ini" -j 2 --progress none
+check "without --resume refused" 2 "$ns" sweep "$tmp/kill.ini" -j 2 --progress none
+expect "names both flags" "$tmp/err" "^netsched: ([^ ]*/)?kill-out holds results of an earlier run \(rows.jsonl\): add --resume to continue them or --overwrite to start afresh$"
+check "--resume resumes" 0 "$ns" sweep "$tmp/kill.ini" -j 2 --progress none --resume
 expect "resumed rows counted" "$tmp/out" "; $partial done, $((tasks - partial)) to run"
 check "every row once" 0 test "$(tail -n +2 kill-out/rows.jsonl | grep -o '"key":"[0-9a-f]*"' | sort -u | wc -l)" -eq "$tasks"
 check "no extra row" 0 test "$(wc -l < kill-out/rows.jsonl)" -eq $((tasks + 1))
@@ -97,10 +99,10 @@ for f in rows.jsonl aggregate.json aggregate.csv rows.csv; do
   check "resumed $f = uninterrupted" 0 cmp kill-out/$f ref-out/$f
 done
 check "plot written" 0 test -s "kill-out/plot-lr1_max_path+lr3_max_path.gp"
-check "rerun: nothing to do" 0 "$ns" sweep "$tmp/kill.ini" --progress none
+check "rerun: nothing to do" 0 "$ns" sweep "$tmp/kill.ini" --progress none --resume
 expect "nothing to run" "$tmp/out" "; $tasks done, 0 to run"
 sed -i 's/^seeds = 1..30/seeds = 1..31/' "$tmp/kill.ini"
-check "another grid refused" 2 "$ns" sweep "$tmp/kill.ini"
+check "another grid refused" 2 "$ns" sweep "$tmp/kill.ini" --resume
 expect "another grid named" "$tmp/err" "kill-out/rows.jsonl:1: rows of another sweep \(grid digest [0-9a-f]{16} in the file, [0-9a-f]{16} in this run"
 
 # -- shards, merge, Slurm -------------------------------------------------------------
@@ -120,12 +122,30 @@ check "slurm array task" 0 env SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_MIN=3 SLUR
   "$ns" sweep "${grid[@]}" -o slurm --progress none
 check "slurm shard 1/2 written" 0 test -s slurm/shard-1-of-2.jsonl
 check "bad --shard" 2 "$ns" sweep "${grid[@]}" -o x --shard 4/4
-check "progress lines" 0 "$ns" sweep -g 'kruskal-tree:switches=8' --seeds 1..3 -o prog --progress lines
-expect "progress rate" "$tmp/err" "^sweep: 3/3 rows, [0-9.]+ topologies/s, ETA"
+# --overwrite starts afresh; --restart is its deprecated alias, with a note
+check "--overwrite" 0 "$ns" sweep "$tmp/kill.ini" -j 2 --progress none --overwrite
+expect "started afresh" "$tmp/out" "; 0 done, 124 to run"
+check "--restart still works" 0 "$ns" sweep "$tmp/kill.ini" -j 2 --progress none --restart
+expect "--restart noted" "$tmp/err" "^note: --restart is deprecated: it is --overwrite now$"
+expect "--restart starts afresh" "$tmp/out" "; 0 done, 124 to run"
+check "--resume and --overwrite" 2 "$ns" sweep "$tmp/kill.ini" --resume --overwrite
+expect "give one" "$tmp/err" "^netsched: --resume and --overwrite: give one"
 
-if script -qec true /dev/null >/dev/null 2>&1; then # a terminal (a pty): the bar, with rate and ETA
-  check "progress bar on a terminal" 0 script -qec "'$ns' sweep -g kruskal-tree:switches=8 --seeds 1..3 -o bar -j 1" "$tmp/typescript"
-  expect "bar drawn" "$tmp/out" '\[#+\] 3/3 +[0-9.]+ topologies/s +ETA'
+# progress: plain lines when stderr is not a terminal (the default), no carriage return
+check "progress lines" 0 "$ns" sweep -g 'kruskal-tree:switches=8' --seeds 1..3 -o prog --progress-interval 0.000001 -j 1
+expect "progress line" "$tmp/err" "^sweep: [0-3]/3 rows \([0-9]+ %\), [0-9]+s"
+expect "progress done line" "$tmp/err" "^sweep: 3/3 rows done in [0-9]+s$"
+cp "$tmp/err" prog.err
+check "no carriage return in a log" 1 grep -q $'\r' prog.err
+check "--progress none" 0 "$ns" sweep -g 'kruskal-tree:switches=8' --seeds 1..3 -o prog2 --progress none --progress-interval 0.000001
+cp "$tmp/err" none.err
+check "none is silent" 0 test ! -s none.err
+check "bad --progress" 2 "$ns" sweep -g 'kruskal-tree:switches=8' --seeds 1..3 -o prog3 --progress always
+expect "modes named" "$tmp/err" "^netsched: --progress 'always': expected auto, bar, lines or none$"
+
+if script -qec true /dev/null >/dev/null 2>&1; then # a terminal (a pty): a line redrawn, no plain lines
+  check "progress on a terminal" 0 script -qec "'$ns' sweep -g kruskal-tree:switches=8 --seeds 1..3 -o bar -j 1" "$tmp/typescript"
+  check "no plain lines on a terminal" 1 grep -q "^sweep: .* rows done" "$tmp/typescript"
 fi
 
 # -- measured schedules (the simulator, in the worker processes) --------------------------

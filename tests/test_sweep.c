@@ -274,7 +274,7 @@ static NsSweep *grid(const char *generator, const char *seeds, const char *trees
 static gboolean run(const NsSweep *sw, const char *dir, int shard, int n, GError **error)
 {
   NsSweepRunOptions opt = { .outdir = dir, .shard = shard, .n_shards = n, .jobs = 2,
-                            .progress = NS_PROGRESS_NONE };
+                            .progress = NULL };
   return ns_sweep_run(sw, &opt, error);
 }
 
