@@ -52,6 +52,7 @@ int ns_compare_run(const NsCompareArgs *a)
     .outdir = a->outdir ? a->outdir : "compare-out", .resume = a->resume,
     .progress = isatty(STDERR_FILENO), /* for people only */
     .table = stdout, .measure = ns_cli_measure_by_simulation, .measure_data = &opt,
+    .need_result = TRUE,
   };
   status = ns_compare_experiment(&spec, &error) ? 0 : ns_cli_fail(error);
   error = NULL;

@@ -89,6 +89,18 @@ expect "summary hardware" d1/summary.csv "^alltoall,65536,ideal,chain,.*,2,9,10,
 expect "fluid names nothing in a tie" d1/report.md "no algorithm named: the ideal model \(fluid\) ties"
 expect "report has a recommendation" d1/report.md "^## Recommendation \(at 64KiB\)"
 expect "plot y axes from zero" d1/alltoall-ideal.gp "set yrange \[0:\*\]"
+# Issue 17.7: a refused row has no bound (an empty field, not 0); a compare
+# whose every row is refused fails, with no plot.
+check "design with a refused algorithm" 0 "$ns" design -T six=gen:star:6 -a pair,ring -m 8KiB \
+  -o dref
+expect "refused row: bound_s and bound_mbps empty" dref/design.csv \
+  "^six,alltoall,ideal,pair,pair,none,8192,0,0,,,,,,,,,alltoall/pair needs a power-of-two"
+expect "its compare.csv too" dref/six-ideal/compare.csv \
+  ",pair,pair,none,8192,0,0,,,,,,,,,,alltoall/pair needs"
+check "compare: every row refused" 2 "$ns" compare -T gen:star:6 -a pair -m 8KiB,16KiB -o allref
+expect "says so" "$tmp/err" "no row has a result: every algorithm was refused or failed"
+check "no plot written" 1 test -e allref/compare.gp
+check "the rows are kept" 0 grep -q "needs a power-of-two" allref/compare.csv
 check "resume runs nothing again" 0 "$ns" design \
   -T single=gen:star:8:bandwidth=1Gbps -T chain=gen:chain:2,4:bandwidth=1Gbps \
   -c alltoall,allgather,bcast -m 64KiB -o d1
