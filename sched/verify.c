@@ -1213,6 +1213,7 @@ static void check_coverage(Replay *st)
     if (want[m] && !have[m]) {
       NsFinding f = finding(NS_FIND_UNCOVERED, -1, -1);
       f.value = (uint64_t)m;
+      f.bound = opt->coverage == NS_COVER_LISTED; /* asked for by name */
       add_finding(st, f);
     }
 }

@@ -102,8 +102,9 @@ typedef enum {
   NS_FIND_CYCLE,         /* SYNC: program order + sync edges wait in a cycle */
   NS_FIND_DETOUR,        /* SHORTEST: hops taken vs the shortest path */
   NS_FIND_SLOWER,        /* OPTIMAL: transmission time above the lower bound (fluid) */
-  NS_FIND_UNCOVERED,     /* COVERAGE: a machine asked for (of the topology, or listed)
-                            is not in the schedule; `value` its topology machine index */
+  NS_FIND_UNCOVERED,     /* COVERAGE: a machine asked for (of the topology, or listed:
+                            `bound` 1) is not in the schedule; `value` its topology
+                            machine index */
   NS_FIND_UNLISTED,      /* COVERAGE: a schedule machine not among those listed */
   NS_N_FINDING_KINDS
 } NsFindingKind;

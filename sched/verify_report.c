@@ -86,7 +86,8 @@ char *ns_finding_describe(const NsFinding *f, const NsTopology *topo, const NsSc
   case NS_N_FINDING_KINDS:
     break;
   case NS_FIND_UNCOVERED:
-    return g_strdup_printf("machine %s of the topology is not in the schedule",
+    return g_strdup_printf(f->bound ? "machine %s, asked for, is not in the schedule"
+                                    : "machine %s of the topology is not in the schedule",
                            ns_topology_machine_name(topo, (int)f->value));
   case NS_FIND_UNLISTED:
     return g_strdup_printf("schedule machine %s is not among the machines asked for", who);
@@ -370,9 +371,11 @@ JsonNode *ns_verify_report_json(const NsVerifyReport *r, const NsTopology *topo,
       json_builder_set_member_name(b, "edge");
       json_builder_add_string_value(b, edge);
     }
-    if (f->machine >= 0) {
+    if (f->machine >= 0 || f->kind == NS_FIND_UNCOVERED) {
       json_builder_set_member_name(b, "machine");
-      json_builder_add_string_value(b, s->machines[f->machine]);
+      json_builder_add_string_value(b, f->machine >= 0
+                                           ? s->machines[f->machine]
+                                           : ns_topology_machine_name(topo, (int)f->value));
     }
     json_builder_end_object(b);
   }

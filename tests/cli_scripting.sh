@@ -67,7 +67,8 @@ expect "subset stated" "$tmp/out" "^machines   subset of 31 of 32, as asked"
 check "--machines names it" 0 "$ns" verify stale.json -T "$c" --machines 'n[0-30]'
 expect "listed stated" "$tmp/out" "^machines   the 31 machines asked for, of 32 in the topology"
 check "--machines with one too many" 1 "$ns" verify stale.json -T "$c" --machines 'n[0-31]' --json
-expect "JSON coverage finding" "$tmp/out" '"check" : "coverage"'
+expect "JSON coverage finding" "$tmp/out" '"message" : "machine n31, asked for, is not in the schedule"'
+expect "JSON names the machine" "$tmp/out" '"machine" : "n31"'
 check "--machines with an unknown name" 2 "$ns" verify stale.json -T "$c" --machines 'n[0-30],x9'
 expect "says which" "$tmp/err" "--machines: 'x9' is not a machine of"
 check "--machines and --subset" 2 "$ns" verify stale.json -T "$c" --machines n0 --subset
