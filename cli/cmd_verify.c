@@ -304,14 +304,16 @@ int ns_cmd_verify(int argc, char **argv)
     ns_verify_junit_begin(jf);
   }
   t = ns_cli_plan_topology(&po, &error);
+  const char *bad = po.topology != NULL ? po.topology : "topology"; /* what bad input names */
   for (int i = 0; t != NULL && listed != NULL && listed[i] != NULL; i++)
     if (ns_topology_find_machine(t, listed[i]) < 0) {
-      status = ns_cli_usage("verify", "--machines: '%s' is not a machine of %s", listed[i],
-                            ns_topology_source(t));
-      goto out;
+      error = g_error_new(NS_ERROR, NS_ERROR_INPUT, "--machines: '%s' is not a machine of %s",
+                          listed[i], ns_topology_source(t));
+      bad = "--machines";
+      g_clear_pointer(&t, ns_topology_free);
     }
   if (t == NULL) {
-    report_error(&o, po.topology != NULL ? po.topology : "topology", error);
+    report_error(&o, bad, error);
     status = ns_cli_fail(error);
   } else if (po.algorithm != NULL) {
     status = verify_one(&po, t, NULL, &opt, &o);

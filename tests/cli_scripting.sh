@@ -69,8 +69,10 @@ expect "listed stated" "$tmp/out" "^machines   the 31 machines asked for, of 32 
 check "--machines with one too many" 1 "$ns" verify stale.json -T "$c" --machines 'n[0-31]' --json
 expect "JSON coverage finding" "$tmp/out" '"message" : "machine n31, asked for, is not in the schedule"'
 expect "JSON names the machine" "$tmp/out" '"machine" : "n31"'
-check "--machines with an unknown name" 2 "$ns" verify stale.json -T "$c" --machines 'n[0-30],x9'
+check "--machines with an unknown name" 2 "$ns" verify stale.json -T "$c" --machines 'n[0-30],x9' \
+  --junit bad.xml
 expect "says which" "$tmp/err" "--machines: 'x9' is not a machine of"
+expect "JUnit reports it" bad.xml '<error message="--machines: [^ ]*x9[^ ]* is not a machine of'
 check "--machines and --subset" 2 "$ns" verify stale.json -T "$c" --machines n0 --subset
 check "verify -a covers all" 0 "$ns" verify -a faraj -T "$c" -q
 
