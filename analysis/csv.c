@@ -30,6 +30,14 @@ void ns_csv_appendf(GString *row, const char *fmt, ...)
   ns_csv_append(row, field);
 }
 
+void ns_csv_append_bound(GString *row, int digits, double value)
+{
+  if (value > 0)
+    ns_csv_appendf(row, "%.*f", digits, value);
+  else
+    ns_csv_append(row, "");
+}
+
 char **ns_csv_split(const char *line)
 {
   GPtrArray *fields = g_ptr_array_new();

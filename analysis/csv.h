@@ -14,6 +14,10 @@
 void ns_csv_append(GString *row, const char *field);
 /* Appends a printf-formatted field (numbers, which never need quotes). */
 void ns_csv_appendf(GString *row, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* Appends `value` with `digits` decimals, or an empty field when it is not
+ * positive: a bound a row does not have (its planner refused it) is no
+ * number, never 0. */
+void ns_csv_append_bound(GString *row, int digits, double value);
 
 /* Splits one CSV line (without its line end) into fields, undoing the
  * quoting. NULL when the line is malformed (an unterminated or misplaced

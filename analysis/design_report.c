@@ -59,13 +59,13 @@ static void design_csv_rows(NsStudy *st, GString *csv)
           ns_csv_appendf(row, "%d", r->contention_free);
           ns_csv_appendf(row, "%d", r->valid);
           append_time(row, r);
-          ns_csv_appendf(row, "%.9f", r->bound_s);
+          ns_csv_append_bound(row, 9, r->bound_s); /* empty: the planner refused the row */
           append_ratio(row, r, r->bound_s);
           if (r->ok)
             ns_csv_appendf(row, "%.4f", r->mbps);
           else
             ns_csv_append(row, "");
-          ns_csv_appendf(row, "%.4f", r->bound_mbps);
+          ns_csv_append_bound(row, 4, r->bound_mbps);
           if (r->ok) {
             ns_csv_appendf(row, "%d", r->runs);
             ns_csv_appendf(row, "%.9f", r->min_s);

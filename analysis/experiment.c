@@ -370,11 +370,11 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
     ns_csv_appendf(row, "%.4f", mbps);
   } else {
     ns_csv_append(row, "");
-    ns_csv_appendf(row, "%.9f", bound);
+    ns_csv_append_bound(row, 9, bound); /* empty when the planner refused: no schedule */
     ns_csv_append(row, "");
     ns_csv_append(row, "");
   }
-  ns_csv_appendf(row, "%.4f", bound_mbps);
+  ns_csv_append_bound(row, 4, bound_mbps);
   if (ok) {
     ns_csv_appendf(row, "%" G_GUINT64_FORMAT, m.sync_messages);
     ns_csv_appendf(row, "%d", runs);
@@ -554,6 +554,16 @@ gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error)
       if (!written)
         goto out;
     }
+  gboolean any = FALSE;
+  for (gsize i = 0; i < (gsize)spec->variants->len * spec->sizes->len; i++)
+    any = any || run.cells[i].ok;
+  if (spec->need_result && !any) { /* an empty plot would look like a result */
+    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                    "no row has a result: every algorithm was refused or failed (the status "
+                    "column of %s says why); no plot written",
+                    run.csv_path);
+    goto out;
+  }
   ok = write_plot(&run, error);
   if (ok && spec->table != NULL) {
     /* paths joined by GLib (no "out//compare.svg"), plots only when drawn */

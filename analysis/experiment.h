@@ -113,6 +113,8 @@ typedef struct {
   NsProgress *progress;     /* told of every row as an item of weight 1, kept rows as
                                skipped; the caller adds the rows to its total (NULL: none) */
   FILE *table;              /* the human-readable table (NULL: none) */
+  gboolean need_result;     /* no row with a result is an error, and no plot is written
+                               (compare; a design's cell may have none) */
   NsMeasureFunc measure;
   void *measure_data;
   NsCompareRowSink sink;    /* called for every row, run or resumed (may be NULL) */
@@ -122,7 +124,8 @@ typedef struct {
 /* Runs the experiment into OUTDIR/compare.csv, compare.dat, compare.gp and,
  * when gnuplot is there, compare.svg and compare.png (a missing gnuplot
  * is a warning on stderr). Rows that fail are rows with a status, not
- * errors. FALSE with NS_ERROR_INPUT for a resume of another configuration
+ * errors — unless every row fails and `need_result` is set:
+ * NS_ERROR_UNSUPPORTED then, the CSV written, no plot. FALSE with NS_ERROR_INPUT for a resume of another configuration
  * or a malformed CSV to resume, NS_ERROR_IO when files cannot be written.
  * Time: the planners' and measurements' costs, plus O(rows) bookkeeping. */
 gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error);

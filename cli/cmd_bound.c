@@ -5,6 +5,7 @@
 #include "analysis/bounds_tamwang.h"
 #include "sched/registry.h"
 #include "cli/cli.h"
+#include "platforms/error.h"
 #include "platforms/units.h"
 #include <json-glib/json-glib.h>
 #include <string.h>
@@ -305,6 +306,46 @@ static int bcast_bound(const NsTopology *t, uint64_t msize, const char *root, ui
   return 0;
 }
 
+/* Bad input under --json: besides the message on standard error, an
+ * object on standard output saying why, with the exit status — as
+ * `verify --json` reports a file it cannot verify — so a script reading
+ * the JSON never finds nothing. */
+static void print_json_error(const char *topology, const char *message, int status)
+{
+  g_autoptr(JsonBuilder) j = json_builder_new();
+  json_builder_begin_object(j);
+  json_builder_set_member_name(j, "format");
+  json_builder_add_string_value(j, "netsched-bound");
+  json_builder_set_member_name(j, "version");
+  json_builder_add_int_value(j, 2);
+  json_builder_set_member_name(j, "topology");
+  if (topology != NULL)
+    json_builder_add_string_value(j, topology);
+  else
+    json_builder_add_null_value(j);
+  json_builder_set_member_name(j, "exit_status");
+  json_builder_add_int_value(j, status);
+  json_builder_set_member_name(j, "error");
+  json_builder_add_string_value(j, message);
+  json_builder_end_object(j);
+  ns_cli_print_json(j);
+}
+
+static int fail(GError *error, const char *topology, gboolean json)
+{
+  if (json)
+    print_json_error(topology, error->message, ns_error_exit_status(error));
+  return ns_cli_fail(error);
+}
+
+/* A usage error (exit 2), reported as JSON too under --json. */
+static int usage(const char *topology, gboolean json, const char *message)
+{
+  if (json)
+    print_json_error(topology, message, 2);
+  return ns_cli_usage("bound", "%s", message);
+}
+
 int ns_cmd_bound(int argc, char **argv)
 {
   char *topology = NULL, *format = NULL, *spanning = NULL, *msize_text = NULL, *collective = NULL;
@@ -341,24 +382,26 @@ int ns_cmd_bound(int argc, char **argv)
   if (!ns_cli_parse(ctx, &argc, &argv))
     goto out;
   if (argc != 1) {
-    status = ns_cli_usage("bound", "unexpected argument '%s'", argv[1]);
+    g_autofree char *why = g_strdup_printf("unexpected argument '%s'", argv[1]);
+    status = usage(topology, json, why);
     goto out;
   }
   uint64_t msize = 65536, segment = 0;
   if ((msize_text != NULL && !ns_cli_parse_size("--msize", msize_text, &msize, &error)) ||
       (segment_text != NULL && !ns_cli_parse_size("--segment", segment_text, &segment, &error))) {
-    status = ns_cli_fail(error);
+    status = fail(error, topology, json);
     goto out;
   }
   if (collective != NULL && strcmp(collective, "alltoall") != 0 &&
       strcmp(collective, "allgather") != 0 && strcmp(collective, "bcast") != 0) {
-    status = ns_cli_usage("bound", "unknown collective '%s' (alltoall, allgather, bcast)",
-                          collective);
+    g_autofree char *why =
+        g_strdup_printf("unknown collective '%s' (alltoall, allgather, bcast)", collective);
+    status = usage(topology, json, why);
     goto out;
   }
   t = ns_cli_load_topology(topology, format, spanning, &error);
   if (t == NULL) {
-    status = ns_cli_fail(error);
+    status = fail(error, topology, json);
     goto out;
   }
   if (collective != NULL && strcmp(collective, "allgather") == 0) {

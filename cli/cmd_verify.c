@@ -1,6 +1,7 @@
 /* netsched verify — prove a schedule correct on a topology. */
 #include "cli/cli.h"
 #include "platforms/error.h"
+#include "platforms/hostlist.h"
 #include "sched/schedule_json.h"
 #include "sched/schedule_stream.h"
 #include "sched/verify.h"
@@ -67,31 +68,22 @@ static int report_one(const NsVerifyReport *r, const NsTopology *t, const NsSche
                       const char *file, Output *o)
 {
   if (o->reports != NULL) {
-    JsonNode *node = ns_verify_report_json(r, t, s, o->required);
-    json_object_set_string_member(json_node_get_object(node), "schedule",
-                                  file != NULL ? file : "(planned)");
-    g_ptr_array_add(o->reports, node);
+    g_ptr_array_add(o->reports, ns_verify_report_json(r, t, s, file, o->required));
   }
   else if (!o->quiet) {
     if (o->n > 0)
       putchar('\n');
-    ns_verify_write_text(r, t, s, o->required, stdout);
+    ns_verify_write_text(r, t, s, file, o->required, stdout);
   }
   if (o->junit != NULL)
-    ns_verify_junit_suite(r, t, s, o->required, o->junit);
+    ns_verify_junit_suite(r, t, s, file, o->required, o->junit);
   return ns_verify_passed(r, o->required) ? 0 : 1;
 }
 
-/* Sync edges or routes in a schedule's tail? */
-static gboolean has_tail(const NsSchedule *tail)
-{
-  return tail->sync->len > 0 || tail->sync_set ||
-         (tail->routes != NULL && tail->routes->len > 0);
-}
-
 /* Verifies a schedule file as it is read (sched/schedule_stream.h into a
- * verifier session): the phases are never all in memory, unless sync edges
- * or routes need them. A JSON file may list those after its phases, which
+ * verifier session): the phases are never all in memory, unless sync edges,
+ * routes or a window scheme (a posted schedule checked step by step) need
+ * them. A JSON file may list those after its phases, which
  * is known only at its end: the file is then read a second time, keeping
  * the phases (standard input, which cannot be read twice, keeps them from
  * the start). The reader's errors come first (exit status 2), as when the
@@ -144,7 +136,8 @@ static gboolean verify_stream(const NsTopology *t, const char *file, const NsVer
       ns_verify_session_free(vs);
       return FALSE;
     }
-    if (!keep && has_tail(tail)) { /* sync edges or routes after the phases */
+    if (!keep && ns_verify_tail_needs_phases(header, tail)) {
+      /* sync edges, routes or a window scheme after the phases */
       ns_verify_session_free(vs);
       keep = TRUE;
       continue;
@@ -209,16 +202,24 @@ static int verify_one(const NsPlanOptions *po, const NsTopology *t, const char *
 int ns_cmd_verify(int argc, char **argv)
 {
   NsPlanOptions po = { 0 };
-  char *junit = NULL, *port = NULL;
+  char *junit = NULL, *port = NULL, *machines = NULL;
+  g_auto(GStrv) listed = NULL;
   gboolean json = FALSE, require_optimal = FALSE, require_shortest = FALSE, quiet = FALSE;
+  gboolean subset = FALSE;
   int max_findings = 20;
   GOptionEntry entries[] = {
     { "port", 0, 0, G_OPTION_ARG_STRING, &port,
       "Port model of every machine (default: each machine's own, from the topology)",
       "one|all|K" },
+    { "machines", 0, 0, G_OPTION_ARG_STRING, &machines,
+      "The schedule is for exactly these machines, a sub-communicator (hostlist: "
+      "n[0-30],x; default: every machine of the topology)", "HOSTLIST" },
+    { "subset", 0, 0, G_OPTION_ARG_NONE, &subset,
+      "The schedule may use any subset of the topology's machines", NULL },
     { "require-optimal", 0, 0, G_OPTION_ARG_NONE, &require_optimal,
       "Fail when the transmission time exceeds the lower bound (on trees of one speed: more "
-      "phases than the bottleneck load)", NULL },
+      "phases than the bottleneck load); all-to-all and all-gather — not defined for "
+      "broadcast, whose ratio to its bound is reported only", NULL },
     { "require-shortest", 0, 0, G_OPTION_ARG_NONE, &require_shortest,
       "Fail when an all-to-all message takes a longer path than a shortest one", NULL },
     { "max-findings", 0, 0, G_OPTION_ARG_INT, &max_findings,
@@ -237,7 +238,9 @@ int ns_cmd_verify(int argc, char **argv)
       ctx, "Replays chunk ownership symbolically and checks that every required chunk is\n"
            "delivered exactly once, that the rates of a phase's transfers fit every directed\n"
            "link, the machines' port models, shortest paths, the transmission time against\n"
-           "the lower bound (optimality) and the sync edges. Give SCHEDULE files, or\n"
+           "the lower bound (optimality), the sync edges, and that the schedule covers every\n"
+           "machine of the topology (or those of --machines, or any with --subset). A posted\n"
+           "schedule under window:W (the shuffles) is checked step by step. Give SCHEDULE files, or\n"
            "--algorithm to plan one in memory. Files are JSON or JSON Lines, plain, gzip or\n"
            "zstd (recognised by content), and are verified as they are read.");
   g_option_context_set_description(
@@ -265,6 +268,22 @@ int ns_cmd_verify(int argc, char **argv)
   NsVerifyOptions opt;
   ns_verify_options_init(&opt);
   opt.max_findings = MAX(max_findings, 0);
+  if (machines != NULL && subset) {
+    status = ns_cli_usage("verify", "--machines and --subset exclude each other");
+    goto out;
+  }
+  if (machines != NULL) {
+    g_autofree char *why = NULL;
+    listed = ns_hostlist_expand(machines, &why);
+    if (listed == NULL || listed[0] == NULL) {
+      status = ns_cli_usage("verify", "--machines: %s", why != NULL ? why : "names no machine");
+      goto out;
+    }
+    opt.coverage = NS_COVER_LISTED;
+    opt.machines = (const char *const *)listed;
+  } else if (subset) {
+    opt.coverage = NS_COVER_SUBSET;
+  }
   if (port != NULL) {
     NsPortKind kind;
     if (ns_port_kind_parse(port, &kind, &opt.k))
@@ -285,8 +304,16 @@ int ns_cmd_verify(int argc, char **argv)
     ns_verify_junit_begin(jf);
   }
   t = ns_cli_plan_topology(&po, &error);
+  const char *bad = po.topology != NULL ? po.topology : "topology"; /* what bad input names */
+  for (int i = 0; t != NULL && listed != NULL && listed[i] != NULL; i++)
+    if (ns_topology_find_machine(t, listed[i]) < 0) {
+      error = g_error_new(NS_ERROR, NS_ERROR_INPUT, "--machines: '%s' is not a machine of %s",
+                          listed[i], ns_topology_source(t));
+      bad = "--machines";
+      g_clear_pointer(&t, ns_topology_free);
+    }
   if (t == NULL) {
-    report_error(&o, po.topology != NULL ? po.topology : "topology", error);
+    report_error(&o, bad, error);
     status = ns_cli_fail(error);
   } else if (po.algorithm != NULL) {
     status = verify_one(&po, t, NULL, &opt, &o);
@@ -313,5 +340,6 @@ out:
   ns_cli_plan_options_clear(&po);
   g_free(junit);
   g_free(port);
+  g_free(machines);
   return status;
 }

@@ -39,7 +39,18 @@
  *                the sync edges form no wait cycle (a cycle deadlocks every
  *                execution); and for a pair-wise scheme (sched/sync.h) they
  *                order every pair of contending transfers that the scheme
- *                separates (dissertation §3.2.3.2).
+ *                separates (dissertation §3.2.3.2);
+ *   coverage     the schedule's machines are every machine of the topology
+ *                (a schedule left stale by a grown or shrunk cluster fails),
+ *                or exactly the machines asked for (a sub-communicator), or
+ *                any subset when asked (NsVerifyOptions.coverage).
+ * A posted schedule whose sync scheme is window:W (Tam & Wang's synchronous
+ * shuffle, sched/alltoall_shuffle.c) is checked for contention and ports
+ * step by step: step k is each sender's k-th transfer in posting order
+ * (Algorithm 1's loop "for i: send to φ(myid, i)"); the window lets up to
+ * W items of consecutive steps be in flight at once, which eq. 4 sizes to
+ * the bottleneck's buffer (§3.2) — queueing the verifier does not count as
+ * contention. Any other posted schedule is one phase.
  * Every finding names the phase, the transfers and the edge or machine.
  * Findings are all counted; the first `max_findings` of each kind are
  * recorded in detail.
@@ -74,6 +85,7 @@ typedef enum {
   NS_CHECK_OPTIMAL,      /* more phases than the lower bound */
   NS_CHECK_SYNC,         /* sync edges leave contending transfers unordered */
   NS_CHECK_SHORTEST,     /* a message took a longer path than needed */
+  NS_CHECK_COVERAGE,     /* the schedule's machines are not those asked for */
   NS_N_CHECKS
 } NsCheck;
 
@@ -90,12 +102,17 @@ typedef enum {
   NS_FIND_CYCLE,         /* SYNC: program order + sync edges wait in a cycle */
   NS_FIND_DETOUR,        /* SHORTEST: hops taken vs the shortest path */
   NS_FIND_SLOWER,        /* OPTIMAL: transmission time above the lower bound (fluid) */
+  NS_FIND_UNCOVERED,     /* COVERAGE: a machine asked for (of the topology, or listed:
+                            `bound` 1) is not in the schedule; `value` its topology
+                            machine index */
+  NS_FIND_UNLISTED,      /* COVERAGE: a schedule machine not among those listed */
   NS_N_FINDING_KINDS
 } NsFindingKind;
 
 typedef struct {
   NsFindingKind kind;
   int64_t phase;         /* -1 when not tied to a phase */
+  int64_t step;          /* stepped posted schedules: the step in the phase, else -1 */
   int64_t t1, t2;        /* transfer indices (t2: the earlier transfer it clashes with), -1 */
   int edge;              /* directed edge for NS_FIND_EDGE, else -1 */
   uint32_t count;        /* NS_FIND_EDGE: transfers on the edge in that phase so far;
@@ -106,14 +123,38 @@ typedef struct {
   uint64_t value;        /* NS_FIND_PHASES: number of phases; NS_FIND_MISSING:
                             how many (chunk, machine) pairs the finding stands
                             for (1, or a whole never-sent segment);
-                            NS_FIND_DETOUR: hops taken */
+                            NS_FIND_DETOUR: hops taken; NS_FIND_UNCOVERED: the
+                            topology machine */
   uint64_t bound;        /* NS_FIND_PHASES: the bottleneck load; NS_FIND_DETOUR: the
                             shortest path's hops; NS_FIND_PORT_*: the ports */
   const GArray *cycle;   /* NS_FIND_CYCLE: the report's cycle (valid while it lives) */
 } NsFinding;
 
+/* Which machines the schedule must cover. */
+typedef enum {
+  NS_COVER_ALL,          /* every machine of the topology (the default) */
+  NS_COVER_SUBSET,       /* any subset of them (a sub-communicator), as asked */
+  NS_COVER_LISTED,       /* exactly the machines NsVerifyOptions.machines names */
+} NsCoverage;
+
+/* Why the optimality check did not run (NS_OPTIMAL_RAN when it did). */
+typedef enum {
+  NS_OPTIMAL_RAN,
+  NS_OPTIMAL_POSTED,     /* a posted schedule has no phases to count */
+  NS_OPTIMAL_SUBSET,     /* the bound is for all the topology's machines */
+  NS_OPTIMAL_UNDEFINED,  /* broadcast: its bound T(msize) is reached only in the
+                            limit of infinitely many pipeline segments (dissertation
+                            §3.4.1), so no schedule is optimal against it; the ratio
+                            is reported, never failed */
+  NS_OPTIMAL_INVALID,    /* the schedule fails a correctness check: its time means
+                            nothing */
+} NsOptimalSkip;
+
 typedef struct {
   NsPortModel port;      /* default NS_PORT_TOPOLOGY */
+  NsCoverage coverage;   /* default NS_COVER_ALL */
+  const char *const *machines; /* NS_COVER_LISTED: NULL-terminated machine names
+                            (borrowed: must outlive the verification or session) */
   int k;                 /* NS_PORT_K: ports per machine */
   int max_findings;      /* detailed findings kept per kind (default 20) */
   gboolean sync_order;   /* check that pair-wise sync edges order contending
@@ -143,16 +184,23 @@ typedef struct {
   GArray *cycle;         /* uint32 transfer ids of the first wait cycle (NS_FIND_CYCLE),
                             in wait order; NULL when none */
   int n_machines, topo_machines;
+  NsCoverage coverage;   /* what the coverage check asked for */
+  int n_listed;          /* NS_COVER_LISTED: distinct machines listed */
+  NsOptimalSkip optimal_skip; /* why optimality did not run */
+  gboolean stepped;      /* posted under window:W, checked step by step */
+  uint64_t n_steps;      /* stepped: the largest number of steps of a phase */
 } NsVerifyReport;
 
 void ns_verify_options_init(NsVerifyOptions *opt);
 void ns_verify_report_clear(NsVerifyReport *r);
 
 /* Verifies `s` on `topo`. Schedule machines are matched to topology
- * machines by name (a schedule may use a subset, as a sub-communicator).
+ * machines by name; the coverage check says whether they are the machines
+ * asked for (all, a listed sub-communicator, or any subset).
  * Returns FALSE with NS_ERROR_INPUT only when the schedule cannot be
- * checked at all (a machine name unknown to the topology, indices out of
- * range); check failures are findings in the report, not errors.
+ * checked at all (a machine name unknown to the topology, a listed name
+ * that is not a machine of it, indices out of range); check failures are
+ * findings in the report, not errors.
  * Time O(Σ route lengths + Σ chunks + required pairs), plus one route per
  * relayed all-to-all message for the shortest-path check; memory
  * O(chunks): one byte per alltoall message plus O(|E| + |M|) stamps. The
@@ -263,6 +311,14 @@ NsVerifySession *ns_verify_planned(const NsTopology *topo, NsCollective collecti
                                    gpointer progress_data, NsVerifyReport *report,
                                    GError **error);
 
+/* Is `s` checked step by step (posted under window:W; see the header)? */
+gboolean ns_verify_stepped(const NsSchedule *s);
+/* Does a session that did not keep its phases fail to end with `tail`:
+ * sync edges or routes, or a sync scheme that changes whether the posted
+ * schedule is checked step by step (JSON writes sync_scheme after the
+ * phases)? Callers that can read the schedule again then keep its phases. */
+gboolean ns_verify_tail_needs_phases(const NsSchedule *header, const NsSchedule *tail);
+
 /* TRUE when every check that ran found nothing, ignoring optimality and
  * shortest paths unless `required` (NsRequire bits) asks for them. */
 gboolean ns_verify_passed(const NsVerifyReport *r, unsigned required);
@@ -271,27 +327,30 @@ const char *ns_check_name(NsCheck c);
 NsCheck ns_finding_check(NsFindingKind k);
 
 /* Reports (verify_report.c). Text for people, JSON (documented in
- * docs/verify-report.md) and JUnit XML for CI systems. */
+ * docs/verify.md) and JUnit XML for CI systems. Each names the schedule:
+ * `file`, or "(planned)" when NULL. */
 void ns_verify_write_text(const NsVerifyReport *r, const NsTopology *topo,
-                          const NsSchedule *s, unsigned required, FILE *out);
+                          const NsSchedule *s, const char *file, unsigned required, FILE *out);
 gboolean ns_verify_write_json(const NsVerifyReport *r, const NsTopology *topo,
-                              const NsSchedule *s, unsigned required, FILE *out,
-                              GError **error);
+                              const NsSchedule *s, const char *file, unsigned required,
+                              FILE *out, GError **error);
 gboolean ns_verify_write_junit(const NsVerifyReport *r, const NsTopology *topo,
-                               const NsSchedule *s, unsigned required, FILE *out,
-                               GError **error);
+                               const NsSchedule *s, const char *file, unsigned required,
+                               FILE *out, GError **error);
 /* The pieces of a JUnit document with several suites: the header, one
- * suite per verified schedule, one suite with an <error> for an input that
- * could not be verified (`name` the file, `message` why), the footer. */
+ * suite per verified schedule (named "FILE: collective/algorithm on
+ * TOPOLOGY"), one suite with an <error> for an input that could not be
+ * verified (`name` the file, `message` why), the footer. */
 void ns_verify_junit_begin(FILE *out);
 void ns_verify_junit_suite(const NsVerifyReport *r, const NsTopology *topo, const NsSchedule *s,
-                           unsigned required, FILE *out);
+                           const char *file, unsigned required, FILE *out);
 void ns_verify_junit_error(const char *name, const char *message, FILE *out);
 void ns_verify_junit_end(FILE *out);
 /* The JSON report of one schedule as a node (for arrays of reports). */
 struct _JsonNode;
 struct _JsonNode *ns_verify_report_json(const NsVerifyReport *r, const NsTopology *topo,
-                                        const NsSchedule *s, unsigned required);
+                                        const NsSchedule *s, const char *file,
+                                        unsigned required);
 /* One line describing a finding, e.g. "phase 3: transfers #12 n0->n5 and
  * #9 n1->n6 share edge s0->s1" (newly allocated). */
 char *ns_finding_describe(const NsFinding *f, const NsTopology *topo, const NsSchedule *s);

@@ -44,6 +44,15 @@ static char *cycle_text(const NsSchedule *s, const GArray *cycle)
   return g_string_free(g, FALSE);
 }
 
+/* "phase 3", or "phase 0 step 7" in a schedule checked step by step. */
+static char *where_text(const NsFinding *f)
+{
+  if (f->step >= 0)
+    return g_strdup_printf("phase %" G_GINT64_FORMAT " step %" G_GINT64_FORMAT, f->phase,
+                           f->step);
+  return g_strdup_printf("phase %" G_GINT64_FORMAT, f->phase);
+}
+
 char *ns_finding_describe(const NsFinding *f, const NsTopology *topo, const NsSchedule *s)
 {
   g_autofree char *t1 = f->t1 >= 0 ? transfer_text(s, f->t1) : NULL;
@@ -76,26 +85,33 @@ char *ns_finding_describe(const NsFinding *f, const NsTopology *topo, const NsSc
     return cycle_text(s, f->cycle);
   case NS_N_FINDING_KINDS:
     break;
+  case NS_FIND_UNCOVERED:
+    return g_strdup_printf(f->bound ? "machine %s, asked for, is not in the schedule"
+                                    : "machine %s of the topology is not in the schedule",
+                           ns_topology_machine_name(topo, (int)f->value));
+  case NS_FIND_UNLISTED:
+    return g_strdup_printf("schedule machine %s is not among the machines asked for", who);
   case NS_FIND_EDGE: {
+    g_autofree char *where = where_text(f);
     g_autofree char *edge = ns_topology_edge_name(topo, f->edge);
     if (f->count <= 2)
-      return g_strdup_printf("phase %" G_GINT64_FORMAT ": transfers %s and %s share edge %s",
-                             f->phase, t2, t1, edge);
+      return g_strdup_printf("%s: transfers %s and %s share edge %s", where, t2, t1, edge);
     g_autofree char *bw = ns_format_bandwidth(ns_topology_link(topo, ns_edge_link(f->edge))->bandwidth);
-    return g_strdup_printf("phase %" G_GINT64_FORMAT ": edge %s (%s) carries %u transfers, "
-                           "more than its bandwidth allows (first %s, now %s)",
-                           f->phase, edge, bw, f->count, t2, t1);
+    return g_strdup_printf("%s: edge %s (%s) carries %u transfers, more than its bandwidth "
+                           "allows (first %s, now %s)",
+                           where, edge, bw, f->count, t2, t1);
   }
   case NS_FIND_PORT_SEND:
-  case NS_FIND_PORT_RECV:
+  case NS_FIND_PORT_RECV: {
+    g_autofree char *where = where_text(f);
     if (f->bound == 1)
-      return g_strdup_printf("phase %" G_GINT64_FORMAT ": %s %s twice (%s and %s), 1-port model",
-                             f->phase, who, f->kind == NS_FIND_PORT_SEND ? "sends" : "receives",
-                             t2, t1);
-    return g_strdup_printf("phase %" G_GINT64_FORMAT ": %s %s %u transfers (first %s, now %s) "
-                           "with %" G_GUINT64_FORMAT " ports",
-                           f->phase, who, f->kind == NS_FIND_PORT_SEND ? "sends" : "receives",
+      return g_strdup_printf("%s: %s %s twice (%s and %s), 1-port model", where, who,
+                             f->kind == NS_FIND_PORT_SEND ? "sends" : "receives", t2, t1);
+    return g_strdup_printf("%s: %s %s %u transfers (first %s, now %s) with %" G_GUINT64_FORMAT
+                           " ports",
+                           where, who, f->kind == NS_FIND_PORT_SEND ? "sends" : "receives",
                            f->count, t2, t1, f->bound);
+  }
   case NS_FIND_DETOUR:
     return g_strdup_printf("phase %" G_GINT64_FORMAT ": %s arrives with transfer %s after %"
                            G_GUINT64_FORMAT " hops, a shortest path has %" G_GUINT64_FORMAT,
@@ -124,10 +140,23 @@ static gboolean informative(NsCheck c, unsigned required)
          (c == NS_CHECK_SHORTEST && !(required & NS_REQUIRE_SHORTEST));
 }
 
+/* Why optimality did not run, for the reports. */
+static const char *optimal_skip_text(NsOptimalSkip why)
+{
+  switch (why) {
+  case NS_OPTIMAL_RAN: break;
+  case NS_OPTIMAL_POSTED: return "not applicable (posted: no phases to count)";
+  case NS_OPTIMAL_SUBSET: return "not applicable (the bound is for all the topology's machines)";
+  case NS_OPTIMAL_INVALID: return "not checked (the schedule fails a check above)";
+  case NS_OPTIMAL_UNDEFINED: return "not defined for broadcast";
+  }
+  return "not applicable";
+}
+
 static const char *verdict(const NsVerifyReport *r, NsCheck c, unsigned required)
 {
   if (!r->ran[c])
-    return "not applicable";
+    return c == NS_CHECK_OPTIMAL ? optimal_skip_text(r->optimal_skip) : "not applicable";
   if (r->failures[c] == 0)
     return "ok";
   return informative(c, required) ? "no" : "FAILED";
@@ -145,19 +174,56 @@ static void optimal_detail(const NsVerifyReport *r, const NsTopology *topo, unsi
     fprintf(out, " — transmission %.6g s against the lower bound %.6g s (x%.4f; %s)",
             r->transmission_s, r->bound_s, r->bound_s > 0 ? r->transmission_s / r->bound_s : 0,
             why);
-  if (!(required & NS_REQUIRE_OPTIMAL))
+  if (!(required & NS_REQUIRE_OPTIMAL) || r->optimal_skip == NS_OPTIMAL_UNDEFINED)
     fputs(" (informative)", out);
 }
 
-void ns_verify_write_text(const NsVerifyReport *r, const NsTopology *topo,
-                          const NsSchedule *s, unsigned required, FILE *out)
+/* The name a report gives the schedule: its file, or "(planned)". */
+static const char *schedule_name(const char *file)
 {
-  fprintf(out, "schedule   %s/%s on %s (%d of %d machines)\n", ns_collective_name(s->collective),
-          s->algorithm, ns_topology_source(topo), r->n_machines, r->topo_machines);
+  return file != NULL ? file : "(planned)";
+}
+
+/* "covers all 32 machines of the topology", "subset of 31 of 32, as asked". */
+static char *coverage_text(const NsVerifyReport *r)
+{
+  gboolean ok = r->failures[NS_CHECK_COVERAGE] == 0;
+  switch (r->coverage) {
+  case NS_COVER_SUBSET:
+    return g_strdup_printf("subset of %d of %d, as asked", r->n_machines, r->topo_machines);
+  case NS_COVER_LISTED:
+    if (ok)
+      return g_strdup_printf("the %d machines asked for, of %d in the topology", r->n_listed,
+                             r->topo_machines);
+    return g_strdup_printf("%d machines, not the %d asked for (%d in the topology)", r->n_machines,
+                           r->n_listed, r->topo_machines);
+  case NS_COVER_ALL:
+    break;
+  }
+  if (ok)
+    return g_strdup_printf("covers all %d machines of the topology", r->topo_machines);
+  return g_strdup_printf("%d of the topology's %d machines: a sub-communicator needs --machines "
+                         "or --subset",
+                         r->n_machines, r->topo_machines);
+}
+
+void ns_verify_write_text(const NsVerifyReport *r, const NsTopology *topo,
+                          const NsSchedule *s, const char *file, unsigned required, FILE *out)
+{
+  g_autofree char *coverage = coverage_text(r);
+  fprintf(out, "schedule   %s: %s/%s on %s\n", schedule_name(file),
+          ns_collective_name(s->collective), s->algorithm, ns_topology_source(topo));
+  fprintf(out, "machines   %s\n", coverage);
   fprintf(out, "execution  %s: %" G_GUINT64_FORMAT " phase%s, %" G_GUINT64_FORMAT
                " transfers, %" G_GUINT64_FORMAT " chunk moves\n",
           ns_execution_name(s->execution), r->n_phases, r->n_phases == 1 ? "" : "s",
           r->n_transfers, r->n_chunk_moves);
+  if (r->stepped)
+    fprintf(out, "steps      under %s, contention and ports checked step by step: %"
+                 G_GUINT64_FORMAT " steps, step k = each sender's k-th transfer (Tam & Wang "
+                 "§3.1); the window's overlap of consecutive steps is left to the switch "
+                 "buffers it is sized for (§3.2)\n",
+            s->sync_scheme, r->n_steps);
   fprintf(out, "delivered  %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " required\n",
           r->n_delivered, r->n_required);
   for (int c = 0; c < NS_N_CHECKS; c++) {
@@ -165,13 +231,13 @@ void ns_verify_write_text(const NsVerifyReport *r, const NsTopology *topo,
     if (r->ran[c] && r->failures[c] > 0 && c != NS_CHECK_OPTIMAL)
       fprintf(out, " (%" G_GUINT64_FORMAT " finding%s)", r->failures[c],
               r->failures[c] == 1 ? "" : "s");
-    if (c == NS_CHECK_OPTIMAL && r->ran[c])
+    if (c == NS_CHECK_OPTIMAL && (r->ran[c] || r->optimal_skip == NS_OPTIMAL_UNDEFINED))
       optimal_detail(r, topo, required, out);
     if (c == NS_CHECK_SHORTEST && r->ran[c] && !(required & NS_REQUIRE_SHORTEST))
       fputs(" (informative)", out);
     if (c == NS_CHECK_CONTENTION && r->max_edge_use > 1)
-      fprintf(out, " — up to %" G_GUINT64_FORMAT " transfers on one edge in a phase",
-              r->max_edge_use);
+      fprintf(out, " — up to %" G_GUINT64_FORMAT " transfers on one edge in a %s",
+              r->max_edge_use, r->stepped ? "step" : "phase");
     fputc('\n', out);
   }
   fprintf(out, "path       longest route crosses %d node%s between its ends\n", r->max_path_len,
@@ -195,14 +261,17 @@ void ns_verify_write_text(const NsVerifyReport *r, const NsTopology *topo,
 }
 
 JsonNode *ns_verify_report_json(const NsVerifyReport *r, const NsTopology *topo,
-                                const NsSchedule *s, unsigned required)
+                                const NsSchedule *s, const char *file, unsigned required)
 {
   g_autoptr(JsonBuilder) b = json_builder_new();
+  gboolean bounded = r->ran[NS_CHECK_OPTIMAL] || r->optimal_skip == NS_OPTIMAL_UNDEFINED;
   json_builder_begin_object(b);
   json_builder_set_member_name(b, "format");
   json_builder_add_string_value(b, "netsched-verify");
   json_builder_set_member_name(b, "version");
   json_builder_add_int_value(b, 1);
+  json_builder_set_member_name(b, "schedule");
+  json_builder_add_string_value(b, schedule_name(file));
   json_builder_set_member_name(b, "topology");
   json_builder_add_string_value(b, ns_topology_source(topo));
   json_builder_set_member_name(b, "collective");
@@ -215,6 +284,16 @@ JsonNode *ns_verify_report_json(const NsVerifyReport *r, const NsTopology *topo,
   json_builder_add_boolean_value(b, ns_verify_passed(r, required));
   json_builder_set_member_name(b, "machines");
   json_builder_add_int_value(b, r->n_machines);
+  json_builder_set_member_name(b, "topology_machines");
+  json_builder_add_int_value(b, r->topo_machines);
+  json_builder_set_member_name(b, "coverage");
+  json_builder_add_string_value(b, r->coverage == NS_COVER_SUBSET   ? "subset"
+                                   : r->coverage == NS_COVER_LISTED ? "listed"
+                                                                    : "all");
+  if (r->stepped) {
+    json_builder_set_member_name(b, "steps");
+    json_builder_add_int_value(b, (gint64)r->n_steps);
+  }
   json_builder_set_member_name(b, "phases");
   json_builder_add_int_value(b, (gint64)r->n_phases);
   json_builder_set_member_name(b, "transfers");
@@ -231,17 +310,17 @@ JsonNode *ns_verify_report_json(const NsVerifyReport *r, const NsTopology *topo,
   else
     json_builder_add_null_value(b);
   json_builder_set_member_name(b, "lower_bound_s");
-  if (r->ran[NS_CHECK_OPTIMAL])
+  if (bounded)
     json_builder_add_double_value(b, r->bound_s);
   else
     json_builder_add_null_value(b);
   json_builder_set_member_name(b, "transmission_s");
-  if (r->ran[NS_CHECK_OPTIMAL])
+  if (bounded)
     json_builder_add_double_value(b, r->transmission_s);
   else
     json_builder_add_null_value(b);
   json_builder_set_member_name(b, "bottleneck");
-  if (r->ran[NS_CHECK_OPTIMAL]) {
+  if (bounded) {
     g_autofree char *why = ns_lower_bound_describe(topo, &r->bound);
     json_builder_add_string_value(b, why);
   } else {
@@ -292,9 +371,11 @@ JsonNode *ns_verify_report_json(const NsVerifyReport *r, const NsTopology *topo,
       json_builder_set_member_name(b, "edge");
       json_builder_add_string_value(b, edge);
     }
-    if (f->machine >= 0) {
+    if (f->machine >= 0 || f->kind == NS_FIND_UNCOVERED) {
       json_builder_set_member_name(b, "machine");
-      json_builder_add_string_value(b, s->machines[f->machine]);
+      json_builder_add_string_value(b, f->machine >= 0
+                                           ? s->machines[f->machine]
+                                           : ns_topology_machine_name(topo, (int)f->value));
     }
     json_builder_end_object(b);
   }
@@ -304,10 +385,10 @@ JsonNode *ns_verify_report_json(const NsVerifyReport *r, const NsTopology *topo,
 }
 
 gboolean ns_verify_write_json(const NsVerifyReport *r, const NsTopology *topo,
-                              const NsSchedule *s, unsigned required, FILE *out,
-                              GError **error)
+                              const NsSchedule *s, const char *file, unsigned required,
+                              FILE *out, GError **error)
 {
-  g_autoptr(JsonNode) root = ns_verify_report_json(r, topo, s, required);
+  g_autoptr(JsonNode) root = ns_verify_report_json(r, topo, s, file, required);
   g_autoptr(JsonGenerator) gen = json_generator_new();
   json_generator_set_pretty(gen, TRUE);
   json_generator_set_root(gen, root);
@@ -340,7 +421,7 @@ void ns_verify_junit_error(const char *name, const char *message, FILE *out)
  * informative check that found something (the text says "no"), are
  * <skipped> with the reason, never a pass. */
 void ns_verify_junit_suite(const NsVerifyReport *r, const NsTopology *topo, const NsSchedule *s,
-                           unsigned required, FILE *out)
+                           const char *file, unsigned required, FILE *out)
 {
   int tests = 0, failures = 0, skipped = 0;
   for (int c = 0; c < NS_N_CHECKS; c++) {
@@ -350,7 +431,8 @@ void ns_verify_junit_suite(const NsVerifyReport *r, const NsTopology *topo, cons
     else if (r->failures[c] > 0)
       failures++;
   }
-  g_autofree char *suite = g_markup_printf_escaped("%s/%s on %s", ns_collective_name(s->collective),
+  g_autofree char *suite = g_markup_printf_escaped("%s: %s/%s on %s", schedule_name(file),
+                                                   ns_collective_name(s->collective),
                                                    s->algorithm, ns_topology_source(topo));
   fprintf(out, "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n",
           suite, tests, failures, skipped);
@@ -364,14 +446,17 @@ void ns_verify_junit_suite(const NsVerifyReport *r, const NsTopology *topo, cons
       g_autofree char *d = ns_finding_describe(f, topo, s);
       g_string_append_printf(body, "%s\n", d);
     }
-    if (c == NS_CHECK_OPTIMAL && r->ran[c]) {
+    if (c == NS_CHECK_OPTIMAL && (r->ran[c] || r->optimal_skip == NS_OPTIMAL_UNDEFINED)) {
       g_autofree char *why = ns_lower_bound_describe(topo, &r->bound);
       g_string_append_printf(body, "transmission %.9g s, lower bound %.9g s (%s)\n",
                              r->transmission_s, r->bound_s, why);
     }
     g_autofree char *esc = g_markup_escape_text(body->str, -1);
-    if (!r->ran[c]) {
-      fprintf(out, "<skipped message=\"not applicable\"/>");
+    if (!r->ran[c] && body->len > 0) {
+      fprintf(out, "\n      <skipped message=\"%s\">%s</skipped>\n    ", verdict(r, c, required),
+              esc);
+    } else if (!r->ran[c]) {
+      fprintf(out, "<skipped message=\"%s\"/>", verdict(r, c, required));
     } else if (r->failures[c] > 0 && informative(c, required)) {
       fprintf(out, "\n      <skipped message=\"informative: %s (not required)\">%s</skipped>\n    ",
               c == NS_CHECK_OPTIMAL ? "not optimal" : "not all on shortest paths", esc);
@@ -388,11 +473,11 @@ void ns_verify_junit_suite(const NsVerifyReport *r, const NsTopology *topo, cons
 }
 
 gboolean ns_verify_write_junit(const NsVerifyReport *r, const NsTopology *topo,
-                               const NsSchedule *s, unsigned required, FILE *out,
-                               GError **error)
+                               const NsSchedule *s, const char *file, unsigned required,
+                               FILE *out, GError **error)
 {
   ns_verify_junit_begin(out);
-  ns_verify_junit_suite(r, topo, s, required, out);
+  ns_verify_junit_suite(r, topo, s, file, required, out);
   ns_verify_junit_end(out);
   if (ferror(out)) {
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot write the JUnit report");

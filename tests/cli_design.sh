@@ -102,6 +102,18 @@ check "the report has links" 0 test -n "$links"
 for l in $links; do
   check "link $l exists" 0 test -f "d1/$l"
 done
+# Issue 17.7: a refused row has no bound (an empty field, not 0); a compare
+# whose every row is refused fails, with no plot.
+check "design with a refused algorithm" 0 "$ns" design -T six=gen:star:6 -a pair,ring -m 8KiB \
+  -o dref
+expect "refused row: bound_s and bound_mbps empty" dref/design.csv \
+  "^six,alltoall,ideal,pair,pair,none,8192,0,0,,,,,,,,,alltoall/pair needs a power-of-two"
+expect "its compare.csv too" dref/six-ideal/compare.csv \
+  ",pair,pair,none,8192,0,0,,,,,,,,,,alltoall/pair needs"
+check "compare: every row refused" 2 "$ns" compare -T gen:star:6 -a pair -m 8KiB,16KiB -o allref
+expect "says so" "$tmp/err" "no row has a result: every algorithm was refused or failed"
+check "no plot written" 1 test -e allref/compare.gp
+check "the rows are kept" 0 grep -q "needs a power-of-two" allref/compare.csv
 check "a directory with results refused" 2 "$ns" design \
   -T single=gen:star:8:bandwidth=1Gbps -T chain=gen:chain:2,4:bandwidth=1Gbps \
   -c alltoall,allgather,bcast -m 64KiB -o d1

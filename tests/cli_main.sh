@@ -20,7 +20,7 @@ expect "fig1 root s1" "$tmp/out" "^s1 \(root"
 check "plan fig1" 0 "$ns" plan -T "$topo/faraj-fig1.topo" -a faraj -o "$tmp/f1.json"
 check "verify fig1 optimal" 0 "$ns" verify "$tmp/f1.json" -T "$topo/faraj-fig1.topo" --require-optimal --junit "$tmp/f1.xml"
 expect "verify says PASS" "$tmp/out" "^verdict +PASS"
-expect "junit has no failure" "$tmp/f1.xml" "tests=\"7\" failures=\"0\" skipped=\"1\""
+expect "junit has no failure" "$tmp/f1.xml" "tests=\"8\" failures=\"0\" skipped=\"1\""
 check "plan table" 0 "$ns" plan -T "$topo/faraj-fig1.topo" --table
 expect "table row of phase 7 (Table 4)" "$tmp/out" "^phase +7: n1->n5 n4->n1 n5->n3 n3->n4$"
 
@@ -54,6 +54,17 @@ cp "$tmp/out" "$tmp/bound-b.txt"
 check "no Tam-Wang lines without buffers" 1 grep -q "Tam & Wang" "$tmp/bound-b.txt"
 check "bound json" 0 "$ns" bound -T "$topo/faraj-a.topo" --msize 1MiB --json
 expect "bound json load" "$tmp/out" "\"bottleneck_load\" : 23"
+# Issue 17.7: bad input under --json is a JSON error object too, as verify's.
+check "bound --json, no such topology" 2 "$ns" bound -T "$tmp/nosuch.topo" --json
+expect "JSON error on stdout" "$tmp/out" '"error" : ".*nosuch.topo'
+expect "with the exit status" "$tmp/out" '"exit_status" : 2'
+expect "message on stderr too" "$tmp/err" "nosuch.topo"
+check "bound --json, bad size" 2 "$ns" bound -T "$topo/faraj-a.topo" -m 12parsecs --json
+expect "JSON error for the size" "$tmp/out" '"error" : "--msize'
+check "bound --json, unknown collective" 2 "$ns" bound -T "$topo/faraj-a.topo" -c reduce --json
+expect "JSON error for the collective" "$tmp/out" '"error" : "unknown collective'
+check "verify --json, no such topology" 2 "$ns" verify -a faraj -T "$tmp/nosuch.topo" --json
+expect "verify's JSON error alike" "$tmp/out" '"exit_status" : 2'
 
 # Conversions round-trip.
 check "convert native" 0 "$ns" topo convert "$topo/faraj-b.conf" -o "$tmp/b.topo"

@@ -17,9 +17,18 @@ static NsSchedule *empty(const NsTopology *t, NsCollective c)
   return ns_schedule_for_topology(t, c, "hand-made", 1024);
 }
 
+/* Hand-made schedules use a few of the topology's machines: a
+ * sub-communicator, as asked (--subset). */
 static NsVerifyReport run(const NsTopology *t, const NsSchedule *s)
 {
-  return ns_test_verify(t, s);
+  NsVerifyOptions opt;
+  ns_verify_options_init(&opt);
+  opt.coverage = NS_COVER_SUBSET;
+  NsVerifyReport r = { 0 };
+  GError *error = NULL;
+  g_assert_true(ns_verify(t, s, &opt, &r, &error));
+  g_assert_no_error(error);
+  return r;
 }
 
 static char *first_finding(const NsVerifyReport *r, const NsTopology *t, const NsSchedule *s,
@@ -282,6 +291,112 @@ static void test_indices_out_of_range(void)
   ns_verify_report_clear(&r);
 }
 
+/* Issue 17.5: by default the schedule must cover the topology's machines;
+ * --machines lists a sub-communicator, --subset allows any. */
+static void test_coverage(void)
+{
+  g_autoptr(NsTopology) t = ns_test_topology("faraj-a.topo"); /* n0..n23 on s0 */
+  g_autoptr(NsSchedule) s = ns_schedule_new(NS_COLL_ALLGATHER, "hand-made", 3,
+                                            (const char *const[]){ "n0", "n1", "n2" }, 64);
+  for (int k = 0; k < 2; k++) { /* a ring over n0, n1, n2 */
+    ns_schedule_begin_phase(s);
+    for (int i = 0; i < 3; i++)
+      ns_schedule_add(s, i, (i + 1) % 3, (uint32_t)((i - k + 3) % 3));
+  }
+  NsVerifyReport r = ns_test_verify(t, s); /* the default: all 24 */
+  g_assert_true(r.ran[NS_CHECK_COVERAGE]);
+  g_assert_cmpuint(r.failures[NS_CHECK_COVERAGE], ==, 21);
+  g_assert_false(ns_verify_passed(&r, 0));
+  g_autofree char *d = first_finding(&r, t, s, NS_CHECK_COVERAGE);
+  g_assert_cmpstr(d, ==, "machine n3 of the topology is not in the schedule");
+  g_assert_cmpint(r.optimal_skip, ==, NS_OPTIMAL_SUBSET);
+  ns_verify_report_clear(&r);
+
+  NsVerifyOptions opt;
+  ns_verify_options_init(&opt);
+  const char *const three[] = { "n2", "n0", "n1", "n0", NULL }; /* a set: n0 twice */
+  opt.coverage = NS_COVER_LISTED;
+  opt.machines = three;
+  GError *error = NULL;
+  g_assert_true(ns_verify(t, s, &opt, &r, &error));
+  g_assert_true(ns_verify_passed(&r, 0));
+  g_assert_cmpint(r.n_listed, ==, 3);
+  ns_verify_report_clear(&r);
+
+  const char *const two[] = { "n0", "n1", NULL };
+  opt.machines = two;
+  g_assert_true(ns_verify(t, s, &opt, &r, &error));
+  g_assert_cmpuint(r.failures[NS_CHECK_COVERAGE], ==, 1);
+  g_autofree char *extra = first_finding(&r, t, s, NS_CHECK_COVERAGE);
+  g_assert_cmpstr(extra, ==, "schedule machine n2 is not among the machines asked for");
+  ns_verify_report_clear(&r);
+
+  const char *const unknown[] = { "n0", "x9", NULL };
+  opt.machines = unknown;
+  g_assert_false(ns_verify(t, s, &opt, &r, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
+  g_assert_nonnull(strstr(error->message, "machine 'x9' asked for is not a machine"));
+  g_clear_error(&error);
+  ns_verify_report_clear(&r);
+}
+
+/* Issue 17.6: a posted schedule under window:W is checked step by step
+ * (step k: each sender's k-th transfer); without the scheme it is one
+ * phase. */
+static void test_posted_steps(void)
+{
+  g_autoptr(NsTopology) t = ns_test_topology("faraj-a.topo");
+  const char *const names[] = { "n0", "n1", "n2", "n3" };
+  g_autoptr(NsSchedule) s = ns_schedule_new(NS_COLL_ALLTOALL, "shift", 4, names, 1500);
+  s->execution = NS_EXEC_POSTED;
+  ns_schedule_begin_phase(s);
+  for (int x = 0; x < 4; x++)
+    for (int i = 1; i < 4; i++)
+      ns_schedule_add(s, x, (x + i) % 4, ns_a2a_chunk(4, x, (x + i) % 4));
+  NsVerifyReport r = run(t, s); /* no scheme: one phase, every machine sends thrice */
+  g_assert_false(r.stepped);
+  g_assert_cmpuint(r.failures[NS_CHECK_PORT], >, 0);
+  ns_verify_report_clear(&r);
+
+  ns_schedule_relabel(s, "shift", "window:4");
+  g_assert_true(ns_verify_stepped(s));
+  r = run(t, s);
+  g_assert_true(r.stepped);
+  g_assert_cmpuint(r.n_steps, ==, 3);
+  g_assert_true(ns_verify_passed(&r, 0));
+  g_assert_cmpint(r.optimal_skip, ==, NS_OPTIMAL_POSTED);
+  ns_verify_report_clear(&r);
+
+  /* n0 posts n0->n2 first: step 0 has n0->n2 and n1->n2 */
+  NsTransfer *tr = &g_array_index(s->transfers, NsTransfer, 0);
+  NsTransfer first = tr[0];
+  tr[0] = tr[1];
+  tr[1] = first;
+  r = run(t, s);
+  g_assert_cmpuint(r.failures[NS_CHECK_COMPLETE], ==, 0);
+  g_autofree char *d = first_finding(&r, t, s, NS_CHECK_PORT);
+  g_assert_cmpstr(d, ==, "phase 0 step 0: n2 receives twice (#0 n0->n2 and #3 n1->n2), 1-port model");
+  ns_verify_report_clear(&r);
+
+  /* A session whose window scheme comes after the phases cannot have
+   * checked them step by step: it says so (callers read the file again). */
+  g_autoptr(NsSchedule) header = ns_schedule_copy_header(s);
+  g_clear_pointer(&header->sync_scheme, g_free);
+  NsVerifyOptions opt;
+  ns_verify_options_init(&opt);
+  opt.coverage = NS_COVER_SUBSET;
+  GError *error = NULL;
+  g_autoptr(NsVerifySession) vs = ns_verify_begin(t, header, &opt, 0, &error);
+  g_assert_no_error(error);
+  NsPhase ph = ns_schedule_phase(s, 0);
+  g_assert_true(ns_verify_phase(vs, ph.transfers, ph.n, ph.chunk_pool, &error));
+  g_assert_true(ns_verify_tail_needs_phases(header, s));
+  g_assert_false(ns_verify_end(vs, s, &r, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
+  g_clear_error(&error);
+  ns_verify_report_clear(&r);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -294,5 +409,7 @@ int main(int argc, char **argv)
   g_test_add_func("/verify/sync-cycle", test_sync_cycle);
   g_test_add_func("/verify/indices-out-of-range", test_indices_out_of_range);
   g_test_add_func("/verify/redundant-and-absurd-segments", test_redundant_and_absurd_segments);
+  g_test_add_func("/verify/coverage", test_coverage);
+  g_test_add_func("/verify/posted-steps", test_posted_steps);
   return g_test_run();
 }

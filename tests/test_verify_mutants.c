@@ -143,7 +143,7 @@ static guint *plan_phase_order(const Plan *pl)
  * their transfers to the new indices. */
 static NsSchedule *plan_write(const Plan *pl, const NsSchedule *like)
 {
-  NsSchedule *s = ns_schedule_new(like->collective, like->algorithm, like->n_machines,
+  NsSchedule *s = ns_schedule_new(like->collective, like->algorithm, pl->p, /* the first p */
                                   (const char *const *)like->machines, like->msize);
   s->root = like->root;
   s->n_segments = like->n_segments;
@@ -711,9 +711,17 @@ static void ref_sync(const Plan *pl, const Original *o, Verdict *v)
   v->fails[NS_CHECK_SYNC] = v->cycle || v->unordered;
 }
 
+/* Coverage: the originals are planned for every machine of the topology,
+ * so a plan with fewer machines does not cover it. */
+static void ref_coverage(const Plan *pl, const Original *o, Verdict *v)
+{
+  v->fails[NS_CHECK_COVERAGE] = pl->p != ns_topology_n_machines(o->topo);
+}
+
 static void reference(const Plan *pl, const Original *o, Verdict *v)
 {
   memset(v, 0, sizeof *v);
+  ref_coverage(pl, o, v);
   for (guint t = 1; t < pl->xfers->len; t++)
     g_assert_cmpint(xf(pl, t - 1)->phase, <=, xf(pl, t)->phase);
   ref_holdings(pl, v);
@@ -750,6 +758,45 @@ static void plan_remove(Plan *pl, guint i)
     g_array_index(pl->sync, Pair, w++) = e;
   }
   g_array_set_size(pl->sync, w);
+}
+
+/* A schedule left stale by a shrunk cluster: the last machine goes, with
+ * every transfer it sends or receives and every chunk it originates or is
+ * the destination of (all-to-all chunks renumbered for p - 1). */
+static gboolean mutate_drop_machine(Plan *pl, GRand *rng)
+{
+  int gone = pl->p - 1, q = pl->p - 1;
+  if (pl->p < 3 || (pl->coll == NS_COLL_BCAST && pl->root == gone))
+    return FALSE;
+  g_autoptr(GArray) kept = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+  for (guint i = pl->xfers->len; i-- > 0;) {
+    Xfer *x = xf(pl, i);
+    if (x->src == gone || x->dst == gone) {
+      plan_remove(pl, i);
+      continue;
+    }
+    g_array_set_size(kept, 0);
+    for (guint k = 0; k < x->n; k++) {
+      uint32_t c = xf_chunks(pl, x)[k];
+      if (pl->coll == NS_COLL_ALLTOALL) {
+        int o = (int)(c / (uint32_t)pl->p), d = (int)(c % (uint32_t)pl->p);
+        if (o == gone || d == gone)
+          continue;
+        c = (uint32_t)(o * q + d);
+      } else if (pl->coll == NS_COLL_ALLGATHER && (int)c == gone) {
+        continue;
+      }
+      g_array_append_val(kept, c);
+    }
+    if (kept->len == 0) {
+      plan_remove(pl, i);
+      continue;
+    }
+    x->first = plan_add_list(pl, kept->len, (const uint32_t *)(void *)kept->data);
+    x->n = kept->len;
+  }
+  pl->p = q;
+  return TRUE;
 }
 
 static gboolean mutate_drop(Plan *pl, GRand *rng)
@@ -1061,6 +1108,7 @@ static const Operator operators[] = {
   { "sync-drop", mutate_sync_drop, 2 },
   { "sync-reverse", mutate_sync_reverse, 2 },
   { "sync-cycle", mutate_sync_cycle, 1 },
+  { "drop-machine", mutate_drop_machine, 1 },
 };
 
 #define N_OPS G_N_ELEMENTS(operators)
@@ -1070,7 +1118,7 @@ static const Operator operators[] = {
  * ====================================================================== */
 
 static const NsCheck compared[] = { NS_CHECK_DATAFLOW, NS_CHECK_COMPLETE, NS_CHECK_CONTENTION,
-                                    NS_CHECK_PORT, NS_CHECK_SYNC };
+                                    NS_CHECK_PORT, NS_CHECK_SYNC, NS_CHECK_COVERAGE };
 
 enum { FALSE_ACCEPT, FALSE_REJECT };
 
@@ -1252,7 +1300,7 @@ static void report(NsCollective coll, OpStats *stats, guint n_originals, guint *
 {
   guint total = 0, accepts = 0, rejects = 0, known = 0;
   g_test_message("%s: %u originals; per operator: mutants, false accepts / false rejects per "
-                 "check (dataflow complete contention port sync)",
+                 "check (dataflow complete contention port sync coverage)",
                  ns_collective_name(coll), n_originals);
   for (guint op = 0; op < N_OPS; op++) {
     const OpStats *st = &stats[op];
