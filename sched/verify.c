@@ -1084,7 +1084,7 @@ static gboolean replay_end(Replay *st, GError **error)
    * (Faraj & Yuan §4). A posted schedule has no phases to count. */
   if (s->execution == NS_EXEC_PHASED && p == r->topo_machines) {
     int root = s->collective == NS_COLL_BCAST ? ns_topology_node_machine(topo, st->node[s->root]) : -1;
-    ns_lower_bound(topo, s->collective, s->msize, root, s->n_segments, &r->bound);
+    ns_lower_bound_routed(topo, s->collective, s->msize, root, s->n_segments, &r->bound);
     r->ran[NS_CHECK_OPTIMAL] = TRUE;
     r->bound_s = r->bound.seconds;
     r->transmission_s = st->links.transmission;
