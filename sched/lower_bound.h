@@ -89,8 +89,10 @@ void ns_lower_bound(const NsTopology *topo, NsCollective c, uint64_t msize, int 
 
 /* Routed all-to-all work above which the loads are not computed (the
  * callers fall back to the cut bound and sampled path lengths, saying so):
- * |M|·|V| node visits (next-hop trees) or |M|²·route length (explicit). */
-#define NS_ROUTED_LOAD_MAX_WORK ((double)(1u << 30))
+ * |M|·|V| node visits (next-hop trees) or |M|²·route length (explicit):
+ * 2^27, a few seconds; every shortest and ecmp routing is within it (their
+ * next-hop tables are refused past 2^27 entries), a 4-ary 7-tree above. */
+#define NS_ROUTED_LOAD_MAX_WORK ((double)(1u << 27))
 
 /* Path lengths (nodes crossed between the ends) over the |M|(|M|−1)
  * ordered machine pairs, as the routing takes them. */

@@ -74,28 +74,32 @@ static void grid_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *paths
  * besides the loads. */
 static void next_hop_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *paths)
 {
-  int n = ns_topology_n_nodes(t), p = ns_topology_n_machines(t);
+  int n = ns_topology_n_nodes(t), p = ns_topology_n_machines(t), n_edges = ns_topology_n_edges(t);
   gboolean reversed = ns_topology_routing(t) == NS_ROUTING_SMODK;
-  int *next = g_new(int, n), *first = g_new(int, n + 1), *child = g_new(int, n);
+  int *next = g_new(int, n), *first = g_new(int, n + 2), *child = g_new(int, n);
   int *order = g_new(int, n), *depth = g_new(int, n), *count = g_new(int, n);
+  int *head_of = g_new(int, n_edges); /* the node each directed edge enters */
+  gboolean *machine = g_new(gboolean, n);
+  for (int e = 0; e < n_edges; e++)
+    head_of[e] = ns_topology_edge_to(t, e);
+  for (int v = 0; v < n; v++)
+    machine[v] = ns_topology_node_machine(t, v) >= 0;
   double sum = 0;
   paths->min = G_MAXINT;
   paths->max = 0;
   for (int d = 0; d < p; d++) {
     ns_topology_next_hops(t, d, next);
-    /* Children lists (CSR by parent) of the tree towards d. */
-    memset(first, 0, sizeof(int) * (gsize)(n + 1));
+    /* Children lists (CSR by parent) of the tree towards d: counted into
+     * first[parent + 2], summed, then filled through first[parent + 1]. */
+    memset(first, 0, sizeof(int) * (gsize)(n + 2));
     for (int v = 0; v < n; v++)
       if (next[v] >= 0)
-        first[ns_topology_edge_to(t, next[v]) + 1]++;
-    for (int v = 0; v < n; v++)
-      first[v + 1] += first[v];
+        first[head_of[next[v]] + 2]++;
+    for (int v = 2; v <= n; v++)
+      first[v] += first[v - 1];
     for (int v = 0; v < n; v++)
       if (next[v] >= 0)
-        child[first[ns_topology_edge_to(t, next[v])]++] = v;
-    for (int v = n; v > 0; v--) /* first[] was advanced to the ends: shift back */
-      first[v] = first[v - 1];
-    first[0] = 0;
+        child[first[head_of[next[v]] + 1]++] = v;
     /* Breadth-first from d over the children, then sizes leaves first. */
     int head = 0, tail = 0, root = ns_topology_machine_node(t, d);
     order[tail++] = root;
@@ -107,18 +111,18 @@ static void next_hop_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *p
         order[tail++] = child[k];
       }
     }
-    for (int i = tail - 1; i >= 0; i--) {
+    for (int v = 0; v < n; v++)
+      count[v] = 0;
+    for (int i = tail - 1; i > 0; i--) { /* order[0] is d */
       int v = order[i];
-      count[v] = ns_topology_node_machine(t, v) >= 0 && v != root;
-      for (int k = first[v]; k < first[v + 1]; k++)
-        count[v] += count[child[k]];
-      if (v != root)
-        edge[reversed ? next[v] ^ 1 : next[v]] += (uint64_t)count[v];
-      if (count[v] > 0 && ns_topology_node_machine(t, v) >= 0 && v != root) {
+      if (machine[v]) {
+        count[v]++;
         paths->min = MIN(paths->min, depth[v] - 1);
         paths->max = MAX(paths->max, depth[v] - 1);
         sum += depth[v] - 1;
       }
+      edge[reversed ? next[v] ^ 1 : next[v]] += (uint64_t)count[v];
+      count[head_of[next[v]]] += count[v];
     }
   }
   paths->mean = sum / ((double)p * (p - 1));
@@ -128,6 +132,8 @@ static void next_hop_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *p
   g_free(order);
   g_free(depth);
   g_free(count);
+  g_free(head_of);
+  g_free(machine);
 }
 
 /* Any routing: every ordered pair's route. O(|M|²·route length). */

@@ -286,6 +286,23 @@ static void test_large_grids(void)
   g_assert_cmpfloat(b.routed_max, ==, 5000.0 * 5000);
 }
 
+/* Past NS_ROUTED_LOAD_MAX_WORK (a 4-ary 7-tree: 16384 machines x 45056
+ * nodes) the routed loads are skipped: the cut bound, sampled path
+ * lengths, as before. */
+static void test_past_the_limit(void)
+{
+  g_autoptr(NsTopology) t = gen("fattree:4,7");
+  NsA2ABound b;
+  ns_a2a_bound(t, 1, &b);
+  g_assert_false(b.routed_computed);
+  g_assert_true(b.path_sampled);
+  g_assert_cmpfloat(b.bound.seconds, ==, b.cut.seconds);
+  g_assert_cmpuint(b.load, ==, 16383);
+  uint64_t *edge = g_new(uint64_t, ns_topology_n_edges(t));
+  g_assert_false(ns_a2a_routed_loads(t, edge, NULL));
+  g_free(edge);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -295,5 +312,6 @@ int main(int argc, char **argv)
   g_test_add_func("/routed-bound/waxman", test_waxman);
   g_test_add_func("/routed-bound/leafspine-errors", test_leafspine_errors);
   g_test_add_func("/routed-bound/large-grids", test_large_grids);
+  g_test_add_func("/routed-bound/past-the-limit", test_past_the_limit);
   return g_test_run();
 }
