@@ -63,7 +63,8 @@ static void grid_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *paths
     hops += (double)edge[e];
   paths->min = 0; /* grid neighbours cross no routing machine */
   paths->max = longest - 1;
-  paths->mean = hops / ((double)p * (p - 1)) - 1;
+  double pairs = (double)p * (p - 1); /* integers, exact below 2^53: the mean of a pair walk */
+  paths->mean = (hops - pairs) / pairs;
 }
 
 /* Destination-based routing (shortest, ecmp, dmodk; smodk reversed): the
