@@ -1,5 +1,6 @@
 /* netsched — AAPC bounds on trees (Faraj & Yuan §3, §4.1). See bounds.h. */
 #include "analysis/bounds.h"
+#include "analysis/stats.h"
 #include "platforms/tree.h"
 #include <math.h>
 #include <stdlib.h>
@@ -43,8 +44,9 @@ static int bfs_machines(const NsTopology *t, int src, gboolean stop_at_machine, 
   return far;
 }
 
-/* Path statistics from routes: every ordered pair up to 2048 machines,
- * else a reproducible sample of 2^22 pairs. */
+/* Path statistics from routes, when the routed loads are too much work:
+ * a reproducible sample of 2^22 pairs (every ordered pair up to 2048
+ * machines). */
 static void routed_paths(const NsTopology *t, NsA2ABound *out)
 {
   int p = ns_topology_n_machines(t);
@@ -78,11 +80,54 @@ static void routed_paths(const NsTopology *t, NsA2ABound *out)
   g_free(route);
 }
 
+static int compare_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The routed loads: the bound for the routing in use, their distribution
+ * and (off trees) the path lengths. FALSE past NS_ROUTED_LOAD_MAX_WORK. */
+static gboolean routed_figures(const NsTopology *t, uint64_t msize, NsA2ABound *out)
+{
+  int n_edges = ns_topology_n_edges(t);
+  uint64_t *edge = g_new(uint64_t, n_edges);
+  NsRoutedPaths paths;
+  gboolean ok = ns_a2a_routed_loads(t, edge, &paths);
+  if (ok) {
+    NsRoutingKind routing = ns_topology_routing(t);
+    if (routing != NS_ROUTING_TREE && routing != NS_ROUTING_DIMENSION_ORDER)
+      ns_lower_bound_from_loads(t, &out->cut, edge, msize, &out->bound);
+    double *sorted = g_new(double, n_edges), sum = 0;
+    for (int e = 0; e < n_edges; e++) {
+      sorted[e] = (double)edge[e];
+      sum += sorted[e];
+    }
+    qsort(sorted, (size_t)n_edges, sizeof(double), compare_double);
+    out->routed_computed = TRUE;
+    out->routed_max = sorted[n_edges - 1];
+    out->routed_mean = sum / n_edges;
+    out->routed_p50 = ns_quantile_sorted(sorted, (gsize)n_edges, 0.5);
+    out->routed_p90 = ns_quantile_sorted(sorted, (gsize)n_edges, 0.9);
+    out->routed_p99 = ns_quantile_sorted(sorted, (gsize)n_edges, 0.99);
+    g_free(sorted);
+    if (paths.exact) {
+      out->path_min = paths.min;
+      out->path_max = paths.max;
+      out->path_mean = paths.mean;
+    }
+  }
+  g_free(edge);
+  return ok;
+}
+
 void ns_a2a_bound(const NsTopology *t, uint64_t msize, NsA2ABound *out)
 {
   int p = ns_topology_n_machines(t);
   *out = (NsA2ABound){ .root = -1, .bottleneck_link = -1 };
-  ns_lower_bound(t, NS_COLL_ALLTOALL, msize, -1, 1, &out->bound);
+  ns_lower_bound(t, NS_COLL_ALLTOALL, msize, -1, 1, &out->cut);
+  out->bound = out->cut;
+  gboolean routed = routed_figures(t, msize, out);
   out->load = out->bound.load;
   out->time_bound = out->bound.seconds;
   out->n_bottlenecks = out->bound.kind == NS_BOUND_LINK ? out->bound.n_bottlenecks : 0;
@@ -91,7 +136,8 @@ void ns_a2a_bound(const NsTopology *t, uint64_t msize, NsA2ABound *out)
   double total_bits = (double)p * (p - 1) * (double)msize * 8.0;
   out->throughput_bound = out->time_bound > 0 ? total_bits / out->time_bound : 0;
   if (ns_topology_routing(t) != NS_ROUTING_TREE) {
-    routed_paths(t, out);
+    if (!routed)
+      routed_paths(t, out);
     return;
   }
   if (out->bottleneck_link >= 0) {

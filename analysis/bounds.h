@@ -26,7 +26,9 @@
 #include <stdint.h>
 
 typedef struct {
-  NsLowerBound bound;       /* what binds, from sched/lower_bound.h */
+  NsLowerBound bound;       /* what binds for the routing in use (sched/lower_bound.h):
+                               the figures below (load .. throughput_bound) are its */
+  NsLowerBound cut;         /* the bound over any routing (the cut bound) */
   uint64_t load;            /* messages per link of the bottleneck when its links have
                                one speed (on a tree: |M_u|·|M_v|, the optimal phases) */
   int n_bottlenecks;        /* links reaching the bound (tree and bridge cuts) */
@@ -38,12 +40,22 @@ typedef struct {
   int path_min, path_max;   /* path lengths (nodes crossed) over machine pairs */
   double path_mean;
   gboolean path_sampled;    /* the path figures come from a sample of pairs */
+  /* Routed all-to-all messages per directed link (every link, both
+   * directions), when computed (ns_a2a_routed_loads; not past
+   * NS_ROUTED_LOAD_MAX_WORK): the largest, the mean and percentiles
+   * (type 7, analysis/stats.h). */
+  gboolean routed_computed;
+  double routed_max, routed_mean, routed_p50, routed_p90, routed_p99;
 } NsA2ABound;
 
-/* Computes the AAPC bounds for messages of `msize` bytes. On a tree
- * O(|V| + |M|·depth) — path statistics from subtree counts; elsewhere the
- * routes of all |M|² pairs up to 2048 machines, and of 2^22 seeded random
- * pairs above (path_sampled). */
+/* Computes the AAPC bounds for messages of `msize` bytes: both bounds, the
+ * routed load distribution and the path lengths. On a tree O(|V| +
+ * |M|·depth) — path statistics from subtree counts; on rings, meshes and
+ * tori O(|M|·dims) from closed forms; elsewhere O(|M|·|V|) from the tree of
+ * routes towards each machine (ns_a2a_routed_loads); past
+ * NS_ROUTED_LOAD_MAX_WORK the routed figures are skipped (routed_computed
+ * FALSE, the bound is the cut bound) and the path lengths come from the
+ * routes of 2^22 seeded random pairs (path_sampled). */
 void ns_a2a_bound(const NsTopology *topo, uint64_t msize, NsA2ABound *out);
 
 #endif

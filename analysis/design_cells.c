@@ -92,8 +92,8 @@ void ns_study_summarise(NsStudy *st)
         NsLowerBound lb;
         uint64_t msize = g_array_index(sp->sizes, uint64_t, k);
         const NsTopology *topo = sp->designs[d].topo;
-        ns_lower_bound(topo, sp->collectives[c].collective, msize,
-                       st->roots[d * sp->n_collectives + c], 1, &lb);
+        ns_lower_bound_routed(topo, sp->collectives[c].collective, msize,
+                              st->roots[d * sp->n_collectives + c], 1, &lb);
         for (int m = 0; m < sp->n_models; m++) {
           NsCell *cell = ns_study_cell(st, c, (int)k, m, d);
           cell->bound_s = lb.seconds;

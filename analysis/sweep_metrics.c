@@ -29,6 +29,13 @@ const NsSweepMetricInfo ns_sweep_metrics[N_METRICS] = {
   [M_A2A_BOTTLENECKS] = { "a2a_bottleneck_links", TRUE, NS_METRICS_ALLTOALL },
   [M_A2A_TIME] = { "a2a_time_s", FALSE, NS_METRICS_ALLTOALL },
   [M_A2A_THROUGHPUT] = { "a2a_throughput_bps", FALSE, NS_METRICS_ALLTOALL },
+  [M_A2A_CUT_LOAD] = { "a2a_cut_load", TRUE, NS_METRICS_ALLTOALL },
+  [M_A2A_CUT_TIME] = { "a2a_cut_time_s", FALSE, NS_METRICS_ALLTOALL },
+  [M_ROUTED_MAX] = { "routed_load_max", TRUE, NS_METRICS_ALLTOALL },
+  [M_ROUTED_MEAN] = { "routed_load_mean", FALSE, NS_METRICS_ALLTOALL },
+  [M_ROUTED_P50] = { "routed_load_p50", FALSE, NS_METRICS_ALLTOALL },
+  [M_ROUTED_P90] = { "routed_load_p90", FALSE, NS_METRICS_ALLTOALL },
+  [M_ROUTED_P99] = { "routed_load_p99", FALSE, NS_METRICS_ALLTOALL },
   [M_TWO_HOP] = { "two_hop", TRUE, NS_METRICS_ALLGATHER },
   [M_LR1_MAX] = { "lr1_max_path", TRUE, NS_METRICS_ALLGATHER },
   [M_LR1_MEAN] = { "lr1_mean_hop", FALSE, NS_METRICS_ALLGATHER },
@@ -347,6 +354,15 @@ void ns_sweep_task_row(const NsSweep *sw, guint task, GString *row)
       v[M_A2A_BOTTLENECKS] = b.n_bottlenecks;
       v[M_A2A_TIME] = b.time_bound;
       v[M_A2A_THROUGHPUT] = b.throughput_bound;
+      v[M_A2A_CUT_LOAD] = b.cut.load > 0 ? (double)b.cut.load : NAN;
+      v[M_A2A_CUT_TIME] = b.cut.seconds;
+      if (b.routed_computed) {
+        v[M_ROUTED_MAX] = b.routed_max;
+        v[M_ROUTED_MEAN] = b.routed_mean;
+        v[M_ROUTED_P50] = b.routed_p50;
+        v[M_ROUTED_P90] = b.routed_p90;
+        v[M_ROUTED_P99] = b.routed_p99;
+      }
     }
     if (tree && (sw->metrics & NS_METRICS_ALLGATHER))
       allgather_metrics(t, v, &lr3_error);

@@ -9,7 +9,7 @@
 
 /* Version of the row schema: part of every key, so rows of an older
  * netsched are refused rather than mixed. */
-#define NS_SWEEP_ROW_VERSION 1
+#define NS_SWEEP_ROW_VERSION 2
 
 /* NS_SWEEP_FILES: the one generator of a sweep over topology files
  * ([sweep] files), not a [generator] model. */
@@ -32,6 +32,8 @@ typedef enum {
   M_MACHINES, M_SWITCHES, M_LINKS, M_GRAPH_LINKS, M_GRAPH_DEGREE, M_PATCH_LINKS,
   M_PATH_MIN, M_PATH_MEAN, M_PATH_MAX,
   M_A2A_LOAD, M_A2A_BOTTLENECKS, M_A2A_TIME, M_A2A_THROUGHPUT,
+  M_A2A_CUT_LOAD, M_A2A_CUT_TIME, M_ROUTED_MAX, M_ROUTED_MEAN, M_ROUTED_P50, M_ROUTED_P90,
+  M_ROUTED_P99,
   M_TWO_HOP, M_LR1_MAX, M_LR1_MEAN, M_LR2_MAX, M_LR2_MEAN, M_LR3_MAX, M_LR3_MEAN,
   M_ALG4_HEIGHT, M_ALG5_HEIGHT, M_ALG5_DEGREE, M_CBT_HEIGHT, M_ALG5_OVER_CBT,
   N_METRICS

@@ -64,6 +64,21 @@ static void print_json(const NsTopology *t, const NsA2ABound *b, uint64_t msize)
   }
   MEMBER("time_bound_s", double, b->time_bound);
   MEMBER("throughput_bound_bps", double, b->throughput_bound);
+  g_autofree char *cut = ns_lower_bound_describe(t, &b->cut);
+  MEMBER("cut_bottleneck", string, cut);
+  MEMBER("cut_time_bound_s", double, b->cut.seconds);
+  json_builder_set_member_name(j, "routed_load");
+  if (b->routed_computed) {
+    json_builder_begin_object(j);
+    MEMBER("max", double, b->routed_max);
+    MEMBER("mean", double, b->routed_mean);
+    MEMBER("p50", double, b->routed_p50);
+    MEMBER("p90", double, b->routed_p90);
+    MEMBER("p99", double, b->routed_p99);
+    json_builder_end_object(j);
+  } else {
+    json_builder_add_null_value(j);
+  }
   MEMBER("path_length_min", int, b->path_min);
   MEMBER("path_length_max", int, b->path_max);
   MEMBER("path_length_mean", double, b->path_mean);
@@ -102,8 +117,16 @@ static void print_a2a(const NsTopology *t, const NsA2ABound *b, uint64_t msize)
                ? " (one message per port and phase)" : "");
   if (b->root >= 0)
     printf("root               %s\n", ns_topology_node(t, b->root)->name);
-  printf("time bound         %.6f s for msize %s\n", b->time_bound, size);
+  printf("time bound         %.6f s for msize %s (the routing in use)\n", b->time_bound, size);
   printf("throughput bound   %.3f Mbit/s aggregate\n", b->throughput_bound / 1e6);
+  g_autofree char *cut = ns_lower_bound_describe(t, &b->cut);
+  printf("any routing        %.6f s, %s\n", b->cut.seconds, cut);
+  if (b->routed_computed)
+    printf("routed load        max %.10g, mean %.10g, p50 %.10g, p90 %.10g, p99 %.10g messages a "
+           "directed link\n",
+           b->routed_max, b->routed_mean, b->routed_p50, b->routed_p90, b->routed_p99);
+  else
+    printf("routed load        not computed (more than 2^27 steps of work); the bound is the cut bound\n");
   printf("path length        min %d, max %d, mean %.3f %s%s\n", b->path_min, b->path_max,
          b->path_mean, ns_topology_n_switches(t) > 0 ? "switches" : "routing machines",
          b->path_sampled ? " (sample of 2^22 pairs)" : "");
@@ -373,6 +396,9 @@ int ns_cmd_bound(int argc, char **argv)
       ctx, "alltoall: bottleneck load |Mu|x|Mv| (the optimal number of phases), the root\n"
            "switch, the best-case completion time |Mu||Mv|msize/B, the peak aggregate\n"
            "throughput |M|(|M|-1)B/(|Mu||Mv|) and path lengths (Faraj & Yuan §3, §4.1).\n"
+           "The bound is the one for the routing in use (the busiest routed link, a port\n"
+           "or a cut); \"any routing\" is the cut bound, valid whatever the routes, and\n"
+           "\"routed load\" the messages per directed link under the routing.\n"
            "allgather: (P-1)msize/B, Theorem 3 and the LR1/LR2/LR3 ring estimates (§3.3).\n"
            "bcast: T(msize) and the Table 3.7 estimates of the trees (§3.4).");
   g_option_context_add_main_entries(ctx, entries, NULL);

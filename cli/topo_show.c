@@ -14,7 +14,8 @@ typedef struct {
   double bw_min, bw_max, lat_min, lat_max;
   int ports_one, ports_all, ports_k;
   char *routing;                 /* the routing rule in words */
-  char *bottleneck;              /* what binds the all-to-all */
+  char *bottleneck;              /* what binds the all-to-all (the routing in use) */
+  char *cut;                     /* what binds it over any routing */
   gboolean tree;
   NsTwoHop two_hop;              /* trees: Theorem 3 */
   int lr1, lr2, lr3;             /* trees: ring path lengths, -1 n/a */
@@ -40,6 +41,7 @@ static void summarize(const NsTopology *t, Summary *s)
     }
   s->routing = ns_topology_routing_describe(t);
   s->bottleneck = ns_lower_bound_describe(t, &s->a2a.bound);
+  s->cut = ns_lower_bound_describe(t, &s->a2a.cut);
   s->tree = ns_topology_routing(t) == NS_ROUTING_TREE;
   if (!s->tree)
     return;
@@ -58,6 +60,7 @@ static void summary_clear(Summary *s)
 {
   g_free(s->routing);
   g_free(s->bottleneck);
+  g_free(s->cut);
   g_free(s->lr3_error);
 }
 
@@ -179,6 +182,13 @@ static void print_text(const NsTopology *t, const Summary *s, gboolean all)
   } else {
     printf("alltoall   bottleneck %s\n", s->bottleneck);
   }
+  if (s->a2a.cut.seconds < s->a2a.bound.seconds)
+    printf("           over any routing: %s\n", s->cut);
+  if (s->a2a.routed_computed)
+    printf("routed     max %.10g, mean %.10g, p50 %.10g, p90 %.10g, p99 %.10g all-to-all messages a "
+           "directed link\n",
+           s->a2a.routed_max, s->a2a.routed_mean, s->a2a.routed_p50, s->a2a.routed_p90,
+           s->a2a.routed_p99);
   printf("paths      %d .. %d %s, mean %.3f%s\n", s->a2a.path_min, s->a2a.path_max,
          ns_topology_n_switches(t) > 0 ? "switches" : "routing machines", s->a2a.path_mean,
          s->a2a.path_sampled ? " (sample of 2^22 pairs)" : "");
@@ -234,6 +244,20 @@ static void print_json(const NsTopology *t, const Summary *s)
   else
     json_builder_add_null_value(b);
   MEMBER("alltoall_seconds_per_byte", double, s->a2a.time_bound);
+  MEMBER("alltoall_cut_bottleneck", string, s->cut);
+  MEMBER("alltoall_cut_seconds_per_byte", double, s->a2a.cut.seconds);
+  json_builder_set_member_name(b, "alltoall_routed_load");
+  if (s->a2a.routed_computed) {
+    json_builder_begin_object(b);
+    MEMBER("max", double, s->a2a.routed_max);
+    MEMBER("mean", double, s->a2a.routed_mean);
+    MEMBER("p50", double, s->a2a.routed_p50);
+    MEMBER("p90", double, s->a2a.routed_p90);
+    MEMBER("p99", double, s->a2a.routed_p99);
+    json_builder_end_object(b);
+  } else {
+    json_builder_add_null_value(b);
+  }
   MEMBER("path_length_min", int, s->a2a.path_min);
   MEMBER("path_length_max", int, s->a2a.path_max);
   MEMBER("path_length_mean", double, s->a2a.path_mean);

@@ -1226,8 +1226,8 @@ static gboolean read_fabric(Reader *R, NsTopology *topo, const int *ids)
   if (routing != NULL) {
     NsRoutingKind kind;
     if (!ns_routing_kind_from_name(routing, &kind) || kind == NS_ROUTING_EXPLICIT)
-      return fail(R, 0, "unknown routing '%s' (expected tree, dimension-order, dmodk, smodk or "
-                  "shortest; explicit routes need the native format)", routing);
+      return fail(R, 0, "unknown routing '%s' (expected tree, dimension-order, dmodk, smodk, "
+                  "shortest or ecmp; explicit routes need the native format)", routing);
     ns_topology_set_routing(topo, kind, 0);
   }
   const char *grid = gstring(R, "grid", &bad);

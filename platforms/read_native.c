@@ -520,18 +520,18 @@ static gboolean stmt_link(Parser *P, GArray *tokens)
   return ok;
 }
 
-/* routing tree|dimension-order|dmodk|smodk|shortest|explicit */
+/* routing tree|dimension-order|dmodk|smodk|shortest|ecmp|explicit */
 static gboolean stmt_routing(Parser *P, GArray *tokens)
 {
   if (tokens->len != 2)
-    return fail(P, "'routing' takes one kind: tree, dimension-order, dmodk, smodk, shortest or "
-                "explicit");
+    return fail(P, "'routing' takes one kind: tree, dimension-order, dmodk, smodk, shortest, "
+                "ecmp or explicit");
   if (P->routing_line > 0)
     return fail(P, "'routing' given twice (first at line %d)", P->routing_line);
   const char *name = g_array_index(tokens, Token, 1).text;
   if (!ns_routing_kind_from_name(name, &P->routing))
     return fail(P, "unknown routing '%s' (expected tree, dimension-order, dmodk, smodk, "
-                "shortest or explicit)", name);
+                "shortest, ecmp or explicit)", name);
   P->routing_line = P->line;
   ns_topology_set_routing(P->topo, P->routing, P->line);
   return TRUE;

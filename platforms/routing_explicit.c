@@ -98,7 +98,7 @@ static gboolean explicit_build(NsTopology *t, GError **error)
   }
   g_free(seen);
   int fallback_len = 0;
-  if (!ns_routing_shortest_table(t, &x->fallback, &fallback_len, error)) {
+  if (!ns_routing_shortest_table(t, FALSE, &x->fallback, &fallback_len, error)) {
     explicit_free(t);
     return FALSE;
   }

@@ -96,6 +96,45 @@ static int updown_route(const NsTopology *t, int src, int dst, int *edges)
   return 2 * l;
 }
 
+/* The routes towards machine `dst_machine` under d-mod-k (the key is the
+ * destination): machine d climbs with its own key to d_1, d_2, ...; a
+ * message at a node v of level l meets d's climb when v = d_l and then
+ * goes down it, else climbs through up-link digit l of the key — exactly
+ * climb()'s rule, so the tree holds every route towards d. Under s-mod-k
+ * the same tree, reversed, holds the routes from d (see topology.h). */
+static gboolean updown_next_hops(const NsTopology *t, int dst_machine, int *next_edge)
+{
+  const UpDown *u = t->routing_data;
+  int n = (int)t->nodes->len;
+  int on_climb[64], down[64], digit[64]; /* per level: d_l, the edge down from it, digit */
+  uint32_t rest = (uint32_t)dst_machine;
+  int v = t->machine_node[dst_machine];
+  for (int l = 0; l < u->n_levels; l++)
+    down[l] = -1;
+  for (int l = 0; l < u->n_levels; l++) {
+    on_climb[l] = v;
+    digit[l] = -1;
+    if (u->arity[l] == 0 || u->up_start[v] == u->up_start[v + 1])
+      continue;
+    digit[l] = (int)(rest % (uint32_t)u->arity[l]);
+    rest /= (uint32_t)u->arity[l];
+    if (l + 1 < u->n_levels) {
+      down[l + 1] = u->up_edge[u->up_start[v] + digit[l]] ^ 1;
+      v = u->up_node[u->up_start[v] + digit[l]];
+    }
+  }
+  for (int w = 0; w < n; w++) {
+    int l = u->level[w];
+    if (w == on_climb[l])
+      next_edge[w] = down[l];
+    else if (digit[l] >= 0 && u->up_start[w] + digit[l] < u->up_start[w + 1])
+      next_edge[w] = u->up_edge[u->up_start[w] + digit[l]];
+    else
+      next_edge[w] = -1;
+  }
+  return TRUE;
+}
+
 static gboolean updown_build_levels(NsTopology *t, UpDown *u, GError **error)
 {
   int n = (int)t->nodes->len;
@@ -258,6 +297,7 @@ const NsRoutingOps ns_routing_dmodk_ops = {
   .kind = NS_ROUTING_DMODK,
   .build = updown_build,
   .route = updown_route,
+  .next_hops = updown_next_hops,
   .describe = updown_describe,
   .free_data = updown_free,
 };
@@ -266,6 +306,7 @@ const NsRoutingOps ns_routing_smodk_ops = {
   .kind = NS_ROUTING_SMODK,
   .build = updown_build,
   .route = updown_route,
+  .next_hops = updown_next_hops,
   .describe = updown_describe,
   .free_data = updown_free,
 };

@@ -19,6 +19,11 @@
  *                             deep or unbalanced (see ns_shape_random)
  *   fattree:K,N               k-ary n-tree (Petrini & Vanneschi): K^N machines, N levels
  *                             of K^(N-1) switches, dmodk routing (QsNet, InfiniBand)
+ *   leafspine:L,S,M[,R]       two-level Clos: L leaves "leaf<i>" with M machines each,
+ *                             every leaf linked to each of S spines "spine<j>"; up-links at
+ *                             uplink= or at the speed giving oversubscription R (machine
+ *                             bandwidth over up-link bandwidth of a leaf, default 1);
+ *                             ecmp routing (see leafspine.h)
  *   torus:AxB[x...]           torus of A·B·… machines, each its own router, all-port,
  *                             dimension-order routing (ring: torus of one dimension)
  *   mesh:AxB[x...]            the same without wrap-around links
@@ -53,6 +58,7 @@
 
 #include "platforms/fabrics.h"
 #include "platforms/hierarchy.h"
+#include "platforms/leafspine.h"
 #include "platforms/presets.h"
 #include "platforms/shape_options.h"
 #include "platforms/topology.h"

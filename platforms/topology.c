@@ -364,6 +364,7 @@ static const NsRoutingOps *routing_ops(NsRoutingKind kind)
   case NS_ROUTING_DMODK: return &ns_routing_dmodk_ops;
   case NS_ROUTING_SMODK: return &ns_routing_smodk_ops;
   case NS_ROUTING_SHORTEST: return &ns_routing_shortest_ops;
+  case NS_ROUTING_ECMP: return &ns_routing_ecmp_ops;
   case NS_ROUTING_EXPLICIT: return &ns_routing_explicit_ops;
   case NS_ROUTING_NONE: break;
   }
@@ -492,6 +493,11 @@ int ns_topology_max_route_len(const NsTopology *t) { return MAX(t->max_route_len
 
 char *ns_topology_routing_describe(const NsTopology *t) { return t->ops->describe(t); }
 
+gboolean ns_topology_next_hops(const NsTopology *t, int dst_machine, int *next_edge)
+{
+  return t->ops->next_hops != NULL && t->ops->next_hops(t, dst_machine, next_edge);
+}
+
 int ns_topology_route(const NsTopology *t, int src, int dst, int *edges)
 {
   if (src == dst)
@@ -520,6 +526,7 @@ static const char *const routing_names[] = {
   [NS_ROUTING_SMODK] = "smodk",
   [NS_ROUTING_SHORTEST] = "shortest",
   [NS_ROUTING_EXPLICIT] = "explicit",
+  [NS_ROUTING_ECMP] = "ecmp",
 };
 
 const char *ns_routing_kind_name(NsRoutingKind kind) { return routing_names[kind]; }

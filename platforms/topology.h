@@ -96,6 +96,11 @@ typedef struct {
  *   shortest         any graph: a shortest path in hops; at each node the
  *                    next hop is the neighbour closer to the destination
  *                    over the link of lowest id
+ *   ecmp             any graph: a shortest path in hops; at each node the
+ *                    next hop towards machine d is number d mod k of the
+ *                    k neighbours closer to it, in link-id order (equal-
+ *                    cost multipath, destination-keyed like d-mod-k); the
+ *                    default of gen:leafspine
  *   explicit         the routes listed in the input; pairs not listed use
  *                    `shortest` */
 typedef enum {
@@ -106,6 +111,7 @@ typedef enum {
   NS_ROUTING_SMODK,
   NS_ROUTING_SHORTEST,
   NS_ROUTING_EXPLICIT,
+  NS_ROUTING_ECMP,
 } NsRoutingKind;
 
 /* "dimension-order" and back. */
@@ -244,6 +250,15 @@ int ns_topology_max_route_len(const NsTopology *topo);
  * (0 when src == dst). O(route length) for tree, dimension-order, dmodk,
  * smodk, shortest and explicit routing. */
 int ns_topology_route(const NsTopology *topo, int src, int dst, int *edges);
+/* Destination-based routings (shortest, ecmp, dmodk): writes for every
+ * node the directed edge it sends on towards machine `dst_machine` (-1 at
+ * its node and at nodes no route to it crosses) — the routes towards it
+ * form a tree — and returns TRUE. s-mod-k also returns TRUE: its route
+ * from s to d is the reverse of the d-mod-k route from d to s, so the
+ * edges written are those of the routes *from* dst_machine, reversed.
+ * FALSE (nothing written) for tree, dimension-order and explicit routing.
+ * O(|V|) (dmodk: O(|V| + levels)). */
+gboolean ns_topology_next_hops(const NsTopology *topo, int dst_machine, int *next_edge);
 /* Convenience: route between machine indices. */
 int ns_topology_route_machines(const NsTopology *topo, int src_machine, int dst_machine,
                                int *edges);

@@ -15,6 +15,11 @@ typedef struct {
   NsRoutingKind kind;
   gboolean (*build)(NsTopology *t, GError **error);
   int (*route)(const NsTopology *t, int src, int dst, int *edges);
+  /* Routings whose route depends on the destination only: the directed
+   * edge leaving every node towards machine `dst_machine` (-1 at it and
+   * where no route passes), so the routes towards it form a tree.
+   * NULL, or FALSE returned, for the others. */
+  gboolean (*next_hops)(const NsTopology *t, int dst_machine, int *next_edge);
   char *(*describe)(const NsTopology *t);
   void (*free_data)(NsTopology *t);
 } NsRoutingOps;
@@ -24,6 +29,7 @@ extern const NsRoutingOps ns_routing_grid_ops;       /* routing_grid.c */
 extern const NsRoutingOps ns_routing_dmodk_ops;      /* routing_updown.c */
 extern const NsRoutingOps ns_routing_smodk_ops;      /* routing_updown.c */
 extern const NsRoutingOps ns_routing_shortest_ops;   /* routing_shortest.c */
+extern const NsRoutingOps ns_routing_ecmp_ops;       /* routing_shortest.c */
 extern const NsRoutingOps ns_routing_explicit_ops;   /* routing_explicit.c */
 
 struct NsTopology {
@@ -73,10 +79,14 @@ static inline int ns_edge_from_link(const NsTopology *t, int link, int from)
 /* Shortest-path next-hop tables (routing_shortest.c), shared with explicit
  * routing's fallback: build into *data (and the longest route into
  * *max_len), walk from node src to machine node dst, release. */
-gboolean ns_routing_shortest_table(NsTopology *t, void **data, int *max_len, GError **error);
+gboolean ns_routing_shortest_table(NsTopology *t, gboolean spread, void **data, int *max_len,
+                                   GError **error);
 int ns_routing_shortest_walk(const NsTopology *t, const void *data, int src, int dst,
                              int *edges);
 void ns_routing_shortest_release(void *data);
+/* The table's next edges towards machine dst_machine (ns_topology_next_hops). */
+void ns_routing_shortest_next_hops(const NsTopology *t, const void *data, int dst_machine,
+                                   int *next_edge);
 
 /* The lowest-id link between nodes a and b, or -1. O(degree of a). */
 int ns_topology_link_between(const NsTopology *t, int a, int b);

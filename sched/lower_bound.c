@@ -241,8 +241,8 @@ static void bisection_cuts(Ctx *x)
   g_array_unref(in_bw);
 }
 
-/* Levelled fat trees (dmodk, smodk routing): the machines reachable
- * downwards from a switch form a block; the cut around a block is every
+/* Levelled fat trees (dmodk, smodk routing) and Clos graphs (ecmp): the
+ * machines reachable downwards from a switch form a block; the cut around a block is every
  * link leaving the nodes whose downward machines lie inside it. Bit sets
  * of machines per node; skipped (the port bounds remain) when that would
  * cost more than 2^30 word operations. */
@@ -348,6 +348,10 @@ void ns_lower_bound(const NsTopology *topo, NsCollective c, uint64_t msize, int 
     break;
   case NS_ROUTING_DMODK:
   case NS_ROUTING_SMODK:
+    block_cuts(&x);
+    break;
+  case NS_ROUTING_ECMP: /* any graph, and on leaf/spines the block of a leaf */
+    bridge_cuts(&x);
     block_cuts(&x);
     break;
   default:

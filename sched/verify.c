@@ -1292,7 +1292,7 @@ static void check_optimal(Replay *st)
     return;
   }
   int root = s->collective == NS_COLL_BCAST ? ns_topology_node_machine(topo, st->node[s->root]) : -1;
-  ns_lower_bound(topo, s->collective, s->msize, root, s->n_segments, &r->bound);
+  ns_lower_bound_routed(topo, s->collective, s->msize, root, s->n_segments, &r->bound);
   r->bound_s = r->bound.seconds;
   r->transmission_s = st->links.transmission;
   if (s->collective == NS_COLL_BCAST) {

@@ -66,6 +66,32 @@ expect "JSON error for the collective" "$tmp/out" '"error" : "unknown collective
 check "verify --json, no such topology" 2 "$ns" verify -a faraj -T "$tmp/nosuch.topo" --json
 expect "verify's JSON error alike" "$tmp/out" '"exit_status" : 2'
 
+# The bound for the routing in use (issue 17 items 1, 2): a leaf/spine of
+# 128 machines under `shortest` sends every message between two leaves
+# over spine0, 16 x 112 = 1792 messages on leaf0->spine0 at 400 Mbit/s;
+# the cut bound (any routing) is n0's port. Under ecmp (the generator's
+# routing) each up-link carries 448 and the port binds.
+check "leafspine ecmp" 0 "$ns" topo convert gen:leafspine:8,4,16 -o "$tmp/ls.topo"
+sed 's/^routing ecmp$/routing shortest/' "$tmp/ls.topo" >"$tmp/ls-shortest.topo"
+check "bound leafspine shortest" 0 "$ns" bound -T "$tmp/ls-shortest.topo"
+expect "routed bottleneck" "$tmp/out" "^bottleneck +leaf0->spine0: 1792 messages a link at 0\.4 Gbit/s$"
+expect "routed time" "$tmp/out" "^time bound +2\.348810 s for msize 64KiB \(the routing in use\)$"
+expect "cut bound named" "$tmp/out" "^any routing +0\.665846 s, sending of n0 \(1-port\): 127 messages a link at 0\.1 Gbit/s$"
+expect "routed distribution" "$tmp/out" "^routed load +max 1792, mean 191\.2, p50 127, p90 127, p99 1792 messages a directed link$"
+check "bound leafspine shortest json" 0 "$ns" bound -T "$tmp/ls-shortest.topo" --json
+expect "json routed load" "$tmp/out" '"bottleneck_load" : 1792,'
+expect "json cut" "$tmp/out" '"cut_bottleneck" : "sending of n0 \(1-port\): 127 messages a link at 0.1 Gbit/s"'
+check "bound leafspine ecmp" 0 "$ns" bound -T "$tmp/ls.topo"
+expect "ecmp: the port binds" "$tmp/out" "^bottleneck +sending of n0 \(1-port\): 127 messages a link at 0\.1 Gbit/s$"
+expect "ecmp: 448 a link" "$tmp/out" "^routed load +max 448,"
+check "topo show leafspine shortest" 0 "$ns" topo show "$tmp/ls-shortest.topo"
+expect "show routed bottleneck" "$tmp/out" "^alltoall +bottleneck leaf0->spine0: 1792 messages"
+expect "show cut" "$tmp/out" "^ +over any routing: sending of n0 \(1-port\): 127 messages"
+check "verify shift against the routed bound" 1 "$ns" verify -T "$tmp/ls-shortest.topo" -a shift
+expect "ratio to the routed bound" "$tmp/out" "against the lower bound 2\.34881 s \(x1\.0067; leaf0->spine0: 1792 messages"
+check "leafspine bad spec" 2 "$ns" topo show gen:leafspine:8,4
+expect "leafspine usage" "$tmp/err" "leafspine:8,4: expected LEAVES,SPINES,MACHINES_PER_LEAF\[,OVERSUBSCRIPTION\]"
+
 # Conversions round-trip.
 check "convert native" 0 "$ns" topo convert "$topo/faraj-b.conf" -o "$tmp/b.topo"
 check "re-read native" 0 "$ns" bound -T "$tmp/b.topo"

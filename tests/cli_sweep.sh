@@ -148,6 +148,15 @@ if script -qec true /dev/null >/dev/null 2>&1; then # a terminal (a pty): a line
   check "no plain lines on a terminal" 1 grep -q "^sweep: .* rows done" "$tmp/typescript"
 fi
 
+# -- routed all-to-all loads (issue 17 item 1): gen:waxman:1,50,4's cut bound is
+# 1464 messages a link, its shortest routes put 1961 on s12->s39 ---------------------
+check "routed sweep" 0 "$ns" sweep -g 'waxman:switches=50' --seeds 1..1 --metrics alltoall \
+  -o routed -j 1 --progress none
+expect "a2a_load routed" routed/rows.jsonl '"a2a_load":1961,'
+expect "cut load kept" routed/rows.jsonl '"a2a_cut_load":1464,'
+expect "routed distribution" routed/rows.jsonl '"routed_load_max":1961,"routed_load_mean":379.1563342,"routed_load_p50":249,"routed_load_p90":778.2,"routed_load_p99":1464'
+expect "routed csv columns" routed/rows.csv 'a2a_cut_load,a2a_cut_time_s,routed_load_max,routed_load_mean,routed_load_p50,routed_load_p90,routed_load_p99'
+
 # -- measured schedules (the simulator, in the worker processes) --------------------------
 check "measure" 0 "$ns" sweep -g 'kruskal-tree:switches=3:ratio=3' --seeds 1..2 \
   --measure alltoall/faraj,allgather/lr3 -o meas -j 2 --progress none

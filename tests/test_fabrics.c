@@ -396,7 +396,7 @@ static void test_formats(void)
   const char *specs[] = {
     "torus:4x4", "torus:3x2", "mesh:3x5:ports=2", "ring:5", "hypercube:3", "fattree:4,2",
     "fattree:2,3", "star:5:ports=1", "chain:2,3:bandwidth=1Gbps:uplink=10Gbps",
-    "waxman:7,12", "tree:2,3:latency=1us",
+    "waxman:7,12", "tree:2,3:latency=1us", "leafspine:3,2,4:uplink=1Gbps",
   };
   for (gsize i = 0; i < G_N_ELEMENTS(specs); i++) {
     g_autoptr(NsTopology) t = gen(specs[i]);

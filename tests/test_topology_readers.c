@@ -680,8 +680,8 @@ static const Bad bad_native[] = {
    "invalid ports 'zero' (expected one, all or a number of ports from 2 to 1024)"},
   /* Fabric statements: routing, grid, explicit routes. */
   {"bad-routing.topo", 4,
-   "unknown routing 'fastest' (expected tree, dimension-order, dmodk, smodk, shortest or "
-   "explicit)"},
+   "unknown routing 'fastest' (expected tree, dimension-order, dmodk, smodk, shortest, ecmp "
+   "or explicit)"},
   {"routing-twice.topo", 6, "'routing' given twice (first at line 2)"},
   {"bad-grid.topo", 3, "grid 0x4 torus: '0x4': size '0' is not a number from 1 to 1000000"},
   {"grid-kind.topo", 3, "grid 2x2 donut: unknown grid kind 'donut' (expected torus or mesh)"},
@@ -831,8 +831,8 @@ static const Bad bad_graphml[] = {
    "vertex 'n0': invalid kind 'machine\\u200b' (expected machine or switch)"},
   /* Fabric attributes. */
   {"bad-routing.graphml", 0,
-   "unknown routing 'explicit' (expected tree, dimension-order, dmodk, smodk or shortest; "
-   "explicit routes need the native format)"},
+   "unknown routing 'explicit' (expected tree, dimension-order, dmodk, smodk, shortest or "
+   "ecmp; explicit routes need the native format)"},
   {"ports-on-switch.graphml", 8, "vertex 's0': 'ports' applies to machines"},
 };
 
