@@ -409,11 +409,13 @@ static gboolean write_plot(const NsSweep *sw, const char *outdir, const char *en
                          "set grid\nset offsets graph 0.03, graph 0.03, graph 0.05, 0\n",
                          entry, sw->x, dat_name, title, xlabel, ylabel);
   const char *terms[][2] = { { "svg size 1000,550", "svg" }, { "pngcairo size 1000,550", "png" } };
+  g_autofree char *svg = g_strdup_printf("%s.%s", base, terms[0][1]);
+  g_autofree char *png = g_strdup_printf("%s.%s", base, terms[1][1]);
+  const char *outputs[] = { svg, png, NULL };
   for (int t = 0; t < 2; t++) {
-    g_autofree char *out = g_strdup_printf("%s.%s", base, terms[t][1]);
-    g_autofree char *quoted = ns_gnuplot_string(out);
-    g_string_append_printf(gp, "set terminal %s\nset output %s\n%s\n", terms[t][0], quoted,
-                           plot->str);
+    g_string_append_printf(gp, "set terminal %s\n", terms[t][0]);
+    ns_gnuplot_output(gp, outputs[t]);
+    g_string_append_printf(gp, "%s\n", plot->str);
   }
   g_autofree char *dat_path = g_build_filename(outdir, dat_name, NULL);
   g_autofree char *gp_path = g_build_filename(outdir, gp_name, NULL);
@@ -421,9 +423,12 @@ static gboolean write_plot(const NsSweep *sw, const char *outdir, const char *en
       !g_file_set_contents(gp_path, gp->str, -1, error))
     return FALSE;
   g_autofree char *why = NULL;
-  if (!ns_plot_run(outdir, gp_name, &why))
-    fprintf(stderr, "warning: no plot %s (%s); the data and script are in %s\n", base, why,
-            outdir);
+  if (ns_plot_run(outdir, gp_name, outputs, &why, error))
+    return TRUE;
+  if (why == NULL)
+    return FALSE;
+  fprintf(stderr, "warning: no plot %s (%s); the data and script are in %s\n", base, why,
+          outdir);
   return TRUE;
 }
 
