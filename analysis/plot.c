@@ -59,12 +59,18 @@ static const char *incomplete(const char *path)
   return NULL;
 }
 
-static void remove_private(const char *private_dir, const char *const *outputs)
+/* Removes the private directory with whatever gnuplot left in it (a
+ * script may set other outputs than the caller listed). */
+static void remove_private(const char *private_dir)
 {
-  for (int i = 0; outputs[i] != NULL; i++) {
-    g_autofree char *p = g_build_filename(private_dir, outputs[i], NULL);
+  GDir *d = g_dir_open(private_dir, 0, NULL);
+  const char *name;
+  while (d != NULL && (name = g_dir_read_name(d)) != NULL) {
+    g_autofree char *p = g_build_filename(private_dir, name, NULL);
     g_unlink(p);
   }
+  if (d != NULL)
+    g_dir_close(d);
   g_rmdir(private_dir);
 }
 
@@ -131,7 +137,7 @@ gboolean ns_plot_run(const char *dir, const char *script, const char *const *out
       ok = FALSE;
     }
   }
-  remove_private(private_dir, outputs);
+  remove_private(private_dir);
   sigprocmask(SIG_SETMASK, &old, NULL);
   return ok;
 }

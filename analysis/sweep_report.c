@@ -331,8 +331,10 @@ static char *plot_name(const char *metrics)
   return g_string_free(s, FALSE);
 }
 
+/* Counts in *drawn the plots gnuplot wrote (none without gnuplot). */
 static gboolean write_plot(const NsSweep *sw, const char *outdir, const char *entry,
-                           GPtrArray *names, const PointStats *ps, GError **error)
+                           GPtrArray *names, const PointStats *ps, guint *drawn,
+                           GError **error)
 {
   g_auto(GStrv) metrics = g_strsplit(entry, "+", -1);
   g_autofree char *base = plot_name(entry);
@@ -423,8 +425,10 @@ static gboolean write_plot(const NsSweep *sw, const char *outdir, const char *en
       !g_file_set_contents(gp_path, gp->str, -1, error))
     return FALSE;
   g_autofree char *why = NULL;
-  if (ns_plot_run(outdir, gp_name, outputs, &why, error))
+  if (ns_plot_run(outdir, gp_name, outputs, &why, error)) {
+    (*drawn)++;
     return TRUE;
+  }
   if (why == NULL)
     return FALSE;
   fprintf(stderr, "warning: no plot %s (%s); the data and script are in %s\n", base, why,
@@ -490,13 +494,14 @@ gboolean ns_sweep_finish(const NsSweep *sw, const char *outdir, char **rows, FIL
       !write_file(outdir, "aggregate.json", agg_json, error) ||
       !write_file(outdir, "aggregate.csv", agg_csv, error))
     goto out;
+  guint drawn = 0;
   for (guint i = 0; i < sw->plots->len; i++)
-    if (!write_plot(sw, outdir, g_ptr_array_index(sw->plots, i), names, ps, error))
+    if (!write_plot(sw, outdir, g_ptr_array_index(sw->plots, i), names, ps, &drawn, error))
       goto out;
   if (report != NULL) {
     fprintf(report, "wrote %s/{rows.jsonl,rows.csv,aggregate.json,aggregate.csv}", outdir);
-    if (sw->plots->len > 0)
-      fprintf(report, " and %u plot%s", sw->plots->len, sw->plots->len == 1 ? "" : "s");
+    if (drawn > 0)
+      fprintf(report, " and %u plot%s", drawn, drawn == 1 ? "" : "s");
     fprintf(report, "\n");
   }
   ok = TRUE;

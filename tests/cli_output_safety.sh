@@ -172,6 +172,11 @@ check "torus: plot cut short" 2 env PATH="$tmp/fakebin:$PATH" "$ns" torus -o gp4
 check "compare without gnuplot" 0 env PATH="$tmp/nognuplot" "$ns" compare -T gen:star:4 -a ring -m 8KiB -o gp5
 expect "no plot: a warning" "$tmp/err" "^warning: no plot \(cannot run gnuplot"
 expect "no plot claimed" "$tmp/out" "^wrote gp5/compare.csv \(no plot\)$"
+check "sweep without gnuplot" 0 env PATH="$tmp/nognuplot" "$ns" sweep "${sweep[@]}" -o gp6
+expect "sweep claims no plot" "$tmp/out" "^wrote gp6/\{rows.jsonl,rows.csv,aggregate.json,aggregate.csv\}$"
+check "sweep: plot cut short" 2 env PATH="$tmp/fakebin:$PATH" "$ns" sweep "${sweep[@]}" -o gp7
+expect "sweep plot failure reported" "$tmp/err" "gp7/plot-lr1_max_path.svg: plot not written: gnuplot did not write it"
+check "no private directory left behind an unexpected output" 1 bash -c 'ls -A gp7 | grep -q "^\.plot-"'
 # A real full disk, where this machine lets us mount a small tmpfs.
 mkdir -p tiny
 if mount -t tmpfs -o size=64k tmpfs tiny 2>/dev/null; then
