@@ -116,7 +116,7 @@ gboolean ns_plot_run(const char *dir, const char *script, const char *const *out
   sigaddset(&held, SIGINT);
   sigaddset(&held, SIGTERM);
   sigaddset(&held, SIGHUP);
-  sigprocmask(SIG_BLOCK, &held, &old);
+  pthread_sigmask(SIG_BLOCK, &held, &old);
   g_autofree char *base = g_path_get_basename(private_dir);
   g_autofree char *prefix = g_strdup_printf("%s/", base);
   gboolean ok = spawn(dir, script, prefix, why, error);
@@ -138,6 +138,6 @@ gboolean ns_plot_run(const char *dir, const char *script, const char *const *out
     }
   }
   remove_private(private_dir);
-  sigprocmask(SIG_SETMASK, &old, NULL);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
   return ok;
 }

@@ -44,6 +44,13 @@ expect "link refused" "$tmp/err" "^netsched: c1/compare.csv: is a symbolic link:
 rm c1/compare.csv && ln -s "$PWD/created-resume" c1/compare.csv
 check "compare --resume: dangling link" 2 "$ns" compare -T gen:star:4 -a ring -m 8KiB -o c1 --resume
 untouched "compare --resume"
+# a link to a compare.csv of the old 17-column format is not upgraded through either
+printf 'config,topology,collective,model,label,algorithm,sync,msize_bytes,contention_free,valid,completion_s,bound_s,ratio,throughput_mbps,bound_mbps,sync_messages,status\n' > old-format.csv
+cp old-format.csv old-format.orig
+rm c1/compare.csv && ln -s "$PWD/old-format.csv" c1/compare.csv
+check "compare --resume: link to an old-format file" 2 "$ns" compare -T gen:star:4 -a ring -m 8KiB -o c1 --resume
+check "old-format file not upgraded through the link" 0 cmp old-format.csv old-format.orig
+check "the link is still a link" 0 test -L c1/compare.csv
 
 mkdir real && ln -s real linked
 check "output directory a link" 2 "$ns" compare -T gen:star:4 -a ring -m 8KiB -o linked
