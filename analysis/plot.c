@@ -99,10 +99,30 @@ static gboolean spawn(const char *dir, const char *script, const char *prefix, c
   return TRUE;
 }
 
+/* Private directories of runs killed (SIGKILL) while gnuplot ran: the
+ * caller holds the directory's lock, so no live run owns one. */
+static void remove_stale(const char *dir)
+{
+  GDir *d = g_dir_open(dir, 0, NULL);
+  if (d == NULL)
+    return;
+  const char *name;
+  while ((name = g_dir_read_name(d)) != NULL) {
+    if (!g_str_has_prefix(name, ".plot-") || strlen(name) != 12)
+      continue;
+    g_autofree char *p = g_build_filename(dir, name, NULL);
+    GStatBuf st;
+    if (g_lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+      remove_private(p);
+  }
+  g_dir_close(d);
+}
+
 gboolean ns_plot_run(const char *dir, const char *script, const char *const *outputs,
                      char **why, GError **error)
 {
   *why = NULL;
+  remove_stale(dir);
   g_autofree char *private_dir = g_build_filename(dir, ".plot-XXXXXX", NULL);
   if (g_mkdtemp(private_dir) == NULL) {
     ns_set_error_at(error, NS_ERROR_IO, dir, 0, "cannot create a directory for the plot: %s",

@@ -184,6 +184,9 @@ expect "sweep claims no plot" "$tmp/out" "^wrote gp6/\{rows.jsonl,rows.csv,aggre
 check "sweep: plot cut short" 2 env PATH="$tmp/fakebin:$PATH" "$ns" sweep "${sweep[@]}" -o gp7
 expect "sweep plot failure reported" "$tmp/err" "gp7/plot-lr1_max_path.svg: plot not written: gnuplot did not write it"
 check "no private directory left behind an unexpected output" 1 bash -c 'ls -A gp7 | grep -q "^\.plot-"'
+mkdir -p gp8/.plot-Ab12Cd && echo partial > gp8/.plot-Ab12Cd/compare.svg   # a run killed during its plot
+check "compare after a run killed during its plot" 0 "$ns" compare -T gen:star:4 -a ring -m 8KiB -o gp8
+check "the killed run's private directory is removed" 1 test -e gp8/.plot-Ab12Cd
 # A real full disk, where this machine lets us mount a small tmpfs.
 mkdir -p tiny
 if mount -t tmpfs -o size=64k tmpfs tiny 2>/dev/null; then
