@@ -3,6 +3,7 @@
 #include "analysis/design_private.h"
 #include "analysis/csv.h"
 #include "analysis/pool.h"
+#include "analysis/output_dir.h"
 #include "platforms/error.h"
 #include "platforms/units.h"
 #include "sched/lower_bound.h"
@@ -293,14 +294,13 @@ static gboolean count_hardware(NsStudy *st, GError **error)
 gboolean ns_design_study(const NsDesignSpec *spec, GError **error)
 {
   NsStudy st = { .spec = spec };
+  NsOutputLock *lock = NULL; /* the study's directory; each run locks its own */
   gboolean ok = FALSE;
   gsize n_rows = (gsize)spec->n_collectives * (gsize)spec->n_designs * (gsize)spec->n_models;
   if (!check_designs(spec, error) || !resolve_roots(&st, error) || !count_hardware(&st, error))
     goto out;
-  if (g_mkdir_with_parents(spec->outdir, 0755) != 0) {
-    ns_set_error_at(error, NS_ERROR_IO, spec->outdir, 0, "cannot create: %s", g_strerror(errno));
+  if ((lock = ns_output_dir_lock(spec->outdir, NULL, error)) == NULL)
     goto out;
-  }
   st.rows = g_new0(GPtrArray *, n_rows);
   for (gsize i = 0; i < n_rows; i++)
     st.rows[i] = g_ptr_array_new_with_free_func(stored_row_free);
@@ -312,5 +312,6 @@ gboolean ns_design_study(const NsDesignSpec *spec, GError **error)
        ns_study_write_report(&st, error);
 out:
   study_clear(&st);
+  ns_output_dir_unlock(lock);
   return ok;
 }

@@ -378,16 +378,24 @@ gboolean ns_study_write_plots(NsStudy *st, GError **error)
       g_autoptr(GString) cmds = plot_commands(st, c, m, dat_name);
       g_autoptr(GString) gp = g_string_new("# netsched design: designs side by side; data in ");
       g_string_append_printf(gp, "%s\n", dat_name);
-      const char *terms[2][2] = { { "svg", "svg" }, { "pngcairo", "png" } };
-      for (int t = 0; t < 2; t++)
-        g_string_append_printf(gp, "set terminal %s size %u,800\nset output '%s.%s'\n%s",
-                               terms[t][0], width, base, terms[t][1], cmds->str);
+      const char *terms[2] = { "svg", "pngcairo" };
+      g_autofree char *svg = g_strdup_printf("%s.svg", base);
+      g_autofree char *png = g_strdup_printf("%s.png", base);
+      const char *outputs[] = { svg, png, NULL };
+      for (int t = 0; t < 2; t++) {
+        g_string_append_printf(gp, "set terminal %s size %u,800\n", terms[t], width);
+        ns_gnuplot_output(gp, outputs[t]);
+        g_string_append(gp, cmds->str);
+      }
       if (!write_whole(sp, dat_name, dat, error) || !write_whole(sp, gp_name, gp, error))
         return FALSE;
       g_autofree char *why = NULL;
-      if (!ns_plot_run(sp->outdir, gp_name, &why))
+      if (!ns_plot_run(sp->outdir, gp_name, outputs, &why, error)) {
+        if (why == NULL)
+          return FALSE;
         fprintf(stderr, "warning: no plot %s (%s); the data and script are in %s\n", base, why,
                 sp->outdir);
+      }
     }
   return TRUE;
 }

@@ -2,6 +2,7 @@
 #include "analysis/experiment.h"
 #include "analysis/bounds_collective.h"
 #include "analysis/csv.h"
+#include "analysis/output_dir.h"
 #include "analysis/plot.h"
 #include "analysis/rowfile.h"
 #include "platforms/error.h"
@@ -215,6 +216,22 @@ static int size_index(const NsCompareSpec *spec, uint64_t msize)
   return -1;
 }
 
+/* A cell from the fields of its row as compare.csv holds them (taking
+ * `f`): rows run now and rows resumed are read alike, so a resumed run
+ * computes everything from the same rounded values as an uninterrupted
+ * one and writes the same bytes. */
+static void cell_from_fields(Cell *c, char **f)
+{
+  c->present = TRUE;
+  c->ok = strcmp(f[COL_STATUS], "ok") == 0;
+  c->mbps = g_ascii_strtod(f[COL_MBPS], NULL);
+  c->bound_mbps = g_ascii_strtod(f[COL_BOUND_MBPS], NULL);
+  cell_spread(c, g_ascii_strtod(f[COL_COMPLETION], NULL), g_ascii_strtod(f[COL_MIN], NULL),
+              g_ascii_strtod(f[COL_MAX], NULL));
+  g_strfreev(c->fields);
+  c->fields = f;
+}
+
 /* Resume: one row of compare.csv (rowfile.h drops a last row cut short
  * by a crash). Its key is (label, size); the row must be of this
  * configuration. */
@@ -242,42 +259,30 @@ static gboolean load_row(const char *line, int lineno, char **key, void *user, G
   if (v < 0 || k < 0)
     return TRUE; /* a row this run does not ask for: kept in the file, not redone */
   Cell *c = cell(run, (guint)v, (guint)k);
-  gboolean ok = strcmp(f[COL_STATUS], "ok") == 0;
-  if (!ok && run->spec->retry_failed) { /* run again, unless a later row succeeded */
-    return TRUE;
-  }
-  c->present = TRUE;
-  c->ok = ok;
-  c->mbps = g_ascii_strtod(f[COL_MBPS], NULL);
-  c->bound_mbps = g_ascii_strtod(f[COL_BOUND_MBPS], NULL);
-  cell_spread(c, g_ascii_strtod(f[COL_COMPLETION], NULL), g_ascii_strtod(f[COL_MIN], NULL),
-              g_ascii_strtod(f[COL_MAX], NULL));
-  g_strfreev(c->fields);
-  c->fields = g_steal_pointer(&f);
+  if (strcmp(f[COL_STATUS], "ok") != 0 && run->spec->retry_failed)
+    return TRUE; /* run again, unless a later row succeeded */
+  cell_from_fields(c, g_steal_pointer(&f));
   return TRUE;
 }
 
-/* Hands every resumed row to the sink, once per (label, size): the last
- * row of a key is the one that counts. */
-static void sink_resumed(Run *run)
+/* Hands a row, kept or run now, to the sink, from its fields as written:
+ * a resumed run and an uninterrupted one give the sink the same values. */
+static void sink_cell(Run *run, const Cell *c)
 {
   const NsCompareSpec *spec = run->spec;
-  for (gsize i = 0; i < (gsize)spec->variants->len * spec->sizes->len; i++) {
-    Cell *c = &run->cells[i];
-    char **f = c->fields;
-    if (f == NULL || spec->sink == NULL)
-      continue;
-    NsCompareRow row = {
-      .label = f[COL_LABEL], .algorithm = f[COL_ALGORITHM], .sync = f[COL_SYNC],
-      .status = f[COL_STATUS], .msize = g_ascii_strtoull(f[COL_MSIZE], NULL, 10), .ok = c->ok,
-      .contention_free = strcmp(f[COL_CF], "1") == 0, .valid = strcmp(f[COL_VALID], "1") == 0,
-      .completion_s = g_ascii_strtod(f[COL_COMPLETION], NULL),
-      .bound_s = g_ascii_strtod(f[COL_BOUND], NULL), .mbps = c->mbps,
-      .bound_mbps = c->bound_mbps, .runs = (int)g_ascii_strtoll(f[COL_RUNS], NULL, 10),
-      .min_s = g_ascii_strtod(f[COL_MIN], NULL), .max_s = g_ascii_strtod(f[COL_MAX], NULL),
-    };
-    spec->sink(&row, spec->sink_data);
-  }
+  char **f = c->fields;
+  if (f == NULL || spec->sink == NULL)
+    return;
+  NsCompareRow row = {
+    .label = f[COL_LABEL], .algorithm = f[COL_ALGORITHM], .sync = f[COL_SYNC],
+    .status = f[COL_STATUS], .msize = g_ascii_strtoull(f[COL_MSIZE], NULL, 10), .ok = c->ok,
+    .contention_free = strcmp(f[COL_CF], "1") == 0, .valid = strcmp(f[COL_VALID], "1") == 0,
+    .completion_s = g_ascii_strtod(f[COL_COMPLETION], NULL),
+    .bound_s = g_ascii_strtod(f[COL_BOUND], NULL), .mbps = c->mbps,
+    .bound_mbps = c->bound_mbps, .runs = (int)g_ascii_strtoll(f[COL_RUNS], NULL, 10),
+    .min_s = g_ascii_strtod(f[COL_MIN], NULL), .max_s = g_ascii_strtod(f[COL_MAX], NULL),
+  };
+  spec->sink(&row, spec->sink_data);
 }
 
 /* A compare.csv of the 17-column format (before repeated runs) becomes
@@ -288,6 +293,8 @@ static gboolean upgrade_v1(const char *path, GError **error)
 {
   g_autofree char *text = NULL;
   gsize len = 0;
+  if (g_file_test(path, G_FILE_TEST_IS_SYMLINK)) /* never read through: the row file refuses it */
+    return TRUE;
   if (!g_file_get_contents(path, &text, &len, NULL) || !g_str_has_prefix(text, csv_header_v1))
     return TRUE;
   g_autoptr(GString) out = g_string_new(csv_header);
@@ -387,7 +394,6 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
   ns_csv_append(row, ok ? "ok" : err ? err->message : "?");
   g_string_append_c(row, '\n');
   gboolean written = ns_row_file_append(run->rows, NULL, row->str, row->len, error);
-  g_string_free(row, TRUE);
   if (spec->table != NULL) {
     if (ok && runs > 1)
       fprintf(spec->table, "%-24s %10s %12.6f %12.6f %8.4f %12.2f %5s  %d runs: %.6f .. %.6f%s\n",
@@ -401,20 +407,16 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
       fprintf(spec->table, "%-24s %10s   n/a: %s\n", v->label, size, err ? err->message : "?");
     fflush(spec->table);
   }
-  *cell(run, vi, k) = (Cell){ TRUE, ok, mbps, bound_mbps, mbps, mbps, NULL };
-  if (ok)
-    cell_spread(cell(run, vi, k), m.completion_s, min_s, max_s);
-  if (spec->sink != NULL) {
-    NsCompareRow r = {
-      .label = v->label, .algorithm = s ? s->algorithm : v->algorithm, .sync = sync,
-      .status = ok ? "ok" : err ? err->message : "?", .msize = msize, .ok = ok,
-      .contention_free = cf, .valid = ok && m.valid, .completion_s = ok ? m.completion_s : 0,
-      .bound_s = bound, .mbps = mbps, .bound_mbps = bound_mbps, .runs = ok ? runs : 0,
-      .min_s = ok ? min_s : 0, .max_s = ok ? max_s : 0,
-    };
-    spec->sink(&r, spec->sink_data);
-  }
   g_clear_error(&err);
+  if (written) {
+    g_string_truncate(row, row->len - 1); /* the line end */
+    char **fields = ns_csv_split(row->str); /* our own row: never malformed */
+    if (fields != NULL) {
+      cell_from_fields(cell(run, vi, k), fields);
+      sink_cell(run, cell(run, vi, k));
+    }
+  }
+  g_string_free(row, TRUE);
   return written;
 }
 
@@ -423,8 +425,9 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
 /* compare.dat: one block per variant with results ("msize mbps"), then the
  * bound ("msize bound_mbps"); blocks are separated by two blank lines, so
  * the script addresses them by index and holds no data. */
-static gboolean write_plot(Run *run, GError **error)
+static gboolean write_plot(Run *run, gboolean *plotted, GError **error)
 {
+  *plotted = FALSE;
   const NsCompareSpec *spec = run->spec;
   g_autoptr(GString) dat = g_string_new(
       "# netsched compare: msize_bytes throughput_mbps (median run) slowest_run fastest_run\n");
@@ -494,18 +497,22 @@ static gboolean write_plot(Run *run, GError **error)
     return TRUE; /* nothing to draw */
   const char *terms[][2] = { { "svg size 900,500", "compare.svg" },
                              { "pngcairo size 900,500", "compare.png" } };
-  for (int t = 0; t < 2; t++)
-    g_string_append_printf(gp, "set terminal %s\nset output '%s'\n%s\n", terms[t][0], terms[t][1],
-                           plot->str);
+  const char *outputs[] = { terms[0][1], terms[1][1], NULL };
+  for (int t = 0; t < 2; t++) {
+    g_string_append_printf(gp, "set terminal %s\n", terms[t][0]);
+    ns_gnuplot_output(gp, terms[t][1]);
+    g_string_append_printf(gp, "%s\n", plot->str);
+  }
   g_autofree char *dat_path = g_build_filename(spec->outdir, "compare.dat", NULL);
   g_autofree char *gp_path = g_build_filename(spec->outdir, "compare.gp", NULL);
   if (!g_file_set_contents(dat_path, dat->str, -1, error) ||
       !g_file_set_contents(gp_path, gp->str, -1, error))
     return FALSE;
   g_autofree char *why = NULL;
-  if (!ns_plot_run(spec->outdir, "compare.gp", &why))
+  *plotted = ns_plot_run(spec->outdir, "compare.gp", outputs, &why, error);
+  if (why != NULL)
     fprintf(stderr, "warning: no plot (%s); the data and script are in %s\n", why, spec->outdir);
-  return TRUE;
+  return *plotted || why != NULL;
 }
 
 /* ---- the run ------------------------------------------------------------------ */
@@ -513,6 +520,7 @@ static gboolean write_plot(Run *run, GError **error)
 gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error)
 {
   Run run = { .spec = spec };
+  NsOutputLock *lock = NULL;
   gboolean ok = FALSE;
   run.config = config_digest(spec, error);
   if (run.config == NULL)
@@ -521,10 +529,8 @@ gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error)
                                           : g_path_get_basename(ns_topology_source(spec->topo));
   run.cells = g_new0(Cell, (gsize)spec->variants->len * spec->sizes->len);
   run.csv_path = g_build_filename(spec->outdir, "compare.csv", NULL);
-  if (g_mkdir_with_parents(spec->outdir, 0755) != 0) {
-    ns_set_error_at(error, NS_ERROR_IO, spec->outdir, 0, "cannot create: %s", g_strerror(errno));
+  if ((lock = ns_output_dir_lock(spec->outdir, NULL, error)) == NULL)
     goto out;
-  }
   NsRowFileSpec rows = {
     .path = run.csv_path, .header = csv_header, .resume = spec->resume, .row = load_row,
     .user = &run,
@@ -534,7 +540,6 @@ gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error)
   if ((spec->resume && !upgrade_v1(run.csv_path, error)) ||
       (run.rows = ns_row_file_open(&rows, error)) == NULL)
     goto out;
-  sink_resumed(&run);
   if (spec->table != NULL)
     fprintf(spec->table, "%-24s %10s %12s %12s %8s %12s %5s\n", "algorithm[:sync]", "msize",
             "time_s", "bound_s", "ratio", "Mbit/s", "cf");
@@ -542,10 +547,11 @@ gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error)
     for (guint k = 0; k < spec->sizes->len; k++) {
       const char *label = g_array_index(spec->variants, NsVariant, v).label;
       g_autofree char *size = ns_format_size(g_array_index(spec->sizes, uint64_t, k));
-      if (cell(&run, v, k)->present) {
+      if (cell(&run, v, k)->present) { /* the last row of its key in the file */
         if (spec->table != NULL)
           fprintf(spec->table, "%-24s %10s   (kept from the previous run)\n", label, size);
         ns_progress_skip(spec->progress, 1);
+        sink_cell(&run, cell(&run, v, k));
         continue;
       }
       ns_progress_item(spec->progress, 1, "%s %s", label, size);
@@ -564,20 +570,23 @@ gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error)
                     run.csv_path);
     goto out;
   }
-  ok = write_plot(&run, error);
+  gboolean plotted = FALSE;
+  ok = write_plot(&run, &plotted, error);
   if (ok && spec->table != NULL) {
-    /* paths joined by GLib (no "out//compare.svg"), plots only when drawn */
+    /* paths joined by GLib (no "out//compare.svg") */
     fprintf(spec->table, "\nwrote %s", run.csv_path);
-    static const char *const plots[] = { "compare.svg", "compare.png" };
-    for (gsize i = 0; i < G_N_ELEMENTS(plots); i++) {
-      g_autofree char *path = g_build_filename(spec->outdir, plots[i], NULL);
-      if (g_file_test(path, G_FILE_TEST_IS_REGULAR))
-        fprintf(spec->table, ", %s", path);
+    if (plotted) {
+      g_autofree char *svg = g_build_filename(spec->outdir, "compare.svg", NULL);
+      g_autofree char *png = g_build_filename(spec->outdir, "compare.png", NULL);
+      fprintf(spec->table, ", %s, %s", svg, png);
+    } else {
+      fprintf(spec->table, " (no plot)");
     }
     fprintf(spec->table, "\n");
   }
 out:
   ns_row_file_close(run.rows);
+  ns_output_dir_unlock(lock);
   g_free(run.config);
   g_free(run.topology_name);
   for (gsize i = 0; run.cells != NULL && i < (gsize)spec->variants->len * spec->sizes->len; i++)

@@ -123,10 +123,15 @@ typedef struct {
 
 /* Runs the experiment into OUTDIR/compare.csv, compare.dat, compare.gp and,
  * when gnuplot is there, compare.svg and compare.png (a missing gnuplot
- * is a warning on stderr). Rows that fail are rows with a status, not
+ * is a warning on stderr), holding OUTDIR's lock (analysis/output_dir.h).
+ * The sink gets every row in variant × size order, kept or run now, from
+ * its compare.csv text. Rows that fail are rows with a status, not
  * errors — unless every row fails and `need_result` is set:
- * NS_ERROR_UNSUPPORTED then, the CSV written, no plot. FALSE with NS_ERROR_INPUT for a resume of another configuration
- * or a malformed CSV to resume, NS_ERROR_IO when files cannot be written.
+ * NS_ERROR_UNSUPPORTED then, the CSV written, no plot. FALSE with
+ * NS_ERROR_INPUT for a resume of another configuration, a malformed CSV to
+ * resume or an OUTDIR that is a symbolic link, NS_ERROR_IO when files
+ * cannot be written (a plot gnuplot failed to write included) or another
+ * run holds OUTDIR.
  * Time: the planners' and measurements' costs, plus O(rows) bookkeeping. */
 gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error);
 

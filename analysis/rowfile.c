@@ -1,17 +1,20 @@
 /* netsched — resumable result files. See rowfile.h. */
 #include "analysis/rowfile.h"
+#include "analysis/output_dir.h"
 #include "platforms/error.h"
+#include "platforms/output_file.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct NsRowFile {
   char *path;
   int fd;
+  NsOutputLock *lock;   /* spec->lock: this file's lock (analysis/output_dir.h) */
   GHashTable *keys;     /* key -> GINT_TO_POINTER(line) */
 };
 
@@ -39,17 +42,38 @@ gboolean ns_write_all(int fd, const char *buf, gsize len)
   return TRUE;
 }
 
+/* The whole file, through the descriptor opened without following a link
+ * (not by name again). */
+static gboolean read_all(NsRowFile *f, char **text, gsize *len, GError **error)
+{
+  GString *t = g_string_new(NULL);
+  char buf[65536];
+  for (off_t at = 0;;) {
+    ssize_t n = pread(f->fd, buf, sizeof buf, at);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      ns_set_error_at(error, NS_ERROR_IO, f->path, 0, "cannot read: %s", g_strerror(errno));
+      g_string_free(t, TRUE);
+      return FALSE;
+    }
+    if (n == 0)
+      break;
+    g_string_append_len(t, buf, n);
+    at += n;
+  }
+  *len = t->len;
+  *text = g_string_free(t, FALSE);
+  return TRUE;
+}
+
 /* Reads the rows of a resumed file; truncates a last line cut short. */
 static gboolean load(NsRowFile *f, const NsRowFileSpec *spec, GError **error)
 {
   g_autofree char *text = NULL;
   gsize len = 0;
-  GError *io = NULL;
-  if (!g_file_get_contents(f->path, &text, &len, &io)) {
-    ns_set_error_at(error, NS_ERROR_IO, f->path, 0, "cannot read: %s", io->message);
-    g_error_free(io);
+  if (!read_all(f, &text, &len, error))
     return FALSE;
-  }
   if (len == 0)
     return TRUE;
   char *first_end = strchr(text, '\n');
@@ -112,32 +136,70 @@ static gboolean load(NsRowFile *f, const NsRowFileSpec *spec, GError **error)
   return TRUE;
 }
 
+/* A resumed file: the file at `path` itself, created if missing, never a
+ * link followed to another file. */
+static int open_existing(const char *path, GError **error)
+{
+  int fd = g_open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0 && errno == ELOOP) {
+    ns_set_error_at(error, NS_ERROR_INPUT, path, 0,
+                    "is a symbolic link: refused (netsched never writes through a link); "
+                    "remove it");
+    return -1;
+  }
+  if (fd < 0) {
+    ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot write: %s", g_strerror(errno));
+    return -1;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ns_set_error_at(error, NS_ERROR_INPUT, path, 0, "not a regular file: refused; remove it");
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+/* A file started over: a new file with its header, renamed over `path`
+ * (replacing whatever is there, a link included). */
+static int open_fresh(const char *path, const char *header, GError **error)
+{
+  g_autofree char *temp = NULL;
+  int fd = ns_output_temp(path, O_APPEND, &temp, error);
+  if (fd < 0)
+    return -1;
+  if (!ns_write_all(fd, header, strlen(header))) {
+    ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot write: %s", g_strerror(errno));
+    close(fd);
+    g_unlink(temp);
+    return -1;
+  }
+  if (!ns_output_commit(temp, path, error)) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
 NsRowFile *ns_row_file_open(const NsRowFileSpec *spec, GError **error)
 {
   NsRowFile *f = g_new0(NsRowFile, 1);
   f->path = g_strdup(spec->path);
+  f->fd = -1;
   f->keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-  f->fd = g_open(f->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (f->fd < 0) {
-    ns_set_error_at(error, NS_ERROR_IO, f->path, 0, "cannot write: %s", g_strerror(errno));
-    goto fail;
-  }
-  if (spec->lock && flock(f->fd, LOCK_EX | LOCK_NB) != 0) {
-    if (errno == EWOULDBLOCK)
-      ns_set_error_at(error, NS_ERROR_IO, f->path, 0,
-                      "another run is writing this file (locked): wait for it, or choose "
-                      "another output");
-    else
-      ns_set_error_at(error, NS_ERROR_IO, f->path, 0, "cannot lock: %s", g_strerror(errno));
-    goto fail;
-  }
-  if (spec->resume) {
-    if (!load(f, spec, error))
+  if (spec->lock) {
+    g_autofree char *dir = g_path_get_dirname(f->path);
+    g_autofree char *base = g_path_get_basename(f->path);
+    if ((f->lock = ns_output_dir_lock(dir, base, error)) == NULL)
       goto fail;
-  } else if (ftruncate(f->fd, 0) != 0) {
-    ns_set_error_at(error, NS_ERROR_IO, f->path, 0, "cannot truncate: %s", g_strerror(errno));
-    goto fail;
   }
+  if (!spec->resume) {
+    if ((f->fd = open_fresh(f->path, spec->header, error)) < 0)
+      goto fail;
+    return f;
+  }
+  if ((f->fd = open_existing(f->path, error)) < 0 || !load(f, spec, error))
+    goto fail;
   if (lseek(f->fd, 0, SEEK_END) == 0 && !ns_write_all(f->fd, spec->header, strlen(spec->header))) {
     ns_set_error_at(error, NS_ERROR_IO, f->path, 0, "cannot write: %s", g_strerror(errno));
     goto fail;
@@ -173,6 +235,7 @@ void ns_row_file_close(NsRowFile *f)
     return;
   if (f->fd >= 0)
     close(f->fd);
+  ns_output_dir_unlock(f->lock);
   g_hash_table_destroy(f->keys);
   g_free(f->path);
   g_free(f);

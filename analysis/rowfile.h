@@ -14,8 +14,12 @@
  *     its key or refuses the row ("row of another configuration" is an
  *     error, never a row kept), and the keys are remembered so the caller
  *     runs only what is missing; optionally a key seen twice is an error;
- *   - optionally an advisory lock (flock), so two runs never append to one
- *     file; the kernel drops it when the process dies, even by SIGKILL.
+ *   - optionally the file's lock (analysis/output_dir.h), so two runs never
+ *     append to one file; the kernel drops it when the process dies, even
+ *     by SIGKILL (a caller that locks the whole directory needs none);
+ *   - never written through a link: a resumed file is opened O_NOFOLLOW
+ *     (a link is refused), a file started over is a new file renamed over
+ *     the old one (platforms/output_file.h).
  * Digests of configurations are ns_row_digest(): 64 bits of SHA-256.
  */
 #ifndef NETSCHED_ROWFILE_H
@@ -43,19 +47,20 @@ typedef struct {
   NsHeaderFunc header_check; /* instead of requiring `header` exactly (may be NULL) */
   gboolean resume;          /* keep the rows already there; FALSE: start the file over */
   gboolean unique_keys;     /* a key twice in the file is an error */
-  gboolean lock;            /* take an exclusive flock; another holder is an error */
+  gboolean lock;            /* take the file's lock; another holder is an error */
   NsRowFunc row;            /* resume: called for every row (may be NULL: no keys) */
   void *user;
 } NsRowFileSpec;
 
 /*
- * ns_row_file_open — opens (creating it, or truncating it unless resuming)
- * the result file, takes the lock, reads the rows of a resumed file
- * through spec->row, and writes the header into an empty file.
+ * ns_row_file_open — takes the lock, then opens the result file (creating
+ * it) and reads the rows of a resumed file through spec->row, or, when not
+ * resuming, replaces it by a new file; writes the header into an empty file.
  * Errors: NS_ERROR_IO when the file cannot be opened, read, truncated or
- * written or is locked by another run; NS_ERROR_INPUT for a header that
- * differs ("path:1: <header_hint>"), a duplicate key ("path:N: ...") or
- * what spec->row refuses. Time O(file size) plus the callbacks.
+ * written or is locked by another run; NS_ERROR_INPUT for a resumed file
+ * that is a symbolic link or not a regular file, a header that differs
+ * ("path:1: <header_hint>"), a duplicate key ("path:N: ...") or what
+ * spec->row refuses. Time O(file size) plus the callbacks.
  */
 NsRowFile *ns_row_file_open(const NsRowFileSpec *spec, GError **error);
 

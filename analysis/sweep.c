@@ -1,4 +1,5 @@
 /* netsched — running, resuming and merging sweeps. See sweep.h. */
+#include "analysis/output_dir.h"
 #include "analysis/rowfile.h"
 #include "analysis/sweep_private.h"
 #include "platforms/error.h"
@@ -199,10 +200,11 @@ gboolean ns_sweep_run(const NsSweep *sw, const NsSweepRunOptions *opt, GError **
                     sw->measures->len, sw->measures->len == 1 ? "" : "s");
     return FALSE;
   }
-  if (g_mkdir_with_parents(opt->outdir, 0755) != 0) {
-    ns_set_error_at(error, NS_ERROR_IO, opt->outdir, 0, "cannot create: %s", g_strerror(errno));
+  /* One run writes rows.jsonl and the reports: it locks the directory;
+   * the shards of a grid share it, each locking its own row file. */
+  g_autoptr(NsOutputLock) lock = NULL;
+  if (n_shards == 1 && (lock = ns_output_dir_lock(opt->outdir, NULL, error)) == NULL)
     return FALSE;
-  }
   g_autofree char *name = n_shards == 1 ? g_strdup("rows.jsonl")
                                         : g_strdup_printf("shard-%d-of-%d.jsonl", shard, n_shards);
   g_autofree char *path = g_build_filename(opt->outdir, name, NULL);
@@ -210,7 +212,7 @@ gboolean ns_sweep_run(const NsSweep *sw, const NsSweepRunOptions *opt, GError **
   Reader reader = { .sw = sw, .path = path, .shard = shard, .n_shards = n_shards };
   reader.lines = g_new0(int, sw->n_tasks + 1);
   NsRowFileSpec spec = { .path = path, .header = header, .header_check = check_header,
-                         .resume = !opt->restart, .unique_keys = TRUE, .lock = TRUE,
+                         .resume = !opt->restart, .unique_keys = TRUE, .lock = n_shards > 1,
                          .row = read_row, .user = &reader };
   Sink sink = { .sw = sw };
   sink.file = ns_row_file_open(&spec, error);
@@ -318,6 +320,9 @@ gboolean ns_sweep_merge(const NsSweep *sw, const char *outdir, const char *const
                         FILE *report, GError **error)
 {
   gboolean ok = FALSE;
+  g_autoptr(NsOutputLock) lock = ns_output_dir_lock(outdir, NULL, error);
+  if (lock == NULL)
+    return FALSE;
   g_autoptr(GPtrArray) list = NULL;
   if (files == NULL || files[0] == NULL) {
     if ((list = shard_files(outdir, error)) == NULL)
@@ -331,10 +336,6 @@ gboolean ns_sweep_merge(const NsSweep *sw, const char *outdir, const char *const
     ns_set_error_at(error, NS_ERROR_INPUT, outdir, 0,
                     "no shard-I-of-N.jsonl file to merge (run the shards first: netsched sweep "
                     "--shard I/N)");
-    return FALSE;
-  }
-  if (g_mkdir_with_parents(outdir, 0755) != 0) {
-    ns_set_error_at(error, NS_ERROR_IO, outdir, 0, "cannot create: %s", g_strerror(errno));
     return FALSE;
   }
   char **rows = g_new0(char *, sw->n_tasks + 1);

@@ -387,8 +387,10 @@ static char *plot_name(const char *metrics)
   return g_string_free(s, FALSE);
 }
 
+/* Counts in *drawn the plots gnuplot wrote (none without gnuplot). */
 static gboolean write_plot(const NsSweep *sw, const char *outdir, const char *entry,
-                           GPtrArray *names, const PointStats *ps, GError **error)
+                           GPtrArray *names, const PointStats *ps, guint *drawn,
+                           GError **error)
 {
   g_auto(GStrv) metrics = g_strsplit(entry, "+", -1);
   g_autofree char *base = plot_name(entry);
@@ -472,11 +474,13 @@ static gboolean write_plot(const NsSweep *sw, const char *outdir, const char *en
                          "set grid\nset offsets graph 0.03, graph 0.03, graph 0.05, 0\n",
                          entry, sw->x, dat_name, title, xlabel, ylabel);
   const char *terms[][2] = { { "svg size 1000,550", "svg" }, { "pngcairo size 1000,550", "png" } };
+  g_autofree char *svg = g_strdup_printf("%s.%s", base, terms[0][1]);
+  g_autofree char *png = g_strdup_printf("%s.%s", base, terms[1][1]);
+  const char *outputs[] = { svg, png, NULL };
   for (int t = 0; t < 2; t++) {
-    g_autofree char *out = g_strdup_printf("%s.%s", base, terms[t][1]);
-    g_autofree char *quoted = ns_gnuplot_string(out);
-    g_string_append_printf(gp, "set terminal %s\nset output %s\n%s\n", terms[t][0], quoted,
-                           plot->str);
+    g_string_append_printf(gp, "set terminal %s\n", terms[t][0]);
+    ns_gnuplot_output(gp, outputs[t]);
+    g_string_append_printf(gp, "%s\n", plot->str);
   }
   g_autofree char *dat_path = g_build_filename(outdir, dat_name, NULL);
   g_autofree char *gp_path = g_build_filename(outdir, gp_name, NULL);
@@ -484,9 +488,14 @@ static gboolean write_plot(const NsSweep *sw, const char *outdir, const char *en
       !g_file_set_contents(gp_path, gp->str, -1, error))
     return FALSE;
   g_autofree char *why = NULL;
-  if (!ns_plot_run(outdir, gp_name, &why))
-    fprintf(stderr, "warning: no plot %s (%s); the data and script are in %s\n", base, why,
-            outdir);
+  if (ns_plot_run(outdir, gp_name, outputs, &why, error)) {
+    (*drawn)++;
+    return TRUE;
+  }
+  if (why == NULL)
+    return FALSE;
+  fprintf(stderr, "warning: no plot %s (%s); the data and script are in %s\n", base, why,
+          outdir);
   return TRUE;
 }
 
@@ -548,15 +557,16 @@ gboolean ns_sweep_finish(const NsSweep *sw, const char *outdir, char **rows, FIL
       !write_file(outdir, "aggregate.json", agg_json, error) ||
       !write_file(outdir, "aggregate.csv", agg_csv, error))
     goto out;
+  guint drawn = 0;
   for (guint i = 0; i < sw->plots->len; i++)
-    if (!write_plot(sw, outdir, g_ptr_array_index(sw->plots, i), names, ps, error))
+    if (!write_plot(sw, outdir, g_ptr_array_index(sw->plots, i), names, ps, &drawn, error))
       goto out;
   if (report != NULL) {
     g_autofree char *files = g_build_filename(outdir, "{rows.jsonl,rows.csv,aggregate.json,"
                                                       "aggregate.csv}", NULL);
     fprintf(report, "wrote %s", files);
-    if (sw->plots->len > 0)
-      fprintf(report, " and %u plot%s", sw->plots->len, sw->plots->len == 1 ? "" : "s");
+    if (drawn > 0)
+      fprintf(report, " and %u plot%s", drawn, drawn == 1 ? "" : "s");
     fprintf(report, "\n");
   }
   ok = TRUE;

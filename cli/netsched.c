@@ -10,6 +10,7 @@
  *   calibrate, sweep, torus (see their --help)
  */
 #include "cli/cli.h"
+#include <errno.h>
 #include <locale.h>
 #include <string.h>
 
@@ -60,9 +61,8 @@ static void usage(FILE *out)
           "Exit status: 0 success, 1 a verification failed, 2 bad input.\n");
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
-  setlocale(LC_ALL, "");
   if (argc < 2) {
     usage(stderr);
     return 2;
@@ -103,4 +103,25 @@ int main(int argc, char **argv)
   fprintf(stderr, "netsched: unknown command '%s'\n\n", cmd);
   usage(stderr);
   return 2;
+}
+
+/* Results printed on standard output are results too: a write that failed
+ * (a full disk, a closed pipe that does not kill us) is an error, never
+ * exit 0 with the output lost. */
+static int check_stdout(int status)
+{
+  errno = 0;
+  gboolean failed = fflush(stdout) != 0;
+  int e = errno;
+  if (!failed && !ferror(stdout))
+    return status;
+  fprintf(stderr, "netsched: standard output: write failed%s%s\n", e ? ": " : "",
+          e ? g_strerror(e) : "");
+  return status == 0 ? 2 : status;
+}
+
+int main(int argc, char **argv)
+{
+  setlocale(LC_ALL, "");
+  return check_stdout(run(argc, argv));
 }

@@ -3,12 +3,14 @@
  * A device or pipe that exists (/dev/null, a FIFO) is written directly:
  * there is nothing to replace atomically, and a rename would replace the
  * device itself. Every other output is a temporary file "PATH.XXXXXX" in the destination's
- * directory (so the final rename is atomic on one file system). Its name
+ * directory (platforms/output_file.h: the final rename is atomic on one file
+ * system and replaces a link at PATH instead of writing through it). Its name
  * sits in a fixed table that a signal handler can walk without allocating:
  * on SIGINT, SIGTERM or SIGHUP the temporary files are unlinked and the
  * signal raised again with its default action. */
 #include "cli/cli.h"
 #include "platforms/error.h"
+#include "platforms/output_file.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -66,20 +68,6 @@ FILE *ns_cli_open_output(const char *path, GError **error)
 {
   if (path == NULL || strcmp(path, "-") == 0)
     return stdout;
-  GStatBuf st;
-  gboolean exists = g_stat(path, &st) == 0;
-  if (exists && S_ISDIR(st.st_mode)) {
-    ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot write: is a directory");
-    return NULL;
-  }
-  if (exists && !S_ISREG(st.st_mode)) {
-    /* A device or a pipe (/dev/null, /dev/stdout, a FIFO): written as it
-     * is — renaming a file over it would replace the device. */
-    FILE *f = fopen(path, "w");
-    if (f == NULL)
-      ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot write: %s", g_strerror(errno));
-    return f;
-  }
   Pending *slot = slot_of(NULL);
   for (int i = 0; i < MAX_OPEN && slot == NULL; i++)
     if (pending[i].file == NULL)
@@ -89,18 +77,21 @@ FILE *ns_cli_open_output(const char *path, GError **error)
     return NULL;
   }
   install_handlers();
-  char *temp = g_strdup_printf("%s.XXXXXX", path);
-  int fd = g_mkstemp_full(temp, O_WRONLY | O_CLOEXEC, 0644);
-  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  char *temp = NULL;
+  int fd = ns_output_open(path, &temp, error);
+  if (fd < 0)
+    return NULL;
+  FILE *f = fdopen(fd, "w");
   if (f == NULL) {
     ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot write: %s", g_strerror(errno));
-    if (fd >= 0) {
-      close(fd);
+    close(fd);
+    if (temp != NULL)
       g_unlink(temp);
-    }
     g_free(temp);
     return NULL;
   }
+  if (temp == NULL) /* a device or pipe, written directly */
+    return f;
   slot->temp = temp;
   slot->file = f;
   return f;
@@ -142,13 +133,11 @@ gboolean ns_cli_close_output(FILE *f, const char *path, GError **error)
   }
   ok = fclose(f) == 0 && ok;
   saved = ok ? 0 : (errno ? errno : saved);
-  if (ok && g_rename(slot->temp, path) != 0) {
-    saved = errno;
-    ok = FALSE;
-  }
   if (!ok) {
     g_unlink(slot->temp);
     ns_set_error_at(error, NS_ERROR_IO, path, 0, "write failed: %s", g_strerror(saved));
+  } else {
+    ok = ns_output_commit(slot->temp, path, error);
   }
   release(slot);
   return ok;

@@ -200,9 +200,12 @@ gboolean ns_schedule_write(const NsSchedule *s, NsScheduleFormat format, FILE *o
                            GError **error);
 
 /*
- * ns_schedule_save — writes a schedule into the file `path` (created or
- * truncated), compressed when its name ends in .gz or .zst; a schedule
- * that cannot be written leaves no file behind.
+ * ns_schedule_save — writes a schedule into the file `path`, compressed
+ * when its name ends in .gz or .zst: into a temporary file beside it,
+ * renamed over `path` when complete (a link at `path` is replaced, never
+ * followed; platforms/output_file.h), so a schedule that cannot be
+ * written leaves the old file, or none; a device or pipe is written
+ * directly.
  * Errors as ns_schedule_write, "PATH: what". O(schedule).
  */
 gboolean ns_schedule_save(const NsSchedule *s, NsScheduleFormat format, const char *path,

@@ -13,12 +13,14 @@
 #include "sched/schedule_stream.h"
 #include "sched/schedule_json.h"
 #include "platforms/error.h"
+#include "platforms/output_file.h"
 #include "platforms/units.h"
 
 #include <errno.h>
 #include <gio/gio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #define OUT_SIZE (256u << 10)
@@ -564,22 +566,36 @@ gboolean ns_schedule_save(const NsSchedule *s, NsScheduleFormat format, const ch
 {
   if (!check_writable(s, path, error))
     return FALSE;
-  FILE *f = fopen(path, "w");
+  /* A temporary file renamed over `path` (platforms/output_file.h): a
+   * link there is replaced, not written through, and a failed write
+   * leaves the old file; a device or pipe is written directly. */
+  char *temp = NULL;
+  int fd = ns_output_open(path, &temp, error);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
   if (f == NULL) {
-    int e = errno;
-    ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot open for writing: %s", g_strerror(e));
+    if (fd >= 0) {
+      ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot open for writing: %s",
+                      g_strerror(errno));
+      close(fd);
+    }
+    if (temp != NULL)
+      remove(temp);
+    g_free(temp);
     return FALSE;
   }
-  struct stat st;
-  gboolean regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
   gboolean ok = write_schedule(s, format, ns_schedule_compression_for_name(path), f, path, error);
   if (fclose(f) != 0 && ok) {
     int e = errno;
     ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot write schedule: %s", g_strerror(e));
     ok = FALSE;
   }
-  if (!ok && regular)
-    remove(path); /* no truncated schedule left behind (never a device or pipe) */
+  if (temp != NULL) {
+    if (!ok)
+      remove(temp); /* no truncated schedule left behind */
+    else
+      ok = ns_output_commit(temp, path, error);
+  }
+  g_free(temp);
   return ok;
 }
 

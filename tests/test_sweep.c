@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 static NsTopology *gen(const char *spec, NsGtitmInfo *info)
 {
@@ -504,6 +505,25 @@ static void test_rowfile(void)
   g_clear_error(&error);
   g_autofree char *untouched = read_file(dir, "rows.txt");
   g_assert_cmpstr(untouched, ==, "X\na\nb"); /* a foreign file is never truncated */
+  /* A link where the row file goes: resumed, it is refused; started over,
+   * it is replaced by a new file; its target is never written. */
+  g_autofree char *victim = g_build_filename(dir, "victim", NULL);
+  g_assert_true(g_file_set_contents(victim, "secret", -1, NULL));
+  g_assert_true(g_unlink(path) == 0 && symlink(victim, path) == 0);
+  g_assert_null(ns_row_file_open(&spec, &error));
+  g_autofree char *link_msg = g_strdup_printf("%s: is a symbolic link: refused (netsched never "
+                                              "writes through a link); remove it", path);
+  g_assert_cmpstr(error->message, ==, link_msg);
+  g_clear_error(&error);
+  spec.resume = FALSE;
+  f = ns_row_file_open(&spec, &error);
+  g_assert_no_error(error);
+  g_assert_true(ns_row_file_append(f, "a", "a\n", 2, &error));
+  ns_row_file_close(f);
+  g_autofree char *kept = read_file(dir, "victim");
+  g_assert_cmpstr(kept, ==, "secret");
+  g_autofree char *fresh = read_file(dir, "rows.txt");
+  g_assert_cmpstr(fresh, ==, "H\na\n");
   rm_rf(dir);
 }
 
