@@ -53,6 +53,7 @@ typedef struct {
   char *spanning;       /* NULL: none */
   char *description, *versus, *change;
   char *where;          /* "file:line" of the group */
+  char *models_where;   /* "file:line" of the models key it takes (else the group's) */
 } NsScenarioTopology;
 
 typedef struct {

@@ -88,14 +88,18 @@ static void study_clear(Study *s)
 static gboolean study_models(Study *s, const NsScenario *sc, gboolean progress, GError **error)
 {
   g_autoptr(GPtrArray) names = g_ptr_array_new();
+  g_autoptr(GPtrArray) wheres = g_ptr_array_new(); /* the file:line that names each */
   for (guint i = 0; i < sc->topologies->len; i++) {
-    char **models = g_array_index(sc->topologies, NsScenarioTopology, i).models;
+    const NsScenarioTopology *t = &g_array_index(sc->topologies, NsScenarioTopology, i);
+    char **models = t->models;
     for (int m = 0; models[m] != NULL; m++) {
       gboolean seen = FALSE;
       for (guint k = 0; k < names->len; k++)
         seen = seen || strcmp(g_ptr_array_index(names, k), models[m]) == 0;
-      if (!seen)
+      if (!seen) {
         g_ptr_array_add(names, models[m]);
+        g_ptr_array_add(wheres, t->models_where ? t->models_where : sc->path);
+      }
     }
   }
   if (names->len > 64) {
@@ -111,7 +115,7 @@ static gboolean study_models(Study *s, const NsScenario *sc, gboolean progress, 
                             .runs = sc->runs };
     s->n_models++;
     if (!ns_cli_sim_options(&s->options[m], &in, error)) {
-      g_prefix_error(error, "%s: ", sc->path);
+      g_prefix_error(error, "%s: ", (const char *)g_ptr_array_index(wheres, m));
       return FALSE;
     }
     NsNetModel model = s->options[m].model;
@@ -152,7 +156,8 @@ static gboolean study_designs(Study *s, const NsScenario *sc, GError **error)
     for (int k = 0; t->models[k] != NULL; k++) {
       NsNetModel want;
       if (!ns_net_model_parse(t->models[k], &want, error)) {
-        g_prefix_error(error, "%s: [topology %s]: ", t->where, t->name);
+        g_prefix_error(error, "%s: [topology %s]: ", t->models_where ? t->models_where : t->where,
+                       t->name);
         return FALSE;
       }
       for (int m = 0; m < s->n_models; m++)

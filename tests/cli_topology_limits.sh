@@ -85,5 +85,39 @@ else
   echo "ok - no raw zero-width space"; passed=$((passed + 1))
 fi
 
+# A right-to-left override in a machine name is refused where it is read
+# (#18.11): findings would print it raw and turn the line around.
+printf 'machine a b\xe2\x80\xaec\nswitch s\nlink a,b\xe2\x80\xaec s\n' >"$tmp/rtl.topo"
+check "RTL override in a name" 2 "$ns" topo show "$tmp/rtl.topo"
+expect "RTL named with its line" "$tmp/err" \
+  "^netsched: $tmp/rtl.topo:1: node name 'b\\\\u202ec' holds an invisible, control or bidi character \(U\+202E\)"
+if LC_ALL=C grep -q $'\xe2\x80\xae' "$tmp/err"; then
+  echo "not ok - RTL override printed raw"; failures=$((failures + 1))
+else
+  echo "ok - no raw RTL override"; passed=$((passed + 1))
+fi
+
+# Generator specifications (#18.3, #18.11): an empty shape crashed every
+# command; spaces, repeated options and out-of-range sizes are refused.
+for cmd in "bound -c alltoall" "plan -a faraj" "verify -a faraj" "simulate -a faraj"; do
+  # shellcheck disable=SC2086
+  check "gen: ($cmd)" 2 "$ns" $cmd -T "gen:"
+  expect "gen: ($cmd): no shape" "$tmp/err" "no shape given"
+done
+check "gen: empty" 2 "$ns" topo show "gen:"
+expect "gen: empty: named" "$tmp/err" "^netsched: gen:: no shape given \(expected gen:SHAPE:ARGS, e.g. gen:star:8\)\$"
+check "gen::" 2 "$ns" topo show "gen::"
+check "gen:hypercube:16" 2 "$ns" topo show "gen:hypercube:16"
+expect "hypercube range" "$tmp/err" "^netsched: gen:hypercube:16: a hypercube has 1 to 8 dimensions \(grid dimensions are limited to 8\), not 16\$"
+check "gen:star: 4" 2 "$ns" topo show "gen:star: 4"
+expect "space refused" "$tmp/err" "^netsched: gen:star: 4: character 6 is a space"
+check "option twice" 2 "$ns" topo show "gen:star:4:bandwidth=1Gbps:bandwidth=2Gbps"
+expect "option twice named" "$tmp/err" "option 'bandwidth' is given twice\$"
+check "machines=1e23" 2 "$ns" topo show "gen:waxman:1,20:machines=1e23"
+expect "machines=1e23 refused" "$tmp/err" "^netsched: waxman: more than 1000000 machines\$"
+check "bandwidth 1e-300bps" 2 "$ns" topo show "gen:star:4:bandwidth=1e-300bps"
+expect "lower bandwidth limit" "$tmp/err" "bandwidth is below the 1bps limit\$"
+check "preset options still override" 0 "$ns" topo show "gen:quadrics:16:bandwidth=1Gbps"
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]
