@@ -25,6 +25,19 @@ gboolean ns_collective_from_name(const char *name, NsCollective *c)
   return FALSE;
 }
 
+gboolean ns_collective_size_check(NsCollective c, int64_t n_machines, GError **error)
+{
+  if (c == NS_COLL_BCAST || n_machines <= NS_MAX_PAIRWISE_MACHINES)
+    return TRUE;
+  uint64_t p = (uint64_t)n_machines;
+  ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                  "%s on %" G_GUINT64_FORMAT " machines needs at least %" G_GUINT64_FORMAT
+                  " transfers and %" G_GUINT64_FORMAT " bytes of verifier state: above the "
+                  "limit of %d machines (a schedule holds fewer than 2^32 - 1 transfers)",
+                  ns_collective_name(c), p, p * (p - 1), p * p, NS_MAX_PAIRWISE_MACHINES);
+  return FALSE;
+}
+
 const char *ns_execution_name(NsExecution e)
 {
   return e == NS_EXEC_POSTED ? "posted" : "phased";

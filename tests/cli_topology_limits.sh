@@ -119,5 +119,22 @@ check "bandwidth 1e-300bps" 2 "$ns" topo show "gen:star:4:bandwidth=1e-300bps"
 expect "lower bandwidth limit" "$tmp/err" "bandwidth is below the 1bps limit\$"
 check "preset options still override" 0 "$ns" topo show "gen:quadrics:16:bandwidth=1Gbps"
 
+# Work above a documented limit is refused up front (#18.6): all-to-all and
+# all-gather on more than 65,536 machines, under the memory cap, at once.
+printf 'SwitchName=s0 Nodes=n[0-999998]\n' >"$tmp/star999999.conf"
+printf 'SwitchName=s0 Nodes=n[0-65536]\n' >"$tmp/star65537.conf"
+printf 'SwitchName=s0 Nodes=n[0-69999]\n' >"$tmp/star70000.conf"
+pairwise="above the limit of 65536 machines \(a schedule holds fewer than 2\^32 - 1 transfers\)\$"
+check "verify -a on 999,999 machines" 2 limited "$ns" verify -a faraj -T "$tmp/star999999.conf"
+expect "verify -a: refused with the limit" "$tmp/err" \
+  "^netsched: alltoall on 999999 machines needs at least 999997000002 transfers and 999998000001 bytes of verifier state: $pairwise"
+check "plan on 65,537 machines" 2 limited "$ns" plan -a faraj -T "$tmp/star65537.conf" -o "$tmp/p.json"
+expect "plan: refused with the limit" "$tmp/err" "alltoall on 65537 machines needs at least 4295032832 transfers"
+check "allgather on 70,000 machines" 2 limited "$ns" plan -c allgather -a ring -T "$tmp/star70000.conf" -o "$tmp/p.json"
+expect "allgather: refused with the limit" "$tmp/err" "allgather on 70000 machines needs at least 4899930000 transfers"
+check "compare on 70,000 machines" 2 limited "$ns" compare -T "$tmp/star70000.conf" -m 8KiB -o "$tmp/cmp"
+expect "compare: refused as a whole" "$tmp/err" "^netsched: alltoall on 70000 machines .*$pairwise"
+check "compare wrote nothing" 1 test -e "$tmp/cmp/compare.csv"
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -466,11 +466,11 @@ static void test_scenario_values(void)
   }
   /* models: where the key is, for the CLI's messages */
   g_autofree char *path = write_temp("[scenario]\noutput = o\nmodels = ideal,nosuch\n"
-                                     "[topology a]\nfile = gen:star:4\n[topology b]\n"
-                                     "file = gen:star:4\nmodels = tcp\n");
+                                     "[collective bcast]\n[topology a]\nfile = gen:star:4\n"
+                                     "[topology b]\nfile = gen:star:4\nmodels = tcp\n");
   g_autoptr(NsScenario) s = ns_scenario_load(path, &error);
   g_assert_no_error(error);
-  g_autofree char *want_a = g_strconcat(path, ":3", NULL), *want_b = g_strconcat(path, ":8", NULL);
+  g_autofree char *want_a = g_strconcat(path, ":3", NULL), *want_b = g_strconcat(path, ":9", NULL);
   g_assert_cmpstr(g_array_index(s->topologies, NsScenarioTopology, 0).models_where, ==, want_a);
   g_assert_cmpstr(g_array_index(s->topologies, NsScenarioTopology, 1).models_where, ==, want_b);
   g_remove(path);

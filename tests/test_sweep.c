@@ -430,6 +430,10 @@ static void test_bad_specs(void)
       "F:1: [sweep] needs 'seeds' (e.g. seeds = 1..50)" },
     { "[sweep]\nseeds = 5..2\n", "F:2: seeds '5..2': expected A..B with A <= B, whole numbers "
       "from 0 to 18446744073709551615" },
+    /* found by fuzz_sweep: a bad escape gave a value and an error, and the
+     * next key's error was set over it (a GLib warning, fatal in tests) */
+    { "[sweep]\nx = a\\qb\ny = c\n",
+      "F:2: Key file contains key \u201cx\u201d which has a value that cannot be interpreted." },
     /* #18.11: once silently 18446744073709551615 */
     { "[sweep]\nseeds = 99999999999999999999999\n",
       "F:2: seeds '99999999999999999999999': expected a seed (a whole number from 0 to "
