@@ -36,7 +36,8 @@ int ns_compare_run(const NsCompareArgs *a)
       (variants = ns_variants_parse(a->algorithms ? a->algorithms : "faraj:sender-all,ring,simple",
                                     collective, &error)) == NULL ||
       (a->segment != NULL && !ns_cli_parse_size("--segment", a->segment, &segment, &error)) ||
-      (t = ns_cli_load_topology(a->topology, a->format, a->spanning, &error)) == NULL)
+      (t = ns_cli_load_topology(a->topology, a->format, a->spanning, &error)) == NULL ||
+      !ns_sim_size_check(t, &error)) /* every row simulates: refused once, up front */
     goto fail;
   int root = 0;
   if (a->root != NULL && (root = ns_topology_find_machine(t, a->root)) < 0) {

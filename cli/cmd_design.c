@@ -164,7 +164,8 @@ static gboolean study_designs(Study *s, const NsScenario *sc, GError **error)
         if (s->options[m].model == want)
           d->model_mask |= G_GUINT64_CONSTANT(1) << m;
     }
-    if ((d->topo = ns_cli_load_topology(t->file, t->format, t->spanning, error)) == NULL) {
+    if ((d->topo = ns_cli_load_topology(t->file, t->format, t->spanning, error)) == NULL ||
+        !ns_sim_size_check(d->topo, error)) { /* before the first of its runs */
       g_prefix_error(error, "%s: [topology %s]: ", t->where, t->name);
       return FALSE;
     }

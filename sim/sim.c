@@ -532,10 +532,24 @@ static PairRoutes *pair_routes(const NsTopology *topo, const NsSchedule *s, GErr
   return pr;
 }
 
+gboolean ns_sim_size_check(const NsTopology *topo, GError **error)
+{
+  int p = ns_topology_n_machines(topo);
+  if (p <= NS_SIM_MAX_MACHINES)
+    return TRUE;
+  ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                  "simulating %s: %d machines, above the limit of %d machines (SimGrid runs "
+                  "one actor per machine, each with its own stack: see docs/simulator.md, "
+                  "\"Limits\")", ns_topology_source(topo), p, NS_SIM_MAX_MACHINES);
+  return FALSE;
+}
+
 gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *given,
                      NsSimResult *result, GError **error)
 {
   memset(result, 0, sizeof *result);
+  if (!ns_sim_size_check(topo, error))
+    return FALSE;
   /* ns-3 ignores misspelt attributes and crashes on malformed values:
    * every --ns3 assignment is checked before anything runs. */
   if (given->ns3 != NULL && given->ns3->len > 0 &&

@@ -133,8 +133,17 @@ expect "plan: refused with the limit" "$tmp/err" "alltoall on 65537 machines nee
 check "allgather on 70,000 machines" 2 limited "$ns" plan -c allgather -a ring -T "$tmp/star70000.conf" -o "$tmp/p.json"
 expect "allgather: refused with the limit" "$tmp/err" "allgather on 70000 machines needs at least 4899930000 transfers"
 check "compare on 70,000 machines" 2 limited "$ns" compare -T "$tmp/star70000.conf" -m 8KiB -o "$tmp/cmp"
-expect "compare: refused as a whole" "$tmp/err" "^netsched: alltoall on 70000 machines .*$pairwise"
-check "compare wrote nothing" 1 test -e "$tmp/cmp/compare.csv"
+expect "compare on 70,000: refused as a whole" "$tmp/err" "^netsched: simulating .*star70000.conf: 70000 machines, above the limit of 16384 machines"
+check "compare on 70,000 wrote nothing" 1 test -e "$tmp/cmp/compare.csv"
+# Simulations: one SimGrid actor per machine, at most 16,384 (a broadcast
+# on 999,999 machines once reached 2.8 GB in 120 s).
+simlimit="above the limit of 16384 machines \(SimGrid runs one actor per machine"
+check "simulate bcast on 999,999 machines" 2 limited "$ns" simulate -c bcast -a binomial -T "$tmp/star999999.conf"
+expect "simulate: refused with the limit" "$tmp/err" \
+  "^netsched: simulating $tmp/star999999.conf: 999999 machines, $simlimit"
+check "compare bcast on 16,385 machines" 2 limited "$ns" compare -c bcast -a binomial -T gen:star:16385 -m 8KiB -o "$tmp/cmp2"
+expect "compare bcast: refused up front" "$tmp/err" "^netsched: simulating gen:star:16385: 16385 machines, $simlimit"
+check "compare bcast wrote nothing" 1 test -e "$tmp/cmp2/compare.csv"
 
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]
