@@ -144,6 +144,11 @@ expect "simulate: refused with the limit" "$tmp/err" \
 check "compare bcast on 16,385 machines" 2 limited "$ns" compare -c bcast -a binomial -T gen:star:16385 -m 8KiB -o "$tmp/cmp2"
 expect "compare bcast: refused up front" "$tmp/err" "^netsched: simulating gen:star:16385: 16385 machines, $simlimit"
 check "compare bcast wrote nothing" 1 test -e "$tmp/cmp2/compare.csv"
+# #18.9: a 100,000-switch chain (four machines) ran 48 s, then the replay
+# died of SIGSEGV: SimGrid's solver recursed along the route.
+check "simulate on a 100,000-switch chain" 2 limited "$ns" simulate -a ring -T gen:random:1,4,100000,chain
+expect "chain: refused with the limit" "$tmp/err" \
+  "^netsched: simulating gen:random:1,4,100000,chain: routes of up to 181896 links, above the limit of 4096 links"
 
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]
