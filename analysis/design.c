@@ -240,6 +240,13 @@ static gboolean check_designs(const NsDesignSpec *sp, GError **error)
         ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "design '%s' is given twice", ds->name);
         return FALSE;
       }
+    /* Every design's size before the first run, not after hours of others. */
+    for (int c = 0; c < sp->n_collectives; c++)
+      if (!ns_collective_size_check(sp->collectives[c].collective,
+                                    ns_topology_n_machines(ds->topo), error)) {
+        g_prefix_error(error, "design %s: ", ds->name);
+        return FALSE;
+      }
     if (ds->versus == NULL)
       continue;
     gboolean found = FALSE;

@@ -50,12 +50,20 @@ void ns_prices_free(NsPrices *p)
 
 const char *ns_prices_currency(const NsPrices *p) { return p->currency ? p->currency : ""; }
 
+/* The largest price of one item. A design has at most a few million
+ * switches, ports and cables, so its total stays below about 1e19: finite
+ * and printable, where prices of 1e308 once summed to a cost of inf. */
+#define MAX_PRICE 1e12
+
 static gboolean parse_price(const NsKeyEntry *e, const char *text, double *price, GError **error)
 {
   char *end = NULL;
   *price = g_ascii_strtod(text, &end);
   if (end == text || *end != '\0' || !isfinite(*price) || *price < 0)
     return ns_keyfile_fail(error, e->where, "%s: price '%s' is not a number >= 0", e->key, text);
+  if (*price > MAX_PRICE)
+    return ns_keyfile_fail(error, e->where, "%s: price '%s' is above the limit of 1e12 per item",
+                           e->key, text);
   return TRUE;
 }
 
@@ -279,6 +287,11 @@ gboolean ns_design_cost(const NsPrices *p, const NsTopology *topo, double *cost,
         return FALSE;
       total += price;
     }
+  }
+  if (!isfinite(total)) { /* not with prices <= MAX_PRICE; checked all the same */
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "%s: the cost of the design overflows",
+                    ns_topology_source(topo));
+    return FALSE;
   }
   *cost = total;
   return TRUE;

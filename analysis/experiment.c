@@ -522,6 +522,9 @@ gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error)
   Run run = { .spec = spec };
   NsOutputLock *lock = NULL;
   gboolean ok = FALSE;
+  /* Refused as a whole, at once, rather than row by row. */
+  if (!ns_collective_size_check(spec->collective, ns_topology_n_machines(spec->topo), error))
+    return FALSE;
   run.config = config_digest(spec, error);
   if (run.config == NULL)
     return FALSE;

@@ -134,7 +134,9 @@ GPtrArray *ns_keyfile_scan(const char *path, GError **error)
     for (guint j = 0; j < g->entries->len; j++) {
       NsKeyEntry *e = g_ptr_array_index(g->entries, j);
       e->value = g_key_file_get_string(kf, g->name, e->key, &kerr);
-      if (e->value == NULL) {
+      /* A bad escape ("\q") gives a value AND an error: test the error,
+       * or the next key's error is set over it (found by fuzz_sweep). */
+      if (kerr != NULL) {
         ns_keyfile_fail(error, e->where, "%s", kerr->message);
         g_error_free(kerr);
         goto bad;

@@ -1,11 +1,18 @@
 /* netsched — scenario files (see scenario.h). */
 #include "analysis/scenario.h"
 #include "analysis/design.h"
+#include "analysis/experiment.h"
 #include "analysis/keyfile.h"
 #include "platforms/error.h"
 #include "sched/schedule.h"
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The longest wall-limit: far beyond any simulation, and far below the
+ * 9.2e12 s at which the limit in microseconds overflows 64 bits. */
+#define MAX_WALL_LIMIT 1e9
 
 static const char *const scenario_keys[] = {
   "description", "collective", "algorithms", "msizes", "models", "output",   "root",
@@ -33,6 +40,7 @@ void ns_scenario_free(NsScenario *s)
     g_free(t->change);
     g_free(t->prices);
     g_free(t->where);
+    g_free(t->models_where);
   }
   for (guint i = 0; s->collectives != NULL && i < s->collectives->len; i++) {
     NsScenarioCollective *c = &g_array_index(s->collectives, NsScenarioCollective, i);
@@ -128,11 +136,23 @@ static gboolean read_scenario(NsScenario *s, const NsKeyGroup *g, const char *di
       .where = g_strdup(collective ? collective->where : algorithms->where),
     };
   const NsKeyEntry *e;
+  if ((e = ns_keygroup_find(g, "msizes")) != NULL) {
+    /* Checked here, where the line is known (the study parses it again). */
+    GArray *sizes = ns_msizes_parse("msizes", e->value, error);
+    if (sizes == NULL) {
+      g_prefix_error(error, "%s: ", e->where);
+      return FALSE;
+    }
+    g_array_unref(sizes);
+  }
   if ((e = ns_keygroup_find(g, "wall-limit")) != NULL) {
     char *end = NULL;
+    errno = 0;
     s->wall_limit = g_ascii_strtod(e->value, &end);
-    if (end == e->value || *end != '\0' || !(s->wall_limit > 0))
-      return ns_keyfile_fail(error, e->where, "wall-limit '%s': expected seconds > 0", e->value);
+    if (end == e->value || *end != '\0' || errno == ERANGE || !isfinite(s->wall_limit) ||
+        !(s->wall_limit > 0) || s->wall_limit > MAX_WALL_LIMIT)
+      return ns_keyfile_fail(error, e->where,
+                             "wall-limit '%s': expected seconds > 0 and at most 1e9", e->value);
   }
   return int_key(g, "queue", 1, 1000000, "packets", &s->queue, error) &&
          int_key(g, "runs", 1, 1000, "simulations", &s->runs, error);
@@ -165,7 +185,8 @@ static gboolean read_collective(NsScenario *s, const NsKeyGroup *g, const char *
 }
 
 static gboolean read_topology(NsScenario *s, const NsKeyGroup *g, const char *dir,
-                              const char *models, const char *spanning, GError **error)
+                              const char *models, const char *models_where,
+                              const char *spanning, GError **error)
 {
   if (!ns_keygroup_check_keys(g, topology_keys, error))
     return FALSE;
@@ -189,6 +210,7 @@ static gboolean read_topology(NsScenario *s, const NsKeyGroup *g, const char *di
     return ns_keyfile_fail(error, prices->where,
                            "prices in [%s] override the study's: give [scenario] prices too",
                            g->name);
+  const NsKeyEntry *own_models_entry = ns_keygroup_find(g, "models");
   NsScenarioTopology t = {
     .prices = prices != NULL ? resolve(dir, prices->value) : NULL,
     .name = g_strdup(name), .file = resolve(dir, file), .format = value(g, "format"),
@@ -196,6 +218,8 @@ static gboolean read_topology(NsScenario *s, const NsKeyGroup *g, const char *di
     .spanning = g_strdup(own_spanning ? own_spanning : spanning),
     .description = value(g, "description"), .versus = value(g, "versus"),
     .change = value(g, "change"), .where = g_strdup(g->where),
+    .models_where = g_strdup(own_models_entry ? own_models_entry->where
+                             : models ? models_where : g->where),
   };
   g_array_append_val(s->topologies, t);
   return TRUE;
@@ -249,10 +273,12 @@ NsScenario *ns_scenario_load(const char *path, GError **error)
     ns_set_error_at(error, NS_ERROR_INPUT, path, 0, "no [scenario] group");
     goto fail;
   }
+  const NsKeyEntry *head_models = ns_keygroup_find(head, "models");
+  const char *head_models_where = head_models != NULL ? head_models->where : head->where;
   for (guint i = 0; i < groups->len; i++) {
     const NsKeyGroup *g = g_ptr_array_index(groups, i);
     if (g_str_has_prefix(g->name, "topology ")
-            ? !read_topology(s, g, dir, models, spanning, error)
+            ? !read_topology(s, g, dir, models, head_models_where, spanning, error)
             : g_str_has_prefix(g->name, "collective ") &&
                   !read_collective(s, g, root, segment, error))
       goto fail;

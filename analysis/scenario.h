@@ -55,6 +55,7 @@ typedef struct {
   char *description, *versus, *change;
   char *prices;         /* resolved; NULL: [scenario]'s */
   char *where;          /* "file:line" of the group */
+  char *models_where;   /* "file:line" of the models key it takes (else the group's) */
 } NsScenarioTopology;
 
 typedef struct {

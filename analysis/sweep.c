@@ -93,7 +93,9 @@ static gboolean read_row(const char *line, int lineno, char **key, void *user, G
                     "or --restart");
     return FALSE;
   }
-  if ((guint64)task >= r->sw->n_tasks || strcmp(k, r->sw->keys[task]) != 0) {
+  g_autofree char *expected =
+      (guint64)task < r->sw->n_tasks ? ns_sweep_task_key(r->sw, (guint)task) : NULL;
+  if (expected == NULL || strcmp(k, expected) != 0) {
     ns_set_error_at(error, NS_ERROR_INPUT, r->path, lineno,
                     "row of another configuration (key %s is not the key of task %" G_GINT64_FORMAT
                     " of this sweep): %s",
@@ -171,7 +173,8 @@ typedef struct {
 static gboolean sink_row(guint task, const char *row, gsize len, void *data, GError **error)
 {
   Sink *s = data;
-  if (!ns_row_file_append(s->file, s->sw->keys[task], row, len, error))
+  g_autofree char *key = ns_sweep_task_key(s->sw, task);
+  if (!ns_row_file_append(s->file, key, row, len, error))
     return FALSE;
   s->ran++;
   ns_progress_add(s->progress, 1);
@@ -224,7 +227,8 @@ gboolean ns_sweep_run(const NsSweep *sw, const NsSweepRunOptions *opt, GError **
   guint mine = 0;
   for (guint t = (guint)shard; t < sw->n_tasks; t += (guint)n_shards) {
     mine++;
-    if (!ns_row_file_has(sink.file, sw->keys[t]))
+    g_autofree char *key = ns_sweep_task_key(sw, t);
+    if (!ns_row_file_has(sink.file, key))
       g_array_append_val(pending, t);
   }
   int jobs = MAX(opt->jobs, 1);

@@ -38,6 +38,13 @@
 
 typedef struct NsSweep NsSweep;
 
+/* The most tasks (grid points x seeds) a sweep may have. Refused when the
+ * specification is read, before the grid is built: the end of a run keeps
+ * every row (about 2 KB each with the aggregates' copies) to compute the
+ * aggregates, so 10^6 tasks is already about 2 GB, and a task generates
+ * and measures one topology. docs/sweeps.md, "Limits". */
+#define NS_SWEEP_MAX_TASKS 1000000
+
 /*
  * ns_sweep_load — reads a sweep specification (a GLib key file, format in
  * docs/sweeps.md): [sweep] and one [generator NAME] group per generator.
@@ -88,7 +95,9 @@ guint ns_sweep_n_tasks(const NsSweep *sw);
 guint ns_sweep_n_points(const NsSweep *sw);
 /* "fig325 machines=200 tree=bfs seed 7" (newly allocated). */
 char *ns_sweep_task_label(const NsSweep *sw, guint task);
-const char *ns_sweep_task_key(const NsSweep *sw, guint task);
+/* The key of task `task` (a digest of everything that determines its row),
+ * newly allocated: keys are computed when needed, never held per task. */
+char *ns_sweep_task_key(const NsSweep *sw, guint task);
 
 /*
  * ns_sweep_task_row — computes task `task`: builds its topology and its

@@ -162,20 +162,22 @@ static gboolean parse_seeds(NsSweep *sw, const char *text, const char *where, GE
   for (guint i = 0; i < items->len; i++) {
     const char *item = g_ptr_array_index(items, i);
     const char *dots = strstr(item, "..");
-    char *end = NULL;
     guint64 lo, hi;
+    /* g_ascii_string_to_unsigned: digits only, and an error past 2^64 - 1
+     * where strtoull silently returned 18446744073709551615. */
     if (dots != NULL) {
       g_autofree char *a = g_strndup(item, (gsize)(dots - item));
-      lo = g_ascii_strtoull(a, &end, 10);
-      gboolean ok = end != a && *end == '\0' && a[0] != '-';
-      hi = g_ascii_strtoull(dots + 2, &end, 10);
-      if (!ok || end == dots + 2 || *end != '\0' || dots[2] == '-' || hi < lo)
-        return ns_keyfile_fail(error, where, "seeds '%s': expected A..B with A <= B", item);
+      if (!g_ascii_string_to_unsigned(a, 10, 0, G_MAXUINT64, &lo, NULL) ||
+          !g_ascii_string_to_unsigned(dots + 2, 10, 0, G_MAXUINT64, &hi, NULL) || hi < lo)
+        return ns_keyfile_fail(error, where,
+                               "seeds '%s': expected A..B with A <= B, whole numbers from 0 to "
+                               "18446744073709551615", item);
     } else {
-      lo = hi = g_ascii_strtoull(item, &end, 10);
-      if (end == item || *end != '\0' || item[0] == '-')
-        return ns_keyfile_fail(error, where, "seeds '%s': expected a seed (a whole number) or A..B",
-                    item);
+      if (!g_ascii_string_to_unsigned(item, 10, 0, G_MAXUINT64, &lo, NULL))
+        return ns_keyfile_fail(error, where,
+                               "seeds '%s': expected a seed (a whole number from 0 to "
+                               "18446744073709551615) or A..B", item);
+      hi = lo;
     }
     if (hi - lo >= 1000000 || seeds->len + (hi - lo) >= 1000000)
       return ns_keyfile_fail(error, where, "seeds: more than 1000000 seeds");
@@ -705,6 +707,35 @@ static gboolean check_plots(NsSweep *sw, const char *where, GError **error)
   return TRUE;
 }
 
+/* Counts the grid before it is expanded: points (the product of each
+ * generator's value lists times its tree methods) times seeds, saturating
+ * past the limit so that no product overflows. */
+static gboolean check_grid_size(const NsSweep *sw, const char *where, GError **error)
+{
+  const guint64 limit = NS_SWEEP_MAX_TASKS;
+  guint64 points = 0;
+  for (guint g = 0; g < sw->gens->len && points <= limit; g++) {
+    const NsSweepGen *gen = g_ptr_array_index(sw->gens, g);
+    guint64 n = gen->trees->len;
+    for (guint k = 0; k < gen->params->len && n <= limit; k++)
+      n *= ((const NsSweepParam *)g_ptr_array_index(gen->params, k))->values->len;
+    points += MIN(n, limit + 1);
+  }
+  guint64 seeds = sw->seeds->len; /* <= 1,000,000 */
+  if (points <= limit && points * seeds <= limit)
+    return TRUE;
+  if (points > limit)
+    return ns_keyfile_fail(error, where,
+                           "the grid has more than %" G_GUINT64_FORMAT " points, above the limit "
+                           "of %" G_GUINT64_FORMAT " tasks (points x seeds; docs/sweeps.md, "
+                           "\"Limits\")", limit, limit);
+  return ns_keyfile_fail(error, where,
+                         "the grid has %" G_GUINT64_FORMAT " points x %" G_GUINT64_FORMAT
+                         " seeds = %" G_GUINT64_FORMAT " tasks, above the limit of %"
+                         G_GUINT64_FORMAT " tasks (docs/sweeps.md, \"Limits\"): split it into "
+                         "several sweeps", points, seeds, points * seeds, limit);
+}
+
 static NsSweep *build(const char *source, GPtrArray *groups, const char *base_dir,
                       GError **error)
 {
@@ -753,6 +784,8 @@ static NsSweep *build(const char *source, GPtrArray *groups, const char *base_di
     goto bad;
   }
   if (!check_plots(sw, sweep_group->where, error))
+    goto bad;
+  if (!check_grid_size(sw, sweep_group->where, error))
     goto bad;
   ns_sweep_compile(sw);
   return sw;
@@ -874,9 +907,6 @@ void ns_sweep_free(NsSweep *sw)
   g_free(sw->format);
   g_ptr_array_set_free_func(sw->points, point_free);
   g_ptr_array_unref(sw->points);
-  for (guint t = 0; sw->keys != NULL && t < sw->n_tasks; t++)
-    g_free(sw->keys[t]);
-  g_free(sw->keys);
   g_free(sw->digest);
   g_free(sw->measure_settings);
   g_free(sw);
@@ -1041,16 +1071,13 @@ void ns_sweep_compile(NsSweep *sw)
     for (guint g = 0; g < sw->gens->len; g++)
       expand(sw, g);
   }
-  for (guint t = 0; sw->keys != NULL && t < sw->n_tasks; t++)
-    g_free(sw->keys[t]);
-  g_free(sw->keys);
+  /* Within NS_SWEEP_MAX_TASKS: the grid was counted before it was expanded. */
   sw->n_tasks = sw->points->len * sw->seeds->len;
-  sw->keys = g_new0(char *, sw->n_tasks + 1);
   GChecksum *all = g_checksum_new(G_CHECKSUM_SHA256);
   g_checksum_update(all, (const guchar *)"netsched-sweep/1\n", -1);
   for (guint t = 0; t < sw->n_tasks; t++) {
-    sw->keys[t] = task_key(sw, t);
-    g_checksum_update(all, (const guchar *)sw->keys[t], -1);
+    g_autofree char *key = task_key(sw, t);
+    g_checksum_update(all, (const guchar *)key, -1);
     g_checksum_update(all, (const guchar *)"\n", 1);
   }
   g_free(sw->digest);
@@ -1117,7 +1144,7 @@ guint ns_sweep_n_measures(const NsSweep *sw) { return sw->measures->len; }
 const char *ns_sweep_digest(const NsSweep *sw) { return sw->digest; }
 guint ns_sweep_n_tasks(const NsSweep *sw) { return sw->n_tasks; }
 guint ns_sweep_n_points(const NsSweep *sw) { return sw->points->len; }
-const char *ns_sweep_task_key(const NsSweep *sw, guint task) { return sw->keys[task]; }
+char *ns_sweep_task_key(const NsSweep *sw, guint task) { return task_key(sw, task); }
 
 GPtrArray *ns_sweep_metric_names(const NsSweep *sw)
 {

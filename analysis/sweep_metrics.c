@@ -370,7 +370,8 @@ void ns_sweep_task_row(const NsSweep *sw, guint task, GString *row)
       bcast_metrics(t, sw->msize, v, &alg5_error);
   }
   g_string_append(row, "{\"key\":");
-  ns_json_append_string(row, sw->keys[task]);
+  g_autofree char *key = ns_sweep_task_key(sw, task);
+  ns_json_append_string(row, key);
   g_string_append_printf(row, ",\"task\":%u,\"point\":%u,\"seed\":%" G_GUINT64_FORMAT
                               ",\"generator\":",
                          task, task / sw->seeds->len, ns_sweep_task_seed(sw, task));

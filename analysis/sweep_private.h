@@ -96,8 +96,7 @@ struct NsSweep {
   void *load_data;
   /* the grid */
   GPtrArray *points;        /* NsSweepPoint* */
-  guint n_tasks;
-  char **keys;              /* per task */
+  guint n_tasks;            /* at most NS_SWEEP_MAX_TASKS */
   char *digest;
   /* measurement (the CLI's) */
   NsMeasureFunc measure;

@@ -42,6 +42,7 @@ int ns_compare_run(const NsCompareArgs *a)
                                     collective, &error)) == NULL ||
       (a->segment != NULL && !ns_cli_parse_size("--segment", a->segment, &segment, &error)) ||
       (t = ns_cli_load_topology(a->topology, a->format, a->spanning, &error)) == NULL ||
+      !ns_sim_size_check(t, &error) || /* every row simulates: refused once, up front */
       !ns_cli_outdir(&a->outdir_args, outdir, results, &resume, &error))
     goto fail;
   int root = 0;

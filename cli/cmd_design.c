@@ -92,14 +92,18 @@ static gboolean study_models(Study *s, const NsScenario *sc, NsProgress *progres
                              GError **error)
 {
   g_autoptr(GPtrArray) names = g_ptr_array_new();
+  g_autoptr(GPtrArray) wheres = g_ptr_array_new(); /* the file:line that names each */
   for (guint i = 0; i < sc->topologies->len; i++) {
-    char **models = g_array_index(sc->topologies, NsScenarioTopology, i).models;
+    const NsScenarioTopology *t = &g_array_index(sc->topologies, NsScenarioTopology, i);
+    char **models = t->models;
     for (int m = 0; models[m] != NULL; m++) {
       gboolean seen = FALSE;
       for (guint k = 0; k < names->len; k++)
         seen = seen || strcmp(g_ptr_array_index(names, k), models[m]) == 0;
-      if (!seen)
+      if (!seen) {
         g_ptr_array_add(names, models[m]);
+        g_ptr_array_add(wheres, t->models_where ? t->models_where : sc->path);
+      }
     }
   }
   if (names->len > 64) {
@@ -115,7 +119,7 @@ static gboolean study_models(Study *s, const NsScenario *sc, NsProgress *progres
                             .runs = sc->runs };
     s->n_models++;
     if (!ns_cli_sim_options(&s->options[m], &in, error)) {
-      g_prefix_error(error, "%s: ", sc->path);
+      g_prefix_error(error, "%s: ", (const char *)g_ptr_array_index(wheres, m));
       return FALSE;
     }
     NsNetModel model = s->options[m].model;
@@ -171,14 +175,16 @@ static gboolean study_designs(Study *s, const NsScenario *sc, GError **error)
     for (int k = 0; t->models[k] != NULL; k++) {
       NsNetModel want;
       if (!ns_net_model_parse(t->models[k], &want, error)) {
-        g_prefix_error(error, "%s: [topology %s]: ", t->where, t->name);
+        g_prefix_error(error, "%s: [topology %s]: ", t->models_where ? t->models_where : t->where,
+                       t->name);
         return FALSE;
       }
       for (int m = 0; m < s->n_models; m++)
         if (s->options[m].model == want)
           d->model_mask |= G_GUINT64_CONSTANT(1) << m;
     }
-    if ((d->topo = ns_cli_load_topology(t->file, t->format, t->spanning, error)) == NULL) {
+    if ((d->topo = ns_cli_load_topology(t->file, t->format, t->spanning, error)) == NULL ||
+        !ns_sim_size_check(d->topo, error)) { /* before the first of its runs */
       g_prefix_error(error, "%s: [topology %s]: ", t->where, t->name);
       return FALSE;
     }

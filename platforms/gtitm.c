@@ -248,17 +248,21 @@ static int *place_machines(igraph_rng_t *rng, const NsAttach *a, const int *host
   } else if (a->total > 0) {
     total = a->total;
   } else if (a->ratio > 0 && isfinite(a->ratio)) {
-    total = (gint64)llround(a->ratio * n_hosts);
+    /* Compared in floating point first: llround of a huge product is
+     * undefined, and machines=1e23 once placed 0 machines. */
+    double wanted = round(a->ratio * n_hosts);
+    total = wanted > MAX_MACHINES ? (gint64)MAX_MACHINES + 1 : (gint64)wanted;
   } else {
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "%s: machines=%g is not a positive ratio",
                     what, a->ratio);
     return NULL;
   }
   if (total > MAX_MACHINES) {
-    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "%s: more than %d machines", what,
-                    MAX_MACHINES);
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "%s: more than %d machines",
+                    what, MAX_MACHINES);
     return NULL;
   }
+
   int *sw = g_new(int, MAX(total, 1));
   int m = 0;
   switch (a->kind) {
@@ -889,6 +893,8 @@ NsTopology *ns_gtitm_from_spec(const char *spec, GError **error)
 
 NsTopology *ns_gtitm_generate(const char *spec, NsGtitmInfo *info, GError **error)
 {
+  if (!ns_shape_spec_check(spec, error))
+    return NULL;
   g_auto(GStrv) parts = g_strsplit(spec, ":", -1);
   const char *shape = parts[0];
   if (!ns_gtitm_is_shape(shape) || parts[1] == NULL) {

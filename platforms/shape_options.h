@@ -23,4 +23,10 @@ double ns_shape_link_bandwidth(const NsShapeOptions *o, gboolean switch_to_switc
 /* Applies the switch or machine attributes of `o` to node `node`. */
 void ns_shape_apply_node(NsTopology *t, int node, const NsShapeOptions *o);
 
+/* The checks every generator specification ("SHAPE:ARGS:KEY=VALUE...",
+ * without "gen:") passes before it is parsed: not empty, printable ASCII
+ * without spaces (a number is never " 4"), a shape name first, and no
+ * option key given twice. NS_ERROR_INPUT "gen:SPEC: ..." otherwise. */
+gboolean ns_shape_spec_check(const char *spec, GError **error);
+
 #endif

@@ -336,12 +336,15 @@ static gboolean parse_dims(const char *text, int *dims, int *n)
   return *n > 0;
 }
 
+static NsTopology *from_checked_spec(const char *spec, GError **error);
+
 NsTopology *ns_shape_preset(const char *spec, GError **error)
 {
   g_autofree char *generator = NULL, *title = NULL;
   if (!ns_shape_preset_expand(spec, &generator, &title, error))
     return NULL;
-  NsTopology *t = ns_shape_from_spec(generator, error);
+  /* Unchecked: the user's options follow the preset's and override them. */
+  NsTopology *t = from_checked_spec(generator, error);
   if (t == NULL) {
     g_prefix_error(error, "gen:%s (= gen:%s): ", spec, generator);
     return NULL;
@@ -351,6 +354,14 @@ NsTopology *ns_shape_preset(const char *spec, GError **error)
 }
 
 NsTopology *ns_shape_from_spec(const char *spec, GError **error)
+{
+  /* Also guarantees parts[0] (the shape) exists: g_strsplit("") is empty. */
+  if (!ns_shape_spec_check(spec, error))
+    return NULL;
+  return from_checked_spec(spec, error);
+}
+
+static NsTopology *from_checked_spec(const char *spec, GError **error)
 {
   g_auto(GStrv) parts = g_strsplit(spec, ":", -1);
   const char *shape = parts[0];
@@ -409,12 +420,22 @@ NsTopology *ns_shape_from_spec(const char *spec, GError **error)
       return ns_shape_fattree(v[0], v[1], &o, suffix, error);
     if (g_str_equal(shape, "ring") && n == 1)
       return ns_shape_grid(v, 1, TRUE, &o, suffix, error);
-    if (g_str_equal(shape, "hypercube") && n == 1 && v[0] >= 1 && v[0] <= 20) {
-      int cube[NS_MAX_DIMS * 3];
+    if (g_str_equal(shape, "hypercube") && n == 1) {
+      if (v[0] < 1 || v[0] > NS_MAX_DIMS) {
+        ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                        "gen:%s: a hypercube has 1 to %d dimensions (grid dimensions are "
+                        "limited to %d), not %d", spec, NS_MAX_DIMS, NS_MAX_DIMS, v[0]);
+        return NULL;
+      }
+      int cube[NS_MAX_DIMS];
       for (int d = 0; d < v[0]; d++)
         cube[d] = 2;
-      if (v[0] <= NS_MAX_DIMS)
-        return ns_shape_grid(cube, v[0], FALSE, &o, suffix, error);
+      return ns_shape_grid(cube, v[0], FALSE, &o, suffix, error);
+    }
+    if (g_str_equal(shape, "star") && n == 1) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                      "gen:%s: a star has 2 to 1000000 machines, not %d", spec, v[0]);
+      return NULL;
     }
   }
   ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "gen:%s: not a known shape (use %s)", spec,

@@ -5,6 +5,8 @@
 #include "platforms/topology.h"
 #include "platforms/error.h"
 #include "platforms/topology_private.h"
+#include "platforms/topology_input.h"
+#include "platforms/units.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +67,31 @@ void ns_topology_set_title(NsTopology *t, const char *title)
 
 const char *ns_topology_title(const NsTopology *t) { return t->title; }
 
+/* Names are printed raw in findings, reports and schedules: one holding a
+ * control, format or bidi character (U+202E reverses what follows it on a
+ * terminal) or bytes that are not UTF-8 is refused here, where every
+ * reader and generator adds its nodes. */
+static gboolean name_visible(const NsTopology *t, const char *name, int line, GError **error)
+{
+  const char *end = name + strlen(name);
+  for (const char *p = name; p < end; p = g_utf8_next_char(p)) {
+    gunichar c = g_utf8_get_char_validated(p, end - p);
+    if (c == (gunichar)-1 || c == (gunichar)-2 || ns_input_is_invisible(c)) {
+      g_autofree char *shown = ns_input_escape(name);
+      if (c == (gunichar)-1 || c == (gunichar)-2)
+        ns_set_error_at(error, NS_ERROR_INPUT, t->source, line,
+                        "node name '%s' is not UTF-8 (byte 0x%02x)", shown, (guchar)*p);
+      else
+        ns_set_error_at(error, NS_ERROR_INPUT, t->source, line,
+                        "node name '%s' holds an invisible, control or bidi character "
+                        "(U+%04X): names are printed as they are and must show what they are",
+                        shown, c);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
 int ns_topology_add_node(NsTopology *t, const char *name, NsNodeKind kind, int line,
                          GError **error)
 {
@@ -73,6 +100,8 @@ int ns_topology_add_node(NsTopology *t, const char *name, NsNodeKind kind, int l
     ns_set_error_at(error, NS_ERROR_INPUT, t->source, line, "empty node name");
     return -1;
   }
+  if (!name_visible(t, name, line, error))
+    return -1;
   gpointer prev = g_hash_table_lookup(t->by_name, name);
   if (prev != NULL) {
     const NsNode *p = &g_array_index(t->nodes, NsNode, GPOINTER_TO_INT(prev) - 1);
@@ -114,10 +143,11 @@ int ns_topology_add_link(NsTopology *t, int a, int b, double bandwidth, double l
                     g_array_index(t->nodes, NsNode, a).name);
     return -1;
   }
-  if (!(bandwidth > 0) || bandwidth > 1e18) {
+  if (!(bandwidth >= NS_MIN_BANDWIDTH) || bandwidth > NS_MAX_BANDWIDTH) {
     ns_set_error_at(error, NS_ERROR_INPUT, t->source, line,
-                    bandwidth > 1e18 ? "link %s-%s: bandwidth %g bit/s is above the 1 Ebit/s limit"
-                                     : "link %s-%s: bandwidth must be positive (got %g bit/s)",
+                    bandwidth > NS_MAX_BANDWIDTH
+                        ? "link %s-%s: bandwidth %g bit/s is above the 1 Ebit/s limit"
+                        : "link %s-%s: bandwidth must be at least 1 bit/s (got %g bit/s)",
                     g_array_index(t->nodes, NsNode, a).name,
                     g_array_index(t->nodes, NsNode, b).name, bandwidth);
     return -1;

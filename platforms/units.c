@@ -211,6 +211,14 @@ gboolean ns_parse_bandwidth(const char *text, double *bits_per_s, const char **w
     *why = "bandwidth must be positive";
     return FALSE;
   }
+  if (v < NS_MIN_BANDWIDTH) {
+    *why = "bandwidth is below the 1bps limit";
+    return FALSE;
+  }
+  if (v > NS_MAX_BANDWIDTH) {
+    *why = "bandwidth is above the 1 Ebit/s limit";
+    return FALSE;
+  }
   *bits_per_s = v;
   return TRUE;
 }

@@ -15,8 +15,15 @@
 #include <glib.h>
 #include <stdint.h>
 
+/* Bandwidths netsched accepts, in bit/s: from 1 bit/s (below it a 1 TiB
+ * message would take longer than 2^43 s, and times print with hundreds of
+ * digits: 1e-300bps was once accepted) to 1 Ebit/s. */
+#define NS_MIN_BANDWIDTH 1.0
+#define NS_MAX_BANDWIDTH 1e18
+
 /* Parse "100Mbps" into bits per second. Returns FALSE and sets *why to a
- * static explanation when the text is not a positive bandwidth. */
+ * static explanation when the text is not a bandwidth from
+ * NS_MIN_BANDWIDTH to NS_MAX_BANDWIDTH. */
 gboolean ns_parse_bandwidth(const char *text, double *bits_per_s, const char **why);
 /* Parse "5us" into seconds (>= 0). */
 gboolean ns_parse_time(const char *text, double *seconds, const char **why);

@@ -82,6 +82,8 @@ static NsSchedule *run_planner(const NsPlanner *p, const NsTopology *topo,
                     ns_routing_kind_name(ns_topology_routing(topo)));
     return NULL;
   }
+  if (!ns_collective_size_check(p->collective, ns_topology_n_machines(topo), error))
+    return NULL;
   if (params->msize == 0 || params->msize > NS_MAX_MSIZE) {
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
                     "message size %" G_GUINT64_FORMAT " B is outside 1 B .. 1TiB", params->msize);

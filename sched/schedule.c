@@ -2,6 +2,7 @@
 #include "sched/schedule.h"
 #include "platforms/error.h"
 #include "platforms/topology.h"
+#include "platforms/topology_input.h"
 #include <string.h>
 
 static const char *const collective_names[] = {
@@ -22,6 +23,19 @@ gboolean ns_collective_from_name(const char *name, NsCollective *c)
       *c = (NsCollective)i;
       return TRUE;
     }
+  return FALSE;
+}
+
+gboolean ns_collective_size_check(NsCollective c, int64_t n_machines, GError **error)
+{
+  if (c == NS_COLL_BCAST || n_machines <= NS_MAX_PAIRWISE_MACHINES)
+    return TRUE;
+  uint64_t p = (uint64_t)n_machines;
+  ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                  "%s on %" G_GUINT64_FORMAT " machines needs at least %" G_GUINT64_FORMAT
+                  " transfers and %" G_GUINT64_FORMAT " bytes of verifier state: above the "
+                  "limit of %d machines (a schedule holds fewer than 2^32 - 1 transfers)",
+                  ns_collective_name(c), p, p * (p - 1), p * p, NS_MAX_PAIRWISE_MACHINES);
   return FALSE;
 }
 
@@ -336,9 +350,10 @@ int *ns_schedule_machine_nodes(const NsTopology *topo, const NsSchedule *s, GErr
   int *node = g_new(int, s->n_machines > 0 ? s->n_machines : 1);
   for (int i = 0; i < s->n_machines; i++) {
     int m = ns_topology_find_machine(topo, s->machines[i]);
-    if (m < 0) {
+    if (m < 0) { /* a name no topology holds may hold anything: escaped */
+      g_autofree char *shown = ns_input_escape(s->machines[i]);
       ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                      "schedule machine '%s' is not a machine of topology %s", s->machines[i],
+                      "schedule machine '%s' is not a machine of topology %s", shown,
                       ns_topology_source(topo));
       g_free(node);
       return NULL;

@@ -115,6 +115,18 @@ typedef struct {
 
 const char *ns_collective_name(NsCollective c);
 gboolean ns_collective_from_name(const char *name, NsCollective *c);
+
+/* The most machines of an all-to-all or an all-gather. Both move at least
+ * p(p - 1) chunks, and a schedule holds fewer than 2^32 - 1 transfers
+ * (65,536 · 65,535 just fits); the verifier keeps p² bytes of holdings
+ * (4 GiB here). docs/security.md, "Limits". */
+#define NS_MAX_PAIRWISE_MACHINES 65536
+
+/* The one up-front check of a collective's size, made before anything is
+ * planned, verified or simulated: NS_ERROR_UNSUPPORTED naming the limit
+ * and what the request needs when an all-to-all or all-gather has more
+ * than NS_MAX_PAIRWISE_MACHINES machines. O(1). */
+gboolean ns_collective_size_check(NsCollective c, int64_t n_machines, GError **error);
 const char *ns_execution_name(NsExecution e);
 
 /* New empty schedule over the given machine names (copied). */

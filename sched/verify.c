@@ -1096,6 +1096,8 @@ static gboolean replay_begin(Replay *st, const NsTopology *topo, const NsSchedul
   *st = (Replay){ .topo = topo, .s = s, .whole = whole, .opt = opt, .r = r, .p = s->n_machines };
   r->n_machines = s->n_machines;
   r->topo_machines = ns_topology_n_machines(topo);
+  if (!ns_collective_size_check(s->collective, s->n_machines, error))
+    return FALSE; /* before the p² holdings below */
   st->sink = (Sink){ .findings = r->findings, .failures = r->failures,
                      .max_findings = opt->max_findings };
   st->node = ns_schedule_machine_nodes(topo, s, error);

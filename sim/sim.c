@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -344,6 +345,14 @@ static gboolean run_child(Program *prog, int platform_fd, const NsSimOptions *op
     /* Die with the parent, even if it is killed outright. */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
       _exit(127);
+    /* Room for SimGrid's recursive solver on the main thread, which grows
+     * its stack up to this limit (NS_SIM_STACK_BYTES, sim.h). */
+    struct rlimit stack;
+    if (getrlimit(RLIMIT_STACK, &stack) == 0 && stack.rlim_cur != RLIM_INFINITY &&
+        stack.rlim_cur < (rlim_t)NS_SIM_STACK_BYTES) {
+      stack.rlim_cur = MIN(stack.rlim_max, (rlim_t)NS_SIM_STACK_BYTES); /* RLIM_INFINITY is the largest */
+      (void)setrlimit(RLIMIT_STACK, &stack);
+    }
     execve(exe, (char **)argv->pdata, envp);
     g_snprintf(prog->header->error, sizeof prog->header->error, "cannot run %s: %s", exe,
                g_strerror(errno));
@@ -525,10 +534,33 @@ static PairRoutes *pair_routes(const NsTopology *topo, const NsSchedule *s, GErr
   return pr;
 }
 
+gboolean ns_sim_size_check(const NsTopology *topo, GError **error)
+{
+  int p = ns_topology_n_machines(topo), hops = ns_topology_max_route_len(topo);
+  if (p > NS_SIM_MAX_MACHINES) {
+    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                    "simulating %s: %d machines, above the limit of %d machines (SimGrid runs "
+                    "one actor per machine, each with its own stack: see docs/simulator.md, "
+                    "\"Limits\")", ns_topology_source(topo), p, NS_SIM_MAX_MACHINES);
+    return FALSE;
+  }
+  if (hops > NS_SIM_MAX_ROUTE_LINKS) {
+    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                    "simulating %s: routes of up to %d links, above the limit of %d links "
+                    "(SimGrid's solver walks a route's links recursively: see "
+                    "docs/simulator.md, \"Limits\")", ns_topology_source(topo), hops,
+                    NS_SIM_MAX_ROUTE_LINKS);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *given,
                      NsSimResult *result, GError **error)
 {
   memset(result, 0, sizeof *result);
+  if (!ns_sim_size_check(topo, error))
+    return FALSE;
   /* ns-3 ignores misspelt attributes and crashes on malformed values:
    * every --ns3 assignment is checked before anything runs. */
   if (given->ns3 != NULL && given->ns3->len > 0 &&

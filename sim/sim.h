@@ -37,6 +37,30 @@
 
 typedef enum { NS_MODEL_IDEAL, NS_MODEL_TCP, NS_MODEL_SMPI, NS_MODEL_PACKET } NsNetModel;
 
+/* The most machines a simulation runs. SimGrid gives every machine's actor
+ * a stack and a guard page (two memory mappings), and Linux's default
+ * vm.max_map_count (65,530) stops a process near 32,000 actors ("Failed to
+ * protect stack"); below that the set-up grows with the square of the
+ * machines (a broadcast on a star of 8,192 machines takes 26 s, 16,384
+ * about 100 s). docs/simulator.md, "Limits". */
+#define NS_SIM_MAX_MACHINES 16384
+
+/* The longest route a simulation follows, in links. SimGrid's max-min
+ * solver walks the links that flows share recursively
+ * (lmm::System::update_modified_cnst_set_rec): a flow across the 100,000
+ * switches of a chain overflowed its stack (SIGSEGV after minutes), and
+ * its time grows with the square of the route (a 30,000-switch chain took
+ * 45 s). The replay's stack is also raised (NS_SIM_STACK_BYTES) for many
+ * short routes that share links one after another. */
+#define NS_SIM_MAX_ROUTE_LINKS 4096
+#define NS_SIM_STACK_BYTES ((uint64_t)1 << 30)
+/* The up-front check of a simulation's size, made by ns_simulate() and by
+ * the commands that simulate many runs before the first one:
+ * NS_ERROR_UNSUPPORTED naming the limit when `topo` has more than
+ * NS_SIM_MAX_MACHINES machines or routes that may be longer than
+ * NS_SIM_MAX_ROUTE_LINKS links. O(1). */
+gboolean ns_sim_size_check(const NsTopology *topo, GError **error);
+
 gboolean ns_net_model_parse(const char *name, NsNetModel *model, GError **error);
 const char *ns_net_model_name(NsNetModel model);
 

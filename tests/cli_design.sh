@@ -41,6 +41,20 @@ printf '[scenario]\noutput = o\nruns = 0\n[collective bcast]\n[topology a]\nfile
 check "runs out of range" 2 "$ns" scenario run runs.ini
 expect "runs: file:line" "$tmp/err" "runs.ini:3: runs '0'"
 
+# #18.11: models and msizes errors name their line; wall-limit is finite
+printf '[scenario]\noutput = o\nmodels = ideal,nosuch\n[collective bcast]\n[topology a]\nfile = gen:star:4\n' > models.ini
+check "unknown model" 2 "$ns" scenario run models.ini
+expect "model: file:line" "$tmp/err" "^netsched: models.ini:3: unknown network model 'nosuch'"
+printf '[scenario]\noutput = o\n[collective bcast]\n[topology a]\nfile = gen:star:4\nmodels = tcp,bogus\n' > models2.ini
+check "unknown model of a design" 2 "$ns" scenario run models2.ini
+expect "design model: file:line" "$tmp/err" "^netsched: models2.ini:6: unknown network model 'bogus'"
+printf '[scenario]\noutput = o\nmsizes = 8KiB..4KiB\n[collective bcast]\n[topology a]\nfile = gen:star:4\n' > msizes.ini
+check "bad msizes" 2 "$ns" scenario run msizes.ini
+expect "msizes: file:line" "$tmp/err" "^netsched: msizes.ini:3: msizes"
+printf '[scenario]\noutput = o\nwall-limit = 1e400\n[collective bcast]\n[topology a]\nfile = gen:star:4\n' > wall.ini
+check "wall-limit 1e400" 2 "$ns" scenario run wall.ini
+expect "wall-limit refused" "$tmp/err" "^netsched: wall.ini:3: wall-limit '1e400': expected seconds > 0 and at most 1e9\$"
+
 printf '[scenario]\noutput = o\n[collective bcast]\nalgorithms = linear\nroot = n9\n[topology a]\nfile = gen:star:4\n' > root.ini
 check "bcast root not a machine" 2 "$ns" scenario run root.ini
 expect "root named" "$tmp/err" "root 'n9' is not a machine of design a"

@@ -85,5 +85,80 @@ else
   echo "ok - no raw zero-width space"; passed=$((passed + 1))
 fi
 
+# A right-to-left override in a machine name is refused where it is read
+# (#18.11): findings would print it raw and turn the line around.
+printf 'machine a b\xe2\x80\xaec\nswitch s\nlink a,b\xe2\x80\xaec s\n' >"$tmp/rtl.topo"
+check "RTL override in a name" 2 "$ns" topo show "$tmp/rtl.topo"
+expect "RTL named with its line" "$tmp/err" \
+  "^netsched: $tmp/rtl.topo:1: node name 'b\\\\u202ec' holds an invisible, control or bidi character \(U\+202E\)"
+if LC_ALL=C grep -q $'\xe2\x80\xae' "$tmp/err"; then
+  echo "not ok - RTL override printed raw"; failures=$((failures + 1))
+else
+  echo "ok - no raw RTL override"; passed=$((passed + 1))
+fi
+# A schedule's machine name is escaped when no topology holds it.
+"$ns" plan -a simple -T gen:star:2 -o "$tmp/s2.json" 2>/dev/null
+sed 's/"n1"/"n\\u202e1"/' "$tmp/s2.json" >"$tmp/rtl.json"
+check "RTL in a schedule's machine" 2 "$ns" verify "$tmp/rtl.json" -T gen:star:2
+expect "schedule name escaped" "$tmp/err" "schedule machine 'n\\\\u202e1' is not a machine of topology gen:star:2"
+if LC_ALL=C grep -q $'\xe2\x80\xae' "$tmp/err"; then
+  echo "not ok - RTL override printed raw (schedule)"; failures=$((failures + 1))
+else
+  echo "ok - no raw RTL override (schedule)"; passed=$((passed + 1))
+fi
+
+# Generator specifications (#18.3, #18.11): an empty shape crashed every
+# command; spaces, repeated options and out-of-range sizes are refused.
+for cmd in "bound -c alltoall" "plan -a faraj" "verify -a faraj" "simulate -a faraj"; do
+  # shellcheck disable=SC2086
+  check "gen: ($cmd)" 2 "$ns" $cmd -T "gen:"
+  expect "gen: ($cmd): no shape" "$tmp/err" "no shape given"
+done
+check "gen: empty" 2 "$ns" topo show "gen:"
+expect "gen: empty: named" "$tmp/err" "^netsched: gen:: no shape given \(expected gen:SHAPE:ARGS, e.g. gen:star:8\)\$"
+check "gen::" 2 "$ns" topo show "gen::"
+check "gen:hypercube:16" 2 "$ns" topo show "gen:hypercube:16"
+expect "hypercube range" "$tmp/err" "^netsched: gen:hypercube:16: a hypercube has 1 to 8 dimensions \(grid dimensions are limited to 8\), not 16\$"
+check "gen:star: 4" 2 "$ns" topo show "gen:star: 4"
+expect "space refused" "$tmp/err" "^netsched: gen:star: 4: character 6 is a space"
+check "option twice" 2 "$ns" topo show "gen:star:4:bandwidth=1Gbps:bandwidth=2Gbps"
+expect "option twice named" "$tmp/err" "option 'bandwidth' is given twice\$"
+check "machines=1e23" 2 "$ns" topo show "gen:waxman:1,20:machines=1e23"
+expect "machines=1e23 refused" "$tmp/err" "^netsched: waxman: more than 1000000 machines\$"
+check "bandwidth 1e-300bps" 2 "$ns" topo show "gen:star:4:bandwidth=1e-300bps"
+expect "lower bandwidth limit" "$tmp/err" "bandwidth is below the 1bps limit\$"
+check "preset options still override" 0 "$ns" topo show "gen:quadrics:16:bandwidth=1Gbps"
+
+# Work above a documented limit is refused up front (#18.6): all-to-all and
+# all-gather on more than 65,536 machines, under the memory cap, at once.
+printf 'SwitchName=s0 Nodes=n[0-999998]\n' >"$tmp/star999999.conf"
+printf 'SwitchName=s0 Nodes=n[0-65536]\n' >"$tmp/star65537.conf"
+printf 'SwitchName=s0 Nodes=n[0-69999]\n' >"$tmp/star70000.conf"
+pairwise="above the limit of 65536 machines \(a schedule holds fewer than 2\^32 - 1 transfers\)\$"
+check "verify -a on 999,999 machines" 2 limited "$ns" verify -a faraj -T "$tmp/star999999.conf"
+expect "verify -a: refused with the limit" "$tmp/err" \
+  "^netsched: alltoall on 999999 machines needs at least 999997000002 transfers and 999998000001 bytes of verifier state: $pairwise"
+check "plan on 65,537 machines" 2 limited "$ns" plan -a faraj -T "$tmp/star65537.conf" -o "$tmp/p.json"
+expect "plan: refused with the limit" "$tmp/err" "alltoall on 65537 machines needs at least 4295032832 transfers"
+check "allgather on 70,000 machines" 2 limited "$ns" plan -c allgather -a ring -T "$tmp/star70000.conf" -o "$tmp/p.json"
+expect "allgather: refused with the limit" "$tmp/err" "allgather on 70000 machines needs at least 4899930000 transfers"
+check "compare on 70,000 machines" 2 limited "$ns" compare -T "$tmp/star70000.conf" -m 8KiB -o "$tmp/cmp"
+expect "compare on 70,000: refused as a whole" "$tmp/err" "^netsched: simulating .*star70000.conf: 70000 machines, above the limit of 16384 machines"
+check "compare on 70,000 wrote nothing" 1 test -e "$tmp/cmp/compare.csv"
+# Simulations: one SimGrid actor per machine, at most 16,384 (a broadcast
+# on 999,999 machines once reached 2.8 GB in 120 s).
+simlimit="above the limit of 16384 machines \(SimGrid runs one actor per machine"
+check "simulate bcast on 999,999 machines" 2 limited "$ns" simulate -c bcast -a binomial -T "$tmp/star999999.conf"
+expect "simulate: refused with the limit" "$tmp/err" \
+  "^netsched: simulating $tmp/star999999.conf: 999999 machines, $simlimit"
+check "compare bcast on 16,385 machines" 2 limited "$ns" compare -c bcast -a binomial -T gen:star:16385 -m 8KiB -o "$tmp/cmp2"
+expect "compare bcast: refused up front" "$tmp/err" "^netsched: simulating gen:star:16385: 16385 machines, $simlimit"
+check "compare bcast wrote nothing" 1 test -e "$tmp/cmp2/compare.csv"
+# #18.9: a 100,000-switch chain (four machines) ran 48 s, then the replay
+# died of SIGSEGV: SimGrid's solver recursed along the route.
+check "simulate on a 100,000-switch chain" 2 limited "$ns" simulate -a ring -T gen:random:1,4,100000,chain
+expect "chain: refused with the limit" "$tmp/err" \
+  "^netsched: simulating gen:random:1,4,100000,chain: routes of up to 181896 links, above the limit of 4096 links"
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -5,6 +5,7 @@
  * known exactly and no simulator runs. */
 #include "analysis/design.h"
 #include "analysis/csv.h"
+#include "analysis/scenario.h"
 #include "platforms/error.h"
 #include "platforms/shapes.h"
 #include "testutil.h"
@@ -528,6 +529,9 @@ static void test_prices(void)
     { "[prices]\nswitchport = 1Gbps:3\n", ":2: unknown key 'switchport'" },
     { "[price]\nswitch = 1\n", ":1: unknown group [price]" },
     { "# nothing\n", "no [prices] group" },
+    /* #18.11: once summed to a cost of inf */
+    { "[prices]\nswitch = 1e308\n", ":2: switch: price '1e308' is above the limit of 1e12 per item" },
+    { "[prices]\ncable = 1Gbps:2e12\n", ":2: cable: price '2e12' is above the limit of 1e12 per item" },
   };
   for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
     g_autofree char *path = write_temp(bad[i][0]);
@@ -540,9 +544,47 @@ static void test_prices(void)
   }
 }
 
+/* #18.11: scenario values are refused with file:line when the file is read
+ * (msizes once failed later without a line; wall-limit = 1e400 was taken). */
+static void test_scenario_values(void)
+{
+  const char *bad[][2] = {
+    { "[scenario]\noutput = o\nmsizes = 8KiB..4KiB\n[topology t]\nfile = gen:star:4\n",
+      ":3: msizes" },
+    { "[scenario]\noutput = o\nwall-limit = 1e400\n[topology t]\nfile = gen:star:4\n",
+      ":3: wall-limit '1e400': expected seconds > 0 and at most 1e9" },
+    { "[scenario]\noutput = o\nwall-limit = inf\n[topology t]\nfile = gen:star:4\n",
+      ":3: wall-limit 'inf': expected seconds > 0 and at most 1e9" },
+    { "[scenario]\noutput = o\nwall-limit = 1e10\n[topology t]\nfile = gen:star:4\n",
+      ":3: wall-limit '1e10': expected seconds > 0 and at most 1e9" },
+  };
+  GError *error = NULL;
+  for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+    g_autofree char *path = write_temp(bad[i][0]);
+    g_assert_null(ns_scenario_load(path, &error));
+    g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
+    g_autofree char *want = g_strconcat(path, bad[i][1], NULL);
+    if (!g_str_has_prefix(error->message, want))
+      g_error("%s: got '%s', want '%s...'", bad[i][0], error->message, want);
+    g_clear_error(&error);
+    g_remove(path);
+  }
+  /* models: where the key is, for the CLI's messages */
+  g_autofree char *path = write_temp("[scenario]\noutput = o\nmodels = ideal,nosuch\n"
+                                     "[collective bcast]\n[topology a]\nfile = gen:star:4\n"
+                                     "[topology b]\nfile = gen:star:4\nmodels = tcp\n");
+  g_autoptr(NsScenario) s = ns_scenario_load(path, &error);
+  g_assert_no_error(error);
+  g_autofree char *want_a = g_strconcat(path, ":3", NULL), *want_b = g_strconcat(path, ":9", NULL);
+  g_assert_cmpstr(g_array_index(s->topologies, NsScenarioTopology, 0).models_where, ==, want_a);
+  g_assert_cmpstr(g_array_index(s->topologies, NsScenarioTopology, 1).models_where, ==, want_b);
+  g_remove(path);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/design/scenario-values", test_scenario_values);
   g_test_add_func("/design/fluid-refuses-to-rank", test_fluid_refuses_to_rank);
   g_test_add_func("/design/packet-names", test_packet_names);
   g_test_add_func("/design/design-csv", test_design_csv);

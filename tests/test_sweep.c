@@ -409,6 +409,11 @@ static char *spec_error(const char *text)
   return msg;
 }
 
+/* "1,2,...,100": a hundred values of one parameter. */
+#define TEN(d) #d "1," #d "2," #d "3," #d "4," #d "5," #d "6," #d "7," #d "8," #d "9," #d "10"
+#define HUNDRED TEN(1) "," TEN(2) "," TEN(3) "," TEN(4) "," TEN(5) "," TEN(6) "," TEN(7) "," \
+  TEN(8) "," TEN(9) "," TEN(10)
+
 static void test_bad_specs(void)
 {
   const struct {
@@ -424,7 +429,28 @@ static void test_bad_specs(void)
       "F:3: key 'seeds' is given twice in [sweep] (first at F:2)" },
     { "[sweep]\ntrees = bfs\n[generator a]\nmodel = waxman\nswitches = 9\n",
       "F:1: [sweep] needs 'seeds' (e.g. seeds = 1..50)" },
-    { "[sweep]\nseeds = 5..2\n", "F:2: seeds '5..2': expected A..B with A <= B" },
+    { "[sweep]\nseeds = 5..2\n", "F:2: seeds '5..2': expected A..B with A <= B, whole numbers "
+      "from 0 to 18446744073709551615" },
+    /* found by fuzz_sweep: a bad escape gave a value and an error, and the
+     * next key's error was set over it (a GLib warning, fatal in tests) */
+    { "[sweep]\nx = a\\qb\ny = c\n",
+      "F:2: Key file contains key \u201cx\u201d which has a value that cannot be interpreted." },
+    /* #18.11: once silently 18446744073709551615 */
+    { "[sweep]\nseeds = 99999999999999999999999\n",
+      "F:2: seeds '99999999999999999999999': expected a seed (a whole number from 0 to "
+      "18446744073709551615) or A..B" },
+    { "[sweep]\nseeds = 1..18446744073709551616\n",
+      "F:2: seeds '1..18446744073709551616': expected A..B with A <= B, whole numbers from 0 to "
+      "18446744073709551615" },
+    /* #18.5: counted before anything is allocated per task */
+    { "[sweep]\nseeds = 1..1000\n[generator a]\nmodel = waxman\nswitches = " HUNDRED
+      "\ndegree = " HUNDRED "\nbeta = " HUNDRED "\n",
+      "F:1: the grid has 1000000 points x 1000 seeds = 1000000000 tasks, above the limit of "
+      "1000000 tasks (docs/sweeps.md, \"Limits\"): split it into several sweeps" },
+    { "[sweep]\nseeds = 1\n[generator a]\nmodel = waxman\nswitches = " HUNDRED
+      "\ndegree = " HUNDRED "\nbeta = " HUNDRED "\nalpha = 0.1,0.2\n",
+      "F:1: the grid has more than 1000000 points, above the limit of 1000000 tasks (points x "
+      "seeds; docs/sweeps.md, \"Limits\")" },
     { "[sweep]\nseeds = 1\n[generator a]\nmodel = waxman\nswitches = 9\ndegre = 4\n",
       "F:6: unknown key 'degre' for model waxman (model, trees, switches, machines, ratio, "
       "degree, alpha, beta, connect, attach, bandwidth, uplink, latency)" },
