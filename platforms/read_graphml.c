@@ -45,6 +45,7 @@
  */
 #include "platforms/error.h"
 #include "platforms/hostlist.h"
+#include "platforms/read_options.h"
 #include "platforms/topology_input.h"
 #include "platforms/topology_io.h"
 #include "platforms/units.h"
@@ -1415,6 +1416,15 @@ static gboolean igraph_parse(const char *source, const char *text, gsize len, ig
  */
 NsTopology *ns_topology_parse_graphml(const char *source, const char *text, gsize len,
                                       NsWarnFunc warn, void *warn_data, GError **error)
+{
+  NsReadOptions o;
+  ns_read_options_init(&o);
+  return ns_topology_parse_graphml_with(source, text, len, &o, warn, warn_data, error);
+}
+
+NsTopology *ns_topology_parse_graphml_with(const char *source, const char *text, gsize len,
+                                           const NsReadOptions *o, NsWarnFunc warn,
+                                           void *warn_data, GError **error)
 {
   g_return_val_if_fail(error == NULL || *error == NULL, NULL);
   if (source == NULL)
