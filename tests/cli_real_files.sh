@@ -39,5 +39,16 @@ printf 'SwitchName=s0 Nodes=n[0-3]\nSwitchName=s1 Nodes=n[3-5]\n' >"$tmp/node2.c
 check "node under two switches" 2 "$ns" topo show "$tmp/node2.conf"
 expect "node hint" "$tmp/err" "node2.conf:2: node 'n3' is under two switches: 's0' \(line 1\) and 's1' \(a machine has one link"
 
+# Topology Zoo GraphML (no `kind`): switches with machines attached.
+check "zoo in pieces refused" 2 "$ns" topo show "$data/zoo-style.graphml"
+expect "zoo hint" "$tmp/err" "the graph is not connected: 2 components, the largest with 4 of 6 nodes; -f graphml:largest-component reads that one alone"
+check "zoo largest component" 0 "$ns" topo show "$data/zoo-style.graphml" -f graphml:largest-component:machines-per-switch=2:bandwidth=1Gbps
+expect "zoo size" "$tmp/out" "^size +8 machines, 4 switches, 13 links$"
+expect "zoo speeds" "$tmp/out" "^links +155Mbps \.\. 10Gbps"
+expect "zoo attach stated" "$tmp/err" "every node is a switch with 2 machines \(machines-per-switch=2\), on 1Gbps links"
+check "zoo plan" 0 "$ns" plan -T "$data/zoo-style.graphml" -f graphml:largest-component -a faraj --spanning bfs -o "$tmp/z.json"
+check "zoo bad option" 2 "$ns" topo show "$data/zoo-style.graphml" -f graphml:machines-per-switch=0
+expect "zoo bad option message" "$tmp/err" "^netsched: format 'graphml:machines-per-switch=0': 'machines-per-switch=0': expected a whole number of machines from 1 to 1024$"
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]

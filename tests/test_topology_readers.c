@@ -750,6 +750,53 @@ static void test_slurm_core_and_leafspine(void)
   }
 }
 
+/* Issue 17 item 10: GraphML without netsched's attributes (the Internet
+ * Topology Zoo): every node a switch with machines attached, the Zoo's
+ * link speeds, a refusal naming largest-component for a graph in pieces. */
+static void test_graphml_zoo(void)
+{
+  g_autofree char *path = ns_test_data("topo/zoo-style.graphml");
+  GError *error = NULL;
+  g_assert_null(ns_topology_load(path, NS_TOPO_FORMAT_AUTO, NULL, NULL, &error));
+  g_autofree char *split = g_strdup_printf("%s: the graph is not connected: 2 components, the "
+                                           "largest with 4 of 6 nodes; -f "
+                                           "graphml:largest-component reads that one alone",
+                                           path);
+  g_assert_cmpstr(error->message, ==, split);
+  g_clear_error(&error);
+
+  NsReadOptions o;
+  g_assert_true(ns_read_options_parse("graphml:largest-component:machines-per-switch=2", &o,
+                                      &error));
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
+  g_autoptr(NsTopology) t = ns_topology_load_with(path, &o, collect_warning, warnings, &error);
+  g_assert_no_error(error);
+  g_assert_cmpint(ns_topology_n_switches(t), ==, 4);
+  g_assert_cmpint(ns_topology_n_machines(t), ==, 8);
+  g_assert_cmpstr(ns_topology_machine_name(t, 2), ==, "n2");
+  /* n2 and n3 hang on the second switch, s1 (GraphML id 1). */
+  int n2 = ns_topology_machine_node(t, 2);
+  g_assert_cmpstr(ns_topology_node(t, ns_topology_link_other(t, ns_topology_incident(t, n2)[0],
+                                                             n2))->name, ==, "s1");
+  /* LinkSpeedRaw, LinkSpeed x LinkSpeedUnits (the parallel 0-1 edge), then defaults. */
+  const double speeds[] = {10e9, 2.5e9, 155e6, NS_DEFAULT_BANDWIDTH, NS_DEFAULT_BANDWIDTH};
+  for (int l = 0; l < 5; l++)
+    g_assert_cmpfloat(ns_topology_link(t, l)->bandwidth, ==, speeds[l]);
+  g_assert_cmpuint(warnings->len, ==, 3);
+  g_autofree char *kept = g_strdup_printf("%s: kept the largest component (4 of 6 nodes); "
+                                          "dropped 2 nodes in 1 other component "
+                                          "(largest-component)", path);
+  g_assert_cmpstr(g_ptr_array_index(warnings, 0), ==, kept);
+  g_autofree char *attached = g_strdup_printf("%s: no vertex attribute 'kind': every node is a "
+                                              "switch with 2 machines (machines-per-switch=2), "
+                                              "on 100Mbps links (bandwidth=100Mbps)", path);
+  g_assert_cmpstr(g_ptr_array_index(warnings, 1), ==, attached);
+  g_autofree char *dflt = g_strdup_printf("%s: 2 links without a speed (no bandwidth, "
+                                          "LinkSpeedRaw or LinkSpeed) get 100Mbps "
+                                          "(bandwidth=100Mbps)", path);
+  g_assert_cmpstr(g_ptr_array_index(warnings, 2), ==, dflt);
+}
+
 /* ---- bad files --------------------------------------------------------------- */
 
 typedef struct {
@@ -897,9 +944,9 @@ static const char *const model_accepts[] = {
 };
 
 static const Bad bad_graphml[] = {
-  {"no-kind.graphml", 0,
-   "no vertex attribute 'kind' (declare <key for=\"node\" attr.name=\"kind\" "
-   "attr.type=\"string\"/> and give every node machine or switch)"},
+  {"no-kind.graphml", 6,
+   "vertex 'n0': the name of a machine netsched attaches (n0, n1, ...); give the nodes other "
+   "names (attribute 'name')"},
   {"missing-kind.graphml", 8, "vertex 'n1': missing 'kind' (expected machine or switch)"},
   {"invalid-kind.graphml", 9, "vertex 'r0': invalid kind 'router' (expected machine or switch)"},
   {"numeric-kind.graphml", 6,
@@ -1592,6 +1639,7 @@ int main(int argc, char **argv)
   g_test_add_func("/readers/bad/native", test_bad_native);
   g_test_add_func("/readers/slurm/link-unit", test_slurm_link_unit);
   g_test_add_func("/readers/slurm/no-linkspeed", test_slurm_no_linkspeed);
+  g_test_add_func("/readers/graphml/zoo", test_graphml_zoo);
   g_test_add_func("/readers/slurm/core-and-leafspine", test_slurm_core_and_leafspine);
   g_test_add_func("/readers/bad/slurm", test_bad_slurm);
   g_test_add_func("/readers/bad/graphml", test_bad_graphml);
