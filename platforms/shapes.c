@@ -1,6 +1,7 @@
 /* netsched — built-in shapes and random trees (igraph). See shapes.h. */
 #include "platforms/shapes.h"
 #include "platforms/error.h"
+#include "platforms/dragonfly.h"
 #include "platforms/gtitm.h"
 #include "platforms/units.h"
 #include <igraph.h>
@@ -371,7 +372,7 @@ NsTopology *ns_shape_from_spec(const char *spec, GError **error)
   const char *usage = "star:P, chain:S,M, switch-star:S,M, tree:F1,...,Fn, "
                       "random:SEED,P,S[,uniform|star|chain|deep|unbalanced], fattree:K,N, "
                       "torus:AxB[x...], mesh:AxB[x...], ring:P, hypercube:D, hierarchy:AxB, quadrics:N, "
-                      "gige:N, waxman:SEED,S[,K], transit-stub:SEED[,T,NT,K,NS] or "
+                      "gige:N, dragonfly:G,C,R,N[,GL,CL,RL], waxman:SEED,S[,K], transit-stub:SEED[,T,NT,K,NS] or "
                       "kruskal-tree:SEED,S, each optionally followed by "
                       ":bandwidth=B:uplink=B:latency=T:forwarding=F:ports=N";
 
@@ -389,6 +390,8 @@ NsTopology *ns_shape_from_spec(const char *spec, GError **error)
     g_autofree char *nums = np >= 3 ? g_strjoin(",", rp[0], rp[1], rp[2], NULL) : NULL;
     if (kind_ok && nums != NULL && parse_ints(nums, v, 3, &n) && n == 3)
       return random_tree((uint64_t)v[0], v[1], v[2], kind, &o, suffix, error);
+  } else if (g_str_equal(shape, "dragonfly")) { /* SimGrid's DragonflyZone (dragonfly.c) */
+    return ns_shape_dragonfly(args, &o, suffix, error);
   } else if (g_str_equal(shape, "hierarchy")) { /* Tam & Wang's FE/GE tree (hierarchy.c) */
     return ns_shape_hierarchy(args, &o, suffix, error);
   } else if (g_str_equal(shape, "torus") || g_str_equal(shape, "mesh")) {

@@ -50,5 +50,19 @@ check "zoo plan" 0 "$ns" plan -T "$data/zoo-style.graphml" -f graphml:largest-co
 check "zoo bad option" 2 "$ns" topo show "$data/zoo-style.graphml" -f graphml:machines-per-switch=0
 expect "zoo bad option message" "$tmp/err" "^netsched: format 'graphml:machines-per-switch=0': 'machines-per-switch=0': expected a whole number of machines from 1 to 1024$"
 
+# SimGrid platforms (*.xml with <platform>): clusters and flat zones.
+check "simgrid fat tree" 0 "$ns" topo show "$data/simgrid-fattree.xml"
+expect "fat tree routing" "$tmp/out" "^routing +dmodk on a 2-level fat tree"
+expect "fat tree size" "$tmp/out" "^size +16 machines, 6 switches, 24 links$"
+check "simgrid torus bound" 0 "$ns" bound -T "$data/simgrid-torus.xml" --msize 64KiB
+check "simgrid dragonfly" 0 "$ns" topo show "$data/simgrid-dragonfly.xml"
+expect "dragonfly routes" "$tmp/out" "^routing +explicit: 1260 listed routes"
+check "simgrid flat" 0 "$ns" topo convert "$data/simgrid-flat.xml"
+expect "implied router" "$tmp/out" "^route alpha r0 x0 gamma$"
+check "simgrid forced format" 0 "$ns" topo show -f simgrid "$data/simgrid-torus.xml"
+check "dragonfly generator" 0 "$ns" verify -a faraj --spanning bfs -T gen:dragonfly:3,2,3,2 -q
+check "dragonfly too many groups" 2 "$ns" topo show gen:dragonfly:4,1,1,2
+expect "dragonfly message" "$tmp/err" "dragonfly: 4 groups need 4 routers in each group"
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]
