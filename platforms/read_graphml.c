@@ -926,6 +926,7 @@ typedef struct {
   gboolean switches_only;               /* no `kind`: every node a switch, machines attached */
   gboolean *keep;                       /* vertex kept (largest-component), NULL: all */
   guint default_speed_links;            /* links the file gives no speed */
+  guint self_loops;                     /* skipped in a graph of switches only */
 } Reader;
 
 static void announce(const Reader *R, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
@@ -1439,6 +1440,9 @@ static gboolean attach_machines(Reader *R, NsTopology *topo, const int *ids)
 
 static void announce_default_speed(const Reader *R)
 {
+  if (R->self_loops > 0)
+    announce(R, "%s: %u self-loop%s left out (an edge from a node to itself)", R->source,
+             R->self_loops, R->self_loops == 1 ? "" : "s");
   if (R->default_speed_links == 0 || !R->switches_only)
     return;
   g_autofree char *speed = ns_format_bandwidth(default_bandwidth(R));
@@ -1465,6 +1469,10 @@ static gboolean read_edges(Reader *R, NsTopology *topo, const int *ids, char **n
       igraph_integer_t t = from;
       from = to;
       to = t;
+    }
+    if (from == to && R->switches_only && ids[from] >= 0) {
+      R->self_loops++; /* a router's loop carries nothing between machines */
+      continue;
     }
     if (from == to) {
       ok = fail(R, line, "vertex '%s': self-loop", names[from]);
