@@ -73,8 +73,11 @@ static Router router_of(const NsDragonfly *d, int machine)
 NsTopology *ns_dragonfly_build(const NsDragonfly *d, const NsShapeOptions *o,
                                const char *source, char *const *machine_names, GError **error)
 {
-  gint64 routers = (gint64)d->groups * d->chassis * d->routers;
-  gint64 p = routers * d->nodes;
+  /* Each count is at most 1e6 (callers check): the products fit in 64 bits
+   * when the router count is bounded first. */
+  gint64 routers = (gint64)d->groups * d->chassis;
+  routers = routers > NS_DRAGONFLY_MAX_MACHINES ? routers : routers * d->routers;
+  gint64 p = routers > NS_DRAGONFLY_MAX_MACHINES ? routers : routers * d->nodes;
   if (d->groups < 1 || d->chassis < 1 || d->routers < 1 || d->nodes < 1 ||
       d->global_links < 1 || d->chassis_links < 1 || d->router_links < 1) {
     ns_set_error_at(error, NS_ERROR_INPUT, source, 0, "dragonfly: every count must be at "
@@ -82,9 +85,9 @@ NsTopology *ns_dragonfly_build(const NsDragonfly *d, const NsShapeOptions *o,
     return NULL;
   }
   if (p < 2 || p > NS_DRAGONFLY_MAX_MACHINES) {
-    ns_set_error_at(error, NS_ERROR_INPUT, source, 0, "dragonfly: %" G_GINT64_FORMAT " machines "
-                    "(from 2 to %d: its minimal routing is kept as one explicit route per "
-                    "machine pair)", p, NS_DRAGONFLY_MAX_MACHINES);
+    ns_set_error_at(error, NS_ERROR_INPUT, source, 0, "dragonfly: %s machines (from 2 to %d: "
+                    "its minimal routing is kept as one explicit route per machine pair)",
+                    p < 2 ? "fewer than 2" : "more than 2048", NS_DRAGONFLY_MAX_MACHINES);
     return NULL;
   }
   if (d->groups > d->chassis * d->routers) {

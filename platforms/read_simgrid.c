@@ -529,7 +529,8 @@ static NsTopology *build_cluster(Sg *S, NsWarnFunc warn, void *warn_data, GError
       return NULL;
     }
     NsDragonfly d = {v[0][0], v[1][0], v[2][0], v[3][0], v[0][1], v[1][1], v[2][1]};
-    hosts = (gint64)d.groups * d.chassis * d.routers * d.nodes;
+    double many = (double)d.groups * d.chassis * d.routers * d.nodes; /* each <= 1e6 */
+    hosts = many > NS_DRAGONFLY_MAX_MACHINES ? NS_DRAGONFLY_MAX_MACHINES + 1 : (gint64)many;
     if (hosts <= NS_DRAGONFLY_MAX_MACHINES && (names = host_names(S, hosts, error)) != NULL)
       t = ns_dragonfly_build(&d, &o, S->source, names, error);
     else if (names == NULL && hosts > NS_DRAGONFLY_MAX_MACHINES)

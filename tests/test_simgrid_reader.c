@@ -177,6 +177,11 @@ static void test_dragonfly(void)
                   "in each group (the global link to group j sits on router j of the group), "
                   "not 1");
   g_clear_error(&error);
+  g_assert_null(ns_shape_from_spec("dragonfly:1000000,1000000,1000000,1000000", &error));
+  g_assert_cmpstr(error->message, ==, "gen:dragonfly:1000000,1000000,1000000,1000000: dragonfly: "
+                  "more than 2048 machines (from 2 to 2048: its minimal routing is kept as one "
+                  "explicit route per machine pair)");
+  g_clear_error(&error);
   g_assert_null(ns_shape_from_spec("dragonfly:3,1,3", &error));
   g_assert_true(g_str_has_prefix(error->message, "gen:dragonfly:3,1,3: expected dragonfly:G,C,R,N"));
   g_clear_error(&error);
@@ -219,6 +224,14 @@ static void test_bad(void)
     {"<platform version='4.1'>\n<cluster id='c' topology='TORUS' topo_parameters='4,4'"
      " prefix='n' suffix='' radical='0-15' bw='fast' lat='1us'/>\n</platform>",
      "b.xml:2: bw 'fast': "},
+    {"<platform version='4.1'>\n<cluster id='c' topology='DRAGONFLY' topo_parameters="
+     "'1000000,1;1000000,1;1000000,1;1000000' prefix='n' suffix='' radical='0-15' bw='1Gbps'"
+     " lat='1us'/>\n</platform>",
+     "b.xml: dragonfly: more than 2048 machines"},
+    {"<platform version='4.1'>\n<cluster id='c' topology='TORUS' topo_parameters="
+     "'1000000,1000000,1000000' prefix='n' suffix='' radical='0-15' bw='1Gbps'"
+     " lat='1us'/>\n</platform>",
+     "b.xml:2: TORUS '1000000,1000000,1000000': more than 1000000 hosts"},
   };
   for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
     GError *error = NULL;
