@@ -377,7 +377,7 @@ int ns_cmd_bound(int argc, char **argv)
   GOptionEntry entries[] = {
     { "topology", 'T', 0, G_OPTION_ARG_FILENAME, &topology, "Topology file or gen:SPEC", "T" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Topology format (default: guessed)",
-      "native|slurm|graphml" },
+      "native|slurm|graphml|simgrid[:OPT]" },
     { "spanning", 0, 0, G_OPTION_ARG_STRING, &spanning, NS_CLI_SPANNING_HELP,
       "METHOD[:SEED][@ROOT]" },
     { "msize", 'm', 0, G_OPTION_ARG_STRING, &msize_text, "Message size (default 64KiB)", "SIZE" },

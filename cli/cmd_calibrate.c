@@ -114,7 +114,7 @@ int ns_cmd_calibrate(int argc, char **argv)
       "Topology to simulate on (default: two machines on one switch, links from the linear "
       "fit)", "T" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Topology format (default: guessed)",
-      "native|slurm|graphml" },
+      "native|slurm|graphml|simgrid[:OPT]" },
     { "pair", 'p', 0, G_OPTION_ARG_STRING, &pair,
       "The machines the table was measured between (default: the first two)", "A,B" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,

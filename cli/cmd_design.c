@@ -381,7 +381,7 @@ int ns_cmd_design(int argc, char **argv)
     { "topology", 'T', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot,
       "A design: [NAME=]FILE or [NAME=]gen:SPEC (repeat for each design)", "[NAME=]T" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &a.format, "Topology format (default: guessed)",
-      "native|slurm|graphml" },
+      "native|slurm|graphml|simgrid[:OPT]" },
     { "spanning", 0, 0, G_OPTION_ARG_STRING, &a.spanning, NS_CLI_SPANNING_HELP,
       "METHOD[:SEED][@ROOT]" },
     { "collective", 'c', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot,

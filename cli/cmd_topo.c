@@ -10,7 +10,7 @@ int ns_cmd_topo(int argc, char **argv)
   gboolean json = FALSE, all = FALSE;
   GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Input format (default: from the file name)",
-      "native|slurm|graphml" },
+      "native|slurm|graphml|simgrid[:OPT]" },
     { "spanning", 0, 0, G_OPTION_ARG_STRING, &spanning, NS_CLI_SPANNING_HELP,
       "METHOD[:SEED][@ROOT]" },
     { "to", 't', 0, G_OPTION_ARG_STRING, &to, "convert: output format (default native)",
@@ -28,8 +28,10 @@ int ns_cmd_topo(int argc, char **argv)
                                "         path lengths and, for trees, the tree and its rings.\n"
                                "convert: write the topology as native text, DOT, GraphML or SimGrid platform XML.");
   g_option_context_set_description(
-      ctx, "TOPOLOGY is a file (*.topo native, topology.conf Slurm, *.graphml) or a\n"
-           "generator such as gen:chain:4,8 (see docs/topology-format.md).\n");
+      ctx, "TOPOLOGY is a file (*.topo native, topology.conf Slurm, *.graphml, SimGrid\n"
+           "*.xml) or a generator such as gen:chain:4,8. Formats take options:\n"
+           "-f slurm:1Gbps:core=10Gbps, -f graphml:machines-per-switch=2:largest-component\n"
+           "(see docs/topology-format.md).\n");
   g_option_context_add_main_entries(ctx, entries, NULL);
   int status = 2;
   g_autoptr(NsTopology) t = NULL;

@@ -1,6 +1,7 @@
 /* netsched — helpers shared by the subcommands. */
 #include "cli/cli.h"
 #include "platforms/error.h"
+#include "platforms/read_options.h"
 #include "platforms/shapes.h"
 #include "platforms/spanning.h"
 #include "platforms/topology_io.h"
@@ -43,25 +44,11 @@ static NsTopology *load_graph(const char *path, const char *format, GError **err
   }
   if (g_str_has_prefix(path, "gen:"))
     return ns_shape_from_spec(path + 4, error);
-  if (format != NULL && g_str_has_prefix(format, "slurm:")) {
-    /* -f slurm:UNIT: Slurm's LinkSpeed is unitless */
-    double unit;
-    const char *why = NULL;
-    if (!ns_parse_bandwidth(format + 6, &unit, &why)) {
-      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                      "format '%s': the unit of LinkSpeed must be a bandwidth such as 1Mbps or "
-                      "1Gbps (%s)", format, why);
-      return NULL;
-    }
-    return ns_topology_load_slurm(path, unit, print_warning, NULL, error);
-  }
-  NsTopoFormat f = NS_TOPO_FORMAT_AUTO;
-  if (format != NULL && !ns_topo_format_from_name(format, &f)) {
-    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                    "unknown topology format '%s' (native, slurm, slurm:UNIT, graphml)", format);
+  /* FORMAT[:OPTION]...: slurm:1Gbps:core=10Gbps, graphml:largest-component */
+  NsReadOptions options;
+  if (!ns_read_options_parse(format, &options, error))
     return NULL;
-  }
-  return ns_topology_load(path, f, print_warning, NULL, error);
+  return ns_topology_load_with(path, &options, print_warning, NULL, error);
 }
 
 NsTopology *ns_cli_load_topology(const char *path, const char *format, const char *spanning,

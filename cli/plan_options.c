@@ -10,7 +10,7 @@ void ns_cli_add_plan_options(GOptionContext *ctx, NsPlanOptions *o)
   GOptionEntry entries[] = {
     { "topology", 'T', 0, G_OPTION_ARG_FILENAME, &o->topology, "Topology file or gen:SPEC", "T" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format, "Topology format (default: guessed)",
-      "native|slurm|graphml" },
+      "native|slurm|graphml|simgrid[:OPT]" },
     { "spanning", 0, 0, G_OPTION_ARG_STRING, &o->spanning, NS_CLI_SPANNING_HELP,
       "METHOD[:SEED][@ROOT]" },
     { "collective", 'c', 0, G_OPTION_ARG_STRING, &o->collective,

@@ -96,9 +96,12 @@ static void print_tree(const NsTopology *t, int root, int max_lines, int max_dep
     for (int d = 1; d < f.depth; d++)
       g_string_append(indent, g_array_index(last_at, gboolean, d) ? "    " : "│   ");
     const char *branch = f.depth == 0 ? "" : f.last ? "└── " : "├── ";
-    int below = f.from < 0 || ns_tree_parent(t, f.node) == f.from
-                    ? ns_tree_machines_below(t, f.node)
-                    : ns_topology_n_machines(t) - ns_tree_machines_below(t, f.from);
+    /* The display is rooted at the all-to-all root, the tree view at its
+     * anchor (the first switch declared): the counts are turned around
+     * where the two differ, and the display root has every machine below. */
+    int below = f.from < 0                           ? ns_topology_n_machines(t)
+                : ns_tree_parent(t, f.node) == f.from ? ns_tree_machines_below(t, f.node)
+                : ns_topology_n_machines(t) - ns_tree_machines_below(t, f.from);
     fprintf(out, "%s%s%s [%d machine%s below]\n", indent->str, branch,
             ns_topology_node(t, f.node)->name, below, below == 1 ? "" : "s");
     lines++;

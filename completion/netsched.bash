@@ -30,6 +30,9 @@ _netsched()
     -T|--topology|-o|--output|--junit|--csv|--timeline|--trace|--calibration|--prices|--files)
       _filedir 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --spanning) COMPREPLY=($(compgen -W "bfs dfs kruskal uniform" -- "$cur")); return ;;
+    -f|--format)
+      COMPREPLY=($(compgen -W "native slurm slurm:1Gbps slurm:1Gbps:core=10Gbps graphml
+        graphml:largest-component graphml:machines-per-switch= simgrid" -- "$cur")); return ;;
   esac
   if [[ "$cur" == -* ]]; then
     local opts

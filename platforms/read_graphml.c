@@ -45,6 +45,7 @@
  */
 #include "platforms/error.h"
 #include "platforms/hostlist.h"
+#include "platforms/read_options.h"
 #include "platforms/topology_input.h"
 #include "platforms/topology_io.h"
 #include "platforms/units.h"
@@ -919,7 +920,33 @@ typedef struct {
   const Scan *scan;
   GHashTable *vtypes, *etypes, *gtypes; /* attribute name -> igraph_attribute_type_t + 1 */
   GError **error;
+  const NsReadOptions *opts;
+  NsWarnFunc warn;                      /* announcements (escaped) */
+  void *warn_data;
+  gboolean switches_only;               /* no `kind`: every node a switch, machines attached */
+  gboolean *keep;                       /* vertex kept (largest-component), NULL: all */
+  guint default_speed_links;            /* links the file gives no speed */
+  guint self_loops;                     /* skipped in a graph of switches only */
 } Reader;
+
+static void announce(const Reader *R, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void announce(const Reader *R, const char *fmt, ...)
+{
+  if (R->warn == NULL)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  NsInputWarn w = {R->warn, R->warn_data};
+  ns_input_escaping_warn(msg, &w);
+}
+
+/* The speed of links the file says nothing about, and of attached machines. */
+static double default_bandwidth(const Reader *R)
+{
+  return R->opts->bandwidth > 0 ? R->opts->bandwidth : NS_DEFAULT_BANDWIDTH;
+}
 
 static gboolean fail(Reader *R, int line, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static gboolean fail(Reader *R, int line, const char *fmt, ...)
@@ -1152,15 +1179,14 @@ static gboolean fail_bom(Reader *R, int line, const char *name)
  * the node id of igraph's vertex v. */
 static gboolean read_vertices(Reader *R, NsTopology *topo, int *ids, char **names)
 {
-  igraph_integer_t n = igraph_vcount(R->g);
-  if (attr_type(R->vtypes, "kind") < 0 && n > 0)
-    return fail(R, 0, "no vertex attribute 'kind' (declare <key for=\"node\" "
-                "attr.name=\"kind\" attr.type=\"string\"/> and give every node machine or "
-                "switch)");
+  R->switches_only = attr_type(R->vtypes, "kind") < 0;
   gboolean ok = TRUE;
   const GArray *order = R->scan->declared;
   for (guint k = 0; ok && k < order->len; k++) {
     igraph_integer_t v = g_array_index(order, int, k);
+    ids[v] = -1;
+    if (R->keep != NULL && !R->keep[v])
+      continue;
     int line = vertex_line(R, v);
     gboolean bad;
     const char *id = ((const ScanNode *)g_ptr_array_index(R->scan->vertices, v))->id;
@@ -1172,6 +1198,8 @@ static gboolean read_vertices(Reader *R, NsTopology *topo, int *ids, char **name
     char *fallback = NULL;
     if (name == NULL || *name == '\0')
       name = fallback = g_strdup_printf("%" IGRAPH_PRId, v);
+    else if (R->switches_only && name == id && strspn(id, "0123456789") == strlen(id))
+      name = fallback = g_strconcat("s", id, NULL); /* the Topology Zoo's ids 0, 1, ... */
     names[v] = g_strdup(name);
     g_free(fallback);
     const char *who = names[v];
@@ -1179,7 +1207,7 @@ static gboolean read_vertices(Reader *R, NsTopology *topo, int *ids, char **name
       return fail(R, line, "vertex '%s': the name contains a control character", who);
     if (strstr(who, NS_INPUT_BOM) != NULL)
       return fail_bom(R, line, who);
-    const char *kind = vstring(R, "kind", v, &bad);
+    const char *kind = R->switches_only ? "switch" : vstring(R, "kind", v, &bad);
     NsNodeKind kd = NS_NODE_MACHINE;
     if (bad)
       return fail(R, line, "vertex '%s': attribute 'kind' must be a string (machine or "
@@ -1248,7 +1276,7 @@ static gboolean read_fabric(Reader *R, NsTopology *topo, const int *ids)
     double num = 0;
     const char *str = NULL;
     int k = mixed(R, R->vtypes, IGRAPH_ATTRIBUTE_VERTEX, "ports", v, &num, &str);
-    if (k == 0)
+    if (k == 0 || ids[v] < 0)
       continue;
     const char *who = ((const ScanNode *)g_ptr_array_index(R->scan->vertices, v))->id;
     g_autofree char *text = k == 1 ? g_strdup_printf("%.0f", num) : g_strdup(str);
@@ -1291,6 +1319,138 @@ static gboolean edge_value(Reader *R, const char *attr, igraph_integer_t e, int 
   }
 }
 
+/* A number written alone ("2.5"), or NaN. */
+static double whole_number_text(const char *text)
+{
+  char *end = NULL;
+  double x = g_ascii_strtod(text, &end);
+  return end != text && *end == '\0' ? x : NAN;
+}
+
+/* The Internet Topology Zoo's link speed: LinkSpeedRaw in bit/s, else
+ * LinkSpeed in LinkSpeedUnits (K, M, G, T: kbit/s ... Tbit/s; none:
+ * bit/s). FALSE when the edge has neither or they are not a positive
+ * number. */
+static gboolean zoo_speed(Reader *R, igraph_integer_t e, double *bandwidth)
+{
+  double raw = 0, speed = 0, unused = 0;
+  const char *raw_text = NULL, *speed_text = NULL, *units = NULL;
+  int k = mixed(R, R->etypes, IGRAPH_ATTRIBUTE_EDGE, "LinkSpeedRaw", e, &raw, &raw_text);
+  if (k == 2)
+    raw = whole_number_text(raw_text);
+  if ((k == 1 || k == 2) && raw > 0 && isfinite(raw)) {
+    *bandwidth = raw;
+    return TRUE;
+  }
+  k = mixed(R, R->etypes, IGRAPH_ATTRIBUTE_EDGE, "LinkSpeed", e, &speed, &speed_text);
+  if (k == 2)
+    speed = whole_number_text(speed_text);
+  else if (k != 1)
+    return FALSE;
+  if (mixed(R, R->etypes, IGRAPH_ATTRIBUTE_EDGE, "LinkSpeedUnits", e, &unused, &units) == 2) {
+    const char *prefixes = "KMGT";
+    const char *at = strlen(units) == 1 ? strchr(prefixes, g_ascii_toupper(units[0])) : NULL;
+    if (at == NULL)
+      return FALSE;
+    for (const char *p = prefixes; p <= at; p++)
+      speed *= 1e3;
+  }
+  if (!(speed > 0 && isfinite(speed)))
+    return FALSE;
+  *bandwidth = speed;
+  return TRUE;
+}
+
+/* Connected components: with `largest-component` keep the largest (the
+ * first in document order among equals) and say what was dropped; a graph
+ * of switches only (no `kind`) in several pieces is refused with that way
+ * out. O(n + m). */
+static gboolean choose_component(Reader *R)
+{
+  igraph_vector_int_t membership, sizes;
+  igraph_integer_t count = 0;
+  igraph_vector_int_init(&membership, 0);
+  igraph_vector_int_init(&sizes, 0);
+  gboolean ok = igraph_connected_components(R->g, &membership, &sizes, &count, IGRAPH_WEAK) ==
+                IGRAPH_SUCCESS;
+  if (!ok)
+    fail(R, 0, "cannot compute the components of the graph");
+  igraph_integer_t n = igraph_vcount(R->g), best = -1;
+  for (guint k = 0; ok && k < R->scan->declared->len; k++) {
+    igraph_integer_t c = VECTOR(membership)[g_array_index(R->scan->declared, int, k)];
+    if (best < 0 || VECTOR(sizes)[c] > VECTOR(sizes)[best])
+      best = c;
+  }
+  if (ok && count > 1 && R->opts->largest_component) {
+    R->keep = g_new0(gboolean, n + 1);
+    for (igraph_integer_t v = 0; v < n; v++)
+      R->keep[v] = VECTOR(membership)[v] == best;
+    announce(R, "%s: kept the largest component (%" IGRAPH_PRId " of %" IGRAPH_PRId " nodes); "
+             "dropped %" IGRAPH_PRId " nodes in %" IGRAPH_PRId " other component%s "
+             "(largest-component)", R->source, VECTOR(sizes)[best], n, n - VECTOR(sizes)[best],
+             count - 1, count == 2 ? "" : "s");
+  } else if (ok && count > 1 && attr_type(R->vtypes, "kind") < 0) {
+    ok = fail(R, 0, "the graph is not connected: %" IGRAPH_PRId " components, the largest "
+              "with %" IGRAPH_PRId " of %" IGRAPH_PRId " nodes; -f graphml:largest-component "
+              "reads that one alone", count, VECTOR(sizes)[best], n);
+  }
+  igraph_vector_int_destroy(&membership);
+  igraph_vector_int_destroy(&sizes);
+  return ok;
+}
+
+/* A graph of switches only: machines-per-switch machines on every switch,
+ * named n0, n1, ... in switch order, with links of the default speed. */
+static gboolean attach_machines(Reader *R, NsTopology *topo, const int *ids)
+{
+  if (!R->switches_only)
+    return TRUE;
+  int per = R->opts->machines_per_switch > 0 ? R->opts->machines_per_switch : 1;
+  int n_switches = 0;
+  for (igraph_integer_t v = 0; v < igraph_vcount(R->g); v++)
+    n_switches += ids[v] >= 0;
+  if ((gint64)n_switches * (per + 1) > NS_HOSTLIST_MAX)
+    return fail(R, 0, "%d switches with %d machines each make more than %d nodes", n_switches,
+                per, NS_HOSTLIST_MAX);
+  double bw = default_bandwidth(R);
+  int next = 0;
+  for (guint k = 0; k < R->scan->declared->len; k++) {
+    igraph_integer_t v = g_array_index(R->scan->declared, int, k);
+    if (ids[v] < 0)
+      continue;
+    for (int i = 0; i < per; i++) {
+      char name[24];
+      g_snprintf(name, sizeof name, "n%d", next++);
+      int taken = ns_topology_find_node(topo, name);
+      if (taken >= 0)
+        return fail(R, ns_topology_node(topo, taken)->line, "vertex '%s': the name of a machine "
+                    "netsched attaches (n0, n1, ...); give the nodes other names (attribute "
+                    "'name')", name);
+      int m = ns_topology_add_node(topo, name, NS_NODE_MACHINE, 0, R->error);
+      if (m < 0 || ns_topology_add_link(topo, m, ids[v], bw, NS_DEFAULT_LATENCY, 0, R->error) < 0)
+        return FALSE;
+    }
+  }
+  g_autofree char *speed = ns_format_bandwidth(bw);
+  announce(R, "%s: no vertex attribute 'kind': every node is a switch with %d machine%s "
+           "(machines-per-switch=%d), on %s links (bandwidth=%s)", R->source, per,
+           per == 1 ? "" : "s", per, speed, speed);
+  return TRUE;
+}
+
+static void announce_default_speed(const Reader *R)
+{
+  if (R->self_loops > 0)
+    announce(R, "%s: %u self-loop%s left out (an edge from a node to itself)", R->source,
+             R->self_loops, R->self_loops == 1 ? "" : "s");
+  if (R->default_speed_links == 0 || !R->switches_only)
+    return;
+  g_autofree char *speed = ns_format_bandwidth(default_bandwidth(R));
+  announce(R, "%s: %u link%s without a speed (no bandwidth, LinkSpeedRaw or LinkSpeed) get "
+           "%s (bandwidth=%s)", R->source, R->default_speed_links,
+           R->default_speed_links == 1 ? "" : "s", speed, speed);
+}
+
 static gboolean read_edges(Reader *R, NsTopology *topo, const int *ids, char **names)
 {
   igraph_integer_t m = igraph_ecount(R->g);
@@ -1310,15 +1470,25 @@ static gboolean read_edges(Reader *R, NsTopology *topo, const int *ids, char **n
       from = to;
       to = t;
     }
+    if (from == to && R->switches_only && ids[from] >= 0) {
+      R->self_loops++; /* a router's loop carries nothing between machines */
+      continue;
+    }
     if (from == to) {
       ok = fail(R, line, "vertex '%s': self-loop", names[from]);
       break;
     }
-    double bandwidth = NS_DEFAULT_BANDWIDTH, latency = NS_DEFAULT_LATENCY;
+    if (ids[from] < 0 || ids[to] < 0)
+      continue; /* in a component left out (largest-component) */
+    double bandwidth = 0, latency = NS_DEFAULT_LATENCY;
     ok = edge_value(R, "bandwidth", e, line, names[from], names[to], TRUE, &bandwidth) &&
          edge_value(R, "latency", e, line, names[from], names[to], FALSE, &latency);
     if (!ok)
       break;
+    if (bandwidth == 0 && !zoo_speed(R, e, &bandwidth)) {
+      bandwidth = default_bandwidth(R);
+      R->default_speed_links++;
+    }
     if (directed) {
       gint64 rev = (gint64)to * nv + from;
       gpointer hit = g_hash_table_lookup(pending, &rev);
@@ -1416,6 +1586,15 @@ static gboolean igraph_parse(const char *source, const char *text, gsize len, ig
 NsTopology *ns_topology_parse_graphml(const char *source, const char *text, gsize len,
                                       NsWarnFunc warn, void *warn_data, GError **error)
 {
+  NsReadOptions o;
+  ns_read_options_init(&o);
+  return ns_topology_parse_graphml_with(source, text, len, &o, warn, warn_data, error);
+}
+
+NsTopology *ns_topology_parse_graphml_with(const char *source, const char *text, gsize len,
+                                           const NsReadOptions *o, NsWarnFunc warn,
+                                           void *warn_data, GError **error)
+{
   g_return_val_if_fail(error == NULL || *error == NULL, NULL);
   if (source == NULL)
     source = "<graphml>";
@@ -1450,15 +1629,22 @@ NsTopology *ns_topology_parse_graphml(const char *source, const char *text, gsiz
       .etypes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
       .gtypes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
       .error = err,
+      .opts = o,
+      .warn = warn,
+      .warn_data = warn_data,
     };
     topo = ns_topology_new(source);
     igraph_integer_t n = igraph_vcount(&g);
     int *ids = g_new0(int, n + 1);
     char **names = g_new0(char *, n + 1);
     NsInputWarn w = {warn, warn_data};
-    ok = list_types(&R, &g) && cross_check(&R) && read_vertices(&R, topo, ids, names) &&
-         read_edges(&R, topo, ids, names) && read_fabric(&R, topo, ids) &&
-         ns_topology_finalize(topo, warn != NULL ? ns_input_escaping_warn : NULL, &w, err);
+    ok = list_types(&R, &g) && cross_check(&R) && choose_component(&R) &&
+         read_vertices(&R, topo, ids, names) && read_edges(&R, topo, ids, names) &&
+         attach_machines(&R, topo, ids) && read_fabric(&R, topo, ids);
+    if (ok)
+      announce_default_speed(&R);
+    ok = ok && ns_topology_finalize(topo, warn != NULL ? ns_input_escaping_warn : NULL, &w, err);
+    g_free(R.keep);
     g_free(ids);
     for (igraph_integer_t v = 0; v < n; v++)
       g_free(names[v]);

@@ -16,11 +16,20 @@
  * in Switches= a child switch linked to it. Switches are added in the order
  * of their SwitchName lines, then machines in the order they are listed.
  * LinkSpeed is checked (a whole number, as Slurm requires). Slurm defines
- * it as a unitless relative value and netsched never guesses units: with
- * a link unit (ns_topology_parse_slurm_unit, `-f slurm:1Gbps`) the links a
- * line declares — to its Nodes and its Switches — get LinkSpeed × unit;
- * without one LinkSpeed is ignored with a warning, and every link gets
- * NS_DEFAULT_BANDWIDTH. Latency is always NS_DEFAULT_LATENCY.
+ * it as a unitless relative value, 1 when absent, and netsched never
+ * guesses units: with a link unit (`-f slurm:1Gbps`) the links a line
+ * declares — to its Nodes and its Switches — get LinkSpeed × unit (1 × unit
+ * without LinkSpeed); without one every link gets NS_DEFAULT_BANDWIDTH.
+ * Either way the speed taken by default is announced through `warn`.
+ * Latency is always NS_DEFAULT_LATENCY.
+ *
+ * A switch may be listed under several switches (the leaf/spine files of
+ * slurmibtopology.sh): the file is then a graph, routed `shortest`. A
+ * directed cycle in the Switches= relation (s0 lists s1, s1 lists s0) is
+ * refused, as is a node under two switches. Switches that form several
+ * components (sites listing only their leaf switches) are refused unless
+ * a core switch is assumed (`core=SPEED`): it joins every top-level switch
+ * (one listed in nobody's Switches=), with the assumption announced.
  *
  * A UTF-8 byte-order mark may start the file; anywhere else (outside
  * comments) it is named in an error. At most NS_HOSTLIST_MAX switches and
@@ -28,8 +37,10 @@
  */
 #include "platforms/error.h"
 #include "platforms/hostlist.h"
+#include "platforms/read_options.h"
 #include "platforms/topology_input.h"
 #include "platforms/topology_io.h"
+#include "platforms/units.h"
 
 #include <string.h>
 
@@ -49,7 +60,11 @@ typedef struct {
   GHashTable *switch_at; /* name -> index in switches + 1 */
   guint n_names;         /* nodes + children expanded so far */
   double link_unit;      /* bit/s of LinkSpeed=1; 0: LinkSpeed ignored */
+  double core_bandwidth; /* > 0: assume a core switch joining the top-level switches */
   int ignored_speed_line;/* first LinkSpeed ignored (no unit), for the warning */
+  guint lines_without_speed; /* SwitchName lines without LinkSpeed */
+  NsWarnFunc warn;       /* announcements (defaults taken, core assumed) */
+  void *warn_data;
 } Parser;
 
 static void switch_line_clear(gpointer p)
@@ -256,6 +271,8 @@ static gboolean parse_logical(Parser *P, const char *s)
     ok = fail(P, "invalid LinkSpeed '%s' (expected a whole number: Slurm link speeds are "
               "unitless; give their unit with -f slurm:UNIT, e.g. -f slurm:1Mbps)", speed);
   SwitchLine sl = {.line = P->line};
+  if (ok && speed == NULL)
+    P->lines_without_speed++;
   if (ok && speed != NULL) {
     sl.speed = g_ascii_strtoull(speed, NULL, 10);
     if (sl.speed == 0)
@@ -295,15 +312,181 @@ static gboolean parse_logical(Parser *P, const char *s)
   return ok;
 }
 
+/* Index of the switch called `name`, or -1. */
+static int switch_index(const Parser *P, const char *name)
+{
+  return (int)GPOINTER_TO_UINT(g_hash_table_lookup(P->switch_at, name)) - 1;
+}
+
+static void warnf(const Parser *P, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void warnf(const Parser *P, const char *fmt, ...)
+{
+  if (P->warn == NULL)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  NsInputWarn w = {P->warn, P->warn_data};
+  ns_input_escaping_warn(msg, &w);
+}
+
+/* Refuses a directed cycle in the Switches= relation ("s0 lists s1, s1
+ * lists s0"): a switch below itself. Iterative depth-first search (files
+ * list up to NS_HOSTLIST_MAX switches); the message names the cycle, at
+ * the line of the switch that closes it. Undefined names are left to
+ * build(). O(switches + names in Switches=). */
+static gboolean check_cycles(Parser *P)
+{
+  GArray *sw = P->switches;
+  guint n = sw->len;
+  guint8 *state = g_new0(guint8, n); /* 0 new, 1 on the path, 2 done */
+  int *path = g_new(int, n), *next = g_new(int, n);
+  gboolean ok = TRUE;
+  for (guint root = 0; ok && root < n; root++) {
+    if (state[root] != 0)
+      continue;
+    int depth = 0;
+    path[0] = (int)root;
+    next[0] = 0;
+    state[root] = 1;
+    while (ok && depth >= 0) {
+      const SwitchLine *u = &g_array_index(sw, SwitchLine, path[depth]);
+      const char *c = u->children != NULL ? u->children[next[depth]] : NULL;
+      if (c == NULL) {
+        state[path[depth--]] = 2;
+        continue;
+      }
+      next[depth]++;
+      int v = switch_index(P, c);
+      if (v < 0 || v == path[depth] || state[v] == 2)
+        continue; /* undefined or itself: build() says so */
+      if (state[v] == 1) {
+        GString *cycle = g_string_new(c);
+        int from = depth;
+        while (path[from] != v)
+          from--;
+        for (int k = from + 1; k <= depth && cycle->len < 400; k++)
+          g_string_append_printf(cycle, " -> %s",
+                                 g_array_index(sw, SwitchLine, path[k]).name);
+        g_string_append_printf(cycle, " -> %s", c);
+        P->line = u->line;
+        ok = fail(P, "cycle in Switches=: %s (switch '%s' lists '%s', which is above it; "
+                  "Switches= lists the switches below a switch)", cycle->str, u->name, c);
+        g_string_free(cycle, TRUE);
+        break;
+      }
+      state[v] = 1;
+      path[++depth] = v;
+      next[depth] = 0;
+    }
+  }
+  g_free(state);
+  g_free(path);
+  g_free(next);
+  return ok;
+}
+
+/* Union-find over switches, for the components of the Switches= relation. */
+static int find_set(int *up, int x)
+{
+  while (up[x] != x)
+    x = up[x] = up[up[x]];
+  return x;
+}
+
+/* The switches listed in nobody's Switches= (top level), and whether the
+ * switches form more than one component. */
+static gboolean split_switches(const Parser *P, const guint *n_parents, GPtrArray *top)
+{
+  GArray *sw = P->switches;
+  int *up = g_new(int, sw->len);
+  int components = 0;
+  for (guint i = 0; i < sw->len; i++) {
+    const SwitchLine *s = &g_array_index(sw, SwitchLine, i);
+    up[i] = (int)i;
+    /* A switch with nothing below or above it is pruned by finalize. */
+    components += s->nodes != NULL || s->children != NULL || n_parents[i] > 0;
+  }
+  for (guint i = 0; i < sw->len; i++) {
+    const SwitchLine *s = &g_array_index(sw, SwitchLine, i);
+    for (guint j = 0; s->children != NULL && s->children[j] != NULL; j++) {
+      int v = switch_index(P, s->children[j]);
+      int a = find_set(up, (int)i), b = v >= 0 ? find_set(up, v) : a;
+      if (a != b) {
+        up[a] = b;
+        components--;
+      }
+    }
+  }
+  for (guint i = 0; i < sw->len; i++) {
+    const SwitchLine *s = &g_array_index(sw, SwitchLine, i);
+    if (n_parents[i] == 0 && (s->nodes != NULL || s->children != NULL))
+      g_ptr_array_add(top, s->name);
+  }
+  g_free(up);
+  return components > 1;
+}
+
+/* "s0, s1, s2" or "s0, s1, ... (12 switches)". */
+static char *name_list(GPtrArray *names)
+{
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; i < names->len && i < 4; i++)
+    g_string_append_printf(s, "%s%s", i ? ", " : "", (const char *)names->pdata[i]);
+  if (names->len > 4)
+    g_string_append_printf(s, ", ... (%u switches)", names->len);
+  return g_string_free(s, FALSE);
+}
+
+/* A core switch joining the top-level switches (`core=SPEED`), named
+ * "core" (or "core1", "core2", ... when taken), when the switches form
+ * several components; otherwise a refusal that says how to get one. */
+static gboolean join_components(Parser *P, NsTopology *topo, const guint *n_parents)
+{
+  GPtrArray *top = g_ptr_array_new();
+  gboolean split = split_switches(P, n_parents, top);
+  gboolean ok = TRUE;
+  g_autofree char *list = name_list(top);
+  g_autofree char *speed = P->core_bandwidth > 0 ? ns_format_bandwidth(P->core_bandwidth)
+                                                 : NULL;
+  if (!split && speed != NULL) {
+    warnf(P, "%s: core=%s not used: the switches are already connected", P->source, speed);
+  } else if (split && speed == NULL) {
+    P->line = 0;
+    ok = fail(P, "the switches are not connected: %u top-level switches (%s) and no switch "
+              "above them; Slurm schedules within each, netsched needs one network: give "
+              "-f slurm:UNIT:core=SPEED to assume a core switch joining them", top->len, list);
+  } else if (split) {
+    g_autofree char *name = g_strdup("core");
+    for (int k = 1; ns_topology_find_node(topo, name) >= 0; k++) {
+      g_free(name);
+      name = g_strdup_printf("core%d", k);
+    }
+    int core = ns_topology_add_node(topo, name, NS_NODE_SWITCH, 0, P->error);
+    ok = core >= 0;
+    for (guint i = 0; ok && i < top->len; i++)
+      ok = ns_topology_add_link(topo, ns_topology_find_node(topo, top->pdata[i]), core,
+                                P->core_bandwidth, NS_DEFAULT_LATENCY, 0, P->error) >= 0;
+    if (ok)
+      warnf(P, "%s: assumed a core switch '%s' joining the %u top-level switches (%s) with "
+            "%s links (core=%s)", P->source, name, top->len, list, speed, speed);
+  }
+  g_ptr_array_free(top, TRUE);
+  return ok;
+}
+
 /* Builds the topology from the parsed lines. */
 static gboolean build(Parser *P, NsTopology *topo)
 {
   GArray *sw = P->switches;
   gboolean ok = TRUE;
   int *switch_id = g_new(int, sw->len + 1);
-  /* Line (index + 1) of the switch that lists each machine / child switch. */
+  guint *n_parents = g_new0(guint, sw->len + 1);
+  /* Line (index + 1) of the switch that lists each machine. */
   GHashTable *machine_parent = g_hash_table_new(g_str_hash, g_str_equal);
-  GHashTable *switch_parent = g_hash_table_new(g_str_hash, g_str_equal);
+  GHashTable *listed = g_hash_table_new(g_str_hash, g_str_equal); /* on the current line */
+  gboolean graph = FALSE;
 
   for (guint i = 0; ok && i < sw->len; i++) {
     const SwitchLine *s = &g_array_index(sw, SwitchLine, i);
@@ -320,8 +503,11 @@ static gboolean build(Parser *P, NsTopology *topo)
       if (prev != NULL) {
         const SwitchLine *o = &g_array_index(sw, SwitchLine, GPOINTER_TO_UINT(prev) - 1);
         ok = o == s ? fail(P, "node '%s' listed twice in Nodes= of switch '%s'", m, s->name)
-                    : fail(P, "node '%s' is under two switches: '%s' (line %d) and '%s'", m,
-                           o->name, o->line, s->name);
+                    : fail(P, "node '%s' is under two switches: '%s' (line %d) and '%s' (a "
+                           "machine has one link to its switch in a topology.conf; keep it "
+                           "under one switch, or convert the file to the native format "
+                           "(netsched topo convert) and give the machine its links there)",
+                           m, o->name, o->line, s->name);
       } else if (g_hash_table_contains(P->switch_at, m)) {
         ok = fail(P, "'%s' in Nodes= is a switch (SwitchName=%s); list it in Switches=", m, m);
       } else {
@@ -333,38 +519,44 @@ static gboolean build(Parser *P, NsTopology *topo)
   for (guint i = 0; ok && i < sw->len; i++) {
     const SwitchLine *s = &g_array_index(sw, SwitchLine, i);
     P->line = s->line;
-    double bandwidth = P->link_unit > 0 && s->speed > 0 ? (double)s->speed * P->link_unit
-                                                       : NS_DEFAULT_BANDWIDTH;
+    /* Slurm takes LinkSpeed=1 when a line gives none. */
+    double bandwidth = P->link_unit > 0 ? (double)MAX(s->speed, 1) * P->link_unit
+                                        : NS_DEFAULT_BANDWIDTH;
     for (guint j = 0; ok && s->nodes != NULL && s->nodes[j] != NULL; j++)
       ok = ns_topology_add_link(topo, ns_topology_find_node(topo, s->nodes[j]), switch_id[i],
                                 bandwidth, NS_DEFAULT_LATENCY, s->line, P->error) >= 0;
+    g_hash_table_remove_all(listed);
     for (guint j = 0; ok && s->children != NULL && s->children[j] != NULL; j++) {
       const char *c = s->children[j];
-      gpointer at = g_hash_table_lookup(P->switch_at, c);
-      gpointer prev = g_hash_table_lookup(switch_parent, c);
-      if (at == NULL) {
+      int at = switch_index(P, c);
+      if (at < 0) {
         ok = g_hash_table_contains(machine_parent, c)
                  ? fail(P, "'%s' in Switches= of switch '%s' is a node, not a switch", c,
                         s->name)
                  : fail(P, "switch '%s' in Switches= of switch '%s' is not defined (no "
                         "SwitchName=%s line)", c, s->name, c);
-      } else if (GPOINTER_TO_UINT(at) - 1 == i) {
+      } else if ((guint)at == i) {
         ok = fail(P, "switch '%s' lists itself in Switches=", c);
-      } else if (prev != NULL) {
-        const SwitchLine *o = &g_array_index(sw, SwitchLine, GPOINTER_TO_UINT(prev) - 1);
-        ok = o == s ? fail(P, "switch '%s' listed twice in Switches= of switch '%s'", c,
-                           s->name)
-                    : fail(P, "switch '%s' is under two switches: '%s' (line %d) and '%s'", c,
-                           o->name, o->line, s->name);
+      } else if (!g_hash_table_add(listed, (gpointer)c)) {
+        ok = fail(P, "switch '%s' listed twice in Switches= of switch '%s'", c, s->name);
       } else {
-        g_hash_table_insert(switch_parent, (gpointer)c, GUINT_TO_POINTER(i + 1));
-        ok = ns_topology_add_link(topo, switch_id[GPOINTER_TO_UINT(at) - 1], switch_id[i],
-                                  bandwidth, NS_DEFAULT_LATENCY, s->line, P->error) >= 0;
+        graph |= ++n_parents[at] > 1; /* leaf/spine: a switch under several */
+        ok = ns_topology_add_link(topo, switch_id[at], switch_id[i], bandwidth,
+                                  NS_DEFAULT_LATENCY, s->line, P->error) >= 0;
       }
     }
   }
+  if (ok)
+    ok = join_components(P, topo, n_parents);
+  if (ok && graph) {
+    /* A switch under several switches (slurmibtopology.sh's leaf/spine):
+     * a graph with several equal-cost paths, spread over them as a
+     * fabric's ECMP does. */
+    ns_topology_set_routing(topo, NS_ROUTING_ECMP, 0);
+  }
   g_hash_table_unref(machine_parent);
-  g_hash_table_unref(switch_parent);
+  g_hash_table_unref(listed);
+  g_free(n_parents);
   g_free(switch_id);
   return ok;
 }
@@ -378,6 +570,54 @@ NsTopology *ns_topology_parse_slurm(const char *source, const char *text, gsize 
 NsTopology *ns_topology_parse_slurm_unit(const char *source, const char *text, gsize len,
                                          double link_unit, NsWarnFunc warn, void *warn_data,
                                          GError **error)
+{
+  NsReadOptions o;
+  ns_read_options_init(&o);
+  o.link_unit = link_unit;
+  return ns_topology_parse_slurm_with(source, text, len, &o, warn, warn_data, error);
+}
+
+/* The speed the links got without being told, said once. */
+static void announce_speeds(const Parser *P)
+{
+  guint n = P->switches->len;
+  if (P->link_unit <= 0 && P->ignored_speed_line > 0) {
+    warnf(P, "%s:%d: LinkSpeed ignored: Slurm's link speeds are unitless, so every link gets "
+          "100Mbps; give their unit with -f slurm:UNIT (e.g. -f slurm:1Mbps reads "
+          "LinkSpeed=100 as 100 Mbit/s)", P->source, P->ignored_speed_line);
+  } else if (P->link_unit <= 0) {
+    warnf(P, "%s: no link speed given: every link gets the default 100Mbps; give the speed "
+          "with -f slurm:SPEED (e.g. -f slurm:1Gbps)", P->source);
+  } else if (P->lines_without_speed > 0) {
+    g_autofree char *unit = ns_format_bandwidth(P->link_unit);
+    if (P->lines_without_speed == n)
+      warnf(P, "%s: no LinkSpeed in the file: every link gets %s (-f slurm:%s)", P->source,
+            unit, unit);
+    else
+      warnf(P, "%s: %u of %u lines have no LinkSpeed: their links get %s (Slurm's default "
+            "LinkSpeed=1 times the unit %s)", P->source, P->lines_without_speed, n, unit, unit);
+  }
+}
+
+/**
+ * \function ns_topology_parse_slurm_with
+ * \brief Reads a Slurm topology.conf (topology/tree) in memory.
+ *
+ * \param source Name used in messages (NULL: "<topology.conf>").
+ * \param text, len The file (need not be NUL-terminated).
+ * \param o `link_unit` (bit/s of LinkSpeed=1, 0 for none) and
+ *        `core_bandwidth` (> 0: a core switch joins the top-level switches
+ *        when they are not connected); the other fields are ignored.
+ * \param warn, warn_data Receive the speeds taken by default, the core
+ *        assumed and finalize's findings (may be NULL).
+ * \param error NS_ERROR_INPUT "source:line: what is wrong".
+ * \return The finalized topology, or NULL on error.
+ *
+ * Time complexity: O(len + expanded names + switches).
+ */
+NsTopology *ns_topology_parse_slurm_with(const char *source, const char *text, gsize len,
+                                         const NsReadOptions *o, NsWarnFunc warn,
+                                         void *warn_data, GError **error)
 {
   g_return_val_if_fail(error == NULL || *error == NULL, NULL);
   if (source == NULL)
@@ -396,7 +636,10 @@ NsTopology *ns_topology_parse_slurm_unit(const char *source, const char *text, g
     .error = error != NULL ? error : &local,
     .switches = g_array_new(FALSE, TRUE, sizeof(SwitchLine)),
     .switch_at = g_hash_table_new(g_str_hash, g_str_equal),
-    .link_unit = link_unit,
+    .link_unit = o->link_unit,
+    .core_bandwidth = o->core_bandwidth,
+    .warn = warn,
+    .warn_data = warn_data,
   };
   g_array_set_clear_func(P.switches, switch_line_clear);
 
@@ -461,15 +704,10 @@ NsTopology *ns_topology_parse_slurm_unit(const char *source, const char *text, g
   g_string_free(logical, TRUE);
 
   NsTopology *topo = ns_topology_new(source);
-  if (ok && P.ignored_speed_line > 0 && warn != NULL) {
-    g_autofree char *msg = g_strdup_printf(
-        "%s:%d: LinkSpeed ignored: Slurm's link speeds are unitless, so every link gets "
-        "100Mbps; give their unit with -f slurm:UNIT (e.g. -f slurm:1Mbps reads LinkSpeed=100 "
-        "as 100 Mbit/s)",
-        source, P.ignored_speed_line);
-    NsInputWarn w = {warn, warn_data};
-    ns_input_escaping_warn(msg, &w);
-  }
+  if (ok)
+    ok = check_cycles(&P);
+  if (ok)
+    announce_speeds(&P);
   if (ok)
     ok = build(&P, topo);
   NsInputWarn w = {warn, warn_data};

@@ -1,6 +1,7 @@
 /* netsched — built-in shapes and random trees (igraph). See shapes.h. */
 #include "platforms/shapes.h"
 #include "platforms/error.h"
+#include "platforms/dragonfly.h"
 #include "platforms/gtitm.h"
 #include "platforms/units.h"
 #include <igraph.h>
@@ -382,7 +383,7 @@ static NsTopology *from_checked_spec(const char *spec, GError **error)
   const char *usage = "star:P, chain:S,M, switch-star:S,M, tree:F1,...,Fn, "
                       "random:SEED,P,S[,uniform|star|chain|deep|unbalanced], fattree:K,N, "
                       "leafspine:L,S,M[,R], torus:AxB[x...], mesh:AxB[x...], ring:P, hypercube:D, hierarchy:AxB, quadrics:N, "
-                      "gige:N, waxman:SEED,S[,K], transit-stub:SEED[,T,NT,K,NS] or "
+                      "gige:N, dragonfly:G,C,R,N[,GL,CL,RL], waxman:SEED,S[,K], transit-stub:SEED[,T,NT,K,NS] or "
                       "kruskal-tree:SEED,S, each optionally followed by "
                       ":bandwidth=B:uplink=B:latency=T:forwarding=F:ports=N";
 
@@ -402,6 +403,8 @@ static NsTopology *from_checked_spec(const char *spec, GError **error)
       return random_tree((uint64_t)v[0], v[1], v[2], kind, &o, suffix, error);
   } else if (g_str_equal(shape, "leafspine")) { /* two-level Clos, ecmp (leafspine.c) */
     return ns_shape_leafspine(args, &o, suffix, error);
+  } else if (g_str_equal(shape, "dragonfly")) { /* SimGrid's DragonflyZone (dragonfly.c) */
+    return ns_shape_dragonfly(args, &o, suffix, error);
   } else if (g_str_equal(shape, "hierarchy")) { /* Tam & Wang's FE/GE tree (hierarchy.c) */
     return ns_shape_hierarchy(args, &o, suffix, error);
   } else if (g_str_equal(shape, "torus") || g_str_equal(shape, "mesh")) {

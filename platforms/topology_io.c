@@ -1,5 +1,6 @@
 /* netsched — topology formats: names, guessing, loading and saving. */
 #include "platforms/error.h"
+#include "platforms/read_options.h"
 #include "platforms/topology_input.h"
 #include "platforms/topology_io.h"
 #include "platforms/topology_simgrid.h"
@@ -78,17 +79,30 @@ NsTopoFormat ns_topo_format_guess(const char *path)
  * Time complexity: O(min(file size, max_bytes)) for reading, then the
  * reader's (linear in the input and the expanded hostlists).
  */
+/* A SimGrid platform and a GraphML file may both be called *.xml: the
+ * root element decides (the first of <platform or <graphml). */
+static NsTopoFormat sniff_xml(const char *text, gsize len)
+{
+  gsize n = MIN(len, (gsize)65536);
+  const char *platform = g_strstr_len(text, (gssize)n, "<platform");
+  const char *graphml = g_strstr_len(text, (gssize)n, "<graphml");
+  return platform != NULL && (graphml == NULL || platform < graphml) ? NS_TOPO_FORMAT_SIMGRID
+                                                                     : NS_TOPO_FORMAT_GRAPHML;
+}
+
 /* The readers' common path: format, bounded read, parse. */
-static NsTopology *load(const char *path, NsTopoFormat format, gsize max_bytes,
-                        double slurm_link_unit, NsWarnFunc warn, void *warn_data, GError **error)
+static NsTopology *load(const char *path, const NsReadOptions *o, gsize max_bytes,
+                        NsWarnFunc warn, void *warn_data, GError **error)
 {
   g_return_val_if_fail(path != NULL, NULL);
-  if (format == NS_TOPO_FORMAT_AUTO)
+  NsTopoFormat format = o->format;
+  gboolean guessed = format == NS_TOPO_FORMAT_AUTO;
+  if (guessed)
     format = ns_topo_format_guess(path);
   if (format != NS_TOPO_FORMAT_GRAPHML && format != NS_TOPO_FORMAT_NATIVE &&
-      format != NS_TOPO_FORMAT_SLURM) {
+      format != NS_TOPO_FORMAT_SLURM && format != NS_TOPO_FORMAT_SIMGRID) {
     ns_set_error_at(error, NS_ERROR_UNSUPPORTED, path, 0,
-                    "cannot read the %s format (readers: native, slurm, graphml)",
+                    "cannot read the %s format (readers: native, slurm, graphml, simgrid)",
                     ns_topo_format_name(format));
     return NULL;
   }
@@ -99,13 +113,17 @@ static NsTopology *load(const char *path, NsTopoFormat format, gsize max_bytes,
       ns_input_escape_error(*error); /* the path may hold anything */
     return NULL;
   }
+  if (guessed && format == NS_TOPO_FORMAT_GRAPHML)
+    format = sniff_xml(text, len);
   NsTopology *t;
   if (format == NS_TOPO_FORMAT_GRAPHML)
-    t = ns_topology_parse_graphml(path, text, len, warn, warn_data, error);
+    t = ns_topology_parse_graphml_with(path, text, len, o, warn, warn_data, error);
   else if (format == NS_TOPO_FORMAT_NATIVE)
     t = ns_topology_parse_native(path, text, len, warn, warn_data, error);
+  else if (format == NS_TOPO_FORMAT_SIMGRID)
+    t = ns_topology_parse_simgrid(path, text, len, warn, warn_data, error);
   else
-    t = ns_topology_parse_slurm_unit(path, text, len, slurm_link_unit, warn, warn_data, error);
+    t = ns_topology_parse_slurm_with(path, text, len, o, warn, warn_data, error);
   g_free(text);
   return t;
 }
@@ -113,14 +131,33 @@ static NsTopology *load(const char *path, NsTopoFormat format, gsize max_bytes,
 NsTopology *ns_topology_load_limited(const char *path, NsTopoFormat format, gsize max_bytes,
                                      NsWarnFunc warn, void *warn_data, GError **error)
 {
-  return load(path, format, max_bytes, 0, warn, warn_data, error);
+  NsReadOptions o;
+  ns_read_options_init(&o);
+  o.format = format;
+  return load(path, &o, max_bytes, warn, warn_data, error);
 }
 
 NsTopology *ns_topology_load_slurm(const char *path, double link_unit, NsWarnFunc warn,
                                    void *warn_data, GError **error)
 {
-  return load(path, NS_TOPO_FORMAT_SLURM, NS_TOPOLOGY_MAX_BYTES, link_unit, warn, warn_data,
-              error);
+  NsReadOptions o;
+  ns_read_options_init(&o);
+  o.format = NS_TOPO_FORMAT_SLURM;
+  o.link_unit = link_unit;
+  return load(path, &o, NS_TOPOLOGY_MAX_BYTES, warn, warn_data, error);
+}
+
+/**
+ * \function ns_topology_load_with
+ * \brief Reads a topology file with a format's options (read_options.h).
+ *
+ * ns_topology_load() with `o->format` and the options of that format; same
+ * errors and complexity.
+ */
+NsTopology *ns_topology_load_with(const char *path, const NsReadOptions *o, NsWarnFunc warn,
+                                  void *warn_data, GError **error)
+{
+  return load(path, o, NS_TOPOLOGY_MAX_BYTES, warn, warn_data, error);
 }
 
 /**

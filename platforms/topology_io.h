@@ -18,7 +18,12 @@
  *            name in `name` (else the GraphML id), optional edge attributes
  *            `bandwidth` (bit/s) and `latency` (s); a pre-check with line
  *            numbers refuses duplicate node ids and what igraph would
- *            silently drop or take too long on
+ *            silently drop or take too long on. Without `kind` (Topology
+ *            Zoo) every node is a switch with machines attached
+ *   simgrid  SimGrid platform XML: one cluster (FLAT, TORUS, FAT_TREE,
+ *            DRAGONFLY) or one flat zone with routes (read_simgrid.c)
+ * Formats take options (read_options.h: `slurm:1Gbps:core=10Gbps`,
+ * `graphml:largest-component`).
  * Writers: native, dot, graphml, simgrid (platform XML for SimGrid and
  * `smpirun -platform`).
  */
@@ -34,14 +39,15 @@ typedef enum {
   NS_TOPO_FORMAT_SLURM,
   NS_TOPO_FORMAT_GRAPHML,
   NS_TOPO_FORMAT_DOT,      /* writer only */
-  NS_TOPO_FORMAT_SIMGRID,  /* writer only: SimGrid platform XML (topology_simgrid.h) */
+  NS_TOPO_FORMAT_SIMGRID,  /* SimGrid platform XML (read_simgrid.c, topology_simgrid.h) */
 } NsTopoFormat;
 
 /* "native", "slurm", "graphml", "dot" -> format; FALSE if unknown. */
 gboolean ns_topo_format_from_name(const char *name, NsTopoFormat *format);
 const char *ns_topo_format_name(NsTopoFormat format);
 /* Guess from the file name: *.graphml or *.xml -> graphml, topology.conf and
- * *.conf -> slurm, anything else -> native. */
+ * *.conf -> slurm, anything else -> native. The loaders then read a guessed
+ * graphml file whose root element is <platform> as simgrid. */
 NsTopoFormat ns_topo_format_guess(const char *path);
 
 /* The most bytes of topology text a reader takes from one file: 256 MiB.

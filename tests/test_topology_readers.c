@@ -5,6 +5,7 @@
  * characters, the GraphML pre-check). */
 #include "platforms/error.h"
 #include "platforms/hostlist.h"
+#include "platforms/read_options.h"
 #include "platforms/topology_input.h"
 #include "platforms/topology_io.h"
 #include "tests/testutil.h"
@@ -615,7 +616,9 @@ static void test_random_round_trip(void)
 }
 
 /* Slurm's LinkSpeed is unitless: ignored (with a warning) unless a unit is
- * given, then LinkSpeed x unit on the links the line declares. */
+ * given, then LinkSpeed x unit on the links the line declares, and Slurm's
+ * default LinkSpeed=1 x unit on a line without one; the speed taken by
+ * default is always announced. */
 static void test_slurm_link_unit(void)
 {
   const char *text = "SwitchName=s0 Nodes=n[0-1] LinkSpeed=10\n"
@@ -630,22 +633,177 @@ static void test_slurm_link_unit(void)
     g_assert_cmpfloat(ns_topology_link(plain, l)->bandwidth, ==, NS_DEFAULT_BANDWIDTH);
   g_assert_cmpuint(warnings->len, ==, 1);
   g_assert_nonnull(strstr(g_ptr_array_index(warnings, 0), "t.conf:1: LinkSpeed ignored"));
-  g_autoptr(NsTopology) t =
-      ns_topology_parse_slurm_unit("t.conf", text, strlen(text), 1e9, NULL, NULL, &error);
+  g_ptr_array_set_size(warnings, 0);
+  g_autoptr(NsTopology) t = ns_topology_parse_slurm_unit("t.conf", text, strlen(text), 1e9,
+                                                         collect_warning, warnings, &error);
   g_assert_no_error(error);
   for (int l = 0; l < ns_topology_n_links(t); l++) {
     const NsLink *k = ns_topology_link(t, l);
     const char *a = ns_topology_node(t, k->a)->name, *b = ns_topology_node(t, k->b)->name;
     double want = strcmp(a, "root") == 0 || strcmp(b, "root") == 0 ? 40e9
                   : strcmp(a, "s0") == 0 || strcmp(b, "s0") == 0   ? 10e9
-                                                                   : NS_DEFAULT_BANDWIDTH;
+                                                                   : 1e9;
     g_assert_cmpfloat(k->bandwidth, ==, want);
   }
+  g_assert_cmpuint(warnings->len, ==, 1);
+  g_assert_cmpstr(g_ptr_array_index(warnings, 0), ==,
+                  "t.conf: 1 of 3 lines have no LinkSpeed: their links get 1Gbps (Slurm's "
+                  "default LinkSpeed=1 times the unit 1Gbps)");
   const char *zero = "SwitchName=s0 Nodes=n[0-1] LinkSpeed=0\n";
   g_assert_null(ns_topology_parse_slurm_unit("z.conf", zero, strlen(zero), 1e9, NULL, NULL,
                                              &error));
   g_assert_cmpstr(error->message, ==, "z.conf:1: LinkSpeed=0: a link needs a positive speed");
   g_clear_error(&error);
+}
+
+/* Issue 17 item 3: the README's `-f slurm:1Gbps` on Slurm's man-page
+ * example, which has no LinkSpeed, gave 100 Mbit/s links without a word. */
+static void test_slurm_no_linkspeed(void)
+{
+  g_autofree char *path = ns_test_source("scenarios/topologies/topology.conf");
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
+  GError *error = NULL;
+  NsReadOptions o;
+  g_assert_true(ns_read_options_parse("slurm:1Gbps", &o, &error));
+  g_autoptr(NsTopology) t = ns_topology_load_with(path, &o, collect_warning, warnings, &error);
+  g_assert_no_error(error);
+  g_assert_cmpint(ns_topology_n_machines(t), ==, 18);
+  g_assert_cmpint(ns_topology_n_switches(t), ==, 4);
+  for (int l = 0; l < ns_topology_n_links(t); l++)
+    g_assert_cmpfloat(ns_topology_link(t, l)->bandwidth, ==, 1e9);
+  g_assert_cmpuint(warnings->len, ==, 1);
+  g_autofree char *want = g_strdup_printf("%s: no LinkSpeed in the file: every link gets 1Gbps "
+                                          "(-f slurm:1Gbps)", path);
+  g_assert_cmpstr(g_ptr_array_index(warnings, 0), ==, want);
+  /* Without a speed: the default, announced. */
+  g_ptr_array_set_size(warnings, 0);
+  g_autoptr(NsTopology) d = ns_topology_load(path, NS_TOPO_FORMAT_AUTO, collect_warning,
+                                             warnings, &error);
+  g_assert_no_error(error);
+  g_assert_cmpfloat(ns_topology_link(d, 0)->bandwidth, ==, NS_DEFAULT_BANDWIDTH);
+  g_assert_cmpuint(warnings->len, ==, 1);
+  g_autofree char *dflt = g_strdup_printf("%s: no link speed given: every link gets the "
+                                          "default 100Mbps; give the speed with -f slurm:SPEED "
+                                          "(e.g. -f slurm:1Gbps)", path);
+  g_assert_cmpstr(g_ptr_array_index(warnings, 0), ==, dflt);
+}
+
+/* Issue 17 item 9: a file of leaf switches only is joined by an assumed
+ * core switch on request (stated), and refused with the way out otherwise;
+ * slurmibtopology.sh's leaf/spine (a switch under two switches) is a graph. */
+static void test_slurm_core_and_leafspine(void)
+{
+  g_autofree char *leaf = ns_test_data("topo/slurm-leaf-only.conf");
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
+  GError *error = NULL;
+  NsReadOptions o;
+  g_assert_true(ns_read_options_parse("slurm:1Gbps", &o, &error));
+  g_assert_null(ns_topology_load_with(leaf, &o, NULL, NULL, &error));
+  g_assert_nonnull(strstr(error->message, "the switches are not connected: 3 top-level "
+                          "switches (rack1, rack2, rack3)"));
+  g_clear_error(&error);
+  g_assert_true(ns_read_options_parse("slurm:1Gbps:core=10Gbps", &o, &error));
+  g_assert_cmpfloat(o.core_bandwidth, ==, 10e9);
+  g_autoptr(NsTopology) t = ns_topology_load_with(leaf, &o, collect_warning, warnings, &error);
+  g_assert_no_error(error);
+  g_assert_cmpint(ns_topology_n_machines(t), ==, 12);
+  int core = ns_topology_find_node(t, "core");
+  g_assert_cmpint(core, >=, 0);
+  g_assert_cmpint(ns_topology_degree(t, core), ==, 3);
+  for (int k = 0; k < 3; k++)
+    g_assert_cmpfloat(ns_topology_link(t, ns_topology_incident(t, core)[k])->bandwidth, ==,
+                      10e9);
+  g_assert_cmpint(ns_topology_routing(t), ==, NS_ROUTING_TREE);
+  g_assert_cmpuint(warnings->len, ==, 2);
+  g_autofree char *said = g_strdup_printf("%s: assumed a core switch 'core' joining the 3 "
+                                          "top-level switches (rack1, rack2, rack3) with 10Gbps "
+                                          "links (core=10Gbps)", leaf);
+  g_assert_cmpstr(g_ptr_array_index(warnings, 1), ==, said);
+
+  g_autofree char *ls = ns_test_data("topo/slurm-leafspine.conf");
+  g_autoptr(NsTopology) g = ns_topology_load(ls, NS_TOPO_FORMAT_AUTO, NULL, NULL, &error);
+  g_assert_no_error(error);
+  g_assert_cmpint(ns_topology_n_machines(g), ==, 16);
+  g_assert_cmpint(ns_topology_n_switches(g), ==, 6);
+  g_assert_cmpint(ns_topology_n_links(g), ==, 16 + 8);
+  g_assert_cmpint(ns_topology_routing(g), ==, NS_ROUTING_ECMP);
+  /* Machines of two leaves meet through a spine: 3 switches on the path. */
+  int edges[16];
+  g_assert_cmpint(ns_topology_route_machines(g, 0, 15, edges), ==, 4);
+  /* ECMP: consecutive destinations leave the leaf by different spines. */
+  int other[16];
+  g_assert_cmpint(ns_topology_route_machines(g, 0, 4, edges), ==, 4);
+  g_assert_cmpint(ns_topology_route_machines(g, 0, 5, other), ==, 4);
+  g_assert_cmpint(edges[0], ==, other[0]);
+  g_assert_cmpint(edges[1], !=, other[1]);
+
+  /* Options that a format does not take, and bad values. */
+  const char *bad[][2] = {
+    {"slurm:1Gbps:core=fast", "format 'slurm:1Gbps:core=fast': 'core=fast': "},
+    {"slurm:1Gbps:2Gbps", "format 'slurm:1Gbps:2Gbps': the unit of LinkSpeed given twice"},
+    {"graphml:machines-per-switch=0",
+     "format 'graphml:machines-per-switch=0': 'machines-per-switch=0': expected a whole "
+     "number of machines from 1 to 1024"},
+    {"native:core=1Gbps", "format 'native:core=1Gbps': unknown option 'core=1Gbps' (only slurm "
+     "and graphml take options)"},
+    {"slurm::core=1Gbps", "format 'slurm::core=1Gbps': empty option after ':'"},
+    {"yaml", "unknown topology format 'yaml' (native, slurm, slurm:UNIT, graphml, simgrid)"},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+    g_assert_false(ns_read_options_parse(bad[i][0], &o, &error));
+    g_assert_true(g_str_has_prefix(error->message, bad[i][1]));
+    g_clear_error(&error);
+  }
+}
+
+/* Issue 17 item 10: GraphML without netsched's attributes (the Internet
+ * Topology Zoo): every node a switch with machines attached, the Zoo's
+ * link speeds, a refusal naming largest-component for a graph in pieces. */
+static void test_graphml_zoo(void)
+{
+  g_autofree char *path = ns_test_data("topo/zoo-style.graphml");
+  GError *error = NULL;
+  g_assert_null(ns_topology_load(path, NS_TOPO_FORMAT_AUTO, NULL, NULL, &error));
+  g_autofree char *split = g_strdup_printf("%s: the graph is not connected: 2 components, the "
+                                           "largest with 4 of 6 nodes; -f "
+                                           "graphml:largest-component reads that one alone",
+                                           path);
+  g_assert_cmpstr(error->message, ==, split);
+  g_clear_error(&error);
+
+  NsReadOptions o;
+  g_assert_true(ns_read_options_parse("graphml:largest-component:machines-per-switch=2", &o,
+                                      &error));
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
+  g_autoptr(NsTopology) t = ns_topology_load_with(path, &o, collect_warning, warnings, &error);
+  g_assert_no_error(error);
+  g_assert_cmpint(ns_topology_n_switches(t), ==, 4);
+  g_assert_cmpint(ns_topology_n_machines(t), ==, 8);
+  g_assert_cmpstr(ns_topology_machine_name(t, 2), ==, "n2");
+  /* n2 and n3 hang on the second switch, s1 (GraphML id 1). */
+  int n2 = ns_topology_machine_node(t, 2);
+  g_assert_cmpstr(ns_topology_node(t, ns_topology_link_other(t, ns_topology_incident(t, n2)[0],
+                                                             n2))->name, ==, "s1");
+  /* LinkSpeedRaw, LinkSpeed x LinkSpeedUnits (the parallel 0-1 edge), then defaults. */
+  const double speeds[] = {10e9, 2.5e9, 155e6, NS_DEFAULT_BANDWIDTH, NS_DEFAULT_BANDWIDTH};
+  for (int l = 0; l < 5; l++)
+    g_assert_cmpfloat(ns_topology_link(t, l)->bandwidth, ==, speeds[l]);
+  g_assert_cmpuint(warnings->len, ==, 4);
+  g_autofree char *loop = g_strdup_printf("%s: 1 self-loop left out (an edge from a node to "
+                                          "itself)", path);
+  g_assert_cmpstr(g_ptr_array_index(warnings, 2), ==, loop);
+  g_autofree char *kept = g_strdup_printf("%s: kept the largest component (4 of 6 nodes); "
+                                          "dropped 2 nodes in 1 other component "
+                                          "(largest-component)", path);
+  g_assert_cmpstr(g_ptr_array_index(warnings, 0), ==, kept);
+  g_autofree char *attached = g_strdup_printf("%s: no vertex attribute 'kind': every node is a "
+                                              "switch with 2 machines (machines-per-switch=2), "
+                                              "on 100Mbps links (bandwidth=100Mbps)", path);
+  g_assert_cmpstr(g_ptr_array_index(warnings, 1), ==, attached);
+  g_autofree char *dflt = g_strdup_printf("%s: 2 links without a speed (no bandwidth, "
+                                          "LinkSpeedRaw or LinkSpeed) get 100Mbps "
+                                          "(bandwidth=100Mbps)", path);
+  g_assert_cmpstr(g_ptr_array_index(warnings, 3), ==, dflt);
 }
 
 /* ---- bad files --------------------------------------------------------------- */
@@ -734,8 +892,13 @@ static const Bad bad_native[] = {
 static const Bad bad_slurm[] = {
   {"undefined-child.conf", 3,
    "switch 's1' in Switches= of switch 'root' is not defined (no SwitchName=s1 line)"},
-  {"node-two-switches.conf", 3, "node 'n3' is under two switches: 's0' (line 2) and 's1'"},
-  {"child-two-parents.conf", 4, "switch 'a' is under two switches: 'b' (line 3) and 'c'"},
+  {"node-two-switches.conf", 3,
+   "node 'n3' is under two switches: 's0' (line 2) and 's1' (a machine has one link to its "
+   "switch in a topology.conf; keep it under one switch, or convert the file to the native "
+   "format (netsched topo convert) and give the machine its links there)"},
+  {"switch-cycle.conf", 4,
+   "cycle in Switches=: s0 -> s1 -> s2 -> s0 (switch 's2' lists 's0', which is above it; "
+   "Switches= lists the switches below a switch)"},
   {"unknown-key.conf", 2,
    "unknown key 'Speed' (topology.conf for topology/tree knows SwitchName, Switches, Nodes "
    "and LinkSpeed)"},
@@ -760,7 +923,10 @@ static const Bad bad_slurm[] = {
   {"not-key-value.conf", 3, "expected Key=Value, got 'n2'"},
   {"empty-value.conf", 2, "missing value for 'Nodes'"},
   {"unterminated-quote.conf", 2, "unterminated quoted value for 'Nodes'"},
-  {"disconnected.conf", 3, "topology is disconnected: 's1' cannot be reached from 's0'"},
+  {"disconnected.conf", 0,
+   "the switches are not connected: 2 top-level switches (s0, s1) and no switch above them; "
+   "Slurm schedules within each, netsched needs one network: give -f slurm:UNIT:core=SPEED "
+   "to assume a core switch joining them"},
   {"bom-key.conf", 3,
    "a byte-order mark (U+FEFF) inside 'SwitchName=s1': one is allowed only at the very start "
    "of the file"},
@@ -782,14 +948,14 @@ static const Bad bad_model[] = {
 static const char *const model_accepts[] = {
   "machine-two-links.topo", /* a machine with two links (a direct network) */
   "cycle.topo",             /* a cycle of switches (shortest-path routing) */
-  "switch-cycle.conf",
+  "child-two-parents.conf", /* a switch under two switches (leaf/spine) */
   "parallel.graphml",       /* parallel links */
 };
 
 static const Bad bad_graphml[] = {
-  {"no-kind.graphml", 0,
-   "no vertex attribute 'kind' (declare <key for=\"node\" attr.name=\"kind\" "
-   "attr.type=\"string\"/> and give every node machine or switch)"},
+  {"no-kind.graphml", 6,
+   "vertex 'n0': the name of a machine netsched attaches (n0, n1, ...); give the nodes other "
+   "names (attribute 'name')"},
   {"missing-kind.graphml", 8, "vertex 'n1': missing 'kind' (expected machine or switch)"},
   {"invalid-kind.graphml", 9, "vertex 'r0': invalid kind 'router' (expected machine or switch)"},
   {"numeric-kind.graphml", 6,
@@ -1471,6 +1637,9 @@ int main(int argc, char **argv)
   g_test_add_func("/readers/write/unwritable-names", test_unwritable_names);
   g_test_add_func("/readers/bad/native", test_bad_native);
   g_test_add_func("/readers/slurm/link-unit", test_slurm_link_unit);
+  g_test_add_func("/readers/slurm/no-linkspeed", test_slurm_no_linkspeed);
+  g_test_add_func("/readers/graphml/zoo", test_graphml_zoo);
+  g_test_add_func("/readers/slurm/core-and-leafspine", test_slurm_core_and_leafspine);
   g_test_add_func("/readers/bad/slurm", test_bad_slurm);
   g_test_add_func("/readers/bad/graphml", test_bad_graphml);
   g_test_add_func("/readers/bad/model", test_bad_model);
