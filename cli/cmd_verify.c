@@ -181,7 +181,7 @@ static int verify_one(const NsPlanOptions *po, const NsTopology *t, const char *
   if (file != NULL) {
     NsVerifySession *vs = NULL;
     /* a header naming more machines than the topology has cannot raise the limits */
-    NsScheduleLimits limits = { .max_input = max_input,
+    NsScheduleLimits limits = { .max_input = max_input, .need = max_input == 0,
                                 .max_machines = (uint32_t)ns_topology_n_machines(t) };
     if (!verify_stream(t, file, opt, &limits, &vs, &r, &error)) {
       ns_verify_report_clear(&r);

@@ -117,20 +117,22 @@ uint64_t ns_schedule_max_moves(NsCollective collective, uint64_t machines, uint6
 uint64_t ns_schedule_max_input(NsCollective collective, uint64_t machines, uint64_t segments);
 
 typedef struct {
-  /* Decompressed bytes (and file bytes) read at most. 0, the default: what
-   * the header's collective can need (ns_schedule_max_input), with at most
-   * ns_schedule_max_moves transfers, multi-chunk chunks and sync edges;
-   * before the header is known, what an all-to-all on max_machines can
-   * need (no limit without max_machines). A size given here replaces all
-   * of that: the bytes are the only bound. */
+  /* Decompressed bytes (and file bytes) read at most; 0: no such limit. */
   uint64_t max_input;
+  /* Bound by what the header's collective can need instead: at most
+   * ns_schedule_max_input bytes, and ns_schedule_max_moves transfers,
+   * multi-chunk chunks and sync edges; before the header is known, what an
+   * all-to-all on max_machines can need (no limit without max_machines). */
+  gboolean need;
   /* The most machines a schedule is counted with (a topology's machines:
    * a header cannot claim more to raise its limits); 0: the header's. */
   uint32_t max_machines;
 } NsScheduleLimits;
 
-/* Sets the limits (any time: before the first read, or after the header).
- * Past them, NS_ERROR_INPUT "FILE: the schedule is larger than the input
+/* Sets the limits (any time: before the first read, or after the header);
+ * a reader has none until then (a file is read whatever its size, as a
+ * format: limits are for callers that must bound what a file costs them,
+ * such as netsched verify). Past them, NS_ERROR_INPUT "FILE: the schedule is larger than the input
  * limit of 64.0 MiB (... bytes, decompressed; ...)" or "FILE: more than N
  * transfers: ...". */
 void ns_schedule_reader_set_limits(NsScheduleReader *r, const NsScheduleLimits *limits);

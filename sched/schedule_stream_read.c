@@ -513,7 +513,7 @@ static guint64 limit_machines(const NsScheduleReader *r, guint64 header_machines
 static void apply_early_limits(NsScheduleReader *r)
 {
   guint64 bytes = r->limits.max_input;
-  if (bytes == 0)
+  if (r->limits.need)
     bytes = r->limits.max_machines > 0
                 ? ns_schedule_max_input(NS_COLL_ALLTOALL, r->limits.max_machines, 0)
                 : 0;
@@ -524,7 +524,7 @@ static void apply_early_limits(NsScheduleReader *r)
 /* Once the header is checked: what its collective can need. */
 static void apply_limits(NsScheduleReader *r)
 {
-  if (r->header == NULL || r->limits.max_input > 0)
+  if (r->header == NULL || !r->limits.need)
     return;
   guint64 p = limit_machines(r, (guint64)r->header->n_machines);
   r->max_moves = ns_schedule_max_moves(r->header->collective, p, r->header->n_segments);
@@ -1675,10 +1675,8 @@ static NsScheduleReader *reader_new(NsByteSource *in)
 void ns_schedule_reader_set_limits(NsScheduleReader *r, const NsScheduleLimits *limits)
 {
   r->limits = *limits;
-  if (r->header == NULL)
-    apply_early_limits(r);
-  else
-    apply_limits(r);
+  apply_early_limits(r);
+  apply_limits(r);
 }
 
 NsScheduleReader *ns_schedule_reader_open(const char *path, GError **error)
