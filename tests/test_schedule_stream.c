@@ -619,6 +619,95 @@ static void test_lines_lenient(void)
   ns_schedule_free(s);
 }
 
+/* "sync": 0 in a JSON Lines header says the sync edges were computed and
+ * none is needed (JSON "sync": []); absent, none were computed. The
+ * writer's round trip keeps the difference. */
+static void test_lines_sync_zero(void)
+{
+  const char *tail = "[[0,1]]\n{\"end\":{\"phases\":1,\"transfers\":1}}\n";
+  for (int given = 0; given < 2; given++) {
+    g_autofree char *doc = g_strconcat(LH, given ? "\"sync\":0," : "", "\"routes\":0}\n", tail,
+                                       NULL);
+    GError *err = NULL;
+    NsSchedule *s = read_text(doc, strlen(doc), 0, &err);
+    g_assert_no_error(err);
+    g_assert_cmpint(s->sync_set, ==, given);
+    g_assert_cmpuint(s->sync->len, ==, 0);
+    gsize len;
+    g_autofree char *json = write_text(s, NS_SCHEDULE_JSON, &len);
+    g_assert_cmpint(strstr(json, "\"sync\": [") != NULL, ==, given);
+    g_autofree char *lines = write_text(s, NS_SCHEDULE_JSONL, &len);
+    g_assert_cmpstr(lines, ==, doc);
+    ns_schedule_free(s);
+  }
+}
+
+/* Limits: the moves a schedule can need, and a reader held to them. */
+static void test_limits(void)
+{
+  g_assert_cmpuint(ns_schedule_max_moves(NS_COLL_ALLTOALL, 24, 0), ==, 24 * 23 * 23);
+  g_assert_cmpuint(ns_schedule_max_moves(NS_COLL_ALLGATHER, 24, 0), ==, 24 * 23);
+  g_assert_cmpuint(ns_schedule_max_moves(NS_COLL_BCAST, 24, 10), ==, 10 * 23);
+  g_assert_cmpuint(ns_schedule_max_moves(NS_COLL_ALLTOALL, 1, 0), ==, 0);
+  g_assert_cmpuint(ns_schedule_max_moves(NS_COLL_ALLTOALL, 65536, 0), ==,
+                   G_GUINT64_CONSTANT(65536) * 65535 * 65535);
+  g_assert_cmpuint(ns_schedule_max_input(NS_COLL_ALLTOALL, 24, 0), ==,
+                   (64u << 20) + 64 * (24 * 23 * 23 + 24));
+  g_assert_cmpuint(ns_schedule_max_input(NS_COLL_BCAST, G_MAXUINT32, G_MAXUINT32), ==,
+                   G_MAXUINT64);
+  /* 3 machines: at most 12 transfers */
+  GString *doc = g_string_new(LH "\"routes\":0}\n[");
+  for (int i = 0; i < 13; i++)
+    g_string_append(doc, i ? ",[0,1]" : "[0,1]");
+  g_string_append(doc, "]\n{\"end\":{\"phases\":1,\"transfers\":13}}\n");
+  for (int need = 0; need < 2; need++) {
+    NsScheduleReader *r = ns_schedule_reader_new_for_data("t.jsonl", doc->str, doc->len);
+    NsScheduleLimits limits = { .need = need };
+    ns_schedule_reader_set_limits(r, &limits);
+    GError *err = NULL;
+    NsSchedule *s = ns_schedule_reader_read_all(r, &err);
+    if (need) {
+      g_assert_null(s);
+      g_assert_cmpstr(err->message, ==, "t.jsonl: more than 12 transfers: a schedule of alltoall "
+                      "on 3 machines holds no more unless it delivers something twice (verify "
+                      "--max-input lifts this bound)");
+      g_clear_error(&err);
+    } else {
+      g_assert_no_error(err);
+      ns_schedule_free(s);
+    }
+    ns_schedule_reader_free(r);
+  }
+  /* a byte limit, on gzip members read one byte at a time */
+  GBytes *a = gzip_bytes(doc->str, 100), *b = gzip_bytes(doc->str + 100, doc->len - 100);
+  GByteArray *both = g_byte_array_new();
+  g_byte_array_append(both, g_bytes_get_data(a, NULL), (guint)g_bytes_get_size(a));
+  g_byte_array_append(both, g_bytes_get_data(b, NULL), (guint)g_bytes_get_size(b));
+  for (gsize limit = doc->len - 1; limit <= doc->len; limit++) {
+    NsScheduleReader *r = ns_schedule_reader_new_for_data("t.gz", both->data, both->len);
+    ns_schedule_reader_set_read_size(r, 1);
+    NsScheduleLimits limits = { .max_input = limit };
+    ns_schedule_reader_set_limits(r, &limits);
+    GError *err = NULL;
+    NsSchedule *s = ns_schedule_reader_read_all(r, &err);
+    if (limit < doc->len) {
+      g_assert_null(s);
+      g_assert_true(g_str_has_prefix(err->message, "t.gz: the schedule is larger than the input "
+                                                   "limit of "));
+      g_clear_error(&err);
+    } else {
+      g_assert_no_error(err);
+      g_assert_cmpuint(ns_schedule_n_transfers(s), ==, 13);
+      ns_schedule_free(s);
+    }
+    ns_schedule_reader_free(r);
+  }
+  g_byte_array_unref(both);
+  g_bytes_unref(a);
+  g_bytes_unref(b);
+  g_string_free(doc, TRUE);
+}
+
 /* ---- verifier sessions -------------------------------------------------- */
 
 static void assert_same_report(const NsVerifyReport *a, const NsSchedule *sa,
@@ -803,6 +892,8 @@ int main(int argc, char **argv)
   g_test_add_func("/schedule-stream/write-compressed", test_write_compressed);
   g_test_add_func("/schedule-stream/bounded", test_bounded);
   g_test_add_func("/schedule-stream/lines/lenient", test_lines_lenient);
+  g_test_add_func("/schedule-stream/lines/sync-zero", test_lines_sync_zero);
+  g_test_add_func("/schedule-stream/limits", test_limits);
   for (unsigned i = 0; i < G_N_ELEMENTS(bad_lines); i++) {
     char *name = g_strdup_printf("/schedule-stream/lines/bad/%s", bad_lines[i].name);
     g_test_add_data_func(name, &bad_lines[i], test_bad_lines);
