@@ -201,6 +201,11 @@ NsSchedule *ns_schedule_reader_read_all(NsScheduleReader *r, GError **error);
  * not ("-": standard input). The same as ns_schedule_load_json.
  */
 NsSchedule *ns_schedule_load(const char *path, GError **error);
+/* The same under `limits` (NULL: none), for callers that must bound what
+ * a file costs them (netsched simulate: what the collective can need on
+ * the topology's machines). */
+NsSchedule *ns_schedule_load_limited(const char *path, const NsScheduleLimits *limits,
+                                     GError **error);
 
 /* ---- writing ------------------------------------------------------------ */
 

@@ -214,7 +214,7 @@ static gboolean within_limit(NsByteSource *s, GError **error)
     return TRUE;
   ns_set_error_at(error, NS_ERROR_INPUT, s->name, 0,
                   "the schedule is larger than the input limit of %" G_GUINT64_FORMAT
-                  " bytes (%.1f MiB%s; verify --max-input raises it)",
+                  " bytes (%.1f MiB%s)",
                   s->limit, (double)s->limit / (1 << 20),
                   s->compression != NS_COMPRESS_NONE ? ", decompressed" : "");
   return FALSE;

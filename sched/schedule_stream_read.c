@@ -538,8 +538,7 @@ static const char *limit_reason(NsScheduleReader *r)
 {
   g_free(r->limit_text);
   r->limit_text = g_strdup_printf("a schedule of %s on %" G_GUINT64_FORMAT " machines holds no "
-                                  "more unless it delivers something twice (verify --max-input "
-                                  "lifts this bound)",
+                                  "more unless it delivers something twice",
                                   ns_collective_name(r->header->collective), r->limit_machines);
   return r->limit_text;
 }
@@ -1866,9 +1865,17 @@ NsSchedule *ns_schedule_reader_read_all(NsScheduleReader *r, GError **error)
 
 NsSchedule *ns_schedule_load(const char *path, GError **error)
 {
+  return ns_schedule_load_limited(path, NULL, error);
+}
+
+NsSchedule *ns_schedule_load_limited(const char *path, const NsScheduleLimits *limits,
+                                     GError **error)
+{
   NsScheduleReader *r = ns_schedule_reader_open(path, error);
   if (r == NULL)
     return NULL;
+  if (limits != NULL)
+    ns_schedule_reader_set_limits(r, limits);
   NsSchedule *s = ns_schedule_reader_read_all(r, error);
   ns_schedule_reader_free(r);
   return s;
