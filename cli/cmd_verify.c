@@ -281,6 +281,7 @@ int ns_cmd_verify(int argc, char **argv)
       status = ns_cli_usage("verify", "--max-input '%s': %s", max_input_text, why);
       goto out;
     }
+    opt.max_kept = 0; /* a size given: the phases kept are bounded by it too */
   }
   if (port != NULL) {
     NsPortKind kind;

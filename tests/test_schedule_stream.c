@@ -881,6 +881,41 @@ static void test_session_errors(void)
   ns_topology_free(t);
 }
 
+/* A session that keeps its phases (sync edges may follow) keeps no more
+ * than opt.max_kept transfers, nor more than the collective can need. */
+static void test_session_kept(void)
+{
+  GError *err = NULL;
+  NsTopology *t = ns_shape_from_spec("tree:2,2", &err);
+  g_assert_no_error(err);
+  NsSchedule *h = ns_schedule_for_topology(t, NS_COLL_ALLTOALL, "x", 8);
+  NsTransfer tr[8];
+  for (int i = 0; i < 8; i++)
+    tr[i] = (NsTransfer){ 0, 1, 1, ns_a2a_chunk(4, 0, 1) };
+  for (int bounded = 0; bounded < 2; bounded++) {
+    NsVerifyOptions opt;
+    ns_verify_options_init(&opt);
+    g_assert_cmpuint(opt.max_kept, ==, NS_VERIFY_MAX_KEPT);
+    opt.max_kept = bounded ? 10 : 0; /* 4 machines: 36 moves at most */
+    NsVerifySession *vs = ns_verify_begin(t, h, &opt, NS_VERIFY_KEEP, &err);
+    g_assert_no_error(err);
+    int phases = 0;
+    while (ns_verify_phase(vs, tr, 8, NULL, &err))
+      phases++;
+    g_assert_cmpint(phases, ==, bounded ? 1 : 4);
+    g_assert_cmpstr(err->message, ==,
+                    bounded ? "more than 10 transfers to keep for the sync edges or routes (16 "
+                              "bytes each; verify --max-input lifts this limit)"
+                            : "more than 36 transfers to keep for the sync edges or routes: a "
+                              "schedule of alltoall on 4 machines holds no more unless it "
+                              "delivers something twice");
+    g_clear_error(&err);
+    ns_verify_session_free(vs);
+  }
+  ns_schedule_free(h);
+  ns_topology_free(t);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -900,5 +935,6 @@ int main(int argc, char **argv)
   }
   g_test_add_func("/schedule-stream/session/matches", test_session_matches);
   g_test_add_func("/schedule-stream/session/errors", test_session_errors);
+  g_test_add_func("/schedule-stream/session/kept", test_session_kept);
   return g_test_run();
 }
