@@ -479,7 +479,6 @@ static gboolean header_complete(const NsScheduleReader *r)
   return TRUE;
 }
 
-/* The header checks, in the tree reader's order; builds r->header. */
 /* ---- limits -------------------------------------------------------------------- */
 
 uint64_t ns_schedule_max_moves(NsCollective collective, uint64_t machines, uint64_t segments)
@@ -557,6 +556,7 @@ static gboolean within_moves(NsScheduleReader *r, guint64 count, const char *wha
   return FALSE;
 }
 
+/* The header checks, in the tree reader's order; builds r->header. */
 static void check_header(NsScheduleReader *r)
 {
   r->header_checked = TRUE;
@@ -948,7 +948,8 @@ static int phase_element(NsScheduleReader *r, const Ev *ev)
   for (;;) {
     if (!r->broken && r->replay == NULL) {
       guint64 room = G_MAXUINT32 - 1 - MIN(r->total, (guint64)G_MAXUINT32 - 1);
-      room = MIN(room, r->max_moves - MIN(r->total, r->max_moves) + 1);
+      guint64 left = r->max_moves - MIN(r->total, r->max_moves); /* one more fails */
+      room = MIN(room, left < G_MAXUINT64 ? left + 1 : left);
       guint64 got = ns_tok_fast_transfers(&r->tok, &r->schema, r->transfers, r->pool,
                                           &r->pool_total, room);
       r->total += got;
