@@ -307,6 +307,7 @@ int ns_cmd_simulate(int argc, char **argv)
   NsPlanOptions po = { 0 };
   char *model = NULL, *sync = NULL;
   char *tcp = NULL, *trace = NULL, *transfers_csv = NULL, *timeline_csv = NULL;
+  FILE *trace_out = NULL;
   char *store_forward = NULL, *calibration = NULL;
   char **cfg = NULL, **ns3 = NULL;
   gboolean json = FALSE, json_transfers = FALSE, hardware_barrier = FALSE, allow_invalid = FALSE;
@@ -346,7 +347,7 @@ int ns_cmd_simulate(int argc, char **argv)
     { "timeline", 0, 0, G_OPTION_ARG_FILENAME, &timeline_csv,
       "Write the busiest links' utilisation over time as CSV", "FILE" },
     { "wall-limit", 0, 0, G_OPTION_ARG_DOUBLE, &wall_limit,
-      "Kill the simulation after this many wall seconds", "S" },
+      "Kill the simulation after this many wall seconds (at most " G_STRINGIFY(NS_SIM_MAX_WALL_LIMIT) "; 0: never)", "S" },
     { "runs", 0, 0, G_OPTION_ARG_INT, &runs,
       "packet: simulate N times, each with another FqCoDel flow-hash salt (run 0: ns-3's "
       "default); prints the fastest, median and slowest completion (default 1)", "N" },
@@ -430,8 +431,10 @@ int ns_cmd_simulate(int argc, char **argv)
     status = ns_cli_usage("simulate", "--runs takes 1 to 1000");
     goto out;
   }
-  if (!(wall_limit >= 0)) {
-    status = ns_cli_usage("simulate", "--wall-limit must be a number of seconds >= 0");
+  if (!(wall_limit >= 0 && wall_limit <= NS_SIM_MAX_WALL_LIMIT)) {
+    status = ns_cli_usage("simulate", "--wall-limit must be a number of seconds from 0 (none) "
+                                      "to " G_STRINGIFY(NS_SIM_MAX_WALL_LIMIT) ", not %g",
+                          wall_limit);
     goto out;
   }
   if (queue < 1 || segment_size < 64) {
@@ -451,7 +454,6 @@ int ns_cmd_simulate(int argc, char **argv)
   opt.queue_packets = queue;
   opt.segment_size = segment_size;
   opt.tcp_variant = g_strdup(tcp);
-  opt.trace = g_strdup(trace);
   opt.wall_limit = wall_limit;
   opt.allow_invalid = allow_invalid;
   if (!ns_cli_progress_new(&progress_args, "simulate", runs > 1 ? "runs" : NULL, &opt.progress,
@@ -482,10 +484,23 @@ int ns_cmd_simulate(int argc, char **argv)
             "to simulate what it would do\n",
             want, argv[1], have, s->algorithm, want);
   }
+  /* The trace: written whole or not at all (a device such as /dev/full
+   * directly), its write errors a message of ours, never SimGrid's. */
+  if (trace != NULL && (trace_out = ns_cli_open_output(trace, &error)) == NULL) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
+  opt.trace = trace_out;
+  opt.trace_name = trace;
   ns_progress_add_total(opt.progress, MAX(runs, 1));
   ns_progress_item(opt.progress, 1, "%s", runs > 1 ? "run 1" : s->algorithm);
   gboolean simulated = ns_simulate(t, s, &opt, &r, &error);
   ns_progress_item_done(opt.progress);
+  opt.trace = NULL; /* one trace: the first run's */
+  if (simulated && trace_out != NULL) {
+    FILE *f = g_steal_pointer(&trace_out);
+    simulated = ns_cli_close_output(f, trace, &error);
+  }
   if (!simulated || !more_runs(t, s, &opt, runs, &r, &run_times, &error)) {
     status = ns_cli_fail(error);
     goto out;
@@ -502,6 +517,8 @@ int ns_cmd_simulate(int argc, char **argv)
   }
   status = 0;
 out:
+  if (trace_out != NULL)
+    ns_cli_abort_output(trace_out);
   ns_sim_result_clear(&r);
   if (run_times != NULL)
     g_array_unref(run_times);

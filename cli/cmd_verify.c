@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "platforms/error.h"
 #include "platforms/hostlist.h"
+#include "platforms/units.h"
 #include "sched/schedule_json.h"
 #include "sched/schedule_stream.h"
 #include "sched/verify.h"
@@ -91,13 +92,15 @@ static int report_one(const NsVerifyReport *r, const NsTopology *t, const NsSche
  * on success fills *r and *session (which describes the findings: see
  * ns_verify_session_schedule; the caller frees it). */
 static gboolean verify_stream(const NsTopology *t, const char *file, const NsVerifyOptions *opt,
-                              NsVerifySession **session, NsVerifyReport *r, GError **error)
+                              const NsScheduleLimits *limits, NsVerifySession **session,
+                              NsVerifyReport *r, GError **error)
 {
   gboolean keep = FALSE;
   for (int pass = 0; pass < 2; pass++) {
     g_autoptr(NsScheduleReader) reader = ns_schedule_reader_open(file, error);
     if (reader == NULL)
       return FALSE;
+    ns_schedule_reader_set_limits(reader, limits);
     const NsSchedule *header = ns_schedule_reader_header(reader, error);
     if (header == NULL)
       return FALSE;
@@ -162,7 +165,7 @@ static void show_planned(uint64_t transfers, gpointer data)
 /* Verifies one schedule (a file, or planned when `file` is NULL): exit
  * status 0, 1 or 2. */
 static int verify_one(const NsPlanOptions *po, const NsTopology *t, const char *file,
-                      const NsVerifyOptions *opt, Output *o)
+                      const NsVerifyOptions *opt, uint64_t max_input, Output *o)
 {
   GError *error = NULL;
   const char *name = file != NULL ? file : po->algorithm;
@@ -170,7 +173,10 @@ static int verify_one(const NsPlanOptions *po, const NsTopology *t, const char *
   int status;
   if (file != NULL) {
     NsVerifySession *vs = NULL;
-    if (!verify_stream(t, file, opt, &vs, &r, &error)) {
+    /* a header naming more machines than the topology has cannot raise the limits */
+    NsScheduleLimits limits = { .max_input = max_input, .need = max_input == 0,
+                                .max_machines = (uint32_t)ns_topology_n_machines(t) };
+    if (!verify_stream(t, file, opt, &limits, &vs, &r, &error)) {
       ns_verify_report_clear(&r);
       report_error(o, name, error);
       return ns_cli_fail(error);
@@ -202,7 +208,7 @@ static int verify_one(const NsPlanOptions *po, const NsTopology *t, const char *
 int ns_cmd_verify(int argc, char **argv)
 {
   NsPlanOptions po = { 0 };
-  char *junit = NULL, *port = NULL, *machines = NULL;
+  char *junit = NULL, *port = NULL, *machines = NULL, *max_input_text = NULL;
   g_auto(GStrv) listed = NULL;
   gboolean json = FALSE, require_optimal = FALSE, require_shortest = FALSE, quiet = FALSE;
   gboolean subset = FALSE;
@@ -230,6 +236,9 @@ int ns_cmd_verify(int argc, char **argv)
       "Also write a JUnit XML report (one suite per schedule; written on bad input too)",
       "FILE" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing; the exit status tells", NULL },
+    { "max-input", 0, 0, G_OPTION_ARG_STRING, &max_input_text,
+      "Read at most SIZE of a schedule file, decompressed (default: what the schedule's "
+      "collective can need on its machines, docs/verify.md)", "SIZE" },
     { NULL },
   };
   g_autoptr(GOptionContext) ctx =
@@ -284,6 +293,15 @@ int ns_cmd_verify(int argc, char **argv)
   } else if (subset) {
     opt.coverage = NS_COVER_SUBSET;
   }
+  uint64_t max_input = 0; /* what the collective can need */
+  if (max_input_text != NULL) {
+    const char *why = NULL;
+    if (!ns_parse_size(max_input_text, &max_input, &why)) {
+      status = ns_cli_usage("verify", "--max-input '%s': %s", max_input_text, why);
+      goto out;
+    }
+    opt.max_kept = 0; /* a size given: the phases kept are bounded by it too */
+  }
   if (port != NULL) {
     NsPortKind kind;
     if (ns_port_kind_parse(port, &kind, &opt.k))
@@ -316,11 +334,11 @@ int ns_cmd_verify(int argc, char **argv)
     report_error(&o, bad, error);
     status = ns_cli_fail(error);
   } else if (po.algorithm != NULL) {
-    status = verify_one(&po, t, NULL, &opt, &o);
+    status = verify_one(&po, t, NULL, &opt, max_input, &o);
   } else {
     status = 0;
     for (int i = 1; i < argc; i++, o.n++) {
-      int one = verify_one(&po, t, argv[i], &opt, &o); /* not inside MAX(): evaluated twice */
+      int one = verify_one(&po, t, argv[i], &opt, max_input, &o); /* not inside MAX(): evaluated twice */
       status = MAX(status, one);
     }
   }
@@ -341,5 +359,6 @@ out:
   g_free(junit);
   g_free(port);
   g_free(machines);
+  g_free(max_input_text);
   return status;
 }

@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "sched/registry.h"
 #include "sched/schedule_json.h"
+#include "sched/schedule_stream.h"
 
 void ns_cli_add_plan_options(GOptionContext *ctx, NsPlanOptions *o)
 {
@@ -88,7 +89,11 @@ gboolean ns_cli_topology_and_schedule(const NsPlanOptions *o, const char *file, 
   *topo = ns_cli_plan_topology(o, error);
   if (*topo == NULL)
     return FALSE;
+  /* a file is read up to what its collective can need on the topology's
+   * machines (sched/schedule_stream.h, limits): a bomb is refused, not held */
+  NsScheduleLimits limits = { .need = TRUE,
+                              .max_machines = (uint32_t)ns_topology_n_machines(*topo) };
   *schedule = o->algorithm != NULL ? ns_cli_plan_schedule(*topo, o, NULL, error)
-                                   : ns_schedule_load_json(file, error);
+                                   : ns_schedule_load_limited(file, &limits, error);
   return *schedule != NULL;
 }

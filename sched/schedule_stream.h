@@ -89,6 +89,54 @@ NsScheduleReader *ns_schedule_reader_new_for_data(const char *source, const void
  * use small reads to cross every boundary). Before the first read only. */
 void ns_schedule_reader_set_read_size(NsScheduleReader *r, gsize bytes);
 
+/* ---- limits: what a file can make a reader read and hold ----------------
+ *
+ * A compressed file of a few kilobytes can expand to gigabytes, and a
+ * schedule's sync edges make the verifier keep every phase. A reader stops,
+ * with NS_ERROR_INPUT, past what a schedule of the header's collective can
+ * need. That need is counted in chunk moves (a transfer's chunks, each
+ * delivered to its receiver): a schedule that delivers nothing twice moves
+ * every all-to-all message to every machine but its origin at most once,
+ * P(P−1)² moves (the all-data algorithms, rdb and 2dmesh, do exactly
+ * that; direct ones move each message once, P(P−1)), every all-gather block
+ * to every other machine once, P(P−1), and every broadcast segment to every
+ * machine but the root once, S(P−1). Its transfers, the chunks of its
+ * multi-chunk transfers and its sync edges are each at most that many, and
+ * its decompressed text at most NS_SCHEDULE_INPUT_BASE bytes plus
+ * NS_SCHEDULE_INPUT_PER_MOVE bytes a move and a machine (a JSON transfer
+ * of netsched's, [65535,65534,[65535,65534]], is 27 bytes).
+ */
+#define NS_SCHEDULE_INPUT_BASE (G_GUINT64_CONSTANT(64) << 20)
+#define NS_SCHEDULE_INPUT_PER_MOVE 64
+
+/* The most chunk moves (and transfers, and sync edges) of a schedule of
+ * `collective` on `machines` machines (`segments`: bcast) that delivers
+ * nothing twice; saturates at G_MAXUINT64. O(1). */
+uint64_t ns_schedule_max_moves(NsCollective collective, uint64_t machines, uint64_t segments);
+/* The decompressed bytes such a schedule can need (saturating). O(1). */
+uint64_t ns_schedule_max_input(NsCollective collective, uint64_t machines, uint64_t segments);
+
+typedef struct {
+  /* Decompressed bytes (and file bytes) read at most; 0: no such limit. */
+  uint64_t max_input;
+  /* Bound by what the header's collective can need instead: at most
+   * ns_schedule_max_input bytes, and ns_schedule_max_moves transfers,
+   * multi-chunk chunks and sync edges; before the header is known, what an
+   * all-to-all on max_machines can need (no limit without max_machines). */
+  gboolean need;
+  /* The most machines a schedule is counted with (a topology's machines:
+   * a header cannot claim more to raise its limits); 0: the header's. */
+  uint32_t max_machines;
+} NsScheduleLimits;
+
+/* Sets the limits (any time: before the first read, or after the header);
+ * a reader has none until then (a file is read whatever its size, as a
+ * format: limits are for callers that must bound what a file costs them,
+ * such as netsched verify). Past them, NS_ERROR_INPUT "FILE: the schedule is larger than the input
+ * limit of 64.0 MiB (... bytes, decompressed; ...)" or "FILE: more than N
+ * transfers: ...". */
+void ns_schedule_reader_set_limits(NsScheduleReader *r, const NsScheduleLimits *limits);
+
 /*
  * ns_schedule_reader_header — the schedule's header.
  *
@@ -153,6 +201,11 @@ NsSchedule *ns_schedule_reader_read_all(NsScheduleReader *r, GError **error);
  * not ("-": standard input). The same as ns_schedule_load_json.
  */
 NsSchedule *ns_schedule_load(const char *path, GError **error);
+/* The same under `limits` (NULL: none), for callers that must bound what
+ * a file costs them (netsched simulate: what the collective can need on
+ * the topology's machines). */
+NsSchedule *ns_schedule_load_limited(const char *path, const NsScheduleLimits *limits,
+                                     GError **error);
 
 /* ---- writing ------------------------------------------------------------ */
 

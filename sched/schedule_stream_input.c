@@ -93,14 +93,16 @@ static GInputStream *fd_stream_new(int fd, gboolean close_fd)
 struct NsByteSource {
   char *name;
   GInputStream *base;      /* the buffered stream over the file or memory */
-  GInputStream *in;        /* what is read: base, or the gzip converter over it */
   gboolean started, rereadable;
   NsCompression compression;
   ZSTD_DCtx *zstd;
-  guchar *zin;
-  ZSTD_inBuffer zbuf;
-  gboolean zframe_open;    /* inside a zstd frame (its end not seen yet) */
+  GConverter *gzip;        /* a GZlibDecompressor, reset at each member */
+  guchar *zin;             /* compressed input (both formats) */
+  ZSTD_inBuffer zbuf;      /* its unread part: zin + pos .. zin + size */
+  gboolean zframe_open;    /* inside a zstd frame or gzip member (its end not seen yet) */
   gboolean zeof;
+  guint64 n_raw, n_out;    /* bytes read from the file, bytes delivered */
+  guint64 limit;           /* on both; 0: none */
   guchar *block;           /* compressed input: the decompressed block being served */
   gsize block_len, block_pos;
 };
@@ -150,8 +152,8 @@ void ns_byte_source_free(NsByteSource *s)
 {
   if (s == NULL)
     return;
-  if (s->in != NULL && s->in != s->base)
-    g_object_unref(s->in);
+  if (s->gzip != NULL)
+    g_object_unref(s->gzip);
   if (s->base != NULL) {
     g_input_stream_close(s->base, NULL, NULL);
     g_object_unref(s->base);
@@ -164,18 +166,10 @@ void ns_byte_source_free(NsByteSource *s)
   g_free(s);
 }
 
-/* A GIO read error as ours: cannot read (I/O), or bad compressed data. */
+/* A GIO read error of the file as ours. */
 static void set_read_error(NsByteSource *s, const GError *e, GError **error)
 {
-  if (s->compression == NS_COMPRESS_GZIP &&
-      (g_error_matches(e, G_IO_ERROR, G_IO_ERROR_INVALID_DATA) ||
-       g_error_matches(e, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT)))
-    ns_set_error_at(error, NS_ERROR_INPUT, s->name, 0, "%s gzip data: %s",
-                    g_error_matches(e, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT) ? "truncated"
-                                                                             : "corrupt",
-                    e->message);
-  else
-    ns_set_error_at(error, NS_ERROR_IO, s->name, 0, "cannot read: %s", e->message);
+  ns_set_error_at(error, NS_ERROR_IO, s->name, 0, "cannot read: %s", e->message);
 }
 
 /* Looks at the first bytes and stacks the decompressor they call for. */
@@ -196,41 +190,108 @@ static gboolean start(NsByteSource *s, GError **error)
   }
   gsize n;
   const guchar *head = g_buffered_input_stream_peek_buffer(b, &n);
-  s->in = s->base;
   if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
     s->compression = NS_COMPRESS_GZIP;
-    GZlibDecompressor *z = g_zlib_decompressor_new(G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-    s->in = g_converter_input_stream_new(s->base, G_CONVERTER(z));
-    g_object_unref(z);
+    s->gzip = G_CONVERTER(g_zlib_decompressor_new(G_ZLIB_COMPRESSOR_FORMAT_GZIP));
   } else if (n >= 4 && head[0] == 0x28 && head[1] == 0xb5 && head[2] == 0x2f &&
              head[3] == 0xfd) {
     s->compression = NS_COMPRESS_ZSTD;
     s->zstd = ZSTD_createDCtx();
+  }
+  if (s->compression != NS_COMPRESS_NONE) {
     s->zin = g_malloc(ZSTD_IN_SIZE);
     s->zbuf = (ZSTD_inBuffer){ s->zin, 0, 0 };
-  }
-  if (s->compression != NS_COMPRESS_NONE)
     s->block = g_malloc(BLOCK_SIZE);
+  }
   s->started = TRUE;
   return TRUE;
+}
+
+/* Past the limit? Then NS_ERROR_INPUT. */
+static gboolean within_limit(NsByteSource *s, GError **error)
+{
+  if (s->limit == 0 || (s->n_raw <= s->limit && s->n_out <= s->limit))
+    return TRUE;
+  ns_set_error_at(error, NS_ERROR_INPUT, s->name, 0,
+                  "the schedule is larger than the input limit of %" G_GUINT64_FORMAT
+                  " bytes (%.1f MiB%s)",
+                  s->limit, (double)s->limit / (1 << 20),
+                  s->compression != NS_COMPRESS_NONE ? ", decompressed" : "");
+  return FALSE;
+}
+
+/* Refills the compressed input once it is used up (zeof at the end). */
+static gboolean fill_input(NsByteSource *s, GError **error)
+{
+  if (s->zbuf.pos < s->zbuf.size || s->zeof)
+    return TRUE;
+  GError *e = NULL;
+  gssize got = g_input_stream_read(s->base, s->zin, ZSTD_IN_SIZE, NULL, &e);
+  if (got < 0) {
+    set_read_error(s, e, error);
+    g_error_free(e);
+    return FALSE;
+  }
+  s->zbuf.size = (size_t)got;
+  s->zbuf.pos = 0;
+  s->zeof = got == 0;
+  s->n_raw += (guint64)got;
+  return within_limit(s, error);
+}
+
+/* gzip: member after member until the input ends (RFC 1952 §2.2: "a gzip
+ * file consists of a series of members"), each through the same
+ * decompressor, reset between them. */
+static gssize read_gzip(NsByteSource *s, void *buf, gsize n, GError **error)
+{
+  gsize written = 0;
+  while (written == 0) {
+    if (!fill_input(s, error))
+      return -1;
+    gsize left = s->zbuf.size - s->zbuf.pos;
+    if (left == 0 && !s->zframe_open && s->zeof)
+      return 0;
+    if (!s->zframe_open && left > 0) {
+      g_converter_reset(s->gzip);
+      s->zframe_open = TRUE;
+    }
+    gsize used = 0;
+    GError *e = NULL;
+    GConverterResult res =
+        g_converter_convert(s->gzip, s->zin + s->zbuf.pos, left, buf, n,
+                            s->zeof ? G_CONVERTER_INPUT_AT_END : G_CONVERTER_NO_FLAGS, &used,
+                            &written, &e);
+    if (res == G_CONVERTER_ERROR) {
+      if (g_error_matches(e, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT) && !s->zeof) {
+        g_error_free(e); /* wants more input than is buffered: read on */
+        s->zbuf.pos = s->zbuf.size;
+        continue;
+      }
+      ns_set_error_at(error, NS_ERROR_INPUT, s->name, 0, "%s gzip data: %s",
+                      g_error_matches(e, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT) ? "truncated"
+                                                                               : "corrupt",
+                      e->message);
+      g_error_free(e);
+      return -1;
+    }
+    s->zbuf.pos += used;
+    if (res == G_CONVERTER_FINISHED)
+      s->zframe_open = FALSE;
+    else if (used == 0 && written == 0 && s->zeof) {
+      ns_set_error_at(error, NS_ERROR_INPUT, s->name, 0,
+                      "truncated gzip data: the input ends inside a member");
+      return -1;
+    }
+  }
+  return (gssize)written;
 }
 
 static gssize read_zstd(NsByteSource *s, void *buf, gsize n, GError **error)
 {
   ZSTD_outBuffer out = { buf, n, 0 };
   while (out.pos == 0) {
-    if (s->zbuf.pos == s->zbuf.size && !s->zeof) {
-      GError *e = NULL;
-      gssize got = g_input_stream_read(s->base, s->zin, ZSTD_IN_SIZE, NULL, &e);
-      if (got < 0) {
-        set_read_error(s, e, error);
-        g_error_free(e);
-        return -1;
-      }
-      s->zbuf.size = (size_t)got;
-      s->zbuf.pos = 0;
-      s->zeof = got == 0;
-    }
+    if (!fill_input(s, error))
+      return -1;
     if (s->zbuf.pos == s->zbuf.size) { /* no more input */
       if (s->zframe_open) {
         ns_set_error_at(error, NS_ERROR_INPUT, s->name, 0,
@@ -250,16 +311,19 @@ static gssize read_zstd(NsByteSource *s, void *buf, gsize n, GError **error)
   return (gssize)out.pos;
 }
 
-/* Up to n bytes of the file as it is (or through the gzip converter). */
-static gssize read_stream(NsByteSource *s, void *buf, gsize n, GError **error)
+/* Up to n bytes of the file as it is. */
+static gssize read_plain(NsByteSource *s, void *buf, gsize n, GError **error)
 {
   GError *e = NULL;
-  gssize got = g_input_stream_read(s->in, buf, n, NULL, &e);
+  gssize got = g_input_stream_read(s->base, buf, n, NULL, &e);
   if (got < 0) {
     set_read_error(s, e, error);
     g_error_free(e);
+    return -1;
   }
-  return got;
+  s->n_raw += (guint64)got;
+  s->n_out += (guint64)got;
+  return within_limit(s, error) ? got : -1;
 }
 
 gssize ns_byte_source_read(NsByteSource *s, void *buf, gsize n, GError **error)
@@ -269,12 +333,15 @@ gssize ns_byte_source_read(NsByteSource *s, void *buf, gsize n, GError **error)
   if (n == 0)
     return 0;
   if (s->compression == NS_COMPRESS_NONE)
-    return read_stream(s, buf, n, error);
+    return read_plain(s, buf, n, error);
   if (s->block_pos == s->block_len) {
     gssize got = s->compression == NS_COMPRESS_ZSTD ? read_zstd(s, s->block, BLOCK_SIZE, error)
-                                                    : read_stream(s, s->block, BLOCK_SIZE, error);
+                                                    : read_gzip(s, s->block, BLOCK_SIZE, error);
     if (got <= 0)
       return got;
+    s->n_out += (guint64)got;
+    if (!within_limit(s, error))
+      return -1;
     s->block_len = (gsize)got;
     s->block_pos = 0;
   }
@@ -283,3 +350,10 @@ gssize ns_byte_source_read(NsByteSource *s, void *buf, gsize n, GError **error)
   s->block_pos += k;
   return (gssize)k;
 }
+
+void ns_byte_source_set_limit(NsByteSource *s, guint64 bytes)
+{
+  s->limit = bytes;
+}
+
+guint64 ns_byte_source_limit(const NsByteSource *s) { return s->limit; }

@@ -2,9 +2,9 @@
  * tokenizer behind sched/schedule_stream.h. Private to sched/schedule_*.c.
  *
  * NsByteSource reads a file, standard input or a memory block in bounded
- * chunks, decompressing gzip (GLib's GZlibDecompressor through a
- * GConverterInputStream) or zstd (libzstd) when the first bytes carry
- * their magic numbers.
+ * chunks, decompressing gzip (GLib's GZlibDecompressor, every member) or
+ * zstd (libzstd, every frame) when the first bytes carry their magic
+ * numbers, and stops at a limit on the bytes read and delivered.
  *
  * NsTok turns those bytes into JSON tokens, one at a time, enforcing strict
  * RFC 8259 syntax as it goes (the checks and messages of the former
@@ -53,6 +53,11 @@ NsCompression ns_byte_source_compression(const NsByteSource *s);
 /* TRUE when the same bytes can be read again by opening the same name (a
  * regular file, or memory). */
 gboolean ns_byte_source_rereadable(const NsByteSource *s);
+/* The most bytes a source reads from its file and delivers (each counted;
+ * 0: no limit, the default). Past it a read fails with NS_ERROR_INPUT "NAME:
+ * the schedule is larger than the input limit of ...". Any time. */
+void ns_byte_source_set_limit(NsByteSource *s, guint64 bytes);
+guint64 ns_byte_source_limit(const NsByteSource *s);
 void ns_byte_source_free(NsByteSource *s);
 
 /* ---- tokenizer --------------------------------------------------------- */

@@ -212,6 +212,11 @@ struct NsScheduleReader {
   GPtrArray *route_names;
   gint64 last_route;
   gboolean sync_seen, routes_seen;
+  /* limits (ns_schedule_reader_set_limits) */
+  NsScheduleLimits limits;
+  guint64 max_moves;         /* transfers, chunks of multi-chunk transfers, sync edges */
+  guint64 limit_machines;    /* the machines max_moves is for */
+  char *limit_text;
   /* JSON Lines */
   guint64 lines_sync, lines_routes; /* announced by the header */
   gboolean lines_trailer, lines_end;
@@ -474,6 +479,83 @@ static gboolean header_complete(const NsScheduleReader *r)
   return TRUE;
 }
 
+/* ---- limits -------------------------------------------------------------------- */
+
+uint64_t ns_schedule_max_moves(NsCollective collective, uint64_t machines, uint64_t segments)
+{
+  uint64_t p = MIN(machines, (uint64_t)G_MAXUINT32), others = p > 0 ? p - 1 : 0;
+  uint64_t items = collective == NS_COLL_ALLTOALL  ? p * others   /* messages */
+                   : collective == NS_COLL_ALLGATHER ? p          /* blocks */
+                                                     : MIN(segments, (uint64_t)G_MAXUINT32);
+  /* each to every machine but its origin, once: P(P-1)^2 < 2^48 for 65,536 machines */
+  return others > 0 && items > G_MAXUINT64 / others ? G_MAXUINT64 : items * others;
+}
+
+uint64_t ns_schedule_max_input(NsCollective collective, uint64_t machines, uint64_t segments)
+{
+  uint64_t moves = ns_schedule_max_moves(collective, machines, segments);
+  uint64_t per = NS_SCHEDULE_INPUT_PER_MOVE, base = NS_SCHEDULE_INPUT_BASE;
+  if (moves > (G_MAXUINT64 - base) / per - MIN(machines, (uint64_t)G_MAXUINT32))
+    return G_MAXUINT64;
+  return base + per * (moves + machines);
+}
+
+/* The machines a limit counts: the header's, at most the caller's cap. */
+static guint64 limit_machines(const NsScheduleReader *r, guint64 header_machines)
+{
+  return r->limits.max_machines > 0 ? MIN(header_machines, (guint64)r->limits.max_machines)
+                                    : header_machines;
+}
+
+/* Before the header is known: what the largest collective (all-to-all)
+ * can need on the caller's machines (the header is read under it). */
+static void apply_early_limits(NsScheduleReader *r)
+{
+  guint64 bytes = r->limits.max_input;
+  if (r->limits.need)
+    bytes = r->limits.max_machines > 0
+                ? ns_schedule_max_input(NS_COLL_ALLTOALL, r->limits.max_machines, 0)
+                : 0;
+  ns_byte_source_set_limit(r->tok.in, bytes);
+  r->max_moves = G_MAXUINT64;
+}
+
+/* Once the header is checked: what its collective can need. */
+static void apply_limits(NsScheduleReader *r)
+{
+  if (r->header == NULL || !r->limits.need)
+    return;
+  guint64 p = limit_machines(r, (guint64)r->header->n_machines);
+  r->max_moves = ns_schedule_max_moves(r->header->collective, p, r->header->n_segments);
+  ns_byte_source_set_limit(r->tok.in, ns_schedule_max_input(r->header->collective, p,
+                                                            r->header->n_segments));
+  r->limit_machines = p;
+}
+
+/* Why a count is too large (static text, for messages). */
+static const char *limit_reason(NsScheduleReader *r)
+{
+  g_free(r->limit_text);
+  r->limit_text = g_strdup_printf("a schedule of %s on %" G_GUINT64_FORMAT " machines holds no "
+                                  "more unless it delivers something twice",
+                                  ns_collective_name(r->header->collective), r->limit_machines);
+  return r->limit_text;
+}
+
+/* Fails for good when `count` (transfers, chunks or sync edges so far)
+ * passes what the header's collective can need: a schedule that large
+ * delivers something twice, and holding it is what a bomb wants. */
+static gboolean within_moves(NsScheduleReader *r, guint64 count, const char *what)
+{
+  if (count <= r->max_moves)
+    return TRUE;
+  if (r->tok.error == NULL)
+    ns_set_error_at(&r->tok.error, NS_ERROR_INPUT, r->tok.source, 0,
+                    "more than %" G_GUINT64_FORMAT " %s: %s", r->max_moves, what,
+                    limit_reason(r));
+  return FALSE;
+}
+
 /* The header checks, in the tree reader's order; builds r->header. */
 static void check_header(NsScheduleReader *r)
 {
@@ -639,6 +721,12 @@ static void check_header(NsScheduleReader *r)
   r->schema = (NsTokSchema){ .collective = collective, .n_machines = (uint32_t)m->count,
                              .n_segments = (uint32_t)segments, .direct_ok = r->lines };
   r->header_ok = r->err_rank > RANK(K_SEGMENTS);
+  apply_limits(r);
+  if (r->lines && r->lines_sync > r->max_moves) {
+    path_key(&p, "sync");
+    schema_fail(r, RANK(K_SYNC), &p, "%" G_GUINT64_FORMAT " sync edges, more than %"
+                G_GUINT64_FORMAT ": %s", r->lines_sync, r->max_moves, limit_reason(r));
+  }
 }
 
 /* The sync scheme, last of the checks. */
@@ -860,11 +948,14 @@ static int phase_element(NsScheduleReader *r, const Ev *ev)
   for (;;) {
     if (!r->broken && r->replay == NULL) {
       guint64 room = G_MAXUINT32 - 1 - MIN(r->total, (guint64)G_MAXUINT32 - 1);
+      guint64 left = r->max_moves - MIN(r->total, r->max_moves); /* one more fails */
+      room = MIN(room, left < G_MAXUINT64 ? left + 1 : left);
       guint64 got = ns_tok_fast_transfers(&r->tok, &r->schema, r->transfers, r->pool,
                                           &r->pool_total, room);
       r->total += got;
       i += got;
-      if (r->tok.error != NULL)
+      if (r->tok.error != NULL || !within_moves(r, r->total, "transfers") ||
+          !within_moves(r, r->pool_total, "chunks in multi-chunk transfers"))
         return -1;
     }
     Ev e = { .kind = EV_NULL };
@@ -873,6 +964,8 @@ static int phase_element(NsScheduleReader *r, const Ev *ev)
     if (e.kind == EV_END)
       break;
     r->total++;
+    if (!within_moves(r, r->total, "transfers"))
+      return -1;
     if (r->broken || r->total >= G_MAXUINT32) {
       r->broken = TRUE;
       if (e.kind == EV_ARRAY && !ev_skip(r))
@@ -889,7 +982,7 @@ static int phase_element(NsScheduleReader *r, const Ev *ev)
                   describe(e.kind));
       break_phases(r);
     } else {
-      if (!read_transfer(r))
+      if (!read_transfer(r) || !within_moves(r, r->pool_total, "chunks in multi-chunk transfers"))
         return -1;
       if (!check_transfer(r, index, i))
         break_phases(r);
@@ -1004,6 +1097,8 @@ static gboolean read_sync(NsScheduleReader *r, const Ev *ev, guint64 first)
       continue;
     }
     NsSyncEdge edge = { (uint32_t)x[0], (uint32_t)x[1] };
+    if (!within_moves(r, (guint64)r->sync->len + 1, "sync edges"))
+      return FALSE;
     g_array_append_val(r->sync, edge);
   }
 }
@@ -1573,7 +1668,15 @@ static NsScheduleReader *reader_new(NsByteSource *in)
   r->route_names = g_ptr_array_new_with_free_func(g_free);
   r->last_route = -1;
   r->tail_known = NS_TAIL_UNKNOWN;
+  apply_early_limits(r);
   return r;
+}
+
+void ns_schedule_reader_set_limits(NsScheduleReader *r, const NsScheduleLimits *limits)
+{
+  r->limits = *limits;
+  apply_early_limits(r);
+  apply_limits(r);
 }
 
 NsScheduleReader *ns_schedule_reader_open(const char *path, GError **error)
@@ -1617,6 +1720,7 @@ void ns_schedule_reader_free(NsScheduleReader *r)
   g_clear_error(&r->err);
   g_clear_error(&r->failed);
   g_clear_error(&r->transfer_err);
+  g_free(r->limit_text);
   g_free(r);
 }
 
@@ -1762,9 +1866,17 @@ NsSchedule *ns_schedule_reader_read_all(NsScheduleReader *r, GError **error)
 
 NsSchedule *ns_schedule_load(const char *path, GError **error)
 {
+  return ns_schedule_load_limited(path, NULL, error);
+}
+
+NsSchedule *ns_schedule_load_limited(const char *path, const NsScheduleLimits *limits,
+                                     GError **error)
+{
   NsScheduleReader *r = ns_schedule_reader_open(path, error);
   if (r == NULL)
     return NULL;
+  if (limits != NULL)
+    ns_schedule_reader_set_limits(r, limits);
   NsSchedule *s = ns_schedule_reader_read_all(r, error);
   ns_schedule_reader_free(r);
   return s;

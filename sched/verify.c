@@ -2,6 +2,7 @@
  * completeness, rate-weighted contention on directed edges, port models,
  * shortest paths and optimality against the lower bound. See verify.h. */
 #include "sched/verify.h"
+#include "sched/schedule_stream.h"
 #include "platforms/error.h"
 #include "sched/lower_bound.h"
 #include "sched/relay_set_private.h"
@@ -53,6 +54,7 @@ void ns_verify_options_init(NsVerifyOptions *opt)
   opt->k = 1;
   opt->max_findings = 20;
   opt->sync_order = TRUE;
+  opt->max_kept = NS_VERIFY_MAX_KEPT;
 }
 
 gboolean ns_verify_stepped(const NsSchedule *s)
@@ -1448,6 +1450,25 @@ gboolean ns_verify_phase(NsVerifySession *vs, const NsTransfer *transfers, uint6
     return FALSE;
   }
   if (vs->kept != NULL) {
+    /* Kept phases cost 16 bytes a transfer: no more than a schedule that
+     * delivers nothing twice can have (sched/schedule_stream.h, limits). */
+    const NsSchedule *h = vs->header;
+    uint64_t need = ns_schedule_max_moves(h->collective, (uint64_t)h->n_machines, h->n_segments);
+    uint64_t most = vs->opt.max_kept > 0 ? MIN(need, vs->opt.max_kept) : need;
+    if (n > most - MIN(vs->n_transfers, most)) {
+      if (most < need)
+        ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                        "more than %" G_GUINT64_FORMAT " transfers to keep for the sync edges "
+                        "or routes (16 bytes each; verify --max-input lifts this limit)", most);
+      else
+        ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                        "more than %" G_GUINT64_FORMAT " transfers to keep for the sync edges "
+                        "or routes: a schedule of %s on %d machines holds no more unless it "
+                        "delivers something twice",
+                        most, ns_collective_name(h->collective), h->n_machines);
+      vs->failed = TRUE;
+      return FALSE;
+    }
     NsSchedule *k = vs->kept;
     ns_schedule_begin_phase(k);
     for (uint64_t i = 0; i < n; i++)

@@ -160,7 +160,16 @@ typedef struct {
   gboolean sync_order;   /* check that pair-wise sync edges order contending
                             transfers (default TRUE; the wait-cycle check
                             always runs when there are sync edges) */
+  uint64_t max_kept;     /* transfers a session keeps at most for sync edges or
+                            routes (16 bytes each; default NS_VERIFY_MAX_KEPT;
+                            0: only the collective's need bounds them) */
 } NsVerifyOptions;
+
+/* Transfers a session keeps by default: 2^24, 256 MiB, an all-to-all of
+ * direct transfers on 4,096 machines (16,773,120). Whatever the option, a
+ * session keeps no more than a schedule that delivers nothing twice can
+ * hold (ns_schedule_max_moves). */
+#define NS_VERIFY_MAX_KEPT (G_GUINT64_CONSTANT(1) << 24)
 
 typedef struct {
   /* Which checks ran and how many findings each produced. */

@@ -56,7 +56,6 @@ void ns_sim_options_clear(NsSimOptions *opt)
   g_free(opt->lat_factor);
   g_free(opt->bw_factor);
   g_free(opt->tcp_variant);
-  g_free(opt->trace);
   if (opt->cfg != NULL)
     g_ptr_array_unref(opt->cfg);
   if (opt->ns3 != NULL)
@@ -112,7 +111,8 @@ void ns_sim_result_clear(NsSimResult *r)
 /* ---- the child process ------------------------------------------------------ */
 
 /* SimGrid options for the model; NS_ATTRIBUTE_DEFAULT for ns-3 in *env. */
-static void model_args(const NsSimOptions *opt, uint64_t msize, GPtrArray *argv, char **env)
+static void model_args(const NsSimOptions *opt, uint64_t msize, int trace_fd, GPtrArray *argv,
+                       char **env)
 {
   *env = NULL;
   gboolean calibrated = opt->lat_factor != NULL || opt->bw_factor != NULL;
@@ -184,11 +184,14 @@ static void model_args(const NsSimOptions *opt, uint64_t msize, GPtrArray *argv,
   g_ptr_array_add(argv, g_strdup("--cfg=contexts/factory:thread"));
 #endif
   g_ptr_array_add(argv, g_strdup("--log=root.thres:warning"));
-  if (opt->trace != NULL) {
+  if (trace_fd >= 0) {
     g_ptr_array_add(argv, g_strdup("--cfg=tracing:yes"));
     g_ptr_array_add(argv, g_strdup("--cfg=tracing/platform:yes"));
+    /* SimGrid 3.32 aborts drawing the platform graph of a zone whose
+     * routes it computes (DijkstraCache): "dynar is not that long" */
+    g_ptr_array_add(argv, g_strdup("--cfg=tracing/platform/topology:no"));
     g_ptr_array_add(argv, g_strdup("--cfg=tracing/uncategorized:yes"));
-    g_ptr_array_add(argv, g_strdup_printf("--cfg=tracing/filename:%s", opt->trace));
+    g_ptr_array_add(argv, g_strdup_printf("--cfg=tracing/filename:/proc/self/fd/%d", trace_fd));
   }
   for (guint i = 0; opt->cfg != NULL && i < opt->cfg->len; i++)
     g_ptr_array_add(argv, g_strdup_printf("--cfg=%s", (char *)g_ptr_array_index(opt->cfg, i)));
@@ -309,8 +312,8 @@ static char *replay_path(void)
   return g_strdup(NETSCHED_REPLAY_PATH);
 }
 
-static gboolean run_child(Program *prog, int platform_fd, const NsSimOptions *opt,
-                          uint64_t msize, GError **error)
+static gboolean run_replay(Program *prog, int platform_fd, int trace_fd, const NsSimOptions *opt,
+                           uint64_t msize, GError **error)
 {
   g_autofree char *exe = replay_path();
   int program_fd = ns_program_to_fd(prog);
@@ -325,7 +328,7 @@ static gboolean run_child(Program *prog, int platform_fd, const NsSimOptions *op
   g_ptr_array_add(argv, g_strdup_printf("%d", prog->results_fd));
   g_ptr_array_add(argv, g_strdup_printf("/proc/self/fd/%d", platform_fd));
   char *ns3 = NULL;
-  model_args(opt, msize, argv, &ns3);
+  model_args(opt, msize, trace_fd, argv, &ns3);
   g_ptr_array_add(argv, NULL);
   char **envp = g_get_environ();
   envp = ns3 != NULL ? g_environ_setenv(envp, "NS_ATTRIBUTE_DEFAULT", ns3, TRUE)
@@ -407,18 +410,66 @@ static gboolean run_child(Program *prog, int platform_fd, const NsSimOptions *op
   return FALSE;
 }
 
+/* Copies the trace SimGrid wrote into `trace_fd` to `out`, every write
+ * checked (a full disk is an error here, not a SimGrid backtrace). */
+static gboolean copy_trace(int trace_fd, FILE *out, const char *name, GError **error)
+{
+  char buf[64 << 10];
+  gboolean ok = lseek(trace_fd, 0, SEEK_SET) == 0;
+  int e = ok ? 0 : errno;
+  for (ssize_t n; ok && (n = read(trace_fd, buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0 || fwrite(buf, 1, (size_t)n, out) != (size_t)n) {
+      e = errno;
+      ok = FALSE;
+    }
+  }
+  if (ok && fflush(out) != 0) {
+    e = errno;
+    ok = FALSE;
+  }
+  if (!ok)
+    ns_set_error_at(error, NS_ERROR_IO, name, 0, "cannot write the trace: %s",
+                    g_strerror(e != 0 ? e : EIO));
+  return ok;
+}
+
+/* Runs the replay; with opt->trace, SimGrid writes its trace into an
+ * anonymous memory file that the child inherits, copied to opt->trace
+ * once the replay has completed. */
+static gboolean run_child(Program *prog, int platform_fd, const NsSimOptions *opt,
+                          uint64_t msize, GError **error)
+{
+  int trace_fd = -1;
+  if (opt->trace != NULL && (trace_fd = memfd_create("netsched-trace", 0)) < 0) {
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot make room for the trace: %s",
+                    g_strerror(errno));
+    return FALSE;
+  }
+  gboolean ok = run_replay(prog, platform_fd, trace_fd, opt, msize, error) &&
+                (trace_fd < 0 || copy_trace(trace_fd, opt->trace, opt->trace_name, error));
+  if (trace_fd >= 0)
+    close(trace_fd);
+  return ok;
+}
+
 /* The checks a replay needs to mean anything: what is sent is held, what
- * is required arrives, and nothing waits in a cycle. Contention and the
- * port model are what simulations measure, not preconditions. FALSE with
- * the first failing finding in `why`, or an input error. */
-static gboolean replayable(const NsTopology *topo, const NsSchedule *s, gboolean *ok, char *why,
-                           gsize why_size, GError **error)
+ * is required arrives, nothing waits in a cycle, and — when the replay
+ * follows the schedule's own sync edges (`stored_sync`) — those edges do
+ * what their scheme says (`netsched verify`'s sync check: a pair-wise
+ * scheme whose edges leave contending transfers unordered is not that
+ * scheme). Contention and the port model are what simulations measure, not
+ * preconditions. FALSE with the first failing finding in `why`, or an
+ * input error. */
+static gboolean replayable(const NsTopology *topo, const NsSchedule *s, gboolean stored_sync,
+                           gboolean *ok, char *why, gsize why_size, GError **error)
 {
   NsVerifyOptions vo;
   ns_verify_options_init(&vo);
   vo.port = NS_PORT_ALL;
   vo.max_findings = 1;
-  vo.sync_order = FALSE;
+  vo.sync_order = stored_sync;
   NsVerifyReport r = { 0 };
   if (!ns_verify(topo, s, &vo, &r, error)) {
     ns_verify_report_clear(&r);
@@ -573,9 +624,30 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
                       "set it with --ns3 as well");
       return FALSE;
     }
+  if (!(given->wall_limit >= 0 && given->wall_limit <= NS_SIM_MAX_WALL_LIMIT)) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                    "wall-time limit %g s: give seconds from 0 (no limit) to "
+                    G_STRINGIFY(NS_SIM_MAX_WALL_LIMIT), given->wall_limit);
+    return FALSE;
+  }
+  /* The scheme: the caller's, else the one the algorithm prescribes. */
+  NsSimOptions effective = *given;
+  const NsSimOptions *opt = &effective;
+  if (!given->sync_set) {
+    effective.sync = (NsSyncScheme){ NS_SYNC_NONE, 0 };
+    if (s->sync_scheme != NULL && !ns_sync_scheme_parse(s->sync_scheme, &effective.sync, error))
+      return FALSE;
+  }
+  uint64_t msize = opt->msize ? opt->msize : s->msize;
+  gboolean pairwise = s->execution == NS_EXEC_PHASED && ns_sync_uses_pairwise(&opt->sync);
+  g_autofree char *want = pairwise ? ns_sync_scheme_to_string(&opt->sync) : NULL;
+  /* A scheme recorded without edges is a recommendation: its edges are
+   * computed below; recorded with them, they are replayed as they are. */
+  gboolean stored_sync = pairwise && s->sync_set && g_strcmp0(s->sync_scheme, want) == 0;
+
   gboolean valid = TRUE;
   char why[256] = "";
-  if (!replayable(topo, s, &valid, why, sizeof why, error))
+  if (!replayable(topo, s, stored_sync, &valid, why, sizeof why, error))
     return FALSE;
   if (given->model == NS_MODEL_PACKET && ns_topology_routing(topo) != NS_ROUTING_TREE) {
     ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
@@ -592,24 +664,11 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
                     ns_collective_name(s->collective), s->algorithm, why);
     return FALSE;
   }
-  /* The scheme: the caller's, else the one the algorithm prescribes. */
-  NsSimOptions effective = *given;
-  const NsSimOptions *opt = &effective;
-  if (!given->sync_set) {
-    effective.sync = (NsSyncScheme){ NS_SYNC_NONE, 0 };
-    if (s->sync_scheme != NULL && !ns_sync_scheme_parse(s->sync_scheme, &effective.sync, error))
-      return FALSE;
-  }
-  uint64_t msize = opt->msize ? opt->msize : s->msize;
-  gboolean pairwise = s->execution == NS_EXEC_PHASED && ns_sync_uses_pairwise(&opt->sync);
-
   /* Pair-wise schemes need the sync set of that very scheme. */
   NsSchedule tmp = *s;
   gboolean own_sync = FALSE;
   if (pairwise) {
-    g_autofree char *want = ns_sync_scheme_to_string(&opt->sync);
-    /* A scheme recorded without edges is a recommendation: compute them. */
-    if (g_strcmp0(s->sync_scheme, want) != 0 || !s->sync_set) {
+    if (!stored_sync) {
       tmp.sync = g_array_new(FALSE, FALSE, sizeof(NsSyncEdge));
       tmp.sync_scheme = NULL;
       own_sync = TRUE;

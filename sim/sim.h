@@ -64,6 +64,11 @@ gboolean ns_sim_size_check(const NsTopology *topo, GError **error);
 gboolean ns_net_model_parse(const char *name, NsNetModel *model, GError **error);
 const char *ns_net_model_name(NsNetModel model);
 
+/* The longest wall-time limit a simulation takes: about 31.7 years, far
+ * below the 9.2e12 s that microseconds in 64 bits can count (a longer one,
+ * or inf, is an error rather than a deadline in the past; 0 means none). */
+#define NS_SIM_MAX_WALL_LIMIT 1e9
+
 typedef struct {
   NsNetModel model;
   NsSyncScheme sync;       /* phased schedules; posted ones ignore it */
@@ -87,8 +92,13 @@ typedef struct {
   char *lat_factor, *bw_factor;
   /* pass-through */
   GPtrArray *cfg;          /* extra SimGrid options "name:value" (without --cfg=) */
-  char *trace;             /* Paje trace file for ViTE, or NULL */
-  double wall_limit;       /* seconds of wall time before the child is killed (0: none) */
+  FILE *trace;             /* the Paje trace for ViTE is written here once the replay has
+                              completed (NULL: none; not owned). SimGrid writes it into
+                              an anonymous memory file, copied with checked writes:
+                              a full disk is NS_ERROR_IO "NAME: cannot write the trace: ..." */
+  const char *trace_name;  /* its name in messages (not owned) */
+  double wall_limit;       /* seconds of wall time before the child is killed (0: none;
+                              at most NS_SIM_MAX_WALL_LIMIT) */
   uint64_t store_forward_packet; /* fluid models: bytes of the packet each store-and-forward
                                     switch delays a message by (0: cut-through semantics,
                                     platforms/topology_simgrid.h) */

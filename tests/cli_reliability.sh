@@ -115,6 +115,27 @@ check "simulate --trace DIR" 2 "$ns" simulate -T gen:star:4 -a ring --trace trac
 expect "says it is a directory" "$tmp/err" "is a directory"
 check "no backtrace" 0 test "$(wc -l < "$tmp/err")" -le 2
 
+# -- 18.11 the trace is copied with checked writes; SimGrid never writes it --
+check "simulate --trace /dev/full" 2 "$ns" simulate -T gen:tree:2,3,4 -a ring --trace /dev/full
+expect "a write error" "$tmp/err" '^netsched: /dev/full: cannot write the trace: No space left on device$'
+check "and only that" 0 test "$(wc -l < "$tmp/err")" -eq 1
+check "simulate --trace FILE" 0 "$ns" simulate -T gen:tree:2,3,4 -a ring --trace ring.trace
+expect "a Paje trace with the switches" ring.trace '^6 0.000000 [0-9]+ [0-9]+ [0-9]+ "s0"$'
+# -- 18.11 wall-time limits a deadline can hold -----------------------------------
+check "--wall-limit inf" 2 "$ns" simulate -T gen:star:4 -a ring --wall-limit inf
+expect "is refused" "$tmp/err" 'wall-limit must be a number of seconds from 0 \(none\) to 1e9, not inf'
+check "--wall-limit 9.3e12" 2 "$ns" simulate -T gen:star:4 -a ring --wall-limit 9.3e12
+check "--wall-limit 1e9" 0 "$ns" simulate -T gen:star:4 -a ring --wall-limit 1e9
+# -- 18.11 a schedule whose sync edges fail their scheme is not replayed --------
+"$ns" plan -T gen:tree:2,3,4 -a faraj -o sync-ok.json
+sed 's/"sync_scheme": "sender-all"/"sync_scheme": "sender-all",\n  "sync": [[0,30]]/' sync-ok.json > sync-bad.json
+check "verify: the sync check fails" 1 "$ns" verify -T gen:tree:2,3,4 sync-bad.json
+check "simulate refuses it" 1 "$ns" simulate -T gen:tree:2,3,4 sync-bad.json
+expect "saying why" "$tmp/err" 'does not verify, so its replay would mean nothing: sync: transfers #0 n12->n8 and #5 n13->n9 contend in different phases'
+check "unless asked" 0 "$ns" simulate -T gen:tree:2,3,4 sync-bad.json --allow-invalid
+expect "and marked" "$tmp/out" '^INVALID +the schedule does not verify \(sync:'
+check "another scheme computes its own edges" 0 "$ns" simulate -T gen:tree:2,3,4 sync-bad.json --sync receiver-all
+
 # -- 14. CSV fields are quoted (RFC 4180) ---------------------------------------
 cat > comma.topo <<'EOF'
 switch s0

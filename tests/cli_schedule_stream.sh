@@ -84,5 +84,59 @@ check "plan -o s.json.zst" 0 "$ns" plan -T "$t" -o s.json.zst
 check "it starts with zstd's magic" 0 sh -c "head -c 4 s.json.zst | od -An -tx1 | grep -q '28 b5 2f fd'"
 check "and verifies" 0 "$ns" verify -T "$t" s.json.zst s.jsonl.gz
 
+# gzip files of several members (RFC 1952 §2.2) are read whole, as zcat
+# reads them; bytes after a member that are not gzip are refused.
+half=$(( $(wc -c < s.json) / 2 ))
+{ head -c "$half" s.json | gzip; tail -c +"$((half + 1))" s.json | gzip; } > members.json.gz
+check "zcat reads both members" 0 sh -c "gzip -dc members.json.gz | cmp - s.json"
+check "so does verify" 0 "$ns" verify -T "$t" members.json.gz -q
+{ cat s.json.gz; echo 'not gzip'; } > garbage.json.gz
+check "bytes after the member" 2 "$ns" verify -T "$t" garbage.json.gz
+expect "are corrupt gzip data" "$tmp/err" '^netsched: garbage.json.gz: corrupt gzip data'
+
+# Bombs: a few kilobytes that expand to more than the schedule's collective
+# can need (24 machines: 24 x 23 x 23 = 12,696 moves; 64 MiB + 64 bytes a
+# move and a machine of text) are refused as soon as they pass it.
+if command -v zstd >/dev/null; then
+  m=$(printf '"n%d",' $(seq 0 23))
+  head1='{"format":"netsched-schedule-lines","version":1,"collective":"alltoall","algorithm":"x","machines":['"${m%,}"'],"msize_bytes":1024,"execution":"phased"'
+  row="[$(printf '[0,1],%.0s' $(seq 9999))[0,1]]" # 60 KB: an argument is at most 128 KiB
+  # 0.25 GiB, 45 M transfers and one sync edge (which makes verify keep the phases)
+  { echo "$head1"',"sync":1,"routes":0}'; yes "$row" | head -n 4500
+    echo '{"sync":[[0,1]]}'; echo '{"end":{"phases":4500,"transfers":45000000}}'; } | zstd -q -o bomb.jsonl.zst
+  check "the bomb is small" 0 test "$(wc -c < bomb.jsonl.zst)" -lt 100000
+  check "a transfer bomb with a sync edge" 2 "$ns" verify -T "$t" bomb.jsonl.zst
+  expect "is refused past what the collective can need" "$tmp/err" \
+    '^netsched: bomb.jsonl.zst: more than 12696 transfers: a schedule of alltoall on 24 machines holds no more unless it delivers something twice$'
+  check "simulate refuses it too" 2 "$ns" simulate -T "$t" bomb.jsonl.zst
+  expect "at the same bound" "$tmp/err" '^netsched: bomb.jsonl.zst: more than 12696 transfers'
+  check "with --max-input" 2 "$ns" verify -T "$t" bomb.jsonl.zst --max-input 16MiB
+  expect "at the size given" "$tmp/err" \
+    '^netsched: bomb.jsonl.zst: the schedule is larger than the input limit of 16777216 bytes \(16.0 MiB, decompressed\)$'
+  check "--max-input takes a size" 2 "$ns" verify -T "$t" s.json --max-input 12
+  expect "with its unit" "$tmp/err" "--max-input '12'"
+  check "a header naming more machines than the topology cannot raise it" 2 \
+    "$ns" verify -T gen:tree:2,2 bomb.jsonl.zst
+  expect "counted on the topology's 4" "$tmp/err" 'more than 36 transfers: a schedule of alltoall on 4 machines'
+  # 45 M sync edges announced: refused at the header line
+  { echo "$head1"',"sync":45000000,"routes":0}'; echo '[[0,1]]'; } > edges.jsonl
+  check "a sync edge bomb" 2 "$ns" verify -T "$t" edges.jsonl
+  expect "is refused at its header" "$tmp/err" \
+    '^netsched: edges.jsonl: \$.sync: 45000000 sync edges, more than 12696: a schedule of alltoall'
+  # 100 MiB of white space before a good schedule
+  { head -c 100M /dev/zero | tr '\0' ' '; cat s.json; } | zstd -q -o spaces.json.zst
+  check "a white-space bomb" 2 "$ns" verify -T "$t" spaces.json.zst
+  expect "stops at 64 MiB and what the schedule can need" "$tmp/err" \
+    '^netsched: spaces.json.zst: the schedule is larger than the input limit of 67922944 bytes \(64.8 MiB, decompressed\)$'
+  check "the same schedule with the limit raised" 0 "$ns" verify -T "$t" spaces.json.zst --max-input 128MiB -q
+fi
+{ head -c 100M /dev/zero | tr '\0' ' '; cat s.json; } | gzip -1 > spaces.json.gz
+check "a white-space bomb in gzip" 2 "$ns" verify -T "$t" spaces.json.gz
+expect "stops at the limit too" "$tmp/err" 'spaces.json.gz: the schedule is larger than the input limit of 67922944 bytes'
+# sync edges of a JSON document, counted as they come
+{ sed '$d' s.json | sed '$d'; printf '  "sync": ['; printf '[0,1],%.0s' $(seq 12696); echo '[0,1]]'; echo '}'; } > many-edges.json
+check "more sync edges than a schedule can need" 2 "$ns" verify -T "$t" many-edges.json
+expect "refused" "$tmp/err" 'many-edges.json: more than 12696 sync edges'
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -619,6 +619,94 @@ static void test_lines_lenient(void)
   ns_schedule_free(s);
 }
 
+/* "sync": 0 in a JSON Lines header says the sync edges were computed and
+ * none is needed (JSON "sync": []); absent, none were computed. The
+ * writer's round trip keeps the difference. */
+static void test_lines_sync_zero(void)
+{
+  const char *tail = "[[0,1]]\n{\"end\":{\"phases\":1,\"transfers\":1}}\n";
+  for (int given = 0; given < 2; given++) {
+    g_autofree char *doc = g_strconcat(LH, given ? "\"sync\":0," : "", "\"routes\":0}\n", tail,
+                                       NULL);
+    GError *err = NULL;
+    NsSchedule *s = read_text(doc, strlen(doc), 0, &err);
+    g_assert_no_error(err);
+    g_assert_cmpint(s->sync_set, ==, given);
+    g_assert_cmpuint(s->sync->len, ==, 0);
+    gsize len;
+    g_autofree char *json = write_text(s, NS_SCHEDULE_JSON, &len);
+    g_assert_cmpint(strstr(json, "\"sync\": [") != NULL, ==, given);
+    g_autofree char *lines = write_text(s, NS_SCHEDULE_JSONL, &len);
+    g_assert_cmpstr(lines, ==, doc);
+    ns_schedule_free(s);
+  }
+}
+
+/* Limits: the moves a schedule can need, and a reader held to them. */
+static void test_limits(void)
+{
+  g_assert_cmpuint(ns_schedule_max_moves(NS_COLL_ALLTOALL, 24, 0), ==, 24 * 23 * 23);
+  g_assert_cmpuint(ns_schedule_max_moves(NS_COLL_ALLGATHER, 24, 0), ==, 24 * 23);
+  g_assert_cmpuint(ns_schedule_max_moves(NS_COLL_BCAST, 24, 10), ==, 10 * 23);
+  g_assert_cmpuint(ns_schedule_max_moves(NS_COLL_ALLTOALL, 1, 0), ==, 0);
+  g_assert_cmpuint(ns_schedule_max_moves(NS_COLL_ALLTOALL, 65536, 0), ==,
+                   G_GUINT64_CONSTANT(65536) * 65535 * 65535);
+  g_assert_cmpuint(ns_schedule_max_input(NS_COLL_ALLTOALL, 24, 0), ==,
+                   (64u << 20) + 64 * (24 * 23 * 23 + 24));
+  g_assert_cmpuint(ns_schedule_max_input(NS_COLL_BCAST, G_MAXUINT32, G_MAXUINT32), ==,
+                   G_MAXUINT64);
+  /* 3 machines: at most 12 transfers */
+  GString *doc = g_string_new(LH "\"routes\":0}\n[");
+  for (int i = 0; i < 13; i++)
+    g_string_append(doc, i ? ",[0,1]" : "[0,1]");
+  g_string_append(doc, "]\n{\"end\":{\"phases\":1,\"transfers\":13}}\n");
+  for (int need = 0; need < 2; need++) {
+    NsScheduleReader *r = ns_schedule_reader_new_for_data("t.jsonl", doc->str, doc->len);
+    NsScheduleLimits limits = { .need = need };
+    ns_schedule_reader_set_limits(r, &limits);
+    GError *err = NULL;
+    NsSchedule *s = ns_schedule_reader_read_all(r, &err);
+    if (need) {
+      g_assert_null(s);
+      g_assert_cmpstr(err->message, ==, "t.jsonl: more than 12 transfers: a schedule of alltoall "
+                      "on 3 machines holds no more unless it delivers something twice");
+      g_clear_error(&err);
+    } else {
+      g_assert_no_error(err);
+      ns_schedule_free(s);
+    }
+    ns_schedule_reader_free(r);
+  }
+  /* a byte limit, on gzip members read one byte at a time */
+  GBytes *a = gzip_bytes(doc->str, 100), *b = gzip_bytes(doc->str + 100, doc->len - 100);
+  GByteArray *both = g_byte_array_new();
+  g_byte_array_append(both, g_bytes_get_data(a, NULL), (guint)g_bytes_get_size(a));
+  g_byte_array_append(both, g_bytes_get_data(b, NULL), (guint)g_bytes_get_size(b));
+  for (gsize limit = doc->len - 1; limit <= doc->len; limit++) {
+    NsScheduleReader *r = ns_schedule_reader_new_for_data("t.gz", both->data, both->len);
+    ns_schedule_reader_set_read_size(r, 1);
+    NsScheduleLimits limits = { .max_input = limit };
+    ns_schedule_reader_set_limits(r, &limits);
+    GError *err = NULL;
+    NsSchedule *s = ns_schedule_reader_read_all(r, &err);
+    if (limit < doc->len) {
+      g_assert_null(s);
+      g_assert_true(g_str_has_prefix(err->message, "t.gz: the schedule is larger than the input "
+                                                   "limit of "));
+      g_clear_error(&err);
+    } else {
+      g_assert_no_error(err);
+      g_assert_cmpuint(ns_schedule_n_transfers(s), ==, 13);
+      ns_schedule_free(s);
+    }
+    ns_schedule_reader_free(r);
+  }
+  g_byte_array_unref(both);
+  g_bytes_unref(a);
+  g_bytes_unref(b);
+  g_string_free(doc, TRUE);
+}
+
 /* ---- verifier sessions -------------------------------------------------- */
 
 static void assert_same_report(const NsVerifyReport *a, const NsSchedule *sa,
@@ -793,6 +881,41 @@ static void test_session_errors(void)
   ns_topology_free(t);
 }
 
+/* A session that keeps its phases (sync edges may follow) keeps no more
+ * than opt.max_kept transfers, nor more than the collective can need. */
+static void test_session_kept(void)
+{
+  GError *err = NULL;
+  NsTopology *t = ns_shape_from_spec("tree:2,2", &err);
+  g_assert_no_error(err);
+  NsSchedule *h = ns_schedule_for_topology(t, NS_COLL_ALLTOALL, "x", 8);
+  NsTransfer tr[8];
+  for (int i = 0; i < 8; i++)
+    tr[i] = (NsTransfer){ 0, 1, 1, ns_a2a_chunk(4, 0, 1) };
+  for (int bounded = 0; bounded < 2; bounded++) {
+    NsVerifyOptions opt;
+    ns_verify_options_init(&opt);
+    g_assert_cmpuint(opt.max_kept, ==, NS_VERIFY_MAX_KEPT);
+    opt.max_kept = bounded ? 10 : 0; /* 4 machines: 36 moves at most */
+    NsVerifySession *vs = ns_verify_begin(t, h, &opt, NS_VERIFY_KEEP, &err);
+    g_assert_no_error(err);
+    int phases = 0;
+    while (ns_verify_phase(vs, tr, 8, NULL, &err))
+      phases++;
+    g_assert_cmpint(phases, ==, bounded ? 1 : 4);
+    g_assert_cmpstr(err->message, ==,
+                    bounded ? "more than 10 transfers to keep for the sync edges or routes (16 "
+                              "bytes each; verify --max-input lifts this limit)"
+                            : "more than 36 transfers to keep for the sync edges or routes: a "
+                              "schedule of alltoall on 4 machines holds no more unless it "
+                              "delivers something twice");
+    g_clear_error(&err);
+    ns_verify_session_free(vs);
+  }
+  ns_schedule_free(h);
+  ns_topology_free(t);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -803,6 +926,8 @@ int main(int argc, char **argv)
   g_test_add_func("/schedule-stream/write-compressed", test_write_compressed);
   g_test_add_func("/schedule-stream/bounded", test_bounded);
   g_test_add_func("/schedule-stream/lines/lenient", test_lines_lenient);
+  g_test_add_func("/schedule-stream/lines/sync-zero", test_lines_sync_zero);
+  g_test_add_func("/schedule-stream/limits", test_limits);
   for (unsigned i = 0; i < G_N_ELEMENTS(bad_lines); i++) {
     char *name = g_strdup_printf("/schedule-stream/lines/bad/%s", bad_lines[i].name);
     g_test_add_data_func(name, &bad_lines[i], test_bad_lines);
@@ -810,5 +935,6 @@ int main(int argc, char **argv)
   }
   g_test_add_func("/schedule-stream/session/matches", test_session_matches);
   g_test_add_func("/schedule-stream/session/errors", test_session_errors);
+  g_test_add_func("/schedule-stream/session/kept", test_session_kept);
   return g_test_run();
 }
