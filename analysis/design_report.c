@@ -307,7 +307,7 @@ static GString *plot_commands(NsStudy *st, int c, int m, const char *dat_name)
                          "set boxwidth 0.9 absolute\nset grid ytics\n"
                          "set style textbox opaque noborder\n"
                          "set xtics rotate by -30 noenhanced scale 0\n"
-                         "set multiplot layout 2,%u margins 0.07, 0.80, 0.14, 0.88 "
+                         "set multiplot layout 2,%u margins 0.09, 0.80, 0.14, 0.88 "
                          "spacing 0.07, 0.16 title %s.\"\\n\".%s noenhanced\n",
                          sp->sizes->len, head, sub);
   for (int panel = 0; panel < 2; panel++)
@@ -341,11 +341,14 @@ static GString *plot_commands(NsStudy *st, int c, int m, const char *dat_name)
         if (i == 0)
           continue;
         int lab = 11 + i;
+        /* A label left out sits at y = -1, below the panel's range, not at
+         * NaN: gnuplot 5.4.4 (Debian 12) dies of SIGSEGV on a rotated
+         * label series whose every point is undefined. */
         g_string_append_printf(gp,
-                               ", '' index %u using %s:(column(%d) > half ? column(%d) : NaN):%d "
+                               ", '' index %u using %s:(column(%d) > half ? column(%d) : -1):%d "
                                "with labels boxed rotate by 90 right offset 0,-0.5 "
                                "font ',8' noenhanced notitle"
-                               ", '' index %u using %s:(column(%d) > half ? NaN : column(%d)):%d "
+                               ", '' index %u using %s:(column(%d) > half ? -1 : column(%d)):%d "
                                "with labels rotate by 90 left offset 0,0.5 font ',8' "
                                "noenhanced notitle",
                                k, x, col, col, lab, k, x, col, col, lab);

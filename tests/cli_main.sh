@@ -88,7 +88,12 @@ check "topo show leafspine shortest" 0 "$ns" topo show "$tmp/ls-shortest.topo"
 expect "show routed bottleneck" "$tmp/out" "^alltoall +bottleneck leaf0->spine0: 1792 messages"
 expect "show cut" "$tmp/out" "^ +over any routing: sending of n0 \(1-port\): 127 messages"
 check "verify shift against the routed bound" 1 "$ns" verify -T "$tmp/ls-shortest.topo" -a shift
-expect "ratio to the routed bound" "$tmp/out" "against the lower bound 2\.34881 s \(x1\.0067; leaf0->spine0: 1792 messages"
+expect "contention under shortest" "$tmp/out" "^  contention-free  FAILED"
+check "plan shift under shortest" 0 "$ns" plan -T "$tmp/ls-shortest.topo" -a shift -o "$tmp/lss.json"
+check "simulate against the routed bound" 0 "$ns" simulate "$tmp/lss.json" -T "$tmp/ls-shortest.topo" -M ideal
+expect "ratio to the routed bound" "$tmp/out" "^bound +2\.348810 s +ratio 1\.00[0-9]+$"
+check "verify shift under ecmp" 0 "$ns" verify -T "$tmp/ls.topo" -a shift
+expect "ecmp reaches the bound" "$tmp/out" "against the lower bound 0\.665846 s \(x1\.0000; sending of n0 \(1-port\)"
 check "leafspine bad spec" 2 "$ns" topo show gen:leafspine:8,4
 expect "leafspine usage" "$tmp/err" "leafspine:8,4: expected LEAVES,SPINES,MACHINES_PER_LEAF\[,OVERSUBSCRIPTION\]"
 

@@ -33,7 +33,7 @@ echo secret > victim
 plant c1 compare.csv compare.dat compare.gp
 ln -s "$PWD/created-svg" c1/compare.svg
 ln -s "$PWD/created-png" c1/compare.png
-check "compare into planted links" 0 "$ns" compare -T gen:star:4 -a ring -m 8KiB -o c1
+check "compare into planted links" 0 "$ns" compare -T gen:star:4 -a ring -m 8KiB -o c1 --overwrite
 untouched "compare"
 for f in compare.csv compare.dat compare.gp compare.svg compare.png; do
   check "compare: $f is a new file, not the link" 0 test -f "c1/$f" -a ! -L "c1/$f"
@@ -61,10 +61,10 @@ check "nothing written through the directory link" 0 test -z "$(ls -A real)"
 plant d1/a-ideal compare.svg compare.gp
 plant d1 alltoall-ideal.svg alltoall-ideal.png alltoall-ideal.gp design.csv report.md
 ln -s "$PWD/created-design" d1/summary.csv
-check "design into planted links" 0 "$ns" design -T a=gen:star:4 -a ring -m 8KiB -o d1
+check "design into planted links" 0 "$ns" design -T a=gen:star:4 -a ring -m 8KiB -o d1 --overwrite
 untouched "design"
 plant d1/a-ideal compare.csv
-check "design: a run's row file a link (resumed)" 2 "$ns" design -T a=gen:star:4 -a ring -m 8KiB -o d1
+check "design: a run's row file a link (resumed)" 2 "$ns" design -T a=gen:star:4 -a ring -m 8KiB -o d1 --resume
 expect "run row file link refused" "$tmp/err" "d1/a-ideal/compare.csv: is a symbolic link: refused"
 untouched "design resume"
 rm d1/a-ideal/compare.csv
@@ -81,7 +81,7 @@ untouched "sweep"
 check "sweep: rows.jsonl replaced" 0 test -f s1/rows.jsonl -a ! -L s1/rows.jsonl
 check "sweep: plot replaced" 0 test -f s1/plot-lr1_max_path.svg -a ! -L s1/plot-lr1_max_path.svg
 plant s2 shard-0-of-2.jsonl
-check "sweep shard: row file a link" 2 "$ns" sweep "${sweep[@]}" -o s2 --shard 0/2
+check "sweep shard: row file a link" 2 "$ns" sweep "${sweep[@]}" -o s2 --shard 0/2 --resume
 expect "shard link refused" "$tmp/err" "s2/shard-0-of-2.jsonl: is a symbolic link: refused"
 untouched "sweep shard"
 
@@ -106,7 +106,7 @@ for _ in $(seq 1 3000); do
   [[ -s busy/compare.csv ]] && break
   sleep 0.01
 done
-check "second compare into a busy directory" 2 "$ns" compare -T gen:star:4 -a ring -m 8KiB -o busy
+check "second compare into a busy directory" 2 "$ns" compare -T gen:star:4 -a ring -m 8KiB -o busy --overwrite
 expect "second refused, first named" "$tmp/err" "^netsched: busy: another netsched run \(pid $first\) is writing into this directory: wait for it to end, or choose another output directory$"
 check "second --resume refused too" 2 "$ns" compare -T gen:star:16 -a ring,simple,pair -m 8KiB..32KiB -o busy --resume
 wait "$first"
@@ -209,7 +209,7 @@ cp -r whole cut
 rm cut/design.csv cut/summary.csv cut/report.md
 head -4 whole/a-ideal/compare.csv > cut/a-ideal/compare.csv           # three rows kept
 head -c 300 whole/b-ideal/compare.csv > cut/b-ideal/compare.csv       # a row cut short
-check "resumed study" 0 "$ns" design "${study[@]}" -o cut
+check "resumed study" 0 "$ns" design "${study[@]}" -o cut --resume
 expect "rows were kept" "$tmp/out" "kept from the previous run"
 for f in design.csv summary.csv report.md alltoall-ideal.dat a-ideal/compare.csv b-ideal/compare.csv; do
   check "resumed $f = uninterrupted" 0 cmp whole/$f cut/$f

@@ -218,7 +218,7 @@ expect "spanning trees of files" files-out/rows.csv "^[0-9a-f]+,6,1,3,files,file
 check "no notes.txt" 1 grep -q notes files-out/rows.csv
 expect "statistics over the files" files-out/aggregate.csv '^0,files tree=none,files,files,none,,machines,4,5.5,1,'
 check "plot over files" 0 test -s files-out/plot-path_mean.gp
-check "files: rerun resumes" 0 "$ns" sweep "$tmp/files.ini" --progress none
+check "files: rerun resumes" 0 "$ns" sweep "$tmp/files.ini" --progress none --resume
 expect "files: nothing to run" "$tmp/out" "; 8 done, 0 to run"
 check "files: shard 0/2" 0 "$ns" sweep "$tmp/files.ini" -o files-parts --shard 0/2 --progress none
 check "files: shard 1/2" 0 "$ns" sweep "$tmp/files.ini" -o files-parts --shard 1/2 --progress none
@@ -228,7 +228,7 @@ for f in rows.jsonl rows.csv aggregate.json aggregate.csv; do
 done
 # a file that changes gives another sweep: its old rows are refused, not kept
 echo "# edited" >> "$tmp/sweep-files/b-pair.topo"
-check "files: an edited file" 2 "$ns" sweep "$tmp/files.ini" --progress none
+check "files: an edited file" 2 "$ns" sweep "$tmp/files.ini" --progress none --resume
 expect "files: rows of another sweep" "$tmp/err" "files-out/rows.jsonl:1: rows of another sweep"
 check "--files on the command line" 0 "$ns" sweep --files 'sweep-files/a-*.topo,sweep-files/c-ring.topo' \
   --format native -o cli-files --progress none
