@@ -15,8 +15,13 @@ failures=0 passed=0
 check() { # check NAME EXPECTED_STATUS COMMAND... ; output in $tmp/out, $tmp/err
   local name=$1 want=$2
   shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
+  # Written aside, then moved: a command that reads $tmp/out or $tmp/err
+  # (check "..." 1 grep -q X "$tmp/out") reads the previous command's
+  # output, not a file the redirection just emptied.
+  "$@" >"$tmp/out.next" 2>"$tmp/err.next"
   local got=$?
+  mv -f "$tmp/out.next" "$tmp/out"
+  mv -f "$tmp/err.next" "$tmp/err"
   if [[ $got -ne $want ]]; then
     echo "not ok - $name: exit $got, expected $want"; sed 's/^/#   /' "$tmp/err" | head -5
     failures=$((failures + 1))
