@@ -453,6 +453,13 @@ NsTopology *ns_gtitm_waxman(uint64_t seed, const NsWaxmanParams *w, const NsGtit
                     w->degree, n, w->alpha, w->beta);
     return NULL;
   }
+  if (w->alpha == 0 && w->degree * n / 2.0 > NS_GTITM_MAX_LINKS) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                    "waxman: %d switches of mean degree %g make about %.0f links, more than "
+                    "%d: lower the degree or the switch count",
+                    n, w->degree, w->degree * n / 2.0, NS_GTITM_MAX_LINKS);
+    return NULL;
+  }
   igraph_rng_t rng;
   rng_open(&rng, seed);
   Points pt = { .n = n, .x = g_new(double, n), .y = g_new(double, n) };
@@ -491,6 +498,13 @@ NsTopology *ns_gtitm_waxman(uint64_t seed, const NsWaxmanParams *w, const NsGtit
       for (int v = u + 1; v < n; v++)
         if (igraph_rng_get_unif01(&rng) < alpha * exp(-dist(&pt, u, v) / bl))
           add_link(links, u, v);
+    if (links->len / 2 > NS_GTITM_MAX_LINKS) { /* α given: known once drawn */
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                      "waxman: %u links drawn at alpha %g, more than %d: lower alpha or the "
+                      "switch count",
+                      links->len / 2, alpha, NS_GTITM_MAX_LINKS);
+      goto out;
+    }
     count = components(n, links, membership);
     if (count < 0) {
       ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "waxman: igraph failed on the graph");

@@ -80,6 +80,12 @@
 
 /* The largest switch count the generators accept (Waxman is O(S²)). */
 #define NS_GTITM_MAX_SWITCHES 20000
+/* The most switch-to-switch links a Waxman graph may have: S·K/2 for a
+ * mean degree K, checked before drawing, and the links drawn when α is
+ * given. A denser graph (gen:waxman:1,20000,19999 asks for 2·10^8 links)
+ * would take minutes and gigabytes in the generator and every shortest-
+ * path search after it. */
+#define NS_GTITM_MAX_LINKS 1000000
 
 typedef enum { NS_ATTACH_UNIFORM, NS_ATTACH_EVEN, NS_ATTACH_RANGE } NsAttachKind;
 

@@ -125,6 +125,12 @@ check "option twice" 2 "$ns" topo show "gen:star:4:bandwidth=1Gbps:bandwidth=2Gb
 expect "option twice named" "$tmp/err" "option 'bandwidth' is given twice\$"
 check "machines=1e23" 2 "$ns" topo show "gen:waxman:1,20:machines=1e23"
 expect "machines=1e23 refused" "$tmp/err" "^netsched: waxman: more than 1000000 machines\$"
+# A few bytes asking for a complete graph of 20,000 switches (2*10^8 links)
+# are refused before drawing (18.8); with alpha, once the links are drawn.
+check "dense waxman" 2 "$ns" topo show "gen:waxman:1,20000,19999"
+expect "dense waxman refused" "$tmp/err" "^netsched: waxman: 20000 switches of mean degree 19999 make about 199990000 links, more than 1000000: lower the degree or the switch count\$"
+check "dense waxman by alpha" 2 "$ns" topo show "gen:waxman:1,2000:alpha=1:beta=100"
+expect "dense waxman by alpha refused" "$tmp/err" "links drawn at alpha 1, more than 1000000"
 check "bandwidth 1e-300bps" 2 "$ns" topo show "gen:star:4:bandwidth=1e-300bps"
 expect "lower bandwidth limit" "$tmp/err" "bandwidth is below the 1bps limit\$"
 check "preset options still override" 0 "$ns" topo show "gen:quadrics:16:bandwidth=1Gbps"
