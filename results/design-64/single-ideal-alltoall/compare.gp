@@ -10,7 +10,7 @@ set key outside right noenhanced
 set grid
 set xtics ('64KiB' 65536, '1MiB' 1048576)
 set terminal svg size 900,500
-set output 'compare.svg'
+set output (exists('netsched_output_dir') ? netsched_output_dir : '').'compare.svg'
 plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines pt 1 dt 1 title 'faraj', \
      'compare.dat' index 1 using 1:2:3:4 with yerrorlines pt 2 dt 2 title 'shift', \
      'compare.dat' index 2 using 1:2:3:4 with yerrorlines pt 3 dt 3 title 'ring', \
@@ -20,7 +20,7 @@ plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines pt 1 dt 1 title 'faraj
      'compare.dat' index 6 using 1:2:3:4 with yerrorlines pt 7 dt 2 title 'ompi', \
      'compare.dat' index 7 using 1:2 with lines dashtype 2 lc 'black' title 'bound'
 set terminal pngcairo size 900,500
-set output 'compare.png'
+set output (exists('netsched_output_dir') ? netsched_output_dir : '').'compare.png'
 plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines pt 1 dt 1 title 'faraj', \
      'compare.dat' index 1 using 1:2:3:4 with yerrorlines pt 2 dt 2 title 'shift', \
      'compare.dat' index 2 using 1:2:3:4 with yerrorlines pt 3 dt 3 title 'ring', \

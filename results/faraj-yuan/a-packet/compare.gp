@@ -10,14 +10,14 @@ set key outside right noenhanced
 set grid
 set xtics ('8KiB' 8192, '16KiB' 16384, '32KiB' 32768, '64KiB' 65536, '128KiB' 131072, '256KiB' 262144)
 set terminal svg size 900,500
-set output 'compare.svg'
+set output (exists('netsched_output_dir') ? netsched_output_dir : '').'compare.svg'
 plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines pt 1 dt 1 title 'simple', \
      'compare.dat' index 1 using 1:2:3:4 with yerrorlines pt 2 dt 2 title 'mpich', \
      'compare.dat' index 2 using 1:2:3:4 with yerrorlines pt 3 dt 3 title 'faraj:sender-all', \
      'compare.dat' index 3 using 1:2:3:4 with yerrorlines pt 4 dt 4 title 'ompi', \
      'compare.dat' index 4 using 1:2 with lines dashtype 2 lc 'black' title 'bound'
 set terminal pngcairo size 900,500
-set output 'compare.png'
+set output (exists('netsched_output_dir') ? netsched_output_dir : '').'compare.png'
 plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines pt 1 dt 1 title 'simple', \
      'compare.dat' index 1 using 1:2:3:4 with yerrorlines pt 2 dt 2 title 'mpich', \
      'compare.dat' index 2 using 1:2:3:4 with yerrorlines pt 3 dt 3 title 'faraj:sender-all', \

@@ -2,17 +2,17 @@
 # Data in plot-lr3_mean_hop.dat, one block per series.
 set title 'Faraj Fig. 3.25: LR1 and LR3 ring path lengths on spanning trees of GT-ITM graphs' noenhanced
 set xlabel 'machines' noenhanced
-set ylabel 'lr3_mean_hop' noenhanced
+set ylabel 'LR3 mean ring hop (switches crossed)' noenhanced
 set key below noenhanced
 set grid
 set offsets graph 0.03, graph 0.03, graph 0.05, 0
 set terminal svg size 1000,550
-set output 'plot-lr3_mean_hop.svg'
+set output (exists('netsched_output_dir') ? netsched_output_dir : '').'plot-lr3_mean_hop.svg'
 plot 'plot-lr3_mean_hop.dat' index 0 using 1:2:3:4 with yerrorlines pt 1 title 'gtitm tree=bfs', \
      'plot-lr3_mean_hop.dat' index 1 using 1:2:3:4 with yerrorlines pt 2 title 'gtitm tree=dfs', \
      'plot-lr3_mean_hop.dat' index 2 using 1:2:3:4 with yerrorlines pt 3 title 'gtitm tree=kruskal'
 set terminal pngcairo size 1000,550
-set output 'plot-lr3_mean_hop.png'
+set output (exists('netsched_output_dir') ? netsched_output_dir : '').'plot-lr3_mean_hop.png'
 plot 'plot-lr3_mean_hop.dat' index 0 using 1:2:3:4 with yerrorlines pt 1 title 'gtitm tree=bfs', \
      'plot-lr3_mean_hop.dat' index 1 using 1:2:3:4 with yerrorlines pt 2 title 'gtitm tree=dfs', \
      'plot-lr3_mean_hop.dat' index 2 using 1:2:3:4 with yerrorlines pt 3 title 'gtitm tree=kruskal'

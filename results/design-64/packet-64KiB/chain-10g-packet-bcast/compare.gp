@@ -10,7 +10,7 @@ set key outside right noenhanced
 set grid
 set xtics ('64KiB' 65536)
 set terminal svg size 900,500
-set output 'compare.svg'
+set output (exists('netsched_output_dir') ? netsched_output_dir : '').'compare.svg'
 plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines pt 1 dt 1 title 'linear-cf', \
      'compare.dat' index 1 using 1:2:3:4 with yerrorlines pt 2 dt 2 title 'binary-cf', \
      'compare.dat' index 2 using 1:2:3:4 with yerrorlines pt 3 dt 3 title 'linear', \
@@ -21,7 +21,7 @@ plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines pt 1 dt 1 title 'linea
      'compare.dat' index 7 using 1:2:3:4 with yerrorlines pt 8 dt 3 title 'ompi', \
      'compare.dat' index 8 using 1:2 with lines dashtype 2 lc 'black' title 'bound'
 set terminal pngcairo size 900,500
-set output 'compare.png'
+set output (exists('netsched_output_dir') ? netsched_output_dir : '').'compare.png'
 plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines pt 1 dt 1 title 'linear-cf', \
      'compare.dat' index 1 using 1:2:3:4 with yerrorlines pt 2 dt 2 title 'binary-cf', \
      'compare.dat' index 2 using 1:2:3:4 with yerrorlines pt 3 dt 3 title 'linear', \
