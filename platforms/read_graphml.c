@@ -929,18 +929,6 @@ typedef struct {
   guint self_loops;                     /* skipped in a graph of switches only */
 } Reader;
 
-static void announce(const Reader *R, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static void announce(const Reader *R, const char *fmt, ...)
-{
-  if (R->warn == NULL)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  NsInputWarn w = {R->warn, R->warn_data};
-  ns_input_escaping_warn(msg, &w);
-}
 
 /* The speed of links the file says nothing about, and of attached machines. */
 static double default_bandwidth(const Reader *R)
@@ -1385,7 +1373,7 @@ static gboolean choose_component(Reader *R)
     R->keep = g_new0(gboolean, n + 1);
     for (igraph_integer_t v = 0; v < n; v++)
       R->keep[v] = VECTOR(membership)[v] == best;
-    announce(R, "%s: kept the largest component (%" IGRAPH_PRId " of %" IGRAPH_PRId " nodes); "
+    ns_input_warnf(R->warn, R->warn_data, "%s: kept the largest component (%" IGRAPH_PRId " of %" IGRAPH_PRId " nodes); "
              "dropped %" IGRAPH_PRId " nodes in %" IGRAPH_PRId " other component%s "
              "(largest-component)", R->source, VECTOR(sizes)[best], n, n - VECTOR(sizes)[best],
              count - 1, count == 2 ? "" : "s");
@@ -1432,7 +1420,7 @@ static gboolean attach_machines(Reader *R, NsTopology *topo, const int *ids)
     }
   }
   g_autofree char *speed = ns_format_bandwidth(bw);
-  announce(R, "%s: no vertex attribute 'kind': every node is a switch with %d machine%s "
+  ns_input_warnf(R->warn, R->warn_data, "%s: no vertex attribute 'kind': every node is a switch with %d machine%s "
            "(machines-per-switch=%d), on %s links (bandwidth=%s)", R->source, per,
            per == 1 ? "" : "s", per, speed, speed);
   return TRUE;
@@ -1441,12 +1429,12 @@ static gboolean attach_machines(Reader *R, NsTopology *topo, const int *ids)
 static void announce_default_speed(const Reader *R)
 {
   if (R->self_loops > 0)
-    announce(R, "%s: %u self-loop%s left out (an edge from a node to itself)", R->source,
+    ns_input_warnf(R->warn, R->warn_data, "%s: %u self-loop%s left out (an edge from a node to itself)", R->source,
              R->self_loops, R->self_loops == 1 ? "" : "s");
   if (R->default_speed_links == 0 || !R->switches_only)
     return;
   g_autofree char *speed = ns_format_bandwidth(default_bandwidth(R));
-  announce(R, "%s: %u link%s without a speed (no bandwidth, LinkSpeedRaw or LinkSpeed) get "
+  ns_input_warnf(R->warn, R->warn_data, "%s: %u link%s without a speed (no bandwidth, LinkSpeedRaw or LinkSpeed) get "
            "%s (bandwidth=%s)", R->source, R->default_speed_links,
            R->default_speed_links == 1 ? "" : "s", speed, speed);
 }

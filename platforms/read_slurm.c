@@ -318,18 +318,6 @@ static int switch_index(const Parser *P, const char *name)
   return (int)GPOINTER_TO_UINT(g_hash_table_lookup(P->switch_at, name)) - 1;
 }
 
-static void warnf(const Parser *P, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static void warnf(const Parser *P, const char *fmt, ...)
-{
-  if (P->warn == NULL)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  NsInputWarn w = {P->warn, P->warn_data};
-  ns_input_escaping_warn(msg, &w);
-}
 
 /* Refuses a directed cycle in the Switches= relation ("s0 lists s1, s1
  * lists s0"): a switch below itself. Iterative depth-first search (files
@@ -451,7 +439,7 @@ static gboolean join_components(Parser *P, NsTopology *topo, const guint *n_pare
   g_autofree char *speed = P->core_bandwidth > 0 ? ns_format_bandwidth(P->core_bandwidth)
                                                  : NULL;
   if (!split && speed != NULL) {
-    warnf(P, "%s: core=%s not used: the switches are already connected", P->source, speed);
+    ns_input_warnf(P->warn, P->warn_data, "%s: core=%s not used: the switches are already connected", P->source, speed);
   } else if (split && speed == NULL) {
     P->line = 0;
     ok = fail(P, "the switches are not connected: %u top-level switches (%s) and no switch "
@@ -469,7 +457,7 @@ static gboolean join_components(Parser *P, NsTopology *topo, const guint *n_pare
       ok = ns_topology_add_link(topo, ns_topology_find_node(topo, top->pdata[i]), core,
                                 P->core_bandwidth, NS_DEFAULT_LATENCY, 0, P->error) >= 0;
     if (ok)
-      warnf(P, "%s: assumed a core switch '%s' joining the %u top-level switches (%s) with "
+      ns_input_warnf(P->warn, P->warn_data, "%s: assumed a core switch '%s' joining the %u top-level switches (%s) with "
             "%s links (core=%s)", P->source, name, top->len, list, speed, speed);
   }
   g_ptr_array_free(top, TRUE);
@@ -582,19 +570,19 @@ static void announce_speeds(const Parser *P)
 {
   guint n = P->switches->len;
   if (P->link_unit <= 0 && P->ignored_speed_line > 0) {
-    warnf(P, "%s:%d: LinkSpeed ignored: Slurm's link speeds are unitless, so every link gets "
+    ns_input_warnf(P->warn, P->warn_data, "%s:%d: LinkSpeed ignored: Slurm's link speeds are unitless, so every link gets "
           "100Mbps; give their unit with -f slurm:UNIT (e.g. -f slurm:1Mbps reads "
           "LinkSpeed=100 as 100 Mbit/s)", P->source, P->ignored_speed_line);
   } else if (P->link_unit <= 0) {
-    warnf(P, "%s: no link speed given: every link gets the default 100Mbps; give the speed "
+    ns_input_warnf(P->warn, P->warn_data, "%s: no link speed given: every link gets the default 100Mbps; give the speed "
           "with -f slurm:SPEED (e.g. -f slurm:1Gbps)", P->source);
   } else if (P->lines_without_speed > 0) {
     g_autofree char *unit = ns_format_bandwidth(P->link_unit);
     if (P->lines_without_speed == n)
-      warnf(P, "%s: no LinkSpeed in the file: every link gets %s (-f slurm:%s)", P->source,
+      ns_input_warnf(P->warn, P->warn_data, "%s: no LinkSpeed in the file: every link gets %s (-f slurm:%s)", P->source,
             unit, unit);
     else
-      warnf(P, "%s: %u of %u lines have no LinkSpeed: their links get %s (Slurm's default "
+      ns_input_warnf(P->warn, P->warn_data, "%s: %u of %u lines have no LinkSpeed: their links get %s (Slurm's default "
             "LinkSpeed=1 times the unit %s)", P->source, P->lines_without_speed, n, unit, unit);
   }
 }

@@ -45,6 +45,10 @@ typedef struct {
 } NsInputWarn;
 void ns_input_escaping_warn(const char *message, void *data);
 
+/* A reader's warning, formatted, escaped and passed to `warn` (nothing when
+ * `warn` is NULL): ns_input_escaping_warn for a printf-style message. */
+void ns_input_warnf(NsWarnFunc warn, void *warn_data, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
 /* The UTF-8 byte-order mark, U+FEFF. */
 #define NS_INPUT_BOM "\xEF\xBB\xBF"
 
