@@ -1,6 +1,6 @@
 /* netsched — output directories: created, never a link, locked. See output_dir.h. */
 #include "analysis/output_dir.h"
-#include "analysis/rowfile.h"
+#include "platforms/output_file.h"
 #include "platforms/error.h"
 #include <errno.h>
 #include <fcntl.h>

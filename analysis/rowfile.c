@@ -25,23 +25,6 @@ char *ns_row_digest(const char *text)
   return full;
 }
 
-gboolean ns_write_all(int fd, const char *buf, gsize len)
-{
-  gsize done = 0;
-  while (done < len) { /* one write(2) in practice; loops only if the kernel splits it */
-    ssize_t w = write(fd, buf + done, len - done);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0) {
-      if (w == 0)
-        errno = EIO;
-      return FALSE;
-    }
-    done += (gsize)w;
-  }
-  return TRUE;
-}
-
 /* The whole file, through the descriptor opened without following a link
  * (not by name again). */
 static gboolean read_all(NsRowFile *f, char **text, gsize *len, GError **error)

@@ -25,6 +25,7 @@
 #ifndef NETSCHED_ROWFILE_H
 #define NETSCHED_ROWFILE_H
 
+#include "platforms/output_file.h" /* ns_write_all */
 #include <glib.h>
 
 typedef struct NsRowFile NsRowFile;
@@ -86,8 +87,5 @@ void ns_row_file_close(NsRowFile *f);
  * apart. Newly allocated. O(length). */
 char *ns_row_digest(const char *text);
 
-/* Writes `len` bytes to `fd`, retrying on EINTR and short writes. FALSE
- * with errno set on failure. */
-gboolean ns_write_all(int fd, const char *buf, gsize len);
 
 #endif

@@ -54,3 +54,21 @@ gboolean ns_output_commit(const char *temp, const char *path, GError **error)
   ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot write: %s", g_strerror(e));
   return FALSE;
 }
+
+gboolean ns_write_all(int fd, const char *buf, gsize len)
+{
+  gsize done = 0;
+  while (done < len) { /* one write(2) in practice; loops only if the kernel splits it */
+    ssize_t w = write(fd, buf + done, len - done);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0) {
+      if (w == 0)
+        errno = EIO;
+      return FALSE;
+    }
+    done += (gsize)w;
+  }
+  return TRUE;
+}
+

@@ -42,4 +42,8 @@ int ns_output_open(const char *path, char **temp, GError **error);
  */
 gboolean ns_output_commit(const char *temp, const char *path, GError **error);
 
+/* ns_write_all — writes `len` bytes to `fd`, retrying on EINTR and short writes. FALSE
+ * with errno set on failure. */
+gboolean ns_write_all(int fd, const char *buf, gsize len);
+
 #endif

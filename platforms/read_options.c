@@ -6,6 +6,36 @@
 
 #include <string.h>
 
+/* Format names (the CLI's -f, a scenario's format =, error messages). */
+static const struct {
+  NsTopoFormat format;
+  const char *name;
+} formats[] = {
+  {NS_TOPO_FORMAT_AUTO, "auto"},       {NS_TOPO_FORMAT_NATIVE, "native"},
+  {NS_TOPO_FORMAT_SLURM, "slurm"},     {NS_TOPO_FORMAT_GRAPHML, "graphml"},
+  {NS_TOPO_FORMAT_DOT, "dot"},         {NS_TOPO_FORMAT_SIMGRID, "simgrid"},
+};
+
+gboolean ns_topo_format_from_name(const char *name, NsTopoFormat *format)
+{
+  if (name == NULL)
+    return FALSE;
+  for (gsize i = 0; i < G_N_ELEMENTS(formats); i++)
+    if (g_ascii_strcasecmp(name, formats[i].name) == 0) {
+      *format = formats[i].format;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+const char *ns_topo_format_name(NsTopoFormat format)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS(formats); i++)
+    if (formats[i].format == format)
+      return formats[i].name;
+  return "unknown";
+}
+
 void ns_read_options_init(NsReadOptions *o)
 {
   *o = (NsReadOptions){ .format = NS_TOPO_FORMAT_AUTO };

@@ -5,7 +5,20 @@
 #ifndef NETSCHED_READ_OPTIONS_H
 #define NETSCHED_READ_OPTIONS_H
 
-#include "platforms/topology_io.h"
+#include "platforms/topology.h"
+
+typedef enum {
+  NS_TOPO_FORMAT_AUTO,
+  NS_TOPO_FORMAT_NATIVE,
+  NS_TOPO_FORMAT_SLURM,
+  NS_TOPO_FORMAT_GRAPHML,
+  NS_TOPO_FORMAT_DOT,      /* writer only */
+  NS_TOPO_FORMAT_SIMGRID,  /* SimGrid platform XML (read_simgrid.c, topology_simgrid.h) */
+} NsTopoFormat;
+
+/* "native", "slurm", "graphml", "dot" -> format; FALSE if unknown. */
+gboolean ns_topo_format_from_name(const char *name, NsTopoFormat *format);
+const char *ns_topo_format_name(NsTopoFormat format);
 
 typedef struct {
   NsTopoFormat format;        /* NS_TOPO_FORMAT_AUTO: guessed from the file name */

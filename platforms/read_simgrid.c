@@ -24,6 +24,7 @@
 #include "platforms/error.h"
 #include "platforms/hostlist.h"
 #include "platforms/read_options.h"
+#include "platforms/topology_io.h"
 #include "platforms/simgrid_clusters.h"
 #include "platforms/topology_input.h"
 #include "platforms/units.h"

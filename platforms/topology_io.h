@@ -30,21 +30,11 @@
 #ifndef NETSCHED_TOPOLOGY_IO_H
 #define NETSCHED_TOPOLOGY_IO_H
 
+#include "platforms/read_options.h"
 #include "platforms/topology.h"
 #include <stdio.h>
 
-typedef enum {
-  NS_TOPO_FORMAT_AUTO,
-  NS_TOPO_FORMAT_NATIVE,
-  NS_TOPO_FORMAT_SLURM,
-  NS_TOPO_FORMAT_GRAPHML,
-  NS_TOPO_FORMAT_DOT,      /* writer only */
-  NS_TOPO_FORMAT_SIMGRID,  /* SimGrid platform XML (read_simgrid.c, topology_simgrid.h) */
-} NsTopoFormat;
-
-/* "native", "slurm", "graphml", "dot" -> format; FALSE if unknown. */
-gboolean ns_topo_format_from_name(const char *name, NsTopoFormat *format);
-const char *ns_topo_format_name(NsTopoFormat format);
+/* NsTopoFormat and its names: platforms/read_options.h. */
 /* Guess from the file name: *.graphml or *.xml -> graphml, topology.conf and
  * *.conf -> slurm, anything else -> native. The loaders then read a guessed
  * graphml file whose root element is <platform> as simgrid. */
