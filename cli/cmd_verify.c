@@ -132,8 +132,8 @@ static gboolean verify_stream(const NsTopology *t, const char *file, const NsVer
     ns_cli_progress_end(&progress);
     g_autoptr(NsSchedule) tail = got < 0 ? NULL : ns_schedule_reader_finish(reader, error);
     if (tail == NULL || verr != NULL) {
-      if (tail != NULL)
-        g_propagate_error(error, verr);
+      if (tail != NULL) /* the reader's errors name the file; the verifier's do not */
+        g_propagate_prefixed_error(error, verr, "%s: ", file);
       else
         g_clear_error(&verr);
       ns_verify_session_free(vs);
@@ -145,7 +145,8 @@ static gboolean verify_stream(const NsTopology *t, const char *file, const NsVer
       keep = TRUE;
       continue;
     }
-    if (!ns_verify_end(vs, tail, r, error)) {
+    if (!ns_verify_end(vs, tail, r, &verr)) {
+      g_propagate_prefixed_error(error, verr, "%s: ", file);
       ns_verify_session_free(vs);
       return FALSE;
     }

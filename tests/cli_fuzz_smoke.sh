@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A short libFuzzer run of every input reader (native, Slurm, GraphML,
+# A short libFuzzer run of every input reader (native, Slurm, GraphML, SimGrid,
 # schedule JSON, generator specifications, sweep and scenario files): 10 s
 # each from the seed corpora, ASan + UBSan + leak checks. Any crash, leak or undefined behaviour fails the test. Longer
 # runs: scripts/fuzz.sh.
@@ -13,7 +13,7 @@ out=$(FUZZ_TIMEOUT=300 bash "$src/scripts/fuzz.sh" "${FUZZ_SECONDS:-10}" 2>&1)
 status=$?
 echo "$out" | tail -n 20
 if [[ $status -eq 0 ]]; then
-  echo "7 passed, 0 failed"
+  echo "8 passed, 0 failed"
 else
   echo "0 passed, 1 failed"
 fi

@@ -100,7 +100,7 @@ fi
 "$ns" plan -a simple -T gen:star:2 -o "$tmp/s2.json" 2>/dev/null
 sed 's/"n1"/"n\\u202e1"/' "$tmp/s2.json" >"$tmp/rtl.json"
 check "RTL in a schedule's machine" 2 "$ns" verify "$tmp/rtl.json" -T gen:star:2
-expect "schedule name escaped" "$tmp/err" "schedule machine 'n\\\\u202e1' is not a machine of topology gen:star:2"
+expect "schedule name escaped" "$tmp/err" "rtl.json: schedule machine 'n\\\\u202e1' is not a machine of topology gen:star:2"
 if LC_ALL=C grep -q $'\xe2\x80\xae' "$tmp/err"; then
   echo "not ok - RTL override printed raw (schedule)"; failures=$((failures + 1))
 else
