@@ -3,16 +3,10 @@
 #include "analysis/csv.h"
 #include "analysis/design_private.h"
 #include "analysis/plot.h"
+#include "platforms/output_file.h"
 #include "platforms/units.h"
 #include <math.h>
 #include <string.h>
-
-static gboolean write_whole(const NsDesignSpec *sp, const char *name, const GString *text,
-                            GError **error)
-{
-  g_autofree char *path = g_build_filename(sp->outdir, name, NULL);
-  return g_file_set_contents(path, text->str, (gssize)text->len, error);
-}
 
 static const char *cname(const NsStudy *st, int c)
 {
@@ -137,7 +131,7 @@ gboolean ns_study_write_tables(NsStudy *st, GError **error)
       "completion_s,bound_s,ratio,throughput_mbps,bound_mbps,runs,completion_min_s,"
       "completion_max_s,status\n");
   design_csv_rows(st, csv);
-  if (!write_whole(sp, "design.csv", csv, error))
+  if (!ns_output_write_in(sp->outdir, "design.csv", csv->str, (gssize)csv->len, error))
     return FALSE;
   g_string_assign(csv, "collective,msize_bytes,model,topology,bound_s,ranking,fastest,tied,"
                        "fastest_s,fastest_ratio,best_cf,best_cf_s,best_cf_ratio,mpich,mpich_s,"
@@ -149,7 +143,7 @@ gboolean ns_study_write_tables(NsStudy *st, GError **error)
         for (int d = 0; d < sp->n_designs; d++)
           if (ns_design_runs_model(&sp->designs[d], m))
             summary_row(st, csv, c, (int)k, m, d);
-  return write_whole(sp, "summary.csv", csv, error);
+  return ns_output_write_in(sp->outdir, "summary.csv", csv->str, (gssize)csv->len, error);
 }
 
 /* ---- plots ---------------------------------------------------------------------- */
@@ -390,7 +384,8 @@ gboolean ns_study_write_plots(NsStudy *st, GError **error)
         ns_gnuplot_output(gp, outputs[t]);
         g_string_append(gp, cmds->str);
       }
-      if (!write_whole(sp, dat_name, dat, error) || !write_whole(sp, gp_name, gp, error))
+      if (!ns_output_write_in(sp->outdir, dat_name, dat->str, (gssize)dat->len, error) ||
+          !ns_output_write_in(sp->outdir, gp_name, gp->str, (gssize)gp->len, error))
         return FALSE;
       g_autofree char *why = NULL;
       if (!ns_plot_run(sp->outdir, gp_name, outputs, &why, error)) {
@@ -766,5 +761,5 @@ gboolean ns_study_write_report(NsStudy *st, GError **error)
     fprintf(sp->out, "\n%s", md->str);
     fflush(sp->out);
   }
-  return write_whole(sp, "report.md", md, error);
+  return ns_output_write_in(sp->outdir, "report.md", md->str, (gssize)md->len, error);
 }

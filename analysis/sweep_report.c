@@ -7,6 +7,7 @@
 #include "analysis/stats.h"
 #include "analysis/sweep_private.h"
 #include "platforms/error.h"
+#include "platforms/output_file.h"
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -501,19 +502,6 @@ static gboolean write_plot(const NsSweep *sw, const char *outdir, const char *en
 
 /* ---- finishing ---------------------------------------------------------------------------- */
 
-static gboolean write_file(const char *outdir, const char *name, const char *text,
-                           GError **error)
-{
-  g_autofree char *path = g_build_filename(outdir, name, NULL);
-  GError *io = NULL;
-  if (!g_file_set_contents(path, text, -1, &io)) {
-    ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot write: %s", io->message);
-    g_error_free(io);
-    return FALSE;
-  }
-  return TRUE;
-}
-
 gboolean ns_sweep_finish(const NsSweep *sw, const char *outdir, char **rows, FILE *report,
                          GError **error)
 {
@@ -552,10 +540,10 @@ gboolean ns_sweep_finish(const NsSweep *sw, const char *outdir, char **rows, FIL
   summarize_points(sw, &tab, ps);
   agg_json = aggregate_json(sw, names, ps);
   agg_csv = aggregate_csv(sw, names, ps);
-  if (!write_file(outdir, "rows.jsonl", jsonl->str, error) ||
-      !write_file(outdir, "rows.csv", csv->str, error) ||
-      !write_file(outdir, "aggregate.json", agg_json, error) ||
-      !write_file(outdir, "aggregate.csv", agg_csv, error))
+  if (!ns_output_write_in(outdir, "rows.jsonl", jsonl->str, -1, error) ||
+      !ns_output_write_in(outdir, "rows.csv", csv->str, -1, error) ||
+      !ns_output_write_in(outdir, "aggregate.json", agg_json, -1, error) ||
+      !ns_output_write_in(outdir, "aggregate.csv", agg_csv, -1, error))
     goto out;
   guint drawn = 0;
   for (guint i = 0; i < sw->plots->len; i++)

@@ -5,6 +5,7 @@
 #include "analysis/torus_model.h"
 #include "cli/cli.h"
 #include "platforms/error.h"
+#include "platforms/output_file.h"
 #include <math.h>
 
 /* Table II as Markdown, with each formula's value for d = 4 .. 7. */
@@ -31,18 +32,6 @@ static void write_table2(GString *out)
 
 /* One file of DIR, written whole (a temporary file renamed over it: a
  * link planted there is replaced, never followed). */
-static gboolean write_whole(const char *dir, const char *name, const GString *text,
-                            GError **error)
-{
-  g_autofree char *path = g_build_filename(dir, name, NULL);
-  GError *io = NULL;
-  if (g_file_set_contents(path, text->str, (gssize)text->len, &io))
-    return TRUE;
-  ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot write: %s", io->message);
-  g_error_free(io);
-  return FALSE;
-}
-
 /* Fig. 6: completion time against message size on 2^d × 2^d, d = 4..7,
  * Paragon parameters. fig6.dat: one block per torus (gnuplot index). */
 static gboolean write_fig6(const char *dir, GError **error)
@@ -67,7 +56,7 @@ static gboolean write_fig6(const char *dir, GError **error)
     }
     g_string_append(f, "\n\n");
   }
-  if (!write_whole(dir, "fig6.dat", f, error))
+  if (!ns_output_write_in(dir, "fig6.dat", f->str, (gssize)f->len, error))
     return FALSE;
   g_string_assign(f, "set terminal svg size 1000,800 noenhanced\n");
   ns_gnuplot_output(f, "fig6.svg");
@@ -86,7 +75,7 @@ static gboolean write_fig6(const char *dir, GError **error)
     g_string_append_c(f, '\n');
   }
   g_string_append(f, "unset multiplot\n");
-  if (!write_whole(dir, "fig6.gp", f, error))
+  if (!ns_output_write_in(dir, "fig6.gp", f->str, (gssize)f->len, error))
     return FALSE;
   g_autofree char *why = NULL;
   const char *outputs[] = { "fig6.svg", NULL };
@@ -123,7 +112,7 @@ int ns_cmd_torus(int argc, char **argv)
   fputs(table->str, stdout);
   if (outdir != NULL) {
     g_autoptr(NsOutputLock) lock = ns_output_dir_lock(outdir, NULL, &error);
-    if (lock == NULL || !write_whole(outdir, "table2.md", table, &error) ||
+    if (lock == NULL || !ns_output_write_in(outdir, "table2.md", table->str, (gssize)table->len, &error) ||
         !write_fig6(outdir, &error))
       return ns_cli_fail(error);
   }

@@ -72,3 +72,14 @@ gboolean ns_write_all(int fd, const char *buf, gsize len)
   return TRUE;
 }
 
+gboolean ns_output_write_in(const char *dir, const char *name, const char *text, gssize len,
+                            GError **error)
+{
+  g_autofree char *path = g_build_filename(dir, name, NULL);
+  GError *io = NULL;
+  if (g_file_set_contents(path, text, len, &io))
+    return TRUE;
+  ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot write: %s", io->message);
+  g_error_free(io);
+  return FALSE;
+}

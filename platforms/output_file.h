@@ -42,6 +42,15 @@ int ns_output_open(const char *path, char **temp, GError **error);
  */
 gboolean ns_output_commit(const char *temp, const char *path, GError **error);
 
+/*
+ * ns_output_write_in — writes `text` (`len` bytes, -1: up to its NUL) as the
+ * whole file DIR/NAME, through a temporary file renamed into place
+ * (g_file_set_contents: a link there is replaced, never followed). FALSE
+ * with NS_ERROR_IO "DIR/NAME: cannot write: ..." on failure. O(len).
+ */
+gboolean ns_output_write_in(const char *dir, const char *name, const char *text, gssize len,
+                            GError **error);
+
 /* ns_write_all — writes `len` bytes to `fd`, retrying on EINTR and short writes. FALSE
  * with errno set on failure. */
 gboolean ns_write_all(int fd, const char *buf, gsize len);
