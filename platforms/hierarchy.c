@@ -18,7 +18,9 @@ static gboolean parse_axb(const char *text, int *a, int *b)
     return FALSE;
   const char *second = end + 1;
   gint64 y = g_ascii_strtoll(second, &end, 10);
-  if (end == second || *end != '\0' || x < 1 || y < 1 || x * y < 2 || x * y + y + 1 > 1000000)
+  /* each factor bounded first: x * y cannot overflow then */
+  if (end == second || *end != '\0' || x < 1 || y < 1 || x > 1000000 || y > 1000000 ||
+      x * y < 2 || x * y + y + 1 > 1000000)
     return FALSE;
   *a = (int)x;
   *b = (int)y;

@@ -131,6 +131,10 @@ check "dense waxman" 2 "$ns" topo show "gen:waxman:1,20000,19999"
 expect "dense waxman refused" "$tmp/err" "^netsched: waxman: 20000 switches of mean degree 19999 make about 199990000 links, more than 1000000: lower the degree or the switch count\$"
 check "dense waxman by alpha" 2 "$ns" topo show "gen:waxman:1,2000:alpha=1:beta=100"
 expect "dense waxman by alpha refused" "$tmp/err" "links drawn at alpha 1, more than 1000000"
+# Found by fuzz_gen: a product of two huge factors overflowed (UBSan) before
+# the node count was checked.
+check "hierarchy factors overflow" 2 "$ns" topo show "gen:hierarchy:999999999999990x09999999999"
+expect "hierarchy overflow refused" "$tmp/err" "expected AxB, A >= 1 machines on each of B >= 1 FE switches"
 check "bandwidth 1e-300bps" 2 "$ns" topo show "gen:star:4:bandwidth=1e-300bps"
 expect "lower bandwidth limit" "$tmp/err" "bandwidth is below the 1bps limit\$"
 check "preset options still override" 0 "$ns" topo show "gen:quadrics:16:bandwidth=1Gbps"
