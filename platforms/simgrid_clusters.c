@@ -9,6 +9,15 @@
 #include <string.h>
 
 /* "3,2,2" or "4,4" into v (at most max, each 1..1e6). */
+/* The cluster built (`ok`): finalized and returned, or freed (NULL). */
+static NsTopology *finished(NsTopology *t, gboolean ok, GError **error)
+{
+  if (ok && ns_topology_finalize(t, NULL, NULL, error))
+    return t;
+  ns_topology_free(t);
+  return NULL;
+}
+
 static int parse_counts(const char *text, int *v, int max)
 {
   g_auto(GStrv) parts = g_strsplit(text, ",", -1);
@@ -78,13 +87,7 @@ static NsTopology *renamed(const NsTopology *g, const char *source, char **names
   if (ok && dims > 0)
     ok = ns_topology_set_grid(t, dims, sizes, wrap, 0, error);
   ns_topology_set_routing(t, ns_topology_routing(g), 0);
-  if (ok)
-    ok = ns_topology_finalize(t, NULL, NULL, error);
-  if (!ok) {
-    ns_topology_free(t);
-    return NULL;
-  }
-  return t;
+  return finished(t, ok, error);
 }
 
 /* Zahavi's parallel generalized fat tree PGFT(L; m; w; p) as SimGrid's
@@ -129,13 +132,7 @@ static NsTopology *pgft(const NsSimGridCluster *S, int L, const int *m, const in
       }
     }
   ns_topology_set_routing(t, dmodk ? NS_ROUTING_DMODK : NS_ROUTING_SHORTEST, 0);
-  if (ok)
-    ok = ns_topology_finalize(t, NULL, NULL, error);
-  if (!ok) {
-    ns_topology_free(t);
-    return NULL;
-  }
-  return t;
+  return finished(t, ok, error);
 }
 
 /**
