@@ -1,7 +1,7 @@
 /* netsched — AAPC bounds on trees (Faraj & Yuan §3, §4.1). See bounds.h. */
 #include "analysis/bounds.h"
 #include "analysis/stats.h"
-#include "platforms/tree.h"
+#include "platforms/routing/tree.h"
 #include <math.h>
 #include <stdlib.h>
 

@@ -5,7 +5,7 @@
  * Switched Clusters", §3 and §4.1, the dissertation §3.1, and Liu Gang et
  * al. §II for tori:
  *   - the best-case completion time is the transmission lower bound of
- *     sched/lower_bound.h: on a tree the bottleneck link's |M_u|·|M_v|
+ *     sched/bound/lower_bound.h: on a tree the bottleneck link's |M_u|·|M_v|
  *     messages over its bandwidth (that load is the minimum number of
  *     contention-free phases), on a torus Lemma 1, on a fat tree its ports
  *     or an oversubscribed block, with different link speeds bytes over
@@ -20,13 +20,13 @@
 #ifndef NETSCHED_BOUNDS_H
 #define NETSCHED_BOUNDS_H
 
-#include "platforms/topology.h"
-#include "platforms/tree.h"
-#include "sched/lower_bound.h"
+#include "platforms/model/topology.h"
+#include "platforms/routing/tree.h"
+#include "sched/bound/lower_bound.h"
 #include <stdint.h>
 
 typedef struct {
-  NsLowerBound bound;       /* what binds for the routing in use (sched/lower_bound.h):
+  NsLowerBound bound;       /* what binds for the routing in use (sched/bound/lower_bound.h):
                                the figures below (load .. throughput_bound) are its */
   NsLowerBound cut;         /* the bound over any routing (the cut bound) */
   uint64_t load;            /* messages per link of the bottleneck when its links have

@@ -1,8 +1,8 @@
 /* netsched — all-gather bounds and ring path lengths. See bounds_allgather.h. */
 #include "analysis/bounds_allgather.h"
-#include "platforms/error.h"
-#include "platforms/tree.h"
-#include "sched/allgather_ring_common.h"
+#include "platforms/model/error.h"
+#include "platforms/routing/tree.h"
+#include "sched/planners/allgather/allgather_ring_common.h"
 
 double ns_allgather_bandwidth(const NsTopology *topo)
 {

@@ -14,13 +14,13 @@
  *     least as many directly attached machines as directly attached
  *     switches (Theorem 3); on a single switch d = 1.
  * The LR1/LR2/LR3 path lengths come from the ring builders of
- * sched/allgather_ring_common.h.
+ * sched/planners/allgather/allgather_ring_common.h.
  */
 #ifndef NETSCHED_BOUNDS_ALLGATHER_H
 #define NETSCHED_BOUNDS_ALLGATHER_H
 
-#include "platforms/topology.h"
-#include "platforms/tree.h"
+#include "platforms/model/topology.h"
+#include "platforms/routing/tree.h"
 #include <stdint.h>
 
 /* Default packet size for the store-and-forward term: an Ethernet frame's

@@ -1,6 +1,6 @@
 /* netsched — broadcast bounds and Table 3.7 estimates. See bounds_bcast.h. */
 #include "analysis/bounds_bcast.h"
-#include "platforms/error.h"
+#include "platforms/model/error.h"
 #include <math.h>
 #include <string.h>
 
@@ -144,7 +144,7 @@ double ns_bcast_binomial_time(int n_machines, double t_msize)
 
 double ns_bcast_scatter_allgather_time(double t_part) { return 2 * t_part; }
 
-/* Algorithm names compare with '-' and '_' alike (sched/registry.h). */
+/* Algorithm names compare with '-' and '_' alike (sched/planners/registry.h). */
 static gboolean is_algorithm(const char *name, const char *want)
 {
   for (; *name != '\0' && *want != '\0'; name++, want++)

@@ -20,7 +20,7 @@
  * For large X these tend to Table 3.7's T(msize), 2·T(msize), k·T(msize).
  * (The paper's H counts tree levels, one more than netsched's edges; with
  * edges the pipelined formula is exactly the phase bound of
- * sched/bcast_pipeline.h times the stage time.) In the estimates T uses
+ * sched/planners/bcast/bcast_pipeline.h times the stage time.) In the estimates T uses
  * the smallest bandwidth and the largest latency over the routes the
  * schedule uses (the slowest transfer of any stage); the scatter/allgather
  * term uses the slowest route for (P − 1)/P·msize bytes.
@@ -28,8 +28,8 @@
 #ifndef NETSCHED_BOUNDS_BCAST_H
 #define NETSCHED_BOUNDS_BCAST_H
 
-#include "platforms/topology.h"
-#include "sched/schedule.h"
+#include "platforms/model/topology.h"
+#include "sched/ir/schedule.h"
 
 /* Height H (edges on the longest root-to-machine path) and largest number
  * of children D of the tree given by parent[0..n-1] (parent[root] = -1,

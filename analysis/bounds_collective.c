@@ -3,7 +3,7 @@
 #include "analysis/bounds.h"
 #include "analysis/bounds_allgather.h"
 #include "analysis/bounds_bcast.h"
-#include "sched/route.h"
+#include "sched/ir/route.h"
 #include <string.h>
 
 void ns_schedule_edge_bytes(const NsTopology *topo, const NsSchedule *s, uint64_t msize,

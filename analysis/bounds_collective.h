@@ -13,8 +13,8 @@
 #ifndef NETSCHED_BOUNDS_COLLECTIVE_H
 #define NETSCHED_BOUNDS_COLLECTIVE_H
 
-#include "platforms/topology.h"
-#include "sched/schedule.h"
+#include "platforms/model/topology.h"
+#include "sched/ir/schedule.h"
 
 /* Seconds; `msize` the bytes per chunk the schedule is measured with. */
 double ns_collective_bound(const NsTopology *topo, const NsSchedule *s, uint64_t msize);

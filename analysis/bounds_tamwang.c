@@ -1,6 +1,6 @@
 /* netsched — Tam & Wang's cost models and bounds. See bounds_tamwang.h. */
 #include "analysis/bounds_tamwang.h"
-#include "platforms/units.h"
+#include "platforms/model/units.h"
 
 double ns_tw_t_w(const NsTwModel *m) { return m->o_s + m->l - m->g + m->o_r + m->u_r; }
 

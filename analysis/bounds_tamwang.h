@@ -9,7 +9,7 @@
  *   eq. 6  generalized pairwise T_gpw = k(p−1)g + (p−1)·T_w
  *          (rounds·(kg + T_w) with p rounds for odd p, Algorithm 3)
  *   eq. 3  ν = (p − d1)·d1 / (p − 1) packets per step into each uplink port
- *   eq. 4  W_g = ⌊B_L / ν⌋ (sched/tamwang.h: the floor of the paper's worked
+ *   eq. 4  W_g = ⌊B_L / ν⌋ (sched/planners/alltoall/tamwang.h: the floor of the paper's worked
  *          examples; generalised there to any topology's buffer regions)
  *   eq. 7  best cross-switch time = cross-switch volume / U, U the measured
  *          effective capacity of an uplink over both directions (103 MB/s,
@@ -23,9 +23,9 @@
 #ifndef NETSCHED_BOUNDS_TAMWANG_H
 #define NETSCHED_BOUNDS_TAMWANG_H
 
-#include "platforms/topology.h"
-#include "sched/sync.h"
-#include "sched/tamwang.h"
+#include "platforms/model/topology.h"
+#include "sched/ir/sync.h"
+#include "sched/planners/alltoall/tamwang.h"
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 

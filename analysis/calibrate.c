@@ -1,8 +1,8 @@
 /* netsched — calibrations: timing tables, the fit, key files. See calibrate.h. */
 #include "analysis/calibrate.h"
-#include "platforms/error.h"
-#include "platforms/topology_input.h"
-#include "platforms/units.h"
+#include "platforms/model/error.h"
+#include "platforms/io/topology_input.h"
+#include "platforms/model/units.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

@@ -16,7 +16,7 @@
  *   1. a plain linear fit, time = latency + size / bandwidth, by least
  *      squares of the *relative* residuals (weights 1/time²), so that 4 B
  *      counts as much as 256 KiB; reported, and used for the links of the
- *      presets (platforms/presets.c). It cannot match the small sizes.
+ *      presets (platforms/gen/presets.c). It cannot match the small sizes.
  *   2. one linear piece per interval between consecutive table sizes,
  *      through both table points (the slope and intercept of the segment),
  *      expressed as factors relative to the route: for sizes in
@@ -32,7 +32,7 @@
  *
  * Tables (ns_cal_table_read) are text: one "SIZE,TIME" or "SIZE TIME" per
  * line, units required ("4KiB,0.029ms"; K is decimal, KiB binary, as in
- * platforms/units.h), '#' starts a comment, blank lines are skipped, and a
+ * platforms/model/units.h), '#' starts a comment, blank lines are skipped, and a
  * first line that does not start with a digit is a header. Sizes must
  * increase; at least two are needed. Errors are "file:line: what".
  *
@@ -167,7 +167,7 @@ double ns_cal_factor_at(const GArray *factors, double size);
 double ns_calibration_time(const NsCalibration *c, uint64_t size);
 
 /* `v` rounded to 4 significant digits: how the linear fit is written, and
- * the link values of the presets (platforms/presets.c). */
+ * the link values of the presets (platforms/gen/presets.c). */
 double ns_cal_round(double v);
 
 /*

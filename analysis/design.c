@@ -4,9 +4,9 @@
 #include "analysis/csv.h"
 #include "analysis/pool.h"
 #include "analysis/output_dir.h"
-#include "platforms/error.h"
-#include "platforms/units.h"
-#include "sched/lower_bound.h"
+#include "platforms/model/error.h"
+#include "platforms/model/units.h"
+#include "sched/bound/lower_bound.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <math.h>

@@ -116,7 +116,7 @@ typedef struct {
  *     left there, every row passed back to the study;
  *  2. per collective × size × model × design: bound, best verified
  *     contention-free schedule (or the tie the fluid model cannot break),
- *     MPI defaults, bottleneck (sched/lower_bound.h), hardware counts;
+ *     MPI defaults, bottleneck (sched/bound/lower_bound.h), hardware counts;
  *  3. design.csv, summary.csv, plots and report.md, each written whole
  *     (temporary file and rename).
  * Errors: NS_ERROR_INPUT (a bcast root that is not a machine of a design,

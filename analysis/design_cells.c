@@ -5,7 +5,7 @@
  * which model ranks a design. Between the runs (design.c) and the tables,
  * plots and report (design_report.c). */
 #include "analysis/design_private.h"
-#include "sched/lower_bound.h"
+#include "sched/bound/lower_bound.h"
 #include <string.h>
 
 GPtrArray *ns_study_rows(NsStudy *st, int c, int d, int m)

@@ -1,8 +1,8 @@
 /* netsched — hardware counts and prices of a design (see design.h). */
 #include "analysis/design.h"
 #include "analysis/keyfile.h"
-#include "platforms/error.h"
-#include "platforms/units.h"
+#include "platforms/model/error.h"
+#include "platforms/model/units.h"
 #include <math.h>
 #include <string.h>
 

@@ -20,7 +20,7 @@ typedef struct {
  * study's row tables. */
 typedef struct {
   double bound_s;
-  char *bottleneck;            /* what binds (sched/lower_bound.h) */
+  char *bottleneck;            /* what binds (sched/bound/lower_bound.h) */
   const NsStoredRow *best;     /* fastest verified contention-free, or NULL */
   const NsStoredRow *fastest;  /* fastest verified (contention-free or not), or NULL */
   GPtrArray *tied;             /* every verified schedule the model cannot separate from it:

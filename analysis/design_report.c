@@ -3,8 +3,8 @@
 #include "analysis/csv.h"
 #include "analysis/design_private.h"
 #include "analysis/plot.h"
-#include "platforms/output_file.h"
-#include "platforms/units.h"
+#include "platforms/io/output_file.h"
+#include "platforms/model/units.h"
 #include <math.h>
 #include <string.h>
 

@@ -5,11 +5,11 @@
 #include "analysis/output_dir.h"
 #include "analysis/plot.h"
 #include "analysis/rowfile.h"
-#include "platforms/error.h"
-#include "platforms/topology_digest.h"
-#include "platforms/units.h"
-#include "sched/sync.h"
-#include "sched/verify.h"
+#include "platforms/model/error.h"
+#include "platforms/io/topology_digest.h"
+#include "platforms/model/units.h"
+#include "sched/ir/sync.h"
+#include "sched/verify/verify.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>

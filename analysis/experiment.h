@@ -34,8 +34,8 @@
 #define NETSCHED_EXPERIMENT_H
 
 #include "analysis/progress.h"
-#include "platforms/topology.h"
-#include "sched/registry.h"
+#include "platforms/model/topology.h"
+#include "sched/planners/registry.h"
 #include <stdio.h>
 
 /* One algorithm to run: ALGORITHM[:SYNC]. */

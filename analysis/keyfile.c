@@ -1,7 +1,7 @@
 /* netsched — strict GLib key files (see keyfile.h). */
 #include "analysis/keyfile.h"
-#include "platforms/error.h"
-#include "platforms/topology_input.h"
+#include "platforms/model/error.h"
+#include "platforms/io/topology_input.h"
 #include <string.h>
 
 void ns_keyentry_free(gpointer p)

@@ -1,7 +1,7 @@
 /* netsched — the output-directory policy of compare, design, scenario and
  * sweep (see outdir.h). */
 #include "analysis/outdir.h"
-#include "platforms/error.h"
+#include "platforms/model/error.h"
 #include <string.h>
 
 gboolean ns_outdir_mode(gboolean resume, gboolean overwrite, NsOutdirMode *mode, GError **error)

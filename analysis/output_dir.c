@@ -1,7 +1,7 @@
 /* netsched — output directories: created, never a link, locked. See output_dir.h. */
 #include "analysis/output_dir.h"
-#include "platforms/output_file.h"
-#include "platforms/error.h"
+#include "platforms/io/output_file.h"
+#include "platforms/model/error.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>

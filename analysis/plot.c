@@ -1,6 +1,6 @@
 /* netsched — gnuplot scripts and runs. See plot.h. */
 #include "analysis/plot.h"
-#include "platforms/error.h"
+#include "platforms/model/error.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <signal.h>

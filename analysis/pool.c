@@ -15,7 +15,7 @@
  * with one frame — task (uint32), length (uint32), the row's bytes — on its
  * row pipe. EOF on the task pipe tells a worker to exit. */
 #include "analysis/pool.h"
-#include "platforms/error.h"
+#include "platforms/model/error.h"
 #include "analysis/rowfile.h"
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* netsched — the progress reporter and its estimate of the time left (see
  * progress.h). */
 #include "analysis/progress.h"
-#include "platforms/error.h"
+#include "platforms/model/error.h"
 #include <string.h>
 #include <unistd.h>
 

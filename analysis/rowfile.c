@@ -1,8 +1,8 @@
 /* netsched — resumable result files. See rowfile.h. */
 #include "analysis/rowfile.h"
 #include "analysis/output_dir.h"
-#include "platforms/error.h"
-#include "platforms/output_file.h"
+#include "platforms/model/error.h"
+#include "platforms/io/output_file.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>

@@ -19,13 +19,13 @@
  *     by SIGKILL (a caller that locks the whole directory needs none);
  *   - never written through a link: a resumed file is opened O_NOFOLLOW
  *     (a link is refused), a file started over is a new file renamed over
- *     the old one (platforms/output_file.h).
+ *     the old one (platforms/io/output_file.h).
  * Digests of configurations are ns_row_digest(): 64 bits of SHA-256.
  */
 #ifndef NETSCHED_ROWFILE_H
 #define NETSCHED_ROWFILE_H
 
-#include "platforms/output_file.h" /* ns_write_all */
+#include "platforms/io/output_file.h" /* ns_write_all */
 #include <glib.h>
 
 typedef struct NsRowFile NsRowFile;

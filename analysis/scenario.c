@@ -3,8 +3,8 @@
 #include "analysis/design.h"
 #include "analysis/experiment.h"
 #include "analysis/keyfile.h"
-#include "platforms/error.h"
-#include "sched/schedule.h"
+#include "platforms/model/error.h"
+#include "sched/ir/schedule.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 #include "analysis/output_dir.h"
 #include "analysis/rowfile.h"
 #include "analysis/sweep_private.h"
-#include "platforms/error.h"
+#include "platforms/model/error.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>

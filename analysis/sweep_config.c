@@ -10,10 +10,10 @@
 #include "analysis/keyfile.h"
 #include "analysis/rowfile.h"
 #include "analysis/sweep_private.h"
-#include "platforms/error.h"
-#include "platforms/gtitm.h"
-#include "platforms/topology_io.h"
-#include "platforms/units.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/gtitm.h"
+#include "platforms/io/topology_io.h"
+#include "platforms/model/units.h"
 #include <errno.h>
 #include <stdio.h>
 #include <math.h>

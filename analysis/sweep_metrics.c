@@ -4,14 +4,14 @@
 #include "analysis/bounds_allgather.h"
 #include "analysis/bounds_bcast.h"
 #include "analysis/sweep_private.h"
-#include "platforms/error.h"
-#include "platforms/gtitm.h"
-#include "platforms/shapes.h"
-#include "platforms/spanning.h"
-#include "platforms/topology_io.h"
-#include "platforms/tree.h"
-#include "sched/allgather_ring_common.h"
-#include "sched/registry.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/gtitm.h"
+#include "platforms/gen/shapes.h"
+#include "platforms/routing/spanning.h"
+#include "platforms/io/topology_io.h"
+#include "platforms/routing/tree.h"
+#include "sched/planners/allgather/allgather_ring_common.h"
+#include "sched/planners/registry.h"
 #include <math.h>
 #include <string.h>
 

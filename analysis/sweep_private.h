@@ -5,7 +5,7 @@
 #define NETSCHED_SWEEP_PRIVATE_H
 
 #include "analysis/sweep.h"
-#include "sched/schedule.h"
+#include "sched/ir/schedule.h"
 
 /* Version of the row schema: part of every key, so rows of an older
  * netsched are refused rather than mixed. */

@@ -6,8 +6,8 @@
 #include "analysis/plot.h"
 #include "analysis/stats.h"
 #include "analysis/sweep_private.h"
-#include "platforms/error.h"
-#include "platforms/output_file.h"
+#include "platforms/model/error.h"
+#include "platforms/io/output_file.h"
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>

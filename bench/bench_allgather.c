@@ -2,8 +2,8 @@
  * on random trees.
  *
  * For each random tree kind (uniform Prüfer trees, stars, chains, deep and
- * unbalanced trees; platforms/shapes.h) and each seed, builds the LR1, LR2
- * and LR3 rings (sched/allgather_ring_common.h) and prints the time each
+ * unbalanced trees; platforms/gen/shapes.h) and each seed, builds the LR1, LR2
+ * and LR3 rings (sched/planners/allgather/allgather_ring_common.h) and prints the time each
  * took and the maximum path length it found, then the time of the whole
  * allgather/lr3 planner (ring + the p(p−1)-transfer schedule) and of
  * verifying that schedule. Target (issue #4, 2-core machine): LR3 under
@@ -20,10 +20,10 @@
  *        caps the deep trees' switches, default 100000, 0 skips them)
  * Build without sanitizers for meaningful figures (the default build).
  */
-#include "platforms/shapes.h"
-#include "sched/allgather_ring_common.h"
-#include "sched/registry.h"
-#include "sched/verify.h"
+#include "platforms/gen/shapes.h"
+#include "sched/planners/allgather/allgather_ring_common.h"
+#include "sched/planners/registry.h"
+#include "sched/verify/verify.h"
 #include <stdio.h>
 #include <stdlib.h>
 

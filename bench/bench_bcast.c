@@ -25,9 +25,9 @@
  */
 #include "analysis/bounds.h"
 #include "analysis/bounds_bcast.h"
-#include "platforms/shapes.h"
-#include "sched/registry.h"
-#include "sched/verify.h"
+#include "platforms/gen/shapes.h"
+#include "sched/planners/registry.h"
+#include "sched/verify/verify.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,9 +14,9 @@
  *
  * Usage: bench_fabrics [CASE...]   (default: every case; CASE = its spec)
  */
-#include "platforms/shapes.h"
-#include "sched/registry.h"
-#include "sched/verify.h"
+#include "platforms/gen/shapes.h"
+#include "sched/planners/registry.h"
+#include "sched/verify/verify.h"
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>

@@ -9,9 +9,9 @@
  * Usage: bench_faraj [MACHINES...]   (default: 256 1024 4096)
  * Build without sanitizers for meaningful figures (the default build).
  */
-#include "platforms/shapes.h"
-#include "sched/registry.h"
-#include "sched/verify.h"
+#include "platforms/gen/shapes.h"
+#include "sched/planners/registry.h"
+#include "sched/verify/verify.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>

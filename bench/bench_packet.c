@@ -13,9 +13,9 @@
  * "Packet-model speed"). Usage: bench_packet [quick] — `quick` runs the
  * 32-machine cases only. Release build.
  */
-#include "platforms/shapes.h"
-#include "platforms/topology_io.h"
-#include "sched/registry.h"
+#include "platforms/gen/shapes.h"
+#include "platforms/io/topology_io.h"
+#include "sched/planners/registry.h"
 #include "sim/sim.h"
 #include <stdio.h>
 #include <string.h>

@@ -20,9 +20,9 @@
  * under 60 s and 4 GB; one process at 16384 under 20 s and 6 GB. Figures
  * are printed, never asserted. Build without sanitizers (Release).
  */
-#include "platforms/shapes.h"
-#include "sched/registry.h"
-#include "sched/verify.h"
+#include "platforms/gen/shapes.h"
+#include "sched/planners/registry.h"
+#include "sched/verify/verify.h"
 
 #include <errno.h>
 #include <stdio.h>

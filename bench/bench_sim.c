@@ -12,13 +12,13 @@
  *    under the smpi model (wall times; skipped without smpicc/smpirun).
  * Usage: bench_sim [MACHINES...] (default 64 256 512). Release build.
  */
-#include "platforms/shapes.h"
-#include "sched/registry.h"
-#include "sched/sync.h"
+#include "platforms/gen/shapes.h"
+#include "sched/planners/registry.h"
+#include "sched/ir/sync.h"
 #include "sim/sim.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include "platforms/topology_simgrid.h"
+#include "platforms/io/topology_simgrid.h"
 
 static NsTopology *tree_for(int machines)
 {

@@ -11,9 +11,9 @@
  * a SPEC is torus:RxC or ring:P, with or without "gen:").
  * Build without sanitizers for meaningful figures.
  */
-#include "platforms/shapes.h"
-#include "sched/registry.h"
-#include "sched/verify.h"
+#include "platforms/gen/shapes.h"
+#include "sched/planners/registry.h"
+#include "sched/verify/verify.h"
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>

@@ -3,9 +3,9 @@
 #define NETSCHED_CLI_H
 
 #include "analysis/progress.h"
-#include "platforms/topology.h"
-#include "sched/registry.h"
-#include "sched/schedule.h"
+#include "platforms/model/topology.h"
+#include "sched/planners/registry.h"
+#include "sched/ir/schedule.h"
 #include <glib.h>
 #include <stdio.h>
 
@@ -68,14 +68,14 @@ gboolean ns_cli_option_once(const char *option, const char *value, gpointer data
                             GError **error);
 
 /* Prints "netsched: <message>" to stderr and returns the exit status the
- * error calls for (see platforms/error.h). Frees the error. */
+ * error calls for (see platforms/model/error.h). Frees the error. */
 int ns_cli_fail(GError *error);
 /* Prints a usage problem with the option context's help hint; returns 2. */
 int ns_cli_usage(const char *command, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
 /* Loads a topology from a file (format from `format`, or guessed) or from a
  * "gen:SPEC" generator; warnings go to stderr. With `spanning`
- * (METHOD[:SEED][@ROOT], platforms/spanning.h) the result is that spanning
+ * (METHOD[:SEED][@ROOT], platforms/routing/spanning.h) the result is that spanning
  * tree of the graph, under tree routing. */
 NsTopology *ns_cli_load_topology(const char *path, const char *format, const char *spanning,
                                  GError **error);

@@ -3,10 +3,10 @@
 #include "analysis/bounds_allgather.h"
 #include "analysis/bounds_bcast.h"
 #include "analysis/bounds_tamwang.h"
-#include "sched/registry.h"
+#include "sched/planners/registry.h"
 #include "cli/cli.h"
-#include "platforms/error.h"
-#include "platforms/units.h"
+#include "platforms/model/error.h"
+#include "platforms/model/units.h"
 #include <json-glib/json-glib.h>
 #include <string.h>
 

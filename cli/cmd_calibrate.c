@@ -3,8 +3,8 @@
  * the fit by simulating one message of every table size. */
 #include "analysis/calibrate.h"
 #include "cli/cli.h"
-#include "platforms/error.h"
-#include "platforms/units.h"
+#include "platforms/model/error.h"
+#include "platforms/model/units.h"
 #include "sim/sim.h"
 #include <math.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #include "analysis/experiment.h"
 #include "cli/cli.h"
 #include "cli/cli_sim.h"
-#include "platforms/error.h"
+#include "platforms/model/error.h"
 #include "sim/sim.h"
 #include <string.h>
 #include <unistd.h>

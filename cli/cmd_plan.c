@@ -1,9 +1,9 @@
 /* netsched plan — topology -> schedule with a registered algorithm. */
 #include "cli/cli.h"
-#include "sched/registry.h"
-#include "sched/schedule_json.h"
-#include "sched/schedule_stream.h"
-#include "platforms/error.h"
+#include "sched/planners/registry.h"
+#include "sched/io/schedule_json.h"
+#include "sched/io/schedule_stream.h"
+#include "platforms/model/error.h"
 #include <glib/gstdio.h>
 #include <string.h>
 

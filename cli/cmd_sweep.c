@@ -9,7 +9,7 @@
  * that simulates schedules with SimGrid. */
 #include "analysis/sweep.h"
 #include "cli/cli.h"
-#include "platforms/error.h"
+#include "platforms/model/error.h"
 #ifndef NETSCHED_SWEEP_NO_SIM
 #include "cli/cli_sim.h"
 #endif

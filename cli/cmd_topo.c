@@ -1,7 +1,7 @@
 /* netsched topo show|convert — look at and convert topologies. The
  * display of `show` is cli/topo_show.c. */
 #include "cli/cli.h"
-#include "platforms/topology_io.h"
+#include "platforms/io/topology_io.h"
 #include <string.h>
 
 int ns_cmd_topo(int argc, char **argv)

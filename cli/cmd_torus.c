@@ -4,8 +4,8 @@
 #include "analysis/plot.h"
 #include "analysis/torus_model.h"
 #include "cli/cli.h"
-#include "platforms/error.h"
-#include "platforms/output_file.h"
+#include "platforms/model/error.h"
+#include "platforms/io/output_file.h"
 #include <math.h>
 
 /* Table II as Markdown, with each formula's value for d = 4 .. 7. */

@@ -1,11 +1,11 @@
 /* netsched verify — prove a schedule correct on a topology. */
 #include "cli/cli.h"
-#include "platforms/error.h"
-#include "platforms/hostlist.h"
-#include "platforms/units.h"
-#include "sched/schedule_json.h"
-#include "sched/schedule_stream.h"
-#include "sched/verify.h"
+#include "platforms/model/error.h"
+#include "platforms/io/hostlist.h"
+#include "platforms/model/units.h"
+#include "sched/io/schedule_json.h"
+#include "sched/io/schedule_stream.h"
+#include "sched/verify/verify.h"
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <sys/stat.h>
@@ -81,7 +81,7 @@ static int report_one(const NsVerifyReport *r, const NsTopology *t, const NsSche
   return ns_verify_passed(r, o->required) ? 0 : 1;
 }
 
-/* Verifies a schedule file as it is read (sched/schedule_stream.h into a
+/* Verifies a schedule file as it is read (sched/io/schedule_stream.h into a
  * verifier session): the phases are never all in memory, unless sync edges,
  * routes or a window scheme (a posted schedule checked step by step) need
  * them. A JSON file may list those after its phases, which

@@ -1,12 +1,12 @@
 /* netsched — helpers shared by the subcommands. */
 #include "cli/cli.h"
-#include "platforms/error.h"
-#include "platforms/read_options.h"
-#include "platforms/shapes.h"
-#include "platforms/spanning.h"
-#include "platforms/topology_io.h"
-#include "platforms/units.h"
-#include "sched/registry.h"
+#include "platforms/model/error.h"
+#include "platforms/io/read_options.h"
+#include "platforms/gen/shapes.h"
+#include "platforms/routing/spanning.h"
+#include "platforms/io/topology_io.h"
+#include "platforms/model/units.h"
+#include "sched/planners/registry.h"
 #include <errno.h>
 #include <json-glib/json-glib.h>
 #include <string.h>

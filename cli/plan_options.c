@@ -2,9 +2,9 @@
  * -T -f (topology), -c -a (collective, algorithm), -m (message size),
  * -r -s --arity (broadcast root, segment, k-ary arity). */
 #include "cli/cli.h"
-#include "sched/registry.h"
-#include "sched/schedule_json.h"
-#include "sched/schedule_stream.h"
+#include "sched/planners/registry.h"
+#include "sched/io/schedule_json.h"
+#include "sched/io/schedule_stream.h"
 
 void ns_cli_add_plan_options(GOptionContext *ctx, NsPlanOptions *o)
 {
@@ -90,7 +90,7 @@ gboolean ns_cli_topology_and_schedule(const NsPlanOptions *o, const char *file, 
   if (*topo == NULL)
     return FALSE;
   /* a file is read up to what its collective can need on the topology's
-   * machines (sched/schedule_stream.h, limits): a bomb is refused, not held */
+   * machines (sched/io/schedule_stream.h, limits): a bomb is refused, not held */
   NsScheduleLimits limits = { .need = TRUE,
                               .max_machines = (uint32_t)ns_topology_n_machines(*topo) };
   *schedule = o->algorithm != NULL ? ns_cli_plan_schedule(*topo, o, NULL, error)

@@ -4,7 +4,7 @@
  * analysis/outdir.h), and repeatable list options. */
 #include "analysis/outdir.h"
 #include "cli/cli.h"
-#include "platforms/error.h"
+#include "platforms/model/error.h"
 #include <math.h>
 #include <string.h>
 

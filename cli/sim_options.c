@@ -2,7 +2,7 @@
  * design, and the measurement they hand the experiment engine. */
 #include "analysis/calibrate.h"
 #include "cli/cli_sim.h"
-#include "platforms/error.h"
+#include "platforms/model/error.h"
 
 gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError **error)
 {

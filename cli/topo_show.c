@@ -3,8 +3,8 @@
 #include "analysis/bounds.h"
 #include "analysis/bounds_allgather.h"
 #include "cli/cli.h"
-#include "platforms/hostlist_compress.h"
-#include "platforms/units.h"
+#include "platforms/io/hostlist_compress.h"
+#include "platforms/model/units.h"
 #include <json-glib/json-glib.h>
 #include <string.h>
 

@@ -13,9 +13,11 @@
 # outside libraries it needs are its own dependencies; the link fails on any
 # reference it does not resolve (not checkable with sanitizers, whose
 # runtime the program brings).
-add_library(netsched_shared SHARED $<TARGET_OBJECTS:netsched_platforms>
-                                   $<TARGET_OBJECTS:netsched_sched>
-                                   $<TARGET_OBJECTS:netsched_analysis>)
+set(NETSCHED_SHARED_OBJECTS "")
+foreach(part ${NETSCHED_PARTS})
+  list(APPEND NETSCHED_SHARED_OBJECTS $<TARGET_OBJECTS:${part}>)
+endforeach()
+add_library(netsched_shared SHARED ${NETSCHED_SHARED_OBJECTS})
 set_target_properties(netsched_shared PROPERTIES OUTPUT_NAME netsched
                       VERSION ${PROJECT_VERSION} SOVERSION 0)
 target_link_libraries(netsched_shared PRIVATE ${NETSCHED_CORE_DEPENDENCIES})
@@ -35,9 +37,9 @@ if(NETSCHED_SIMULATOR)
 endif()
 install(TARGETS netsched_shared LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
-# The public headers: everything but *_private.h (and sched/planners.def,
-# which sched/registry.h includes), by stage, so that the headers' own
-# "platforms/topology.h" includes work with -I INCLUDEDIR/netsched.
+# The public headers: everything but *_private.h (and sched/planners/planners.def,
+# which sched/planners/registry.h includes), by stage, so that the headers' own
+# "platforms/model/topology.h" includes work with -I INCLUDEDIR/netsched.
 foreach(stage platforms sched analysis)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${stage}/
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/netsched/${stage}

@@ -1,4 +1,5 @@
-# The layering check: platforms <- sched <- analysis <- sim (docs/architecture.md).
+# The layering check: platforms <- sched <- analysis <- sim (docs/architecture.md),
+# and inside platforms/ and sched/ part by part (CMakeLists.txt, netsched_part).
 #
 # link_check_STAGE links EVERY object of one stage (--whole-archive) with
 # only the stages below it and the outside libraries: a reference from a
@@ -15,9 +16,17 @@ function(netsched_link_check stage)
     "-Wl,--whole-archive" netsched_${stage} "-Wl,--no-whole-archive" ${ARGN})
 endfunction()
 
-netsched_link_check(platforms ${NETSCHED_CORE_DEPENDENCIES})
-netsched_link_check(sched netsched_platforms)
-netsched_link_check(analysis netsched_sched netsched_platforms)
+# Every part of the lower stages, each with only the parts below it.
+netsched_link_check(platforms_model ${NETSCHED_CORE_DEPENDENCIES})
+netsched_link_check(platforms_routing netsched_platforms_model)
+netsched_link_check(platforms_gen netsched_platforms_routing)
+netsched_link_check(platforms_io netsched_platforms_gen)
+netsched_link_check(sched_ir netsched_platforms)
+netsched_link_check(sched_io netsched_sched_ir)
+netsched_link_check(sched_bound netsched_sched_ir)
+netsched_link_check(sched_verify netsched_sched_io netsched_sched_bound)
+netsched_link_check(sched_planners netsched_sched_verify)
+netsched_link_check(analysis netsched_sched)
 if(NETSCHED_SIMULATOR)
-  netsched_link_check(sim netsched_analysis netsched_sched netsched_platforms PkgConfig::SIMGRID)
+  netsched_link_check(sim netsched_analysis PkgConfig::SIMGRID)
 endif()

@@ -7,7 +7,7 @@
 #ifndef NETSCHED_FUZZ_COMMON_H
 #define NETSCHED_FUZZ_COMMON_H
 
-#include "platforms/topology.h"
+#include "platforms/model/topology.h"
 #include <glib.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* libFuzzer harness: generator specifications (the text after "gen:",
- * platforms/shapes.c, gtitm.c, fabrics.c, hierarchy.c, presets.c).
+ * platforms/gen/shapes.c, gtitm.c, fabrics.c, hierarchy.c, presets.c).
  *
  * Contracts checked on every input:
  *  - a specification gives a topology or an error, never both, and never
@@ -13,7 +13,7 @@
  * 1,000,000 nodes, which takes seconds under ASan: the smoke run allows
  * that). */
 #include "fuzz/fuzz_common.h"
-#include "platforms/shapes.h"
+#include "platforms/gen/shapes.h"
 
 #include <string.h>
 

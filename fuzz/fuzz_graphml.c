@@ -1,4 +1,4 @@
-/* libFuzzer harness: the GraphML reader (platforms/read_graphml.c: the
+/* libFuzzer harness: the GraphML reader (platforms/io/read_graphml.c: the
  * GMarkup pre-check, igraph's parser, the cross-check between the two).
  *
  * The reader takes a path, so every input is written to a memfd (or, where
@@ -10,7 +10,7 @@
  * as GraphML and re-read: same machines, switches and links. Set
  * NETSCHED_FUZZ_READ_ONLY=1 to fuzz the reader alone. */
 #include "fuzz/fuzz_common.h"
-#include "platforms/topology_io.h"
+#include "platforms/io/topology_io.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,10 +1,10 @@
-/* libFuzzer harness: the native topology reader (platforms/read_native.c).
+/* libFuzzer harness: the native topology reader (platforms/io/read_native.c).
  * A topology that parses is also written back in the native format and
  * re-read: the writer promises an identical topology. Set
  * NETSCHED_FUZZ_READ_ONLY=1 to fuzz the reader alone (e.g. while a writer
  * bug is being fixed). */
 #include "fuzz/fuzz_common.h"
-#include "platforms/topology_io.h"
+#include "platforms/io/topology_io.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* libFuzzer harness: the schedule readers (sched/schedule_stream_read.c and
+/* libFuzzer harness: the schedule readers (sched/io/schedule_stream_read.c and
  * its tokenizer; JSON, JSON Lines, gzip and zstd are all recognised by
  * content, so one harness reaches every path).
  *
@@ -13,8 +13,8 @@
  *    text equal to the first; and written as JSON Lines, re-read and
  *    written as JSON again, the same text (JSON -> JSON Lines -> JSON). */
 #include "fuzz/fuzz_common.h"
-#include "sched/schedule_json.h"
-#include "sched/schedule_stream.h"
+#include "sched/io/schedule_json.h"
+#include "sched/io/schedule_stream.h"
 
 #include <string.h>
 

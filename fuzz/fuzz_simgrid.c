@@ -1,9 +1,9 @@
-/* libFuzzer harness: the SimGrid platform reader (platforms/read_simgrid.c,
- * platforms/simgrid_clusters.c): cluster zones (FAT_TREE, TORUS,
+/* libFuzzer harness: the SimGrid platform reader (platforms/io/read_simgrid.c,
+ * platforms/io/simgrid_clusters.c): cluster zones (FAT_TREE, TORUS,
  * DRAGONFLY) and flat host/router/link platforms are read, or refused with
  * `file:line: ...`; cluster sizes are checked before anything is built. */
 #include "fuzz/fuzz_common.h"
-#include "platforms/read_options.h"
+#include "platforms/io/read_options.h"
 
 #define SOURCE "platform.xml"
 

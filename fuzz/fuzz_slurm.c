@@ -1,6 +1,6 @@
-/* libFuzzer harness: the Slurm topology.conf reader (platforms/read_slurm.c). */
+/* libFuzzer harness: the Slurm topology.conf reader (platforms/io/read_slurm.c). */
 #include "fuzz/fuzz_common.h"
-#include "platforms/topology_io.h"
+#include "platforms/io/topology_io.h"
 
 #define SOURCE "topology.conf"
 

@@ -24,7 +24,7 @@
  */
 #include "analysis/sweep.h"
 #include "cli/cli.h"
-#include "platforms/error.h"
+#include "platforms/model/error.h"
 #include <fcntl.h>
 #include <locale.h>
 #include <mpi.h>

@@ -76,7 +76,7 @@
  * every test run) and the values just outside each range.
  */
 #include "sim/ns3_attributes.h"
-#include "platforms/error.h"
+#include "platforms/model/error.h"
 #include <math.h>
 #include <stdint.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* netsched — per-machine programs for the SimGrid replay (see program.h). */
 #include "sim/program.h"
-#include "platforms/error.h"
+#include "platforms/model/error.h"
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>

@@ -5,8 +5,8 @@
  * asks sg_host_get_route() for every ordered machine pair; each SimGrid
  * link direction is mapped back to a netsched directed edge and compared
  * with ns_topology_route(). */
-#include "platforms/error.h"
-#include "platforms/topology_simgrid.h"
+#include "platforms/model/error.h"
+#include "platforms/io/topology_simgrid.h"
 #include "sim/sim.h"
 #include <errno.h>
 #include <signal.h>

@@ -1,13 +1,13 @@
 /* netsched — simulation driver: options, models, the child process, results.
  * See sim.h. */
 #include "sim/sim.h"
-#include "platforms/units.h"
+#include "platforms/model/units.h"
 #include "analysis/bounds_collective.h"
 #include "analysis/progress.h"
-#include "platforms/error.h"
-#include "platforms/topology_simgrid.h"
-#include "sched/route.h"
-#include "sched/verify.h"
+#include "platforms/model/error.h"
+#include "platforms/io/topology_simgrid.h"
+#include "sched/ir/route.h"
+#include "sched/verify/verify.h"
 #include "sim/ns3_attributes.h"
 #include "sim/program.h"
 #include <errno.h>
@@ -498,7 +498,7 @@ static gboolean replayable(const NsTopology *topo, const NsSchedule *s, gboolean
 
 /* ---- transfers' own routes ---------------------------------------------------
  * SimGrid routes every host pair one way. A schedule whose transfers take
- * routes of their own (sched/route.h) is simulated on a platform whose
+ * routes of their own (sched/ir/route.h) is simulated on a platform whose
  * routes for those pairs are theirs; two transfers of one pair routed two
  * ways cannot be simulated, and say so. */
 

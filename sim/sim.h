@@ -2,7 +2,7 @@
  *
  * One SimGrid actor per machine executes its part of the schedule:
  * receives and sends through mailboxes, in its posting order, phase after
- * phase under a synchronisation scheme (sched/sync.h). Synchronisation and
+ * phase under a synchronisation scheme (sched/ir/sync.h). Synchronisation and
  * barrier messages are real (small) messages in the simulation.
  *
  * Every simulation runs in a child process: SimGrid can be initialised only
@@ -30,10 +30,10 @@
 #ifndef NETSCHED_SIM_H
 #define NETSCHED_SIM_H
 
-#include "platforms/topology.h"
-#include "sched/schedule.h"
-#include "platforms/topology_simgrid.h"
-#include "sched/sync.h"
+#include "platforms/model/topology.h"
+#include "sched/ir/schedule.h"
+#include "platforms/io/topology_simgrid.h"
+#include "sched/ir/sync.h"
 
 typedef enum { NS_MODEL_IDEAL, NS_MODEL_TCP, NS_MODEL_SMPI, NS_MODEL_PACKET } NsNetModel;
 
@@ -101,7 +101,7 @@ typedef struct {
                               at most NS_SIM_MAX_WALL_LIMIT) */
   uint64_t store_forward_packet; /* fluid models: bytes of the packet each store-and-forward
                                     switch delays a message by (0: cut-through semantics,
-                                    platforms/topology_simgrid.h) */
+                                    platforms/io/topology_simgrid.h) */
   gboolean allow_invalid;  /* replay a schedule that fails data flow, completeness or
                               the sync check (result marked invalid); default: refuse */
   struct NsProgress *progress; /* the reporter (analysis/progress.h) told the fraction of
@@ -150,12 +150,12 @@ typedef struct {
 
 void ns_sim_result_clear(NsSimResult *r);
 
-/* Replays `s` on `topo`. The schedule is verified first (sched/verify.h):
+/* Replays `s` on `topo`. The schedule is verified first (sched/verify/verify.h):
  * one that fails data flow, completeness or the sync check (a wait cycle
  * deadlocks) is refused with NS_ERROR_CHECK naming the first finding, unless
  * opt->allow_invalid, when it is replayed and the result marked invalid.
  * Pair-wise schemes need sync edges: when the schedule has none, or has
- * them for another scheme, they are computed here (sched/sync.c) on a
+ * them for another scheme, they are computed here (sched/ir/sync.c) on a
  * private copy. A replay that does not complete every transfer (a deadlock)
  * is an error naming what was left waiting, never a time. Errors:
  * NS_ERROR_INPUT for inconsistent inputs (unknown machine, posted schedule
@@ -168,7 +168,7 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
 /* The SimGrid platform of `topo` in an anonymous memory file (memfd, no
  * path on disk, so nothing is left behind on any exit): the caller loads
  * it as "/proc/self/fd/FD" and closes FD. `exp` as in
- * platforms/topology_simgrid.h. -1 with NS_ERROR_IO (or
+ * platforms/io/topology_simgrid.h. -1 with NS_ERROR_IO (or
  * NS_ERROR_UNSUPPORTED: too many explicit routes) on failure.
  * O(size of the platform). */
 int ns_sim_platform_fd(const NsTopology *topo, const NsSimGridExport *exp, GError **error);

@@ -48,7 +48,7 @@ fi
 # ---- bash completion, calibrations, headers ----
 check "bash completion" 0 bash -n "$prefix/share/bash-completion/completions/netsched"
 check "bundled calibration" 0 test -f "$prefix/share/netsched/calibrations/lemieux.ini"
-check "header" 0 test -f "$prefix/include/netsched/sched/verify.h"
+check "header" 0 test -f "$prefix/include/netsched/sched/verify/verify.h"
 find "$prefix/include" -name '*_private.h' >"$tmp/private"
 check "no private headers" 0 test ! -s "$tmp/private"
 
@@ -60,9 +60,9 @@ PKG_CONFIG_PATH=$(dirname "$pc")
 check "pkg-config --modversion" 0 pkg-config --modversion netsched
 expect "pkg-config version" "$tmp/out" "^${version#netsched }$"
 cat >"$tmp/verify_faraj.c" <<'EOF'
-#include "platforms/shapes.h"
-#include "sched/registry.h"
-#include "sched/verify.h"
+#include "platforms/gen/shapes.h"
+#include "sched/planners/registry.h"
+#include "sched/verify/verify.h"
 #include <stdio.h>
 
 int main(void)

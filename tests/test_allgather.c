@@ -3,13 +3,13 @@
  * verifier, against the paper's Figure 3.19 and against a brute-force
  * optimum on every small tree. */
 #include "analysis/bounds_allgather.h"
-#include "platforms/error.h"
-#include "platforms/shapes.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/shapes.h"
 #include "analysis/bounds.h"
-#include "platforms/topology_io.h"
-#include "sched/allgather_ring_common.h"
-#include "sched/registry.h"
-#include "sched/verify.h"
+#include "platforms/io/topology_io.h"
+#include "sched/planners/allgather/allgather_ring_common.h"
+#include "sched/planners/registry.h"
+#include "sched/verify/verify.h"
 #include "tests/testutil.h"
 #include <string.h>
 
@@ -421,7 +421,7 @@ static void test_every_small_tree(void)
 
 /* ---- deep trees ----------------------------------------------------------
  * The ring builder's cost must not grow with the tree's height beyond the
- * tree itself (sched/allgather_lr3.c): chains, caterpillars and deep
+ * tree itself (sched/planners/allgather/allgather_lr3.c): chains, caterpillars and deep
  * random trees, against independent optima where one is easy. Functional
  * only: no wall-clock assertion. */
 

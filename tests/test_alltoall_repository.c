@@ -5,11 +5,11 @@
  * phases and the chunks moved the paper's formulas give. The expected
  * figures are recomputed here from the paper's text, independently of the
  * planners. */
-#include "platforms/error.h"
-#include "platforms/shapes.h"
-#include "platforms/topology_io.h"
-#include "sched/registry.h"
-#include "sched/verify.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/shapes.h"
+#include "platforms/io/topology_io.h"
+#include "sched/planners/registry.h"
+#include "sched/verify/verify.h"
 #include "tests/testutil.h"
 #include <string.h>
 

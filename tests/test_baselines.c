@@ -1,9 +1,9 @@
 /* Topology-unaware baselines: complete on every shape; the verifier finds
  * the contention the paper attributes to them. */
-#include "platforms/error.h"
-#include "platforms/shapes.h"
-#include "sched/registry.h"
-#include "sched/verify.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/shapes.h"
+#include "sched/planners/registry.h"
+#include "sched/verify/verify.h"
 #include "tests/testutil.h"
 
 

@@ -25,13 +25,13 @@
  *  - bounds: tree shapes, Table 3.7 estimates on a star by hand, errors.
  */
 #include "analysis/bounds_bcast.h"
-#include "platforms/error.h"
-#include "platforms/shapes.h"
-#include "platforms/topology_io.h"
-#include "sched/bcast_dfs.h"
-#include "sched/bcast_pipeline.h"
-#include "sched/registry.h"
-#include "sched/verify.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/shapes.h"
+#include "platforms/io/topology_io.h"
+#include "sched/planners/bcast/bcast_dfs.h"
+#include "sched/planners/bcast/bcast_pipeline.h"
+#include "sched/planners/registry.h"
+#include "sched/verify/verify.h"
 #include "tests/testutil.h"
 #include <math.h>
 

@@ -2,9 +2,9 @@
  * the presets, and Faraj's Tables 4.6 and 4.7 reproduced analytically and
  * by simulation within 5 % per size. */
 #include "analysis/calibrate.h"
-#include "platforms/error.h"
-#include "platforms/shapes.h"
-#include "platforms/units.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/shapes.h"
+#include "platforms/model/units.h"
 #include "sim/sim.h"
 #include "tests/testutil.h"
 #include <math.h>

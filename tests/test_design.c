@@ -6,8 +6,8 @@
 #include "analysis/design.h"
 #include "analysis/csv.h"
 #include "analysis/scenario.h"
-#include "platforms/error.h"
-#include "platforms/shapes.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/shapes.h"
 #include "testutil.h"
 #include <glib/gstdio.h>
 #include <math.h>

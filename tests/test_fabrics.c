@@ -3,14 +3,14 @@
  * d-mod-k fat trees; rate-weighted contention and Faraj-Yuan phases packed
  * for mixed link speeds (verified and simulated); spanning trees of random
  * graphs. */
-#include "platforms/error.h"
-#include "platforms/shapes.h"
-#include "platforms/spanning.h"
-#include "platforms/topology_digest.h"
-#include "platforms/topology_io.h"
-#include "sched/lower_bound.h"
-#include "sched/registry.h"
-#include "sched/verify.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/shapes.h"
+#include "platforms/routing/spanning.h"
+#include "platforms/io/topology_digest.h"
+#include "platforms/io/topology_io.h"
+#include "sched/bound/lower_bound.h"
+#include "sched/planners/registry.h"
+#include "sched/verify/verify.h"
 #include "sim/sim.h"
 #include "tests/testutil.h"
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* alltoall/faraj: the paper's worked example (Table 4) and the properties
  * the paper proves, on 1000 seeded random trees. */
 #include "analysis/bounds.h"
-#include "platforms/shapes.h"
-#include "sched/registry.h"
-#include "sched/verify.h"
+#include "platforms/gen/shapes.h"
+#include "sched/planners/registry.h"
+#include "sched/verify/verify.h"
 #include "tests/testutil.h"
 
 /* Faraj & Yuan Figure 1 as bundled (scenarios/topologies/faraj-fig1.topo):

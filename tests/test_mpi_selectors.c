@@ -4,10 +4,10 @@
  * an even number of machines. Every expected label below is derived by
  * hand from the decision tables (docs/algorithms.md, "MPI default
  * selectors"), not read off the planners. */
-#include "platforms/error.h"
-#include "platforms/shapes.h"
-#include "sched/registry.h"
-#include "sched/verify.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/shapes.h"
+#include "sched/planners/registry.h"
+#include "sched/verify/verify.h"
 #include "tests/testutil.h"
 #include <string.h>
 

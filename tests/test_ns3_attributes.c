@@ -2,9 +2,9 @@
  * accepts, what it refuses and with which message — and the regression it
  * exists for: every value it accepts really runs in an ns-3 simulation
  * (before the check, a malformed value crashed or hung the replay child). */
-#include "platforms/error.h"
-#include "platforms/shapes.h"
-#include "sched/registry.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/shapes.h"
+#include "sched/planners/registry.h"
 #include "sim/ns3_attributes.h"
 #include "sim/sim.h"
 #include "tests/testutil.h"

@@ -5,12 +5,12 @@
  * more than one phase; verifying as the planner goes must give the report
  * ns_verify gives; a failing consumer stops the stream with its error; a
  * planner that changes its header after streaming began is caught. */
-#include "platforms/error.h"
-#include "platforms/shapes.h"
-#include "sched/phase_packing.h"
-#include "sched/registry.h"
-#include "sched/schedule_stream.h"
-#include "sched/verify.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/shapes.h"
+#include "sched/planners/common/phase_packing.h"
+#include "sched/planners/registry.h"
+#include "sched/io/schedule_stream.h"
+#include "sched/verify/verify.h"
 #include "testutil.h"
 #include <stdio.h>
 #include <string.h>

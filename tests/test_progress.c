@@ -4,7 +4,7 @@
  * policy (analysis/outdir.h). */
 #include "analysis/outdir.h"
 #include "analysis/progress.h"
-#include "platforms/error.h"
+#include "platforms/model/error.h"
 #include "tests/testutil.h"
 
 #include <glib/gstdio.h>

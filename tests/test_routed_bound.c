@@ -5,10 +5,10 @@
  * bottleneck on a leaf/spine under `shortest` and `ecmp` and on the sweep's
  * Waxman graph; ECMP's spreading; and large rings and tori completing. */
 #include "analysis/bounds.h"
-#include "platforms/error.h"
-#include "platforms/shapes.h"
-#include "platforms/topology_io.h"
-#include "sched/lower_bound.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/shapes.h"
+#include "platforms/io/topology_io.h"
+#include "sched/bound/lower_bound.h"
 #include "tests/testutil.h"
 #include <math.h>
 #include <stdio.h>

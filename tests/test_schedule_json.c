@@ -1,10 +1,10 @@
 /* Schedule JSON reader/writer: round trips and malformed documents (read
  * whole, and in reads of 1 and 7 bytes). */
-#include "platforms/error.h"
-#include "sched/schedule_json.h"
-#include "sched/schedule_stream.h"
-#include "platforms/units.h"
-#include "sched/sync.h"
+#include "platforms/model/error.h"
+#include "sched/io/schedule_json.h"
+#include "sched/io/schedule_stream.h"
+#include "platforms/model/units.h"
+#include "sched/ir/sync.h"
 #include "tests/testutil.h"
 
 #include <glib/gstdio.h>

@@ -1,14 +1,14 @@
 /* Schedule streams: JSON <-> JSON Lines round trips, reads in chunks of
  * any size, keys in any order, gzip and zstd, bounded memory, the JSON
  * Lines errors, and the verifier session against ns_verify. */
-#include "platforms/error.h"
-#include "platforms/shapes.h"
-#include "platforms/units.h"
-#include "sched/registry.h"
-#include "sched/schedule_json.h"
-#include "sched/schedule_stream.h"
-#include "sched/sync.h"
-#include "sched/verify.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/shapes.h"
+#include "platforms/model/units.h"
+#include "sched/planners/registry.h"
+#include "sched/io/schedule_json.h"
+#include "sched/io/schedule_stream.h"
+#include "sched/ir/sync.h"
+#include "sched/verify/verify.h"
 #include "tests/testutil.h"
 
 #include <gio/gio.h>

@@ -1,11 +1,11 @@
 /* The simulator: SimGrid routes equal netsched's; replays meet the bound
  * in the ideal model; synchronisation schemes behave as designed. */
-#include "platforms/error.h"
-#include "platforms/shapes.h"
-#include "platforms/topology_io.h"
-#include "sched/registry.h"
-#include "sched/sync.h"
-#include "sched/verify.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/shapes.h"
+#include "platforms/io/topology_io.h"
+#include "sched/planners/registry.h"
+#include "sched/ir/sync.h"
+#include "sched/verify/verify.h"
 #include "sim/sim.h"
 #include "tests/testutil.h"
 #include <string.h>

@@ -2,11 +2,11 @@
  * clusters and flat zones with routes, checked against netsched's own
  * generators and SimGrid writer (round trips), and the dragonfly
  * generator's minimal routing. */
-#include "platforms/error.h"
-#include "platforms/read_options.h"
-#include "platforms/shapes.h"
-#include "platforms/topology_io.h"
-#include "platforms/topology_simgrid.h"
+#include "platforms/model/error.h"
+#include "platforms/io/read_options.h"
+#include "platforms/gen/shapes.h"
+#include "platforms/io/topology_io.h"
+#include "platforms/io/topology_simgrid.h"
 #include "tests/testutil.h"
 #include <string.h>
 

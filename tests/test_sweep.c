@@ -8,10 +8,10 @@
 #include "analysis/rowfile.h"
 #include "analysis/stats.h"
 #include "analysis/sweep.h"
-#include "platforms/error.h"
-#include "platforms/gtitm.h"
-#include "platforms/shapes.h"
-#include "platforms/topology_digest.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/gtitm.h"
+#include "platforms/gen/shapes.h"
+#include "platforms/io/topology_digest.h"
 #include "tests/testutil.h"
 #include <glib/gstdio.h>
 #include <math.h>

@@ -2,11 +2,11 @@
  * order every contending pair the scheme separates, the verifier notices a
  * missing edge, and the reduction removes what program order or other
  * syncs imply. */
-#include "platforms/shapes.h"
-#include "sched/registry.h"
-#include "sched/schedule_json.h"
-#include "sched/sync.h"
-#include "sched/verify.h"
+#include "platforms/gen/shapes.h"
+#include "sched/planners/registry.h"
+#include "sched/io/schedule_json.h"
+#include "sched/ir/sync.h"
+#include "sched/verify/verify.h"
 #include "tests/testutil.h"
 #include <stdio.h>
 #include <stdlib.h>

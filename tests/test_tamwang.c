@@ -4,12 +4,12 @@
  * the replay, the window rule executed by the replay, the hierarchy
  * generator, and the verification of every new planner. */
 #include "analysis/bounds_tamwang.h"
-#include "platforms/error.h"
-#include "platforms/shapes.h"
-#include "sched/registry.h"
-#include "sched/sync.h"
-#include "sched/tamwang.h"
-#include "sched/verify.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/shapes.h"
+#include "sched/planners/registry.h"
+#include "sched/ir/sync.h"
+#include "sched/planners/alltoall/tamwang.h"
+#include "sched/verify/verify.h"
 #include "sim/sim.h"
 #include "tests/testutil.h"
 #include <math.h>

@@ -3,11 +3,11 @@
  * values), on bad files (exact error messages), the writers' round trips,
  * and the input limits (size, streams, byte-order marks, invisible
  * characters, the GraphML pre-check). */
-#include "platforms/error.h"
-#include "platforms/hostlist.h"
-#include "platforms/read_options.h"
-#include "platforms/topology_input.h"
-#include "platforms/topology_io.h"
+#include "platforms/model/error.h"
+#include "platforms/io/hostlist.h"
+#include "platforms/io/read_options.h"
+#include "platforms/io/topology_input.h"
+#include "platforms/io/topology_io.h"
 #include "tests/testutil.h"
 
 #include <errno.h>

@@ -2,11 +2,11 @@
  * their §VI, and the baselines (shift, rowcol, submesh) on the same
  * fabrics. Every expected figure below is derived in the comments from
  * the algorithms' definitions, not read off the planners. */
-#include "platforms/error.h"
-#include "platforms/shapes.h"
-#include "sched/registry.h"
-#include "sched/torus_exchange.h"
-#include "sched/verify.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/shapes.h"
+#include "sched/planners/registry.h"
+#include "sched/planners/alltoall/torus_exchange.h"
+#include "sched/verify/verify.h"
 #include "tests/testutil.h"
 #include <math.h>
 #include <string.h>

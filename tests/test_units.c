@@ -1,6 +1,6 @@
 /* platforms/units: parsing with explicit units, rejection of everything
  * else, and formatting that round-trips through the parsers. */
-#include "platforms/units.h"
+#include "platforms/model/units.h"
 #include "tests/testutil.h"
 
 #include <math.h>

@@ -1,8 +1,8 @@
 /* The verifier on hand-made schedules: each check must catch what it is
  * for, and name the phase, transfers and edge. */
-#include "platforms/error.h"
-#include "sched/registry.h"
-#include "sched/verify.h"
+#include "platforms/model/error.h"
+#include "sched/planners/registry.h"
+#include "sched/verify/verify.h"
 #include "tests/testutil.h"
 #include <string.h>
 

@@ -13,12 +13,12 @@
  * its own chunk holdings and orderings. It is quadratic in places on
  * purpose: obviously right matters more than fast on these small cases.
  */
-#include "platforms/error.h"
-#include "platforms/shapes.h"
-#include "platforms/topology.h"
-#include "sched/registry.h"
-#include "sched/sync.h"
-#include "sched/verify.h"
+#include "platforms/model/error.h"
+#include "platforms/gen/shapes.h"
+#include "platforms/model/topology.h"
+#include "sched/planners/registry.h"
+#include "sched/ir/sync.h"
+#include "sched/verify/verify.h"
 #include "tests/testutil.h"
 #include <string.h>
 
@@ -286,7 +286,7 @@ struct Net {
 };
 
 /* Directed edge id of going over `link` from node `from`: 2*link from
- * link.a to link.b, 2*link+1 the other way (platforms/topology.h). */
+ * link.a to link.b, 2*link+1 the other way (platforms/model/topology.h). */
 static int directed_edge(const NsTopology *topo, int link, int from)
 {
   return ns_topology_link(topo, link)->a == from ? 2 * link : 2 * link + 1;

@@ -1,5 +1,5 @@
 #include "tests/testutil.h"
-#include "platforms/topology_io.h"
+#include "platforms/io/topology_io.h"
 
 char *ns_test_data(const char *relative)
 {

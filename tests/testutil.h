@@ -2,9 +2,9 @@
 #ifndef NETSCHED_TESTUTIL_H
 #define NETSCHED_TESTUTIL_H
 
-#include "platforms/topology.h"
-#include "sched/schedule.h"
-#include "sched/verify.h"
+#include "platforms/model/topology.h"
+#include "sched/ir/schedule.h"
+#include "sched/verify/verify.h"
 #include <glib.h>
 
 /* Absolute path of a file under tests/data (newly allocated). */

@@ -1,0 +1,34 @@
+/* netsched — how messages show user text: every character a reader cannot
+ * see is escaped. Used by the topology model (names) and every reader. */
+#ifndef NETSCHED_MODEL_TEXT_H
+#define NETSCHED_MODEL_TEXT_H
+
+#include "platforms/model/topology.h"
+#include <glib.h>
+
+/* TRUE for a character a reader cannot see in a message: controls, format
+ * characters (U+200B, U+FEFF, ...), separators other than the ASCII
+ * space, other default-ignorable and unassigned code points. */
+gboolean ns_input_is_invisible(gunichar c);
+
+/* `text` with every invisible character written as \uXXXX (\UXXXXXXXX
+ * above U+FFFF) and every byte that is not UTF-8 as \xNN (newly
+ * allocated; a plain copy when there is nothing to escape). */
+char *ns_input_escape(const char *text);
+
+/* Rewrites error->message with ns_input_escape() (no-op for NULL). */
+void ns_input_escape_error(GError *error);
+
+/* A warning callback that escapes the message before passing it on: give
+ * ns_input_escaping_warn and a NsInputWarn to ns_topology_finalize(). */
+typedef struct {
+  NsWarnFunc warn;
+  void *data;
+} NsInputWarn;
+void ns_input_escaping_warn(const char *message, void *data);
+
+/* A reader's warning, formatted, escaped and passed to `warn` (nothing when
+ * `warn` is NULL): ns_input_escaping_warn for a printf-style message. */
+void ns_input_warnf(NsWarnFunc warn, void *warn_data, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+#endif

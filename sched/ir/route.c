@@ -1,0 +1,144 @@
+/* netsched — routing a schedule's transfers (see route.h). A route of a
+ * transfer's own is a simple path (no node twice), so it has fewer edges
+ * than the topology has nodes. */
+#include "sched/ir/route.h"
+#include "platforms/model/error.h"
+#include <string.h>
+
+struct NsRouter {
+  const NsTopology *topo;
+  const NsSchedule *s;
+  const int *node;
+  GHashTable *own;       /* transfer + 1 -> index + 1 into spans */
+  GArray *spans;         /* {first, n} into edges */
+  GArray *edges;         /* int */
+  int max_len;
+};
+
+typedef struct {
+  int first, n;
+} Span;
+
+void ns_router_free(NsRouter *r)
+{
+  if (r == NULL)
+    return;
+  if (r->own != NULL)
+    g_hash_table_unref(r->own);
+  if (r->spans != NULL)
+    g_array_unref(r->spans);
+  if (r->edges != NULL)
+    g_array_unref(r->edges);
+  g_free(r);
+}
+
+/* The lowest-id link between two nodes, or -1. */
+static int link_between(const NsTopology *t, int a, int b)
+{
+  const int *inc = ns_topology_incident(t, a);
+  for (int k = 0; k < ns_topology_degree(t, a); k++)
+    if (ns_topology_link_other(t, inc[k], a) == b)
+      return inc[k];
+  return -1;
+}
+
+static gboolean resolve(NsRouter *r, const NsTransferRoute *tr, GError **error)
+{
+  const NsTopology *t = r->topo;
+  const NsTransfer *x = ns_schedule_transfer(r->s, tr->transfer);
+  const char *const *names = (const char *const *)&g_ptr_array_index(r->s->route_names, tr->first);
+  int prev = -1;
+  Span span = { (int)r->edges->len, 0 };
+  for (uint32_t k = 0; k < tr->n; k++) {
+    int v = ns_topology_find_node(t, names[k]);
+    if (v < 0) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "transfer #%u: route through '%s', which "
+                      "is not a node of %s", tr->transfer, names[k], ns_topology_source(t));
+      return FALSE;
+    }
+    for (uint32_t j = 0; j < k; j++)
+      if (strcmp(names[j], names[k]) == 0) {
+        ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "transfer #%u: its route visits '%s' "
+                        "twice", tr->transfer, names[k]);
+        return FALSE;
+      }
+    if (k == 0 && v != r->node[x->src]) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "transfer #%u: its route starts at '%s', "
+                      "not at its source '%s'", tr->transfer, names[k], r->s->machines[x->src]);
+      return FALSE;
+    }
+    if (k > 0) {
+      int li = link_between(t, prev, v);
+      if (li < 0) {
+        ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "transfer #%u: its route steps from '%s' "
+                        "to '%s', which no link joins", tr->transfer, names[k - 1], names[k]);
+        return FALSE;
+      }
+      int e = 2 * li + (ns_topology_link(t, li)->a == prev ? 0 : 1);
+      g_array_append_val(r->edges, e);
+      span.n++;
+    }
+    prev = v;
+  }
+  if (prev != r->node[x->dst]) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "transfer #%u: its route ends at '%s', not "
+                    "at its destination '%s'", tr->transfer, names[tr->n - 1],
+                    r->s->machines[x->dst]);
+    return FALSE;
+  }
+  g_array_append_val(r->spans, span);
+  g_hash_table_insert(r->own, GSIZE_TO_POINTER((gsize)tr->transfer + 1),
+                      GUINT_TO_POINTER(r->spans->len));
+  r->max_len = MAX(r->max_len, span.n);
+  return TRUE;
+}
+
+NsRouter *ns_router_new(const NsTopology *topo, const NsSchedule *s, const int *node,
+                        GError **error)
+{
+  NsRouter *r = g_new0(NsRouter, 1);
+  r->topo = topo;
+  r->s = s;
+  r->node = node;
+  r->max_len = ns_topology_max_route_len(topo);
+  if (s->routes == NULL || s->routes->len == 0)
+    return r;
+  r->own = g_hash_table_new(g_direct_hash, g_direct_equal);
+  r->spans = g_array_new(FALSE, FALSE, sizeof(Span));
+  r->edges = g_array_new(FALSE, FALSE, sizeof(int));
+  for (guint i = 0; i < s->routes->len; i++) {
+    const NsTransferRoute *tr = &g_array_index(s->routes, NsTransferRoute, i);
+    if (tr->transfer >= ns_schedule_n_transfers(s)) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "a route for transfer #%u, which does not "
+                      "exist", tr->transfer);
+      ns_router_free(r);
+      return NULL;
+    }
+    if (!resolve(r, tr, error)) {
+      ns_router_free(r);
+      return NULL;
+    }
+  }
+  return r;
+}
+
+gboolean ns_router_is_own(const NsRouter *r, uint64_t t)
+{
+  return r->own != NULL && g_hash_table_contains(r->own, GSIZE_TO_POINTER((gsize)t + 1));
+}
+
+int ns_router_route(const NsRouter *r, uint64_t t, int *edges)
+{
+  if (r->own != NULL) {
+    guint i = GPOINTER_TO_UINT(g_hash_table_lookup(r->own, GSIZE_TO_POINTER((gsize)t + 1)));
+    if (i > 0) {
+      const Span *sp = &g_array_index(r->spans, Span, i - 1);
+      memcpy(edges, &g_array_index(r->edges, int, sp->first), sizeof(int) * (size_t)sp->n);
+      return sp->n;
+    }
+  }
+  const NsTransfer *x = ns_schedule_transfer(r->s, t);
+  return ns_topology_route(r->topo, r->node[x->src], r->node[x->dst], edges);
+}
+
+int ns_router_max_len(const NsRouter *r) { return MAX(r->max_len, 1); }

@@ -1,0 +1,37 @@
+/* netsched — routing a schedule's transfers on a topology.
+ *
+ * A transfer takes the topology's route (platforms/model/topology.h) unless the
+ * schedule gives it one of its own (NsSchedule.routes). NsRouter resolves
+ * those node names once, checks that each is a path of linked nodes from
+ * the transfer's source to its destination, and then routes any transfer
+ * in O(route length). The verifier, the synchronisation sets, the phase
+ * packer, the bounds and the simulator all route through it. */
+#ifndef NETSCHED_ROUTE_H
+#define NETSCHED_ROUTE_H
+
+#include "platforms/model/topology.h"
+#include "sched/ir/schedule.h"
+
+typedef struct NsRouter NsRouter;
+
+/* Resolves the schedule's own routes against `topo`. `node` maps schedule
+ * machines to topology nodes (ns_schedule_machine_nodes; kept, not copied).
+ * NULL with NS_ERROR_INPUT "transfer #T: route ...: what is wrong" for an
+ * unknown node name, a route that does not start at the transfer's source
+ * or end at its destination, visits a node twice, or steps between two
+ * nodes no link joins.
+ * O(Σ route lengths · degree). */
+NsRouter *ns_router_new(const NsTopology *topo, const NsSchedule *s, const int *node,
+                        GError **error);
+void ns_router_free(NsRouter *r);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsRouter, ns_router_free)
+
+/* Writes the directed edges of transfer `t` into `edges` (capacity
+ * ns_router_max_len) and returns their number. */
+int ns_router_route(const NsRouter *r, uint64_t t, int *edges);
+/* Capacity an edges buffer needs for any transfer. */
+int ns_router_max_len(const NsRouter *r);
+/* Does transfer t take a route of its own? */
+gboolean ns_router_is_own(const NsRouter *r, uint64_t t);
+
+#endif

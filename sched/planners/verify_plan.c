@@ -1,0 +1,65 @@
+/* netsched — plan and verify in one pass: a planner's phases go straight
+ * into a verifier session, never all in memory. See ns_verify_planned in
+ * verify.h. */
+#include "platforms/model/error.h"
+#include "sched/verify/verify.h"
+#include <string.h>
+
+/* The session being fed, made when the header arrives. A schedule with
+ * sync edges or routes needs every phase before its checks; it comes from
+ * a planner that builds it whole (streamed schedules have neither), so it
+ * is verified as it is once planned, not copied phase by phase into a
+ * session that would keep a second copy. */
+typedef struct {
+  const NsTopology *topo;
+  const NsVerifyOptions *opt;
+  NsVerifySession *vs;
+  gboolean whole;
+  NsVerifyProgress progress;
+  gpointer progress_data;
+  uint64_t n_transfers;
+} Feed;
+
+static gboolean feed_begin(const NsSchedule *header, gpointer data, GError **error)
+{
+  Feed *f = data;
+  f->whole = header->sync->len > 0 || header->sync_set || header->routes->len > 0;
+  if (f->whole)
+    return TRUE;
+  f->vs = ns_verify_begin(f->topo, header, f->opt, 0, error);
+  return f->vs != NULL;
+}
+
+static gboolean feed_phase(const NsPhase *phase, gpointer data, GError **error)
+{
+  Feed *f = data;
+  if (f->whole)
+    return TRUE;
+  if (!ns_verify_phase(f->vs, phase->transfers, phase->n, phase->chunk_pool, error))
+    return FALSE;
+  f->n_transfers += phase->n;
+  if (f->progress != NULL)
+    f->progress(f->n_transfers, f->progress_data);
+  return TRUE;
+}
+
+NsVerifySession *ns_verify_planned(const NsTopology *topo, NsCollective collective,
+                                   const char *algorithm, const NsPlanParams *params,
+                                   const NsVerifyOptions *opt, NsVerifyProgress progress,
+                                   gpointer progress_data, NsVerifyReport *report,
+                                   GError **error)
+{
+  memset(report, 0, sizeof *report);
+  Feed f = { .topo = topo, .opt = opt, .progress = progress, .progress_data = progress_data };
+  NsPhaseSink sink = { .begin = feed_begin, .phase = feed_phase, .data = &f };
+  NsSchedule *tail = ns_plan_streamed(topo, collective, algorithm, params, &sink, NULL, NULL, error);
+  if (tail != NULL && f.whole)
+    return ns_verify_whole(topo, tail, opt, report, error);
+  if (tail == NULL || !ns_verify_end(f.vs, tail, report, error)) {
+    ns_schedule_free(tail);
+    ns_verify_session_free(f.vs);
+    return NULL;
+  }
+  ns_schedule_free(tail);
+  return f.vs;
+}

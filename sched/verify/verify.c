@@ -1,0 +1,1584 @@
+/* netsched — the schedule verifier: symbolic replay of chunk ownership,
+ * completeness, rate-weighted contention on directed edges, port models,
+ * shortest paths and optimality against the lower bound. See verify.h. */
+#include "sched/verify/verify.h"
+#include "sched/io/schedule_stream.h"
+#include "platforms/model/error.h"
+#include "sched/bound/lower_bound.h"
+#include "sched/verify/relay_set_private.h"
+#include "sched/ir/route.h"
+#include "sched/ir/sync.h"
+#include <pthread.h>
+#include <string.h>
+
+static const char *const check_names[NS_N_CHECKS] = {
+  [NS_CHECK_DATAFLOW] = "dataflow",
+  [NS_CHECK_COMPLETE] = "complete",
+  [NS_CHECK_CONTENTION] = "contention-free",
+  [NS_CHECK_PORT] = "port-model",
+  [NS_CHECK_OPTIMAL] = "optimal",
+  [NS_CHECK_SYNC] = "sync",
+  [NS_CHECK_SHORTEST] = "shortest-path",
+  [NS_CHECK_COVERAGE] = "coverage",
+};
+
+const char *ns_check_name(NsCheck c) { return check_names[c]; }
+
+NsCheck ns_finding_check(NsFindingKind k)
+{
+  switch (k) {
+  case NS_FIND_NOT_HELD: return NS_CHECK_DATAFLOW;
+  case NS_FIND_MISSING:
+  case NS_FIND_DUPLICATE: return NS_CHECK_COMPLETE;
+  case NS_FIND_EDGE: return NS_CHECK_CONTENTION;
+  case NS_FIND_PORT_SEND:
+  case NS_FIND_PORT_RECV: return NS_CHECK_PORT;
+  case NS_FIND_PHASES: return NS_CHECK_OPTIMAL;
+  case NS_FIND_UNORDERED: return NS_CHECK_SYNC;
+  case NS_FIND_REDUNDANT: return NS_CHECK_COMPLETE;
+  case NS_FIND_CYCLE: return NS_CHECK_SYNC;
+  case NS_FIND_DETOUR: return NS_CHECK_SHORTEST;
+  case NS_FIND_SLOWER: return NS_CHECK_OPTIMAL;
+  case NS_FIND_UNCOVERED:
+  case NS_FIND_UNLISTED: return NS_CHECK_COVERAGE;
+  case NS_N_FINDING_KINDS: break;
+  }
+  return NS_CHECK_OPTIMAL;
+}
+
+void ns_verify_options_init(NsVerifyOptions *opt)
+{
+  opt->port = NS_PORT_TOPOLOGY;
+  opt->coverage = NS_COVER_ALL;
+  opt->machines = NULL;
+  opt->k = 1;
+  opt->max_findings = 20;
+  opt->sync_order = TRUE;
+  opt->max_kept = NS_VERIFY_MAX_KEPT;
+}
+
+gboolean ns_verify_stepped(const NsSchedule *s)
+{
+  NsSyncScheme scheme;
+  return s->execution == NS_EXEC_POSTED && s->sync_scheme != NULL &&
+         ns_sync_scheme_parse(s->sync_scheme, &scheme, NULL) && scheme.kind == NS_SYNC_WINDOW;
+}
+
+gboolean ns_verify_tail_needs_phases(const NsSchedule *header, const NsSchedule *tail)
+{
+  if (tail->sync->len > 0 || tail->sync_set || (tail->routes != NULL && tail->routes->len > 0))
+    return TRUE;
+  if (tail->sync_scheme == NULL || header->execution != NS_EXEC_POSTED)
+    return FALSE;
+  NsSyncScheme scheme;
+  gboolean window = ns_sync_scheme_parse(tail->sync_scheme, &scheme, NULL) &&
+                    scheme.kind == NS_SYNC_WINDOW;
+  return window != ns_verify_stepped(header); /* the steps change what is checked */
+}
+
+void ns_verify_report_clear(NsVerifyReport *r)
+{
+  if (r->findings != NULL)
+    g_array_unref(r->findings);
+  if (r->cycle != NULL)
+    g_array_unref(r->cycle);
+  memset(r, 0, sizeof *r);
+}
+
+gboolean ns_verify_passed(const NsVerifyReport *r, unsigned required)
+{
+  for (int c = 0; c < NS_N_CHECKS; c++) {
+    if (c == NS_CHECK_OPTIMAL && !(required & NS_REQUIRE_OPTIMAL))
+      continue;
+    if (c == NS_CHECK_SHORTEST && !(required & NS_REQUIRE_SHORTEST))
+      continue;
+    if (r->ran[c] && r->failures[c] > 0)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* ---- state of the replay --------------------------------------------- */
+
+/* A directed edge in the phase being replayed (valid when stamp is the
+ * phase's): its first transfer, how many cross it, their rates and bits. */
+typedef struct {
+  uint64_t stamp, owner;
+  double rate, bits;
+  uint32_t uses;
+} EdgeUse;
+
+/* Where findings go: a list (at most max_findings of each kind), counts
+ * per check, and (streamed) the ends of the transfers the kept ones name,
+ * read from the phase being checked. */
+typedef struct {
+  GArray *findings;
+  uint32_t n_kinds[NS_N_FINDING_KINDS];
+  uint64_t *failures;        /* NS_N_CHECKS counters */
+  int max_findings;
+  GHashTable *named;         /* transfer + 1 -> (src << 32 | dst) + 1, or NULL */
+  const NsTransfer *tr;      /* the phase being checked: tr[t - first] is transfer t */
+  uint64_t first;
+} Sink;
+
+/* The link side of the replay: contention, ports, path lengths and the
+ * transmission time. Each phase is checked on its own (stamps tell phases
+ * apart), so this side may run on a thread of its own, a few phases behind
+ * the data flow; its findings are merged back in the order of a sequential
+ * replay (a phase's data-flow findings, then its link findings). */
+typedef struct {
+  const NsTopology *topo;
+  NsRouter *router;          /* borrowed from the replay (read only) */
+  const int *node;
+  double msize_bits;
+  gboolean ports_check;
+  EdgeUse *edge;             /* per directed edge, in the current phase */
+  uint32_t *edge_mark;       /* per directed edge: phase + 1 of its last use (first try) */
+  double *edge_bw;           /* bandwidth of each directed edge's link */
+  double uniform_bw;         /* the bandwidth of every link, or 0 when they differ */
+  uint64_t *send_stamp, *recv_stamp, *send_owner, *recv_owner;
+  uint32_t *send_count, *recv_count;
+  int *ports;                /* per schedule machine: transfers per phase */
+  int *route;
+  /* posted under window:W: each phase checked step by step (see verify.h) */
+  gboolean stepped;
+  int n_machines;
+  uint32_t *sent;            /* per schedule machine: its transfers so far in the phase */
+  uint64_t *step_start;      /* per step: its first entry in `order`, then its end */
+  uint32_t *order;           /* the phase's transfers (offsets) grouped by step */
+  uint64_t order_cap, steps_cap, n_steps;
+  int64_t step;              /* the step being checked, -1 */
+  uint64_t group;            /* stamp of the group (phase or step) being checked */
+  double transmission;       /* Σ over phases of the phase's duration */
+  int max_path_len;
+  uint64_t max_edge_use;
+  uint64_t failures[NS_N_CHECKS];
+  Sink sink;
+} Links;
+
+/* A batch of phases handed to the link thread: their transfers back to
+ * back (chunk lists are not needed there). */
+typedef struct {
+  uint32_t phase;
+  uint64_t first, offset, n;
+} BatchPhase;
+
+typedef struct {
+  GArray *transfers;         /* NsTransfer */
+  GArray *phases;            /* BatchPhase */
+} Batch;
+
+/* A queue of batches between two threads (POSIX mutex and condition
+ * variable, which thread sanitizers understand; GLib's futex-based
+ * GAsyncQueue they do not). At most LINKS_BATCHES + 1 entries. */
+typedef struct {
+  pthread_mutex_t lock;
+  pthread_cond_t ready;
+  Batch *item[8];
+  unsigned head, count;
+} BatchQueue;
+
+static void queue_init(BatchQueue *q)
+{
+  pthread_mutex_init(&q->lock, NULL);
+  pthread_cond_init(&q->ready, NULL);
+  q->head = q->count = 0;
+}
+
+static void queue_clear(BatchQueue *q)
+{
+  pthread_mutex_destroy(&q->lock);
+  pthread_cond_destroy(&q->ready);
+}
+
+static void queue_push(BatchQueue *q, Batch *b)
+{
+  pthread_mutex_lock(&q->lock);
+  g_assert(q->count < G_N_ELEMENTS(q->item));
+  q->item[(q->head + q->count++) % G_N_ELEMENTS(q->item)] = b;
+  pthread_cond_signal(&q->ready);
+  pthread_mutex_unlock(&q->lock);
+}
+
+static Batch *queue_pop(BatchQueue *q)
+{
+  pthread_mutex_lock(&q->lock);
+  while (q->count == 0)
+    pthread_cond_wait(&q->ready, &q->lock);
+  Batch *b = q->item[q->head];
+  q->head = (q->head + 1) % G_N_ELEMENTS(q->item);
+  q->count--;
+  pthread_mutex_unlock(&q->lock);
+  return b;
+}
+
+/* Transfers checked on the calling thread before the link side gets a
+ * thread of its own (the environment variable
+ * NETSCHED_VERIFY_INLINE_TRANSFERS overrides it: tests set 0 to run the
+ * thread on small schedules), and transfers per batch. */
+#define LINKS_INLINE (1u << 20)
+#define LINKS_BATCH (1u << 16)
+#define LINKS_BATCHES 3
+
+/* The replay works on one phase at a time, given as an array of transfers
+ * and their chunk pool, so the same code checks a schedule held whole
+ * (ns_verify) and one that streams in (a session). With a whole schedule
+ * (`whole`) transfers may take routes of their own and the sync checks
+ * run; a streamed one is routed by the topology alone. */
+typedef struct {
+  const NsTopology *topo;
+  const NsSchedule *s;       /* the header: collective, machines, sizes, execution */
+  const NsSchedule *whole;   /* the whole schedule, when there is one */
+  const NsVerifyOptions *opt;
+  NsVerifyReport *r;
+  int p;                     /* schedule machines */
+  int *node;                 /* schedule machine -> topology node */
+  /* Holdings. alltoall: count[chunk] = deliveries of chunk (o,d) at d and
+   * `relay` holds (chunk, machine) for intermediates of indirect
+   * algorithms. allgather/bcast: count[chunk * p + machine]; bcast rows
+   * exist for the segments sent so far (n_counted), added as they come. */
+  uint8_t *count;
+  uint64_t n_count;
+  uint32_t n_counted;        /* bcast: segments with a count row (those ever sent) */
+  uint32_t rows_cap;         /* bcast: rows allocated */
+  NsRelaySet *relay;         /* alltoall: (chunk, intermediate) -> hops, once one occurs */
+  GArray *scratch;           /* uint32: a transfer's chunks, sorted */
+  GArray *hops_seen;         /* uint32: check_dataflow's hops of the phase's chunks */
+  Sink sink;                 /* the data flow's findings: the report's list */
+  int *route;
+  NsRouter *router;          /* with `whole`: transfers' own routes or the topology's */
+  gboolean shortest;         /* run the shortest-path check (alltoall) */
+  gboolean explicit_routing; /* the topology routes by explicit routes */
+  gboolean one_chunk;        /* every transfer so far carries one chunk */
+  int *dist;                 /* explicit routing: BFS row of dist_origin */
+  int dist_origin;
+  const uint32_t *pool;      /* the chunk pool of the phase being replayed */
+  /* the link side, and its thread once the schedule is large */
+  Links links;
+  uint64_t links_inline;     /* transfers checked inline so far */
+  uint64_t links_inline_max; /* ... before the link thread starts (G_MAXUINT64: never) */
+  GThread *worker;
+  BatchQueue todo, done;     /* full batches to the thread, empty ones back */
+  Batch *filling;
+  Batch batches[LINKS_BATCHES];
+} Replay;
+
+static inline const NsTransfer *tr_at(const Replay *st, uint64_t t)
+{
+  return &st->sink.tr[t - st->sink.first];
+}
+
+static inline const uint32_t *chunks_of(const Replay *st, const NsTransfer *tr)
+{
+  return tr->n_chunks == 1 ? &tr->chunk : st->pool + tr->chunk;
+}
+
+/* Remembers the ends of a transfer a recorded finding names (streamed: the
+ * report describes it after its phase is gone). */
+static void name_transfer(Sink *k, int64_t t)
+{
+  if (k->named == NULL || t < 0 || (uint64_t)t < k->first)
+    return;
+  const NsTransfer *tr = &k->tr[(uint64_t)t - k->first];
+  guint64 v = ((guint64)(uint32_t)tr->src << 32 | (uint32_t)tr->dst) + 1;
+  g_hash_table_insert(k->named, GSIZE_TO_POINTER((gsize)t + 1), GSIZE_TO_POINTER((gsize)v));
+}
+
+static void sink_add(Sink *k, NsFinding f)
+{
+  k->failures[ns_finding_check(f.kind)]++;
+  if (k->n_kinds[f.kind] < (uint32_t)k->max_findings) {
+    k->n_kinds[f.kind]++;
+    g_array_append_val(k->findings, f);
+    name_transfer(k, f.t1);
+    name_transfer(k, f.t2);
+  }
+}
+
+static inline void add_finding(Replay *st, NsFinding f)
+{
+  sink_add(&st->sink, f);
+}
+
+static NsFinding finding(NsFindingKind kind, int64_t phase, int64_t t1)
+{
+  return (NsFinding){ .kind = kind, .phase = phase, .step = -1, .t1 = t1, .t2 = -1, .edge = -1,
+                      .machine = -1, .chunk = 0, .value = 0, .bound = 0,
+                      .cycle = NULL };
+}
+
+/* The directed edges of transfer t into `edges` (its own route or the
+ * topology's). */
+static inline int route_into(const NsTopology *topo, const NsRouter *router, const int *node,
+                             uint64_t t, const NsTransfer *tr, int *edges)
+{
+  if (router != NULL)
+    return ns_router_route(router, t, edges);
+  return ns_topology_route(topo, node[tr->src], node[tr->dst], edges);
+}
+
+static inline int route_of(Replay *st, uint64_t t, const NsTransfer *tr)
+{
+  return route_into(st->topo, st->router, st->node, t, tr, st->route);
+}
+
+/* Does machine m hold chunk c (before the current phase's receipts)?
+ * With it, the hops an all-to-all chunk travelled to reach m in *hops (0
+ * at its origin; left alone when not held). */
+static gboolean holds(const Replay *st, int m, uint32_t c, uint32_t *hops)
+{
+  const NsSchedule *s = st->s;
+  switch (s->collective) {
+  case NS_COLL_ALLTOALL: {
+    int o = (int)(c / (uint32_t)st->p), d = (int)(c % (uint32_t)st->p);
+    if (m == o) {
+      *hops = 0;
+      return TRUE;
+    }
+    if (m == d && st->count[c] > 0) {
+      *hops = 0; /* a destination's hops are never asked for again */
+      return TRUE;
+    }
+    return st->relay != NULL && ns_relay_set_find(st->relay, c, (uint32_t)m, hops);
+  }
+  case NS_COLL_ALLGATHER:
+    return m == (int)c || st->count[(uint64_t)c * st->p + m] > 0;
+  case NS_COLL_BCAST:
+    return m == s->root || st->count[(uint64_t)c * st->p + m] > 0;
+  }
+  return FALSE;
+}
+
+typedef enum { RECEIVED, RECEIVED_TWICE, RECEIVED_REDUNDANT } Receipt;
+
+/* Machine m receives chunk c: a first delivery, a second delivery to a
+ * destination (the postcondition says exactly once), or a redundant one —
+ * to the chunk's origin (the allgather block's owner, the bcast root), or a
+ * second copy to an intermediate of an indirect algorithm. */
+static Receipt receive(Replay *st, int m, uint32_t c, uint32_t hops)
+{
+  const NsSchedule *s = st->s;
+  uint8_t *slot;
+  if (s->collective == NS_COLL_ALLTOALL) {
+    int o = (int)(c / (uint32_t)st->p), d = (int)(c % (uint32_t)st->p);
+    if (m == o)
+      return RECEIVED_REDUNDANT;
+    if (m != d) { /* an intermediate of an indirect algorithm: it keeps its copy */
+      if (st->relay == NULL)
+        st->relay = ns_relay_set_new();
+      return ns_relay_set_add(st->relay, c, (uint32_t)m, hops) ? RECEIVED : RECEIVED_REDUNDANT;
+    }
+    slot = &st->count[c];
+  } else {
+    if (m == (s->collective == NS_COLL_ALLGATHER ? (int)c : s->root))
+      return RECEIVED_REDUNDANT;
+    slot = &st->count[(uint64_t)c * st->p + m];
+  }
+  if (*slot < UINT8_MAX)
+    (*slot)++;
+  if (*slot == 1)
+    st->r->n_delivered++;
+  return *slot == 1 ? RECEIVED : RECEIVED_TWICE;
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The first chunk listed twice in a transfer, or -1. O(k log k). */
+static int64_t repeated_chunk(Replay *st, const NsTransfer *tr, const uint32_t *chunks)
+{
+  if (tr->n_chunks < 2)
+    return -1;
+  g_array_set_size(st->scratch, tr->n_chunks);
+  uint32_t *sorted = (uint32_t *)st->scratch->data;
+  memcpy(sorted, chunks, sizeof(uint32_t) * tr->n_chunks);
+  qsort(sorted, tr->n_chunks, sizeof(uint32_t), compare_u32);
+  for (uint32_t k = 1; k < tr->n_chunks; k++)
+    if (sorted[k] == sorted[k - 1])
+      return sorted[k];
+  return -1;
+}
+
+/* Hops of the shortest path between two schedule machines: the length of
+ * their route, which is a shortest path under every routing but explicit
+ * routes (there: a breadth-first search, one row per origin). */
+static uint32_t shortest_hops(Replay *st, int o, int d)
+{
+  if (ns_topology_routing(st->topo) != NS_ROUTING_EXPLICIT)
+    return (uint32_t)ns_topology_route(st->topo, st->node[o], st->node[d], st->route);
+  if (st->dist == NULL)
+    st->dist = g_new(int, ns_topology_n_nodes(st->topo));
+  if (st->dist_origin != o) {
+    ns_topology_hop_distances(st->topo, st->node[o], st->dist);
+    st->dist_origin = o;
+  }
+  return (uint32_t)st->dist[st->node[d]];
+}
+
+/* ---- the checks --------------------------------------------------------- */
+
+/* An all-to-all transfer carrying only its own message src -> dst (its
+ * sender holds it, it needs no relay bookkeeping). */
+static inline gboolean direct_a2a(const Replay *st, const NsTransfer *tr)
+{
+  return st->s->collective == NS_COLL_ALLTOALL && tr->n_chunks == 1 &&
+         tr->chunk == (uint32_t)tr->src * (uint32_t)st->p + (uint32_t)tr->dst;
+}
+
+/* Each relayed all-to-all chunk's holder is looked up once, in the first
+ * pass over the phase; the hops it travelled wait in `hops_seen` (one per
+ * chunk of the phase's transfers that are not direct, in order) for the
+ * second. */
+static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t n)
+{
+  gboolean a2a = st->s->collective == NS_COLL_ALLTOALL;
+  g_array_set_size(st->hops_seen, 0);
+  for (uint64_t t = first; t < first + n; t++) {
+    const NsTransfer *tr = tr_at(st, t);
+    if (direct_a2a(st, tr))
+      continue; /* the origin holds its message */
+    const uint32_t *chunks = chunks_of(st, tr);
+    uint32_t *hops = NULL;
+    if (a2a) {
+      guint at = st->hops_seen->len;
+      g_array_set_size(st->hops_seen, at + tr->n_chunks);
+      hops = &g_array_index(st->hops_seen, uint32_t, at);
+    }
+    for (uint32_t k = 0; k < tr->n_chunks; k++) {
+      uint32_t h = 0;
+      if (k + 8 < tr->n_chunks && st->relay != NULL) /* a relay set does not fit any cache */
+        ns_relay_set_prefetch(st->relay, chunks[k + 8], (uint32_t)tr->src);
+      gboolean held = holds(st, tr->src, chunks[k], &h);
+      if (hops != NULL)
+        hops[k] = h;
+      if (!held) {
+        NsFinding f = finding(NS_FIND_NOT_HELD, (int64_t)phase, (int64_t)t);
+        f.machine = tr->src;
+        f.chunk = chunks[k];
+        add_finding(st, f);
+      }
+    }
+  }
+  /* Receipts become visible only after the whole phase was checked. */
+  guint seen = 0; /* into hops_seen */
+  for (uint64_t t = first; t < first + n; t++) {
+    const NsTransfer *tr = tr_at(st, t);
+    gboolean direct = direct_a2a(st, tr);
+    const uint32_t *hops_held = NULL;
+    if (a2a && !direct) {
+      hops_held = &g_array_index(st->hops_seen, uint32_t, seen);
+      seen += tr->n_chunks;
+    }
+#if defined(__GNUC__)
+    /* the holdings of a large all-to-all do not fit any cache */
+    if (t + 8 < first + n && st->s->collective == NS_COLL_ALLTOALL)
+      __builtin_prefetch(&st->count[tr_at(st, t + 8)->chunk], 1, 0);
+#endif
+    const uint32_t *chunks = chunks_of(st, tr);
+    st->r->n_chunk_moves += tr->n_chunks;
+    if (direct && !st->explicit_routing &&
+        (st->router == NULL || !ns_router_is_own(st->router, t))) {
+      /* what receive() does for a message reaching its destination */
+      uint8_t *slot = &st->count[tr->chunk];
+      if (*slot < UINT8_MAX)
+        (*slot)++;
+      if (*slot == 1) {
+        st->r->n_delivered++;
+        continue;
+      }
+      NsFinding f = finding(NS_FIND_DUPLICATE, (int64_t)phase, (int64_t)t);
+      f.machine = tr->dst;
+      f.chunk = tr->chunk;
+      add_finding(st, f);
+      continue;
+    }
+    int64_t twice = repeated_chunk(st, tr, chunks);
+    if (twice >= 0) {
+      NsFinding f = finding(NS_FIND_REDUNDANT, (int64_t)phase, (int64_t)t);
+      f.machine = tr->dst;
+      f.chunk = (uint32_t)twice;
+      f.value = 1; /* listed twice in the transfer */
+      add_finding(st, f);
+    }
+    /* A direct message (origin -> destination in one transfer) is on a
+     * shortest path whenever its route is: only relays need counting. */
+    gboolean relayed = FALSE;
+    for (uint32_t k = 0; k < tr->n_chunks && st->shortest && !relayed; k++)
+      relayed = chunks[k] != ns_a2a_chunk(st->p, tr->src, tr->dst) || st->explicit_routing ||
+                (st->router != NULL && ns_router_is_own(st->router, t));
+    uint32_t route_hops = 0;
+    if (relayed)
+      route_hops = (uint32_t)route_of(st, t, tr);
+    for (uint32_t k = 0; k < tr->n_chunks; k++) {
+      uint32_t hops = 0;
+      if (k + 8 < tr->n_chunks && st->relay != NULL)
+        ns_relay_set_prefetch(st->relay, chunks[k + 8], (uint32_t)tr->dst);
+      if (relayed) {
+        hops = (hops_held != NULL ? hops_held[k] : 0) + route_hops;
+        int o = (int)(chunks[k] / (uint32_t)st->p), d = (int)(chunks[k] % (uint32_t)st->p);
+        if (tr->dst == d) {
+          uint32_t best = shortest_hops(st, o, d);
+          if (hops > best) {
+            NsFinding f = finding(NS_FIND_DETOUR, (int64_t)phase, (int64_t)t);
+            f.chunk = chunks[k];
+            f.value = hops;
+            f.bound = best;
+            add_finding(st, f);
+          }
+        }
+      }
+      Receipt got = receive(st, tr->dst, chunks[k], hops);
+      if (got == RECEIVED)
+        continue;
+      NsFinding f = finding(got == RECEIVED_TWICE ? NS_FIND_DUPLICATE : NS_FIND_REDUNDANT,
+                            (int64_t)phase, (int64_t)t);
+      f.machine = tr->dst;
+      f.chunk = chunks[k];
+      add_finding(st, f);
+    }
+  }
+}
+
+/* Transfer t of the phase shares directed edge e beyond its capacity. */
+static void edge_finding(Links *L, uint64_t phase, uint64_t t, int e, const EdgeUse *u)
+{
+  NsFinding f = finding(NS_FIND_EDGE, (int64_t)phase, (int64_t)t);
+  f.step = L->step;
+  f.t2 = (int64_t)u->owner;
+  f.edge = e;
+  f.count = u->uses;
+  sink_add(&L->sink, f);
+}
+
+/* A machine's sends or receives of the phase beyond its ports. */
+static void check_port(Links *L, uint64_t stamp, uint64_t phase, uint64_t t, int m,
+                       gboolean sending)
+{
+  uint64_t *stamps = sending ? L->send_stamp : L->recv_stamp;
+  uint64_t *owner = sending ? L->send_owner : L->recv_owner;
+  uint32_t *count = sending ? L->send_count : L->recv_count;
+  if (stamps[m] != stamp) {
+    stamps[m] = stamp;
+    owner[m] = t;
+    count[m] = 0;
+  }
+  if (++count[m] <= (uint32_t)L->ports[m])
+    return;
+  NsFinding f = finding(sending ? NS_FIND_PORT_SEND : NS_FIND_PORT_RECV, (int64_t)phase,
+                        (int64_t)t);
+  f.step = L->step;
+  f.t2 = (int64_t)owner[m];
+  f.machine = m;
+  f.count = count[m];
+  f.bound = (uint64_t)L->ports[m];
+  sink_add(&L->sink, f);
+}
+
+/* The first try on links of one speed: marks every directed edge a
+ * transfer of the phase crosses with the phase's tag and gives up (FALSE,
+ * nothing recorded) at the first edge crossed twice; the full check below
+ * then runs the phase again. Without sharing, its results are simple: one
+ * transfer an edge, the phase lasts its largest routed transfer's bits
+ * over the bandwidth. A mark is 4 bytes where an EdgeUse is 32: a fat
+ * tree's edges stay in cache, and contention-free schedules — the ones
+ * that matter at scale — are checked in this loop alone. */
+static gboolean check_unshared(Links *L, uint64_t phase, uint64_t first, const NsTransfer *trs,
+                               const uint32_t *idx, uint64_t n)
+{
+  if (L->group > G_MAXUINT32)
+    return FALSE;
+  uint32_t tag = (uint32_t)L->group;
+  int max_len = L->max_path_len;
+  double most_bits = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t off = idx != NULL ? idx[i] : i, t = first + off;
+    const NsTransfer *tr = &trs[off];
+    int len = route_into(L->topo, L->router, L->node, t, tr, L->route);
+    for (int k = 0; k < len; k++) {
+      uint32_t *mark = &L->edge_mark[L->route[k]];
+      if (*mark == tag)
+        return FALSE;
+      *mark = tag;
+    }
+    if (len > 0) {
+      max_len = MAX(max_len, len - 1);
+      most_bits = MAX(most_bits, (double)tr->n_chunks * L->msize_bits);
+    }
+  }
+  L->max_path_len = max_len;
+  if (most_bits > 0) {
+    L->max_edge_use = MAX(L->max_edge_use, 1);
+    L->transmission += most_bits / L->uniform_bw;
+  }
+  if (L->ports_check)
+    for (uint64_t i = 0; i < n; i++) {
+      uint64_t off = idx != NULL ? idx[i] : i;
+      check_port(L, L->group, phase, first + off, trs[off].src, TRUE);
+      check_port(L, L->group, phase, first + off, trs[off].dst, FALSE);
+    }
+  return TRUE;
+}
+
+/* Rates crossing each directed edge sum to at most its bandwidth; a
+ * transfer's rate is the smallest bandwidth on its route. On links of one
+ * speed: one transfer per edge. Also accumulates the phase's duration for
+ * the transmission time: its slowest transfer (bits over rate), or its
+ * busiest link (bits over bandwidth). Transfers [first, first + n), tr[0]
+ * being `first`.
+ *
+ * On links of one speed B every rate is B and the checks reduce to counts
+ * (rates sum to k·B, exactly, and exceed B·(1 + 1e-9) when k >= 2), and
+ * the phase's duration is the largest bit count over B: IEEE division is
+ * correctly rounded, hence monotonic, so dividing the largest count once
+ * gives the largest quotient. Same results, without a division per edge. */
+static void check_contention(Links *L, uint64_t phase, uint64_t first, const NsTransfer *trs,
+                             const uint32_t *idx, uint64_t n)
+{
+  L->group++; /* a fresh stamp: edges and ports count this group's transfers only */
+  if (L->uniform_bw > 0 && check_unshared(L, phase, first, trs, idx, n))
+    return;
+  uint64_t stamp = L->group;
+  double phase_time = 0, uniform = L->uniform_bw, most_bits = 0;
+  int max_len = L->max_path_len;
+  uint64_t max_use = L->max_edge_use;
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t off = idx != NULL ? idx[i] : i, t = first + off;
+    const NsTransfer *tr = &trs[off];
+    int len = route_into(L->topo, L->router, L->node, t, tr, L->route);
+    max_len = MAX(max_len, len - 1);
+    double bits = (double)tr->n_chunks * L->msize_bits;
+    if (uniform > 0) {
+      for (int k = 0; k < len; k++) {
+        int e = L->route[k];
+        EdgeUse *u = &L->edge[e];
+        if (u->stamp != stamp)
+          *u = (EdgeUse){ .stamp = stamp, .owner = t, .uses = 0, .rate = 0, .bits = 0 };
+        u->uses++;
+        u->bits += bits;
+        most_bits = MAX(most_bits, u->bits);
+        if (u->uses > 1) {
+          edge_finding(L, phase, t, e, u);
+        }
+        max_use = MAX(max_use, u->uses);
+      }
+    } else {
+      double rate = G_MAXDOUBLE;
+      for (int k = 0; k < len; k++)
+        rate = MIN(rate, L->edge_bw[L->route[k]]);
+      if (len > 0)
+        phase_time = MAX(phase_time, bits / rate);
+      for (int k = 0; k < len; k++) {
+        int e = L->route[k];
+        double capacity = L->edge_bw[e];
+        EdgeUse *u = &L->edge[e];
+        if (u->stamp != stamp)
+          *u = (EdgeUse){ .stamp = stamp, .owner = t, .uses = 0, .rate = 0, .bits = 0 };
+        u->uses++;
+        u->rate += rate;
+        /* A phase lasts at least as long as its busiest link needs for its
+         * bytes: with contention, longer than its slowest transfer alone. */
+        u->bits += bits;
+        phase_time = MAX(phase_time, u->bits / capacity);
+        if (u->rate > capacity * (1 + 1e-9)) {
+          edge_finding(L, phase, t, e, u);
+        }
+        max_use = MAX(max_use, u->uses);
+      }
+    }
+    if (L->ports_check) {
+      check_port(L, stamp, phase, t, tr->src, TRUE);
+      check_port(L, stamp, phase, t, tr->dst, FALSE);
+    }
+  }
+  if (uniform > 0 && most_bits > 0)
+    phase_time = most_bits / uniform; /* edge bits >= every routed transfer's bits */
+  L->max_path_len = max_len;
+  L->max_edge_use = max_use;
+  L->transmission += phase_time;
+}
+
+/* The link checks of a phase: the whole phase as one group, or, posted
+ * under window:W, step by step — step k is each sender's k-th transfer in
+ * posting order (Tam & Wang §3.1, Algorithm 1). The steps are a counting
+ * sort of the phase's transfers: O(n + p) time, 4 bytes a transfer. */
+static void check_links(Links *L, uint64_t phase, uint64_t first, const NsTransfer *trs,
+                        uint64_t n)
+{
+  L->sink.tr = trs;
+  L->sink.first = first;
+  L->step = -1;
+  if (!L->stepped || n > G_MAXUINT32) {
+    check_contention(L, phase, first, trs, NULL, n);
+    return;
+  }
+  memset(L->sent, 0, sizeof(uint32_t) * (gsize)L->n_machines);
+  uint64_t steps = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t sent = ++L->sent[trs[i].src]; /* not inside MAX(): evaluated twice */
+    steps = MAX(steps, sent);
+  }
+  L->n_steps = MAX(L->n_steps, steps);
+  if (steps + 1 > L->steps_cap) {
+    L->steps_cap = steps + 1;
+    L->step_start = g_renew(uint64_t, L->step_start, L->steps_cap);
+  }
+  if (n > L->order_cap) {
+    L->order_cap = n;
+    L->order = g_renew(uint32_t, L->order, L->order_cap);
+  }
+  /* step k holds one transfer of every machine that sends more than k */
+  memset(L->step_start, 0, sizeof(uint64_t) * (gsize)(steps + 1));
+  for (int m = 0; m < L->n_machines; m++)
+    for (uint32_t k = 0; k < L->sent[m]; k++)
+      L->step_start[k + 1]++;
+  for (uint64_t k = 0; k < steps; k++)
+    L->step_start[k + 1] += L->step_start[k];
+  memset(L->sent, 0, sizeof(uint32_t) * (gsize)L->n_machines);
+  for (uint64_t i = 0; i < n; i++) {
+    uint32_t k = L->sent[trs[i].src]++;
+    L->order[L->step_start[k]++] = (uint32_t)i;
+  }
+  /* step_start[k] is now the end of step k, the start of step k + 1 */
+  uint64_t begin = 0;
+  for (uint64_t k = 0; k < steps; k++) {
+    L->step = (int64_t)k;
+    check_contention(L, phase, first, trs, L->order + begin, L->step_start[k] - begin);
+    begin = L->step_start[k];
+  }
+  L->step = -1;
+}
+
+/* ---- the link thread ----------------------------------------------------- */
+
+static gpointer links_thread(gpointer data)
+{
+  Replay *st = data;
+  for (;;) {
+    Batch *b = queue_pop(&st->todo);
+    if (b->phases == NULL) /* the end */
+      return NULL;
+    const NsTransfer *trs = (const NsTransfer *)(void *)b->transfers->data;
+    for (guint i = 0; i < b->phases->len; i++) {
+      const BatchPhase *ph = &g_array_index(b->phases, BatchPhase, i);
+      check_links(&st->links, ph->phase, ph->first, trs + ph->offset, ph->n);
+    }
+    g_array_set_size(b->transfers, 0);
+    g_array_set_size(b->phases, 0);
+    queue_push(&st->done, b);
+  }
+}
+
+/* The link checks of a phase: inline while the schedule is small, then on
+ * the link thread (the phase's transfers copied into a batch). */
+static void links_phase(Replay *st, uint32_t phase, uint64_t first, const NsTransfer *trs,
+                        uint64_t n)
+{
+  if (st->worker == NULL) {
+    if (st->links_inline < st->links_inline_max) {
+      st->links_inline += n;
+      check_links(&st->links, phase, first, trs, n);
+      return;
+    }
+    queue_init(&st->todo);
+    queue_init(&st->done);
+    for (int i = 0; i < LINKS_BATCHES; i++) {
+      st->batches[i].transfers = g_array_new(FALSE, FALSE, sizeof(NsTransfer));
+      st->batches[i].phases = g_array_new(FALSE, FALSE, sizeof(BatchPhase));
+      queue_push(&st->done, &st->batches[i]);
+    }
+    st->worker = g_thread_new("verify-links", links_thread, st);
+  }
+  if (st->filling == NULL)
+    st->filling = queue_pop(&st->done);
+  Batch *b = st->filling;
+  BatchPhase ph = { .phase = phase, .first = first, .offset = b->transfers->len, .n = n };
+  g_array_append_val(b->phases, ph);
+  if (n > 0)
+    g_array_append_vals(b->transfers, trs, (guint)n);
+  if (b->transfers->len >= LINKS_BATCH) {
+    queue_push(&st->todo, b);
+    st->filling = NULL;
+  }
+}
+
+/* Waits for the link side and merges its results into the report: its
+ * findings among the data flow's in the order of a sequential replay. */
+static void links_finish(Replay *st)
+{
+  if (st->worker != NULL) {
+    if (st->filling != NULL && st->filling->phases->len > 0)
+      queue_push(&st->todo, st->filling);
+    st->filling = NULL;
+    static Batch end = { NULL, NULL };
+    queue_push(&st->todo, &end);
+    g_thread_join(st->worker);
+    st->worker = NULL;
+  }
+  Links *L = &st->links;
+  NsVerifyReport *r = st->r;
+  GArray *flow = r->findings, *links = L->sink.findings;
+  if (links->len > 0) {
+    GArray *merged = g_array_sized_new(FALSE, FALSE, sizeof(NsFinding), flow->len + links->len);
+    guint i = 0, j = 0;
+    while (i < flow->len || j < links->len) {
+      const NsFinding *f = i < flow->len ? &g_array_index(flow, NsFinding, i) : NULL;
+      const NsFinding *g = j < links->len ? &g_array_index(links, NsFinding, j) : NULL;
+      if (g == NULL || (f != NULL && f->phase <= g->phase)) {
+        g_array_append_val(merged, *f);
+        i++;
+      } else {
+        g_array_append_val(merged, *g);
+        j++;
+      }
+    }
+    g_array_unref(flow);
+    r->findings = merged;
+    st->sink.findings = merged;
+    g_array_set_size(links, 0);
+  }
+  for (int c = 0; c < NS_N_CHECKS; c++) {
+    r->failures[c] += L->failures[c];
+    L->failures[c] = 0;
+  }
+  if (L->sink.named != NULL && st->sink.named != NULL) {
+    GHashTableIter it;
+    gpointer key, value;
+    g_hash_table_iter_init(&it, L->sink.named);
+    while (g_hash_table_iter_next(&it, &key, &value))
+      g_hash_table_insert(st->sink.named, key, value);
+  }
+  r->max_path_len = L->max_path_len;
+  r->max_edge_use = L->max_edge_use;
+  r->stepped = L->stepped;
+  r->n_steps = L->n_steps;
+}
+
+/* Every (chunk, destination) pair the collective requires, once. */
+static void check_complete(Replay *st)
+{
+  const NsSchedule *s = st->s;
+  int p = st->p;
+  if (s->collective == NS_COLL_ALLTOALL) {
+    st->r->n_required = (uint64_t)p * (p - 1);
+    for (int o = 0; o < p; o++)
+      for (int d = 0; d < p; d++)
+        if (o != d && st->count[ns_a2a_chunk(p, o, d)] == 0) {
+          NsFinding f = finding(NS_FIND_MISSING, -1, -1);
+          f.machine = d;
+          f.chunk = ns_a2a_chunk(p, o, d);
+          add_finding(st, f);
+        }
+    return;
+  }
+  /* Only segments some transfer carries have a count row; a segment no
+   * transfer carries reaches nobody, counted without a loop over machines,
+   * so a file declaring 2^31 segments costs what its transfers cost. */
+  uint64_t n_chunks = s->collective == NS_COLL_ALLGATHER ? (uint64_t)p : s->n_segments;
+  uint64_t counted = s->collective == NS_COLL_ALLGATHER ? (uint64_t)p : st->n_counted;
+  st->r->n_required = 0;
+  for (uint64_t c = 0; c < counted; c++) {
+    int owner = s->collective == NS_COLL_ALLGATHER ? (int)c : s->root;
+    for (int m = 0; m < p; m++) {
+      if (m == owner)
+        continue;
+      st->r->n_required++;
+      if (st->count[c * (uint64_t)p + m] == 0) {
+        NsFinding f = finding(NS_FIND_MISSING, -1, -1);
+        f.machine = m;
+        f.chunk = (uint32_t)c;
+        f.value = 1;
+        add_finding(st, f);
+      }
+    }
+  }
+  if (n_chunks > counted) {
+    uint64_t never = n_chunks - counted;
+    st->r->n_required += never * (uint64_t)(p - 1);
+    NsFinding f = finding(NS_FIND_MISSING, -1, -1);
+    f.chunk = (uint32_t)counted;
+    f.value = never * (uint64_t)(p - 1);
+    st->r->failures[NS_CHECK_COMPLETE] += f.value - 1;
+    add_finding(st, f);
+  }
+}
+
+/* Every link has one bandwidth (with one-chunk transfers, a phase then
+ * takes one message time and optimality is a count of phases). */
+static gboolean uniform_links(const NsTopology *topo)
+{
+  for (int i = 1; i < ns_topology_n_links(topo); i++)
+    if (ns_topology_link(topo, i)->bandwidth != ns_topology_link(topo, 0)->bandwidth)
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean check_root(const NsSchedule *s, GError **error)
+{
+  if (s->collective == NS_COLL_BCAST && (s->root < 0 || s->root >= s->n_machines)) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "broadcast root %d out of range (%d machines)",
+                    s->root, s->n_machines);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Transfers [first, first + n) (tr[0] is transfer `first`) hold machine
+ * indices and chunk ids in range for the collective. */
+static gboolean check_transfer_indices(const NsSchedule *s, uint64_t first, const NsTransfer *tr,
+                                       uint64_t n, const uint32_t *pool, GError **error)
+{
+  int p = s->n_machines;
+  uint64_t chunks = s->collective == NS_COLL_ALLTOALL    ? (uint64_t)p * p
+                    : s->collective == NS_COLL_ALLGATHER ? (uint64_t)p
+                                                         : s->n_segments;
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t t = first + i;
+    const NsTransfer *x = &tr[i];
+    if (x->src < 0 || x->src >= p || x->dst < 0 || x->dst >= p || x->src == x->dst) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                      "transfer #%" G_GUINT64_FORMAT " %d->%d: machine indices out of range or "
+                      "equal (%d machines)", t, x->src, x->dst, p);
+      return FALSE;
+    }
+    const uint32_t *c = x->n_chunks == 1 ? &x->chunk : pool + x->chunk;
+    for (uint32_t k = 0; k < x->n_chunks; k++)
+      if (c[k] >= chunks) {
+        ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                        "transfer #%" G_GUINT64_FORMAT " carries chunk %u, out of range for %s "
+                        "(%" G_GUINT64_FORMAT " chunks)", t, c[k], ns_collective_name(s->collective),
+                        chunks);
+        return FALSE;
+      }
+  }
+  return TRUE;
+}
+
+static gboolean check_sync_indices(const NsSchedule *s, GError **error)
+{
+  uint64_t n = ns_schedule_n_transfers(s);
+  for (guint i = 0; s->sync != NULL && i < s->sync->len; i++) {
+    const NsSyncEdge *e = &g_array_index(s->sync, NsSyncEdge, i);
+    if (e->from >= n || e->to >= n || e->from == e->to) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                      "sync edge %u: #%u -> #%u out of range or a loop (%" G_GUINT64_FORMAT
+                      " transfers)", i, e->from, e->to, n);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* Every index the schedule holds is in range: transfer ends, chunk ids
+ * for the collective, sync edge ends, the broadcast root. Schedules read
+ * from files are checked by the reader; this guards those built in code. */
+static gboolean check_indices(const NsSchedule *s, GError **error)
+{
+  uint64_t n = ns_schedule_n_transfers(s);
+  return check_root(s, error) &&
+         check_transfer_indices(s, 0, n > 0 ? ns_schedule_transfer(s, 0) : NULL, n,
+                                (const uint32_t *)(void *)s->chunk_pool->data, error) &&
+         check_sync_indices(s, error);
+}
+
+static void links_free(Links *L)
+{
+  g_free(L->edge);
+  g_free(L->edge_mark);
+  g_free(L->edge_bw);
+  g_free(L->send_count);
+  g_free(L->recv_count);
+  g_free(L->send_stamp);
+  g_free(L->recv_stamp);
+  g_free(L->send_owner);
+  g_free(L->recv_owner);
+  g_free(L->ports);
+  g_free(L->route);
+  g_free(L->sent);
+  g_free(L->step_start);
+  g_free(L->order);
+  if (L->sink.findings != NULL)
+    g_array_unref(L->sink.findings);
+  if (L->sink.named != NULL)
+    g_hash_table_unref(L->sink.named);
+}
+
+static void replay_free(Replay *st)
+{
+  if (st->worker != NULL) { /* stopped early (an error): let the thread finish */
+    static Batch end = { NULL, NULL };
+    queue_push(&st->todo, &end);
+    g_thread_join(st->worker);
+    st->worker = NULL;
+  }
+  if (st->batches[0].transfers != NULL) { /* the thread ran */
+    queue_clear(&st->todo);
+    queue_clear(&st->done);
+  }
+  for (int i = 0; i < LINKS_BATCHES; i++) {
+    if (st->batches[i].transfers != NULL)
+      g_array_unref(st->batches[i].transfers);
+    if (st->batches[i].phases != NULL)
+      g_array_unref(st->batches[i].phases);
+  }
+  links_free(&st->links);
+  g_free(st->node);
+  g_free(st->count);
+  ns_relay_set_free(st->relay);
+  if (st->scratch != NULL)
+    g_array_unref(st->scratch);
+  if (st->hops_seen != NULL)
+    g_array_unref(st->hops_seen);
+  if (st->sink.named != NULL)
+    g_hash_table_unref(st->sink.named);
+  g_free(st->dist);
+  ns_router_free(st->router);
+  g_free(st->route);
+  memset(st, 0, sizeof *st);
+}
+
+/* Sets up the link side (after the replay's node map and router). */
+static void links_begin(Replay *st)
+{
+  const NsTopology *topo = st->topo;
+  const NsVerifyOptions *opt = st->opt;
+  Links *L = &st->links;
+  int p = st->p;
+  L->topo = topo;
+  L->router = st->router;
+  L->node = st->node;
+  L->msize_bits = (double)st->s->msize * 8.0;
+  L->ports_check = opt->port != NS_PORT_ALL;
+  L->stepped = ns_verify_stepped(st->s);
+  L->n_machines = p;
+  L->sent = g_new0(uint32_t, MAX(p, 1));
+  L->step = -1;
+  int n_edges = ns_topology_n_edges(topo);
+  L->edge = g_new0(EdgeUse, MAX(n_edges, 1));
+  L->edge_mark = g_new0(uint32_t, MAX(n_edges, 1));
+  L->edge_bw = g_new(double, MAX(n_edges, 1));
+  for (int e = 0; e < n_edges; e++)
+    L->edge_bw[e] = ns_topology_link(topo, ns_edge_link(e))->bandwidth;
+  L->uniform_bw = uniform_links(topo) && n_edges > 0 && L->edge_bw[0] > 0 ? L->edge_bw[0] : 0;
+  L->send_stamp = g_new0(uint64_t, p);
+  L->recv_stamp = g_new0(uint64_t, p);
+  L->send_owner = g_new0(uint64_t, p);
+  L->recv_owner = g_new0(uint64_t, p);
+  L->send_count = g_new0(uint32_t, p);
+  L->recv_count = g_new0(uint32_t, p);
+  L->route = g_new(int, MAX(st->router != NULL ? ns_router_max_len(st->router) : 1,
+                            ns_topology_max_route_len(topo)));
+  L->ports = g_new(int, p);
+  for (int m = 0; m < p; m++) {
+    int tm = ns_topology_node_machine(topo, st->node[m]);
+    L->ports[m] = opt->port == NS_PORT_ONE ? 1
+                  : opt->port == NS_PORT_K ? MAX(opt->k, 1)
+                  : opt->port == NS_PORT_ALL ? ns_topology_degree(topo, st->node[m])
+                                             : ns_topology_machine_ports(topo, tm);
+  }
+  L->sink = (Sink){ .findings = g_array_new(FALSE, FALSE, sizeof(NsFinding)),
+                    .failures = L->failures, .max_findings = opt->max_findings,
+                    .named = st->whole == NULL ? g_hash_table_new(g_direct_hash, g_direct_equal)
+                                               : NULL };
+  const char *env = g_getenv("NETSCHED_VERIFY_INLINE_TRANSFERS");
+  st->links_inline_max = g_get_num_processors() < 2 ? G_MAXUINT64
+                         : env != NULL ? g_ascii_strtoull(env, NULL, 10)
+                                       : LINKS_INLINE;
+}
+
+/* Sets up the replay of a schedule with header `s` (and, when held whole,
+ * `whole` == s). Memory: the holdings (p^2 bytes for alltoall and
+ * allgather; bcast rows come as segments are sent), O(|E| + |M|) stamps. */
+static gboolean replay_begin(Replay *st, const NsTopology *topo, const NsSchedule *s,
+                             const NsSchedule *whole, const NsVerifyOptions *opt,
+                             NsVerifyReport *r, GError **error)
+{
+  *st = (Replay){ .topo = topo, .s = s, .whole = whole, .opt = opt, .r = r, .p = s->n_machines };
+  r->n_machines = s->n_machines;
+  r->topo_machines = ns_topology_n_machines(topo);
+  if (!ns_collective_size_check(s->collective, s->n_machines, error))
+    return FALSE; /* before the p² holdings below */
+  st->sink = (Sink){ .findings = r->findings, .failures = r->failures,
+                     .max_findings = opt->max_findings };
+  st->node = ns_schedule_machine_nodes(topo, s, error);
+  if (st->node == NULL)
+    return FALSE;
+  for (int i = 0; opt->coverage == NS_COVER_LISTED && opt->machines != NULL &&
+                  opt->machines[i] != NULL; i++)
+    if (ns_topology_find_machine(topo, opt->machines[i]) < 0) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                      "machine '%s' asked for is not a machine of topology %s",
+                      opt->machines[i], ns_topology_source(topo));
+      return FALSE;
+    }
+  if (whole != NULL && (st->router = ns_router_new(topo, whole, st->node, error)) == NULL)
+    return FALSE;
+  if (whole == NULL)
+    st->sink.named = g_hash_table_new(g_direct_hash, g_direct_equal);
+  links_begin(st);
+
+  int p = st->p;
+  st->n_count = s->collective == NS_COLL_BCAST ? 0 : (uint64_t)p * p;
+  st->hops_seen = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+  st->scratch = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+  st->count = g_new0(uint8_t, MAX(st->n_count, 1));
+  st->route = g_new(int, MAX(st->router != NULL ? ns_router_max_len(st->router) : 1,
+                             ns_topology_max_route_len(topo)));
+  st->dist_origin = -1;
+  st->explicit_routing = ns_topology_routing(topo) == NS_ROUTING_EXPLICIT;
+  st->one_chunk = TRUE;
+  r->ran[NS_CHECK_DATAFLOW] = r->ran[NS_CHECK_COMPLETE] = r->ran[NS_CHECK_CONTENTION] = TRUE;
+  r->ran[NS_CHECK_PORT] = opt->port != NS_PORT_ALL;
+  st->shortest = s->collective == NS_COLL_ALLTOALL;
+  r->ran[NS_CHECK_SHORTEST] = st->shortest;
+  return TRUE;
+}
+
+/* bcast: a count row for every segment up to `segment`. */
+static void bcast_rows(Replay *st, uint32_t segment)
+{
+  uint32_t want = MIN(segment, st->s->n_segments - 1) + 1;
+  if (want <= st->n_counted)
+    return;
+  if (want > st->rows_cap) {
+    uint32_t cap = MAX(want, st->rows_cap >= G_MAXUINT32 / 2 ? G_MAXUINT32 : st->rows_cap * 2);
+    cap = MIN(cap, st->s->n_segments);
+    st->count = g_realloc(st->count, MAX((gsize)cap * (gsize)st->p, 1));
+    st->rows_cap = cap;
+  }
+  memset(st->count + (gsize)st->n_counted * st->p, 0,
+         (gsize)(want - st->n_counted) * (gsize)st->p);
+  st->n_counted = want;
+  st->n_count = (uint64_t)want * (uint64_t)st->p;
+}
+
+/* Replays one phase: transfers [first, first + n), tr[0] being `first`. */
+static void replay_phase(Replay *st, uint32_t phase, uint64_t first, const NsTransfer *tr,
+                         uint64_t n, const uint32_t *pool)
+{
+  st->sink.tr = tr;
+  st->sink.first = first;
+  st->pool = pool;
+  gboolean bcast = st->s->collective == NS_COLL_BCAST;
+  for (uint64_t i = 0; i < n && (st->one_chunk || bcast); i++) {
+    if (tr[i].n_chunks != 1)
+      st->one_chunk = FALSE;
+    if (bcast && st->s->n_segments > 0) {
+      const uint32_t *c = chunks_of(st, &tr[i]);
+      for (uint32_t k = 0; k < tr[i].n_chunks; k++)
+        bcast_rows(st, c[k]);
+    }
+  }
+  check_dataflow(st, phase, first, n);
+  links_phase(st, phase, first, tr, n);
+  st->r->n_phases++;
+  st->r->n_transfers += n;
+}
+
+/* Completeness, optimality and (with the whole schedule) the sync checks. */
+/* The schedule's machines against those asked for (NsVerifyOptions
+ * .coverage): every topology machine, the listed ones, or any subset. A
+ * schedule planned for a cluster that has since grown or shrunk fails
+ * here, naming the machines it misses or has too many. O(|M|) memory. */
+static void check_coverage(Replay *st)
+{
+  const NsTopology *topo = st->topo;
+  const NsVerifyOptions *opt = st->opt;
+  NsVerifyReport *r = st->r;
+  int n = ns_topology_n_machines(topo);
+  r->coverage = opt->coverage;
+  r->ran[NS_CHECK_COVERAGE] = TRUE;
+  if (opt->coverage == NS_COVER_SUBSET)
+    return;
+  g_autofree uint8_t *want = g_new0(uint8_t, MAX(n, 1));
+  g_autofree uint8_t *have = g_new0(uint8_t, MAX(n, 1));
+  if (opt->coverage == NS_COVER_ALL)
+    memset(want, 1, (gsize)n);
+  for (int i = 0; opt->coverage == NS_COVER_LISTED && opt->machines != NULL &&
+                  opt->machines[i] != NULL; i++) {
+    int m = ns_topology_find_machine(topo, opt->machines[i]); /* checked by replay_begin */
+    if (m >= 0 && !want[m]) {
+      want[m] = 1;
+      r->n_listed++;
+    }
+  }
+  for (int i = 0; i < st->p; i++) {
+    int m = ns_topology_node_machine(topo, st->node[i]);
+    have[m] = 1;
+    if (!want[m]) {
+      NsFinding f = finding(NS_FIND_UNLISTED, -1, -1);
+      f.machine = i;
+      add_finding(st, f);
+    }
+  }
+  for (int m = 0; m < n; m++)
+    if (want[m] && !have[m]) {
+      NsFinding f = finding(NS_FIND_UNCOVERED, -1, -1);
+      f.value = (uint64_t)m;
+      f.bound = opt->coverage == NS_COVER_LISTED; /* asked for by name */
+      add_finding(st, f);
+    }
+}
+
+/* Synchronisation (a schedule held whole): no wait cycle, and the stored
+ * sync edges must do what their scheme says. */
+static gboolean check_sync(Replay *st, GError **error)
+{
+  const NsTopology *topo = st->topo;
+  NsVerifyReport *r = st->r;
+  const NsSchedule *w = st->whole;
+  if (w->execution == NS_EXEC_PHASED && w->sync != NULL && (w->sync->len > 0 || w->sync_set)) {
+    r->ran[NS_CHECK_SYNC] = TRUE;
+    r->cycle = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    if (ns_sync_find_cycle(w, r->cycle)) {
+      NsFinding f = finding(NS_FIND_CYCLE, -1, g_array_index(r->cycle, uint32_t, 0));
+      f.value = r->cycle->len;
+      f.cycle = r->cycle;
+      add_finding(st, f);
+    } else {
+      g_clear_pointer(&r->cycle, g_array_unref);
+    }
+  }
+  NsSyncScheme scheme;
+  /* A scheme recorded without edges is the algorithm's recommendation (the
+   * simulator computes its edges): nothing stored to check. */
+  if (st->opt->sync_order && w->sync_scheme != NULL && (w->sync->len > 0 || w->sync_set) &&
+      ns_sync_scheme_parse(w->sync_scheme, &scheme, NULL) && ns_sync_uses_pairwise(&scheme) &&
+      w->execution == NS_EXEC_PHASED) {
+    uint64_t unordered = 0;
+    uint32_t u = 0, v = 0;
+    if (!ns_sync_check(topo, w, &scheme, &unordered, &u, &v, error))
+      return FALSE;
+    r->ran[NS_CHECK_SYNC] = TRUE;
+    if (unordered > 0) {
+      NsFinding f = finding(NS_FIND_UNORDERED, -1, v);
+      f.t2 = u;
+      f.value = unordered;
+      add_finding(st, f);
+      r->failures[NS_CHECK_SYNC] += unordered - 1;
+    }
+  }
+  return TRUE;
+}
+
+/* Optimality: the transmission time against the collective's lower bound,
+ * for a valid phased schedule over all the topology's machines. On a tree
+ * of one link speed that is phases against the bottleneck load (Faraj &
+ * Yuan §4). Not run — with the reason in the report — for a posted
+ * schedule (no phases to count), a subset (the bound is for all the
+ * machines), a schedule failing a correctness check (its time means
+ * nothing) and a broadcast, whose bound T(msize) no schedule reaches
+ * (dissertation §3.4.1: only in the limit of infinitely many segments);
+ * the broadcast's ratio to it is still reported. */
+static void check_optimal(Replay *st)
+{
+  const NsSchedule *s = st->s;
+  const NsTopology *topo = st->topo;
+  NsVerifyReport *r = st->r;
+  static const NsCheck correctness[] = { NS_CHECK_DATAFLOW, NS_CHECK_COMPLETE,
+                                         NS_CHECK_CONTENTION, NS_CHECK_PORT, NS_CHECK_SYNC,
+                                         NS_CHECK_COVERAGE };
+  gboolean valid = TRUE;
+  for (gsize i = 0; i < G_N_ELEMENTS(correctness); i++)
+    valid = valid && !(r->ran[correctness[i]] && r->failures[correctness[i]] > 0);
+  if (s->execution != NS_EXEC_PHASED) {
+    r->optimal_skip = NS_OPTIMAL_POSTED;
+    return;
+  }
+  if (st->p != r->topo_machines) {
+    r->optimal_skip = NS_OPTIMAL_SUBSET;
+    return;
+  }
+  if (!valid) {
+    r->optimal_skip = NS_OPTIMAL_INVALID;
+    return;
+  }
+  int root = s->collective == NS_COLL_BCAST ? ns_topology_node_machine(topo, st->node[s->root]) : -1;
+  ns_lower_bound_routed(topo, s->collective, s->msize, root, s->n_segments, &r->bound);
+  r->bound_s = r->bound.seconds;
+  r->transmission_s = st->links.transmission;
+  if (s->collective == NS_COLL_BCAST) {
+    r->optimal_skip = NS_OPTIMAL_UNDEFINED;
+    return;
+  }
+  r->optimal_skip = NS_OPTIMAL_RAN;
+  r->ran[NS_CHECK_OPTIMAL] = TRUE;
+  /* One-chunk transfers at one speed: count phases, as the papers do. */
+  gboolean counted = r->bound.load > 0 && st->one_chunk && uniform_links(topo);
+  r->lower_bound = counted ? r->bound.load : 0;
+  if (counted ? r->n_phases != r->bound.load
+              : st->links.transmission > r->bound.seconds * (1 + 1e-9)) {
+    NsFinding f = finding(counted ? NS_FIND_PHASES : NS_FIND_SLOWER, -1, -1);
+    f.value = r->n_phases;
+    f.bound = r->bound.load;
+    add_finding(st, f);
+  }
+}
+
+/* Completeness, coverage, (with the whole schedule) the sync checks, and
+ * optimality last: it runs only on a schedule the others found valid. */
+static gboolean replay_end(Replay *st, GError **error)
+{
+  links_finish(st);
+  check_complete(st);
+  check_coverage(st);
+  if (st->whole != NULL && !check_sync(st, error))
+    return FALSE;
+  check_optimal(st);
+  return TRUE;
+}
+
+static const NsVerifyOptions *options_or_defaults(const NsVerifyOptions *opt,
+                                                   NsVerifyOptions *defaults)
+{
+  if (opt != NULL)
+    return opt;
+  ns_verify_options_init(defaults);
+  return defaults;
+}
+
+gboolean ns_verify(const NsTopology *topo, const NsSchedule *s, const NsVerifyOptions *opt,
+                   NsVerifyReport *r, GError **error)
+{
+  NsVerifyOptions defaults;
+  opt = options_or_defaults(opt, &defaults);
+  memset(r, 0, sizeof *r);
+  r->findings = g_array_new(FALSE, FALSE, sizeof(NsFinding));
+  Replay st = { 0 };
+  if (!check_indices(s, error) || !replay_begin(&st, topo, s, s, opt, r, error)) {
+    replay_free(&st);
+    r->n_phases = ns_schedule_n_phases(s);
+    r->n_transfers = ns_schedule_n_transfers(s);
+    return FALSE;
+  }
+  for (uint32_t p = 0; p < ns_schedule_n_phases(s); p++) {
+    NsPhase ph = ns_schedule_phase(s, p);
+    replay_phase(&st, p, ph.first, ph.transfers, ph.n, ph.chunk_pool);
+  }
+  gboolean ok = replay_end(&st, error);
+  replay_free(&st);
+  return ok;
+}
+
+/* ---- sessions ------------------------------------------------------------ */
+
+struct NsVerifySession {
+  const NsTopology *topo;
+  NsVerifyOptions opt;
+  NsSchedule *header;        /* a copy of the header (no phases) */
+  NsSchedule *kept;          /* NS_VERIFY_KEEP: the phases so far, then the whole schedule */
+  NsSchedule *described;     /* ns_verify_session_schedule(), built on demand */
+  NsVerifyReport report;
+  Replay st;
+  uint32_t n_phases;
+  uint64_t n_transfers;
+  gboolean failed, ended;
+};
+
+NsVerifySession *ns_verify_begin(const NsTopology *topo, const NsSchedule *header,
+                                 const NsVerifyOptions *opt, unsigned flags, GError **error)
+{
+  NsVerifyOptions defaults;
+  opt = options_or_defaults(opt, &defaults);
+  if (!check_root(header, error))
+    return NULL;
+  NsVerifySession *vs = g_new0(NsVerifySession, 1);
+  vs->topo = topo;
+  vs->opt = *opt;
+  vs->header = ns_schedule_copy_header(header);
+  gboolean keep = (flags & NS_VERIFY_KEEP) || header->sync->len > 0 || header->sync_set ||
+                  (header->routes != NULL && header->routes->len > 0);
+  if (keep) {
+    /* checked whole at the end (own routes and sync edges need every phase) */
+    vs->kept = ns_schedule_copy(vs->header);
+    GError *e = NULL;
+    int *node = ns_schedule_machine_nodes(topo, header, &e);
+    g_free(node);
+    if (node == NULL) {
+      g_propagate_error(error, e);
+      ns_verify_session_free(vs);
+      return NULL;
+    }
+    return vs;
+  }
+  vs->report.findings = g_array_new(FALSE, FALSE, sizeof(NsFinding));
+  if (!replay_begin(&vs->st, topo, vs->header, NULL, &vs->opt, &vs->report, error)) {
+    ns_verify_session_free(vs);
+    return NULL;
+  }
+  return vs;
+}
+
+NsVerifySession *ns_verify_whole(const NsTopology *topo, NsSchedule *s,
+                                 const NsVerifyOptions *opt, NsVerifyReport *report,
+                                 GError **error)
+{
+  NsVerifyOptions defaults;
+  opt = options_or_defaults(opt, &defaults);
+  if (!ns_verify(topo, s, opt, report, error)) {
+    ns_schedule_free(s);
+    return NULL;
+  }
+  NsVerifySession *vs = g_new0(NsVerifySession, 1);
+  vs->topo = topo;
+  vs->opt = *opt;
+  vs->header = ns_schedule_copy_header(s);
+  vs->kept = s;
+  vs->n_phases = ns_schedule_n_phases(s);
+  vs->n_transfers = ns_schedule_n_transfers(s);
+  vs->ended = TRUE;
+  return vs;
+}
+
+gboolean ns_verify_session_keeps(const NsVerifySession *vs)
+{
+  return vs->kept != NULL;
+}
+
+gboolean ns_verify_phase(NsVerifySession *vs, const NsTransfer *transfers, uint64_t n,
+                         const uint32_t *chunk_pool, GError **error)
+{
+  g_return_val_if_fail(!vs->ended, FALSE);
+  if (vs->failed) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "the verification failed earlier");
+    return FALSE;
+  }
+  if (!check_transfer_indices(vs->header, vs->n_transfers, transfers, n, chunk_pool, error)) {
+    vs->failed = TRUE;
+    return FALSE;
+  }
+  if (vs->kept != NULL) {
+    /* Kept phases cost 16 bytes a transfer: no more than a schedule that
+     * delivers nothing twice can have (sched/io/schedule_stream.h, limits). */
+    const NsSchedule *h = vs->header;
+    uint64_t need = ns_schedule_max_moves(h->collective, (uint64_t)h->n_machines, h->n_segments);
+    uint64_t most = vs->opt.max_kept > 0 ? MIN(need, vs->opt.max_kept) : need;
+    if (n > most - MIN(vs->n_transfers, most)) {
+      if (most < need)
+        ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                        "more than %" G_GUINT64_FORMAT " transfers to keep for the sync edges "
+                        "or routes (16 bytes each; verify --max-input lifts this limit)", most);
+      else
+        ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                        "more than %" G_GUINT64_FORMAT " transfers to keep for the sync edges "
+                        "or routes: a schedule of %s on %d machines holds no more unless it "
+                        "delivers something twice",
+                        most, ns_collective_name(h->collective), h->n_machines);
+      vs->failed = TRUE;
+      return FALSE;
+    }
+    NsSchedule *k = vs->kept;
+    ns_schedule_begin_phase(k);
+    for (uint64_t i = 0; i < n; i++)
+      ns_schedule_add_chunks(k, transfers[i].src, transfers[i].dst, transfers[i].n_chunks,
+                             transfers[i].n_chunks == 1 ? &transfers[i].chunk
+                                                        : chunk_pool + transfers[i].chunk);
+  } else {
+    replay_phase(&vs->st, vs->n_phases, vs->n_transfers, transfers, n, chunk_pool);
+  }
+  vs->n_phases++;
+  vs->n_transfers += n;
+  return TRUE;
+}
+
+/* Sync edges and routes of the tail into the kept schedule. */
+static void take_tail(NsSchedule *s, const NsSchedule *tail)
+{
+  if (tail->sync_scheme != NULL) {
+    g_free(s->sync_scheme);
+    s->sync_scheme = g_strdup(tail->sync_scheme);
+  }
+  s->sync_set = s->sync_set || tail->sync_set;
+  if (tail->sync->len > 0) {
+    g_array_set_size(s->sync, 0);
+    g_array_append_vals(s->sync, tail->sync->data, tail->sync->len);
+  }
+  if (tail->routes != NULL && tail->routes->len > 0) {
+    g_array_set_size(s->routes, 0);
+    g_ptr_array_set_size(s->route_names, 0);
+    for (guint i = 0; i < tail->routes->len; i++) {
+      const NsTransferRoute *r = &g_array_index(tail->routes, NsTransferRoute, i);
+      ns_schedule_set_route(s, r->transfer, (int)r->n,
+                            (const char *const *)&g_ptr_array_index(tail->route_names, r->first));
+    }
+  }
+}
+
+gboolean ns_verify_end(NsVerifySession *vs, const NsSchedule *tail, NsVerifyReport *report,
+                       GError **error)
+{
+  g_return_val_if_fail(!vs->ended, FALSE);
+  vs->ended = TRUE;
+  memset(report, 0, sizeof *report);
+  if (vs->failed) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "the verification failed earlier");
+    return FALSE;
+  }
+  if (vs->kept == NULL && tail != NULL && ns_verify_tail_needs_phases(vs->header, tail)) {
+    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                    "sync edges, routes or a window scheme came after the phases: they need "
+                    "the whole schedule (begin the session with NS_VERIFY_KEEP)");
+    return FALSE;
+  }
+  if (tail != NULL && tail->sync_scheme != NULL) {
+    g_free(vs->header->sync_scheme);
+    vs->header->sync_scheme = g_strdup(tail->sync_scheme);
+  }
+  if (vs->kept != NULL) {
+    if (tail != NULL)
+      take_tail(vs->kept, tail);
+    return ns_verify(vs->topo, vs->kept, &vs->opt, report, error);
+  }
+  gboolean ok = replay_end(&vs->st, error);
+  *report = vs->report;
+  memset(&vs->report, 0, sizeof vs->report);
+  return ok;
+}
+
+const NsSchedule *ns_verify_session_schedule(NsVerifySession *vs)
+{
+  if (vs->kept != NULL)
+    return vs->kept;
+  if (vs->described != NULL)
+    return vs->described;
+  /* The header, and the transfers the findings name at their indices: the
+   * array is allocated to the largest one but only those are written, so
+   * its untouched pages cost no memory. */
+  NsSchedule *d = ns_schedule_copy(vs->header);
+  uint64_t top = 0;
+  GHashTableIter it;
+  gpointer key, value;
+  if (vs->st.sink.named != NULL) {
+    g_hash_table_iter_init(&it, vs->st.sink.named);
+    while (g_hash_table_iter_next(&it, &key, &value))
+      top = MAX(top, (uint64_t)GPOINTER_TO_SIZE(key));
+  }
+  if (top > 0) {
+    g_array_unref(d->transfers);
+    d->transfers = g_array_sized_new(FALSE, FALSE, sizeof(NsTransfer), (guint)top);
+    g_array_set_size(d->transfers, (guint)top);
+    g_hash_table_iter_init(&it, vs->st.sink.named);
+    while (g_hash_table_iter_next(&it, &key, &value)) {
+      guint64 v = (guint64)GPOINTER_TO_SIZE(value) - 1;
+      NsTransfer *tr = &g_array_index(d->transfers, NsTransfer, GPOINTER_TO_SIZE(key) - 1);
+      *tr = (NsTransfer){ .src = (int32_t)(v >> 32), .dst = (int32_t)(v & 0xffffffffu),
+                          .n_chunks = 1, .chunk = 0 };
+    }
+  }
+  vs->described = d;
+  return d;
+}
+
+void ns_verify_session_free(NsVerifySession *vs)
+{
+  if (vs == NULL)
+    return;
+  replay_free(&vs->st);
+  ns_verify_report_clear(&vs->report);
+  ns_schedule_free(vs->header);
+  ns_schedule_free(vs->kept);
+  ns_schedule_free(vs->described);
+  g_free(vs);
+}
