@@ -746,21 +746,11 @@ static gboolean parse_option(const char *shape, const char *key, const char *val
     return ns_parse_time(value, &s->go.shape.latency, why);
   if (strcmp(key, "forwarding") == 0) {
     *why = "expected cut-through or store-and-forward";
-    s->go.shape.forwarding = strcmp(value, "cut-through") == 0 ? NS_FORWARD_CUT_THROUGH
-                                                        : NS_FORWARD_STORE_AND_FORWARD;
-    return strcmp(value, "cut-through") == 0 || strcmp(value, "store-and-forward") == 0;
+    return ns_forwarding_parse(value, &s->go.shape.forwarding);
   }
   if (strcmp(key, "ports") == 0) {
     *why = "expected all, 1 or a number of ports";
-    if (strcmp(value, "all") == 0) {
-      s->go.shape.ports = NS_PORTS_ALL;
-      return TRUE;
-    }
-    if (!parse_int(value, 1, 1024, &i))
-      return FALSE;
-    s->go.shape.ports = i == 1 ? NS_PORTS_ONE : NS_PORTS_K;
-    s->go.shape.k_ports = i == 1 ? 0 : (int)i;
-    return TRUE;
+    return ns_port_kind_parse(value, &s->go.shape.ports, &s->go.shape.k_ports);
   }
   if (waxman && (strcmp(key, "alpha") == 0 || strcmp(key, "beta") == 0)) {
     *why = strcmp(key, "alpha") == 0 ? "expected 0 < alpha <= 1" : "expected beta > 0";
