@@ -1,5 +1,6 @@
 /* netsched — calibrations: timing tables, the fit, key files. See calibrate.h. */
 #include "analysis/calibrate.h"
+#include "analysis/keyfile.h"
 #include "platforms/model/error.h"
 #include "platforms/io/topology_input.h"
 #include "platforms/model/units.h"
@@ -411,53 +412,22 @@ char *ns_calibration_to_data(const NsCalibration *c)
   return g_key_file_to_data(kf, NULL, NULL);
 }
 
-/* The line of `key` in the [calibration] group of `text`, else 0. */
-static int key_line(const char *text, const char *key)
-{
-  gboolean in_group = FALSE;
-  int line = 1;
-  gsize klen = strlen(key);
-  for (const char *p = text; *p != '\0'; line++) {
-    const char *end = strchr(p, '\n');
-    gsize len = end ? (gsize)(end - p) : strlen(p);
-    const char *q = p;
-    while (q < p + len && g_ascii_isspace(*q))
-      q++;
-    if (*q == '[')
-      in_group = strncmp(q, "[" GROUP "]", strlen("[" GROUP "]")) == 0;
-    else if (in_group && (gsize)(p + len - q) > klen && strncmp(q, key, klen) == 0) {
-      const char *r = q + klen;
-      while (r < p + len && (*r == ' ' || *r == '\t'))
-        r++;
-      if (r < p + len && *r == '=')
-        return line;
-    }
-    if (end == NULL)
-      break;
-    p = end + 1;
-  }
-  return 0;
-}
-
+/* The [calibration] group of a file, scanned by analysis/keyfile.c. */
 typedef struct {
-  GKeyFile *kf;
-  const char *text, *source;
+  const NsKeyGroup *group;
+  const char *source;
   GError **error;
 } Reader;
 
 static char *get(Reader *r, const char *key, gboolean required)
 {
-  GError *e = NULL;
-  char *v = g_key_file_get_string(r->kf, GROUP, key, &e);
-  if (v == NULL) {
-    g_error_free(e);
-    if (required)
-      ns_set_error_at(r->error, NS_ERROR_INPUT, r->source, 0,
-                      "[" GROUP "] has no key '%s'", key);
-  }
-  return v;
+  const NsKeyEntry *e = ns_keygroup_find(r->group, key);
+  if (e == NULL && required)
+    ns_set_error_at(r->error, NS_ERROR_INPUT, r->source, 0, "[" GROUP "] has no key '%s'", key);
+  return e != NULL ? g_strdup(e->value) : NULL;
 }
 
+/* "FILE:LINE: KEY: message", the line of `key` (FILE: alone when absent). */
 static gboolean fail_key(Reader *r, const char *key, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static gboolean fail_key(Reader *r, const char *key, const char *fmt, ...)
 {
@@ -465,8 +435,10 @@ static gboolean fail_key(Reader *r, const char *key, const char *fmt, ...)
   va_start(ap, fmt);
   g_autofree char *msg = g_strdup_vprintf(fmt, ap);
   va_end(ap);
-  ns_set_error_at(r->error, NS_ERROR_INPUT, r->source, key_line(r->text, key), "%s: %s", key,
-                  msg);
+  const NsKeyEntry *e = ns_keygroup_find(r->group, key);
+  if (e != NULL)
+    return ns_keyfile_fail(r->error, e->where, "%s: %s", key, msg);
+  ns_set_error_at(r->error, NS_ERROR_INPUT, r->source, 0, "%s: %s", key, msg);
   return FALSE;
 }
 
@@ -515,19 +487,17 @@ static gboolean read_table(Reader *r, NsCalibration *c)
 NsCalibration *ns_calibration_parse(const char *text, gssize length, const char *source,
                                     GError **error)
 {
-  g_autofree char *copy = length < 0 ? g_strdup(text) : g_strndup(text, (gsize)length);
-  g_autoptr(GKeyFile) kf = g_key_file_new();
-  GError *e = NULL;
-  if (!g_key_file_load_from_data(kf, copy, (gsize)-1, G_KEY_FILE_NONE, &e)) {
-    ns_set_error_at(error, NS_ERROR_INPUT, source, 0, "not a key file: %s", e->message);
-    g_error_free(e);
+  gsize len = length < 0 ? strlen(text) : (gsize)length;
+  g_autoptr(GPtrArray) groups =
+      ns_keyfile_scan_text(text, len, source, NS_KEYFILE_MACHINE_WRITTEN, error);
+  if (groups == NULL)
     return NULL;
-  }
-  if (!g_key_file_has_group(kf, GROUP)) {
+  const NsKeyGroup *group = ns_keyfile_find_group(groups, GROUP);
+  if (group == NULL) {
     ns_set_error_at(error, NS_ERROR_INPUT, source, 0, "no [" GROUP "] group");
     return NULL;
   }
-  Reader r = { kf, copy, source, error };
+  Reader r = { group, source, error };
   g_autoptr(NsCalibration) c = g_new0(NsCalibration, 1);
   c->route.hops = 1;
   if ((c->lat_factor = get(&r, "lat-factor", TRUE)) == NULL ||
@@ -539,8 +509,7 @@ NsCalibration *ns_calibration_parse(const char *text, gssize length, const char 
     GError *fe = NULL;
     g_autoptr(GArray) f = ns_cal_factors_parse(values[i], i == 0, keys[i], &fe);
     if (f == NULL) {
-      ns_set_error_at(error, NS_ERROR_INPUT, source, key_line(copy, keys[i]), "%s",
-                      fe->message);
+      ns_keyfile_fail(error, ns_keygroup_find(group, keys[i])->where, "%s", fe->message);
       g_error_free(fe);
       return NULL;
     }
@@ -558,8 +527,8 @@ NsCalibration *ns_calibration_parse(const char *text, gssize length, const char 
     c->pair[0] = g_strdup(two[0]);
     c->pair[1] = g_strdup(two[1]);
   }
-  if (g_key_file_has_key(kf, GROUP, "hops", NULL)) {
-    g_autofree char *h = get(&r, "hops", FALSE);
+  g_autofree char *h = get(&r, "hops", FALSE);
+  if (h != NULL) {
     char *end = NULL;
     gint64 v = g_ascii_strtoll(h, &end, 10);
     if (end == h || *end != '\0' || v < 1 || v > 1000000) {

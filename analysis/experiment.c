@@ -353,7 +353,7 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
   double bound_mbps = bound > 0 ? required * 8.0 / bound / 1e6 : 0;
   const char *sync = ok                                      ? m.sync
                      : v->sync                               ? v->sync
-                     : s && s->execution == NS_EXEC_POSTED   ? "posted"
+                     : s && s->execution == NS_EXEC_POSTED   ? ns_execution_name(s->execution)
                      : s && s->sync_scheme                   ? s->sync_scheme
                                                              : "none";
   double mbps = ok ? m.throughput_bps / 1e6 : 0;

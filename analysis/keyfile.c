@@ -52,26 +52,59 @@ gboolean ns_keyfile_fail(GError **error, const char *where, const char *fmt, ...
 }
 
 
-/* Scans the file's lines into groups with line numbers; values come from
- * GKeyFile (escapes). */
+const NsKeyGroup *ns_keyfile_find_group(const GPtrArray *groups, const char *name)
+{
+  for (guint k = 0; k < groups->len; k++) {
+    const NsKeyGroup *g = g_ptr_array_index(groups, k);
+    if (strcmp(g->name, name) == 0)
+      return g;
+  }
+  return NULL;
+}
+
+/* Cuts a hand-written line at its comment: a '#' first on the line or
+ * after a blank. */
+static void cut_comment(char *line)
+{
+  for (char *p = line; *p != '\0'; p++)
+    if (*p == '#' && (p == line || p[-1] == ' ' || p[-1] == '\t')) {
+      *p = '\0';
+      return;
+    }
+}
+
 GPtrArray *ns_keyfile_scan(const char *path, GError **error)
 {
   g_autofree char *text = NULL;
   gsize len = 0;
   if (!ns_input_read_file(path, NS_INPUT_CONFIG_MAX_BYTES, "configuration", &text, &len, error))
     return NULL;
+  return ns_keyfile_scan_text(text, len, path, NS_KEYFILE_HAND_WRITTEN, error);
+}
+
+/* Scans the file's lines into groups with line numbers; values come from
+ * GKeyFile (escapes), given the lines without their comments. */
+GPtrArray *ns_keyfile_scan_text(const char *text, gsize len, const char *path,
+                                NsKeyfileAuthor author, GError **error)
+{
   if (memchr(text, '\0', len) != NULL) {
     ns_set_error_at(error, NS_ERROR_INPUT, path, 0, "not a text file (it holds a NUL byte)");
     return NULL;
   }
+  gboolean hand = author == NS_KEYFILE_HAND_WRITTEN;
   GPtrArray *groups = g_ptr_array_new_with_free_func(ns_keygroup_free);
   g_autoptr(GKeyFile) kf = g_key_file_new();
-  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  g_autofree char *copy = g_strndup(text, len);
+  g_auto(GStrv) lines = g_strsplit(copy, "\n", -1);
+  g_autoptr(GString) uncommented = g_string_sized_new(len + 1);
   NsKeyGroup *cur = NULL;
   for (int i = 0; lines[i] != NULL; i++) {
     int lineno = i + 1;
     g_autofree char *where = g_strdup_printf("%s:%d", path, lineno);
+    if (hand)
+      cut_comment(lines[i]);
     char *line = g_strstrip(lines[i]);
+    g_string_append(g_string_append(uncommented, line), "\n");
     if (*line == '\0' || *line == '#')
       continue;
     if (*line == '[') {
@@ -81,12 +114,10 @@ GPtrArray *ns_keyfile_scan(const char *path, GError **error)
         goto bad;
       }
       g_autofree char *name = g_strndup(line + 1, (gsize)(close - line - 1));
-      for (guint k = 0; k < groups->len; k++) {
-        NsKeyGroup *g = g_ptr_array_index(groups, k);
-        if (strcmp(g->name, name) == 0) {
-          ns_keyfile_fail(error, where, "group [%s] is given twice (first at %s)", name, g->where);
-          goto bad;
-        }
+      const NsKeyGroup *seen = ns_keyfile_find_group(groups, name);
+      if (seen != NULL) {
+        ns_keyfile_fail(error, where, "group [%s] is given twice (first at %s)", name, seen->where);
+        goto bad;
       }
       cur = ns_keygroup_new(name, where);
       g_ptr_array_add(groups, cur);
@@ -114,7 +145,7 @@ GPtrArray *ns_keyfile_scan(const char *path, GError **error)
            seen->where);
       goto bad;
     }
-    if (*value == '\0') {
+    if (*value == '\0' && hand) {
       ns_keyfile_fail(error, where, "empty value for '%s'", key);
       goto bad;
     }
@@ -124,7 +155,8 @@ GPtrArray *ns_keyfile_scan(const char *path, GError **error)
     g_ptr_array_add(cur->entries, e);
   }
   GError *kerr = NULL;
-  if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, &kerr)) {
+  if (!g_key_file_load_from_data(kf, uncommented->str, uncommented->len, G_KEY_FILE_NONE,
+                                 &kerr)) {
     ns_set_error_at(error, NS_ERROR_INPUT, path, 0, "%s", kerr->message);
     g_error_free(kerr);
     goto bad;
@@ -142,7 +174,7 @@ GPtrArray *ns_keyfile_scan(const char *path, GError **error)
         goto bad;
       }
       g_strstrip(e->value);
-      if (*e->value == '\0') {
+      if (*e->value == '\0' && hand) {
         ns_keyfile_fail(error, e->where, "empty value for '%s'", e->key);
         goto bad;
       }

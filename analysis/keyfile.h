@@ -24,12 +24,31 @@ typedef struct {
   GPtrArray *entries;  /* NsKeyEntry* */
 } NsKeyGroup;
 
+/* Who wrote a key file, and so what '#' and empty values mean in it. */
+typedef enum {
+  /* Specifications (scenario, sweep, design, prices): '#' after a blank
+   * or at the start of a line begins a comment that runs to the end of the
+   * line (docs/scenarios.md writes `runs = 1   # simulations per row`);
+   * an empty value is refused. */
+  NS_KEYFILE_HAND_WRITTEN,
+  /* Files netsched writes with GKeyFile (calibrations): GKeyFile's syntax,
+   * in which a '#' inside a value belongs to it and a value may be empty. */
+  NS_KEYFILE_MACHINE_WRITTEN,
+} NsKeyfileAuthor;
+
 /* The groups of the key file at `path`, in file order (a GPtrArray of
  * NsKeyGroup*, g_ptr_array_unref). NULL with NS_ERROR_IO (unreadable) or
  * NS_ERROR_INPUT `file:line: ...` (a NUL byte, a malformed line, a group
  * or key twice, a key before any group, an empty value, GKeyFile's own
- * complaints). O(size). */
+ * complaints). O(size). Hand-written (NS_KEYFILE_HAND_WRITTEN). */
 GPtrArray *ns_keyfile_scan(const char *path, GError **error);
+
+/* The same over `len` bytes of `text` read from `source`. */
+GPtrArray *ns_keyfile_scan_text(const char *text, gsize len, const char *source,
+                                NsKeyfileAuthor author, GError **error);
+
+/* The group called `name` of a scan, or NULL. O(groups). */
+const NsKeyGroup *ns_keyfile_find_group(const GPtrArray *groups, const char *name);
 
 /* Groups built in code (command-line grids go through the same checks as
  * files): a new group, an entry appended (strings copied), and the free

@@ -418,8 +418,8 @@ int ns_cmd_bound(int argc, char **argv)
     status = fail(error, topology, json);
     goto out;
   }
-  if (collective != NULL && strcmp(collective, "alltoall") != 0 &&
-      strcmp(collective, "allgather") != 0 && strcmp(collective, "bcast") != 0) {
+  NsCollective coll = NS_COLL_ALLTOALL;
+  if (collective != NULL && !ns_collective_from_name(collective, &coll)) {
     g_autofree char *why =
         g_strdup_printf("unknown collective '%s' (alltoall, allgather, bcast)", collective);
     status = usage(topology, json, why);
@@ -430,11 +430,11 @@ int ns_cmd_bound(int argc, char **argv)
     status = fail(error, topology, json);
     goto out;
   }
-  if (collective != NULL && strcmp(collective, "allgather") == 0) {
+  if (coll == NS_COLL_ALLGATHER) {
     status = allgather_bound(t, msize, json);
     goto out;
   }
-  if (collective != NULL && strcmp(collective, "bcast") == 0) {
+  if (coll == NS_COLL_BCAST) {
     status = bcast_bound(t, msize, root, segment, json);
     goto out;
   }

@@ -719,7 +719,7 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
     result->n_dummy_messages = prog->n_all - prog->n_real;
     result->wall_seconds = prog->header->wall_seconds;
     g_autofree char *scheme = ns_sync_scheme_to_string(&opt->sync);
-    g_strlcpy(result->sync, s->execution == NS_EXEC_POSTED ? "posted" : scheme,
+    g_strlcpy(result->sync, s->execution == NS_EXEC_POSTED ? ns_execution_name(s->execution) : scheme,
               sizeof result->sync);
     result->valid = valid;
     g_strlcpy(result->invalid_reason, why, sizeof result->invalid_reason);

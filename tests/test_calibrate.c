@@ -224,7 +224,7 @@ static void test_keyfile(void)
   g_autoptr(GArray) t = table_of(sizes, times, 3);
   NsCalRoute route = { 4, 6e-6, 2e9 };
   g_autoptr(NsCalibration) c = fit_on(t, &route);
-  c->description = g_strdup("a = b; with\nnewline");
+  c->description = g_strdup("a = b; rack #3 with\nnewline"); /* '#' is the value's */
   c->topology = g_strdup("gen:quadrics:16");
   c->pair[0] = g_strdup("n0");
   c->pair[1] = g_strdup("n5");
@@ -253,7 +253,10 @@ static void test_keyfile(void)
   } bad[] = {
     { "[calibration]\nlat-factor=0:1\n", "c.ini: [calibration] has no key 'bw-factor'" },
     { "[other]\nx=1\n", "c.ini: no [calibration] group" },
-    { "no group\n", "c.ini: not a key file" },
+    /* one key-file reader (analysis/keyfile.c): its messages, with lines */
+    { "no group\n", "c.ini:1: 'no group' is neither a [group], a KEY = VALUE nor a # comment" },
+    { "[calibration]\nlat-factor=0:1\nbw-factor=0:1\nbw-factor=0:2\n",
+      "c.ini:4: key 'bw-factor' is given twice in [calibration] (first at c.ini:3)" },
     { "[calibration]\n# c\nlat-factor=0:1\nbw-factor=0:1;4:0\n",
       "c.ini:4: bw-factor '0:1;4:0': a factor must be positive" },
     { "[calibration]\nlat-factor=0:1\nbw-factor=0:1\nlatency=3\n",

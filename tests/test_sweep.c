@@ -5,6 +5,7 @@
  * exact messages, and the identity of a sharded-and-merged sweep with an
  * unsharded one. */
 #include "analysis/bounds.h"
+#include "analysis/keyfile.h"
 #include "analysis/rowfile.h"
 #include "analysis/stats.h"
 #include "analysis/sweep.h"
@@ -481,6 +482,39 @@ static void test_bad_specs(void)
   }
 }
 
+/* ---- key files: one reader, comments ------------------------------------------------- */
+
+/* docs/scenarios.md writes `runs = 1   # simulations per row`: a '#' first
+ * on a line or after a blank starts a comment, in values and group headers
+ * alike; a '#' inside a word stays (main kept "1   # ..." as the value and
+ * refused the commented group header). */
+static void test_keyfile_comments(void)
+{
+  g_autofree char *dir = tmpdir();
+  g_autofree char *path = g_build_filename(dir, "c.ini", NULL);
+  g_assert_true(g_file_set_contents(path,
+                                    "# whole line\n[sweep]   # the sweep\nseeds = 1..3\t# three\n"
+                                    "name = a#b # named\n  # indented comment\n", -1, NULL));
+  GError *error = NULL;
+  g_autoptr(GPtrArray) groups = ns_keyfile_scan(path, &error);
+  g_assert_no_error(error);
+  g_assert_cmpuint(groups->len, ==, 1);
+  const NsKeyGroup *g = g_ptr_array_index(groups, 0);
+  g_assert_cmpstr(g->name, ==, "sweep");
+  g_assert_cmpuint(g->entries->len, ==, 2);
+  g_assert_cmpstr(ns_keygroup_find(g, "seeds")->value, ==, "1..3");
+  g_assert_cmpstr(ns_keygroup_find(g, "seeds")->where + strlen(dir), ==, "/c.ini:3");
+  g_assert_cmpstr(ns_keygroup_find(g, "name")->value, ==, "a#b");
+  /* a value that is only a comment is an empty value */
+  g_assert_true(g_file_set_contents(path, "[sweep]\nseeds = # none\n", -1, NULL));
+  g_assert_null(ns_keyfile_scan(path, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
+  g_assert_cmpstr(error->message + strlen(dir), ==, "/c.ini:2: empty value for 'seeds'");
+  g_clear_error(&error);
+  g_assert_cmpint(g_remove(path), ==, 0);
+  g_assert_cmpint(g_rmdir(dir), ==, 0);
+}
+
 /* ---- the shared result file ------------------------------------------------------------ */
 
 static gboolean key_is_line(const char *line, int lineno, char **key, void *user, GError **error)
@@ -568,5 +602,6 @@ int main(int argc, char **argv)
   g_test_add_func("/sweep/resume", test_resume);
   g_test_add_func("/sweep/bad-specs", test_bad_specs);
   g_test_add_func("/rowfile", test_rowfile);
+  g_test_add_func("/keyfile/comments", test_keyfile_comments);
   return g_test_run();
 }

@@ -4,7 +4,12 @@
  * and the input limits (size, streams, byte-order marks, invisible
  * characters, the GraphML pre-check). */
 #include "platforms/model/error.h"
+#include "platforms/gen/gtitm.h"
+#include "platforms/gen/shapes.h"
 #include "platforms/io/hostlist.h"
+#include "platforms/routing/spanning.h"
+#include "sched/ir/schedule.h"
+#include "sched/ir/sync.h"
 #include "platforms/io/read_options.h"
 #include "platforms/io/topology_input.h"
 #include "platforms/io/topology_io.h"
@@ -1618,6 +1623,93 @@ static void test_unwritable_names(void)
   ns_topology_free(t);
 }
 
+/* One name/parse pair per enum, next to the enum (issue #19 point 3):
+ * every value's name parses back to it, and an unknown name is refused. */
+static void test_enum_names(void)
+{
+  for (NsForwarding f = NS_FORWARD_STORE_AND_FORWARD; f <= NS_FORWARD_CUT_THROUGH; f++) {
+    NsForwarding back = !f;
+    g_assert_true(ns_forwarding_parse(ns_forwarding_name(f), &back));
+    g_assert_cmpint(back, ==, f);
+  }
+  g_assert_cmpstr(ns_forwarding_name(NS_FORWARD_CUT_THROUGH), ==, "cut-through");
+  for (NsBuffering b = NS_BUFFER_OUTPUT; b <= NS_BUFFER_SHARED; b++) {
+    NsBuffering back = (b + 1) % 3;
+    g_assert_true(ns_buffering_parse(ns_buffering_name(b), &back));
+    g_assert_cmpint(back, ==, b);
+  }
+  for (NsRoutingKind r = NS_ROUTING_TREE; r <= NS_ROUTING_ECMP; r++) {
+    NsRoutingKind back = NS_ROUTING_NONE;
+    g_assert_true(ns_routing_kind_from_name(ns_routing_kind_name(r), &back));
+    g_assert_cmpint(back, ==, r);
+  }
+  const struct { NsPortKind kind; int k; const char *name; } ports[] = {
+    { NS_PORTS_ONE, 0, "one" }, { NS_PORTS_ALL, 0, "all" }, { NS_PORTS_K, 4, "4" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(ports); i++) {
+    g_autofree char *name = ns_port_kind_to_string(ports[i].kind, ports[i].k);
+    g_assert_cmpstr(name, ==, ports[i].name);
+    NsPortKind kind = NS_PORTS_DEFAULT;
+    int k = -1;
+    g_assert_true(ns_port_kind_parse(name, &kind, &k));
+    g_assert_cmpint(kind, ==, ports[i].kind);
+    g_assert_cmpint(k, ==, ports[i].k);
+  }
+  g_assert_null(ns_port_kind_to_string(NS_PORTS_DEFAULT, 0));
+  for (NsSpanMethod m = NS_SPAN_BFS; m <= NS_SPAN_UNIFORM; m++) {
+    NsSpanMethod back = (m + 1) % 4;
+    g_assert_true(ns_span_method_parse(ns_span_method_name(m), &back));
+    g_assert_cmpint(back, ==, m);
+  }
+  for (NsGtitmTree t = NS_GTITM_GRAPH; t <= NS_GTITM_UNIFORM; t++) {
+    NsGtitmTree back = (t + 1) % 5;
+    g_assert_true(ns_gtitm_tree_from_name(ns_gtitm_tree_name(t), &back));
+    g_assert_cmpint(back, ==, t);
+  }
+  for (NsCollective c = NS_COLL_ALLTOALL; c <= NS_COLL_BCAST; c++) {
+    NsCollective back = (c + 1) % 3;
+    g_assert_true(ns_collective_from_name(ns_collective_name(c), &back));
+    g_assert_cmpint(back, ==, c);
+  }
+  for (NsExecution e = NS_EXEC_PHASED; e <= NS_EXEC_POSTED; e++) {
+    NsExecution back = !e;
+    g_assert_true(ns_execution_parse(ns_execution_name(e), &back));
+    g_assert_cmpint(back, ==, e);
+  }
+  for (NsSyncKind k = NS_SYNC_NONE; k <= NS_SYNC_WINDOW; k++) {
+    NsSyncScheme s = { k, k >= NS_SYNC_SENDER_PARTIAL && k != NS_SYNC_LIGHT ? 8 : 0 }, back = { 0 };
+    g_autofree char *name = ns_sync_scheme_to_string(&s);
+    GError *error = NULL;
+    if (!ns_sync_scheme_parse(name, &back, &error))
+      g_error("sync scheme %d: '%s': %s", k, name, error->message);
+    g_assert_cmpint(back.kind, ==, k);
+  }
+  NsForwarding f;
+  NsBuffering b;
+  NsSpanMethod m;
+  NsExecution e;
+  NsCollective c;
+  g_assert_false(ns_forwarding_parse("cut_through", &f));
+  g_assert_false(ns_buffering_parse("Output", &b));
+  g_assert_false(ns_span_method_parse("prim", &m));
+  g_assert_false(ns_execution_parse("async", &e));
+  g_assert_false(ns_collective_from_name("reduce", &c));
+}
+
+/* `ports=one` (ns_port_kind_parse's spelling) worked for gen:torus but
+ * not for the GT-ITM generators, which parsed ports themselves. */
+static void test_generator_ports(void)
+{
+  const char *specs[] = { "torus:4x4:ports=one", "waxman:1,8:ports=one",
+                          "transit-stub:1,1,2,1,3:ports=one", "kruskal-tree:1,4:ports=one" };
+  for (gsize i = 0; i < G_N_ELEMENTS(specs); i++) {
+    GError *error = NULL;
+    g_autoptr(NsTopology) t = ns_shape_from_spec(specs[i], &error);
+    g_assert_no_error(error);
+    g_assert_cmpint(ns_topology_machine_port_kind(t, 0), ==, NS_PORTS_ONE);
+  }
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -1652,5 +1744,7 @@ int main(int argc, char **argv)
   g_test_add_func("/readers/input/size-limit", test_size_limit);
   g_test_add_func("/readers/io/formats", test_formats);
   g_test_add_func("/readers/io/load-errors", test_load_errors);
+  g_test_add_func("/readers/enum-names", test_enum_names);
+  g_test_add_func("/readers/generator-ports", test_generator_ports);
   return g_test_run();
 }

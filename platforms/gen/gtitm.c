@@ -3,6 +3,7 @@
 #include "platforms/gen/gtitm.h"
 #include "platforms/model/error.h"
 #include "platforms/model/units.h"
+#include "platforms/routing/spanning.h"
 #include <igraph.h>
 #include <math.h>
 #include <string.h>
@@ -32,25 +33,28 @@ void ns_gtitm_options_init(NsGtitmOptions *go)
   ns_shape_options_init(&go->shape);
 }
 
-static const char *const tree_names[] = {
-  [NS_GTITM_GRAPH] = "none", [NS_GTITM_BFS] = "bfs", [NS_GTITM_DFS] = "dfs",
-  [NS_GTITM_KRUSKAL] = "kruskal", [NS_GTITM_UNIFORM] = "uniform",
-};
+/* NsGtitmTree is "the graph" followed by the spanning-tree methods in
+ * NsSpanMethod's order; their names are spanning.c's. */
+G_STATIC_ASSERT(NS_GTITM_UNIFORM - NS_GTITM_BFS == NS_SPAN_UNIFORM - NS_SPAN_BFS &&
+                NS_GTITM_KRUSKAL - NS_GTITM_BFS == NS_SPAN_KRUSKAL &&
+                NS_GTITM_DFS - NS_GTITM_BFS == NS_SPAN_DFS);
 
-const char *ns_gtitm_tree_name(NsGtitmTree tree) { return tree_names[tree]; }
+const char *ns_gtitm_tree_name(NsGtitmTree tree)
+{
+  return tree == NS_GTITM_GRAPH ? "none" : ns_span_method_name((NsSpanMethod)(tree - NS_GTITM_BFS));
+}
 
 gboolean ns_gtitm_tree_from_name(const char *name, NsGtitmTree *tree)
 {
-  for (gsize i = 0; i < G_N_ELEMENTS(tree_names); i++)
-    if (strcmp(name, tree_names[i]) == 0) {
-      *tree = (NsGtitmTree)i;
-      return TRUE;
-    }
-  if (strcmp(name, "graph") == 0 || strcmp(name, "random") == 0) {
-    *tree = strcmp(name, "graph") == 0 ? NS_GTITM_GRAPH : NS_GTITM_KRUSKAL;
+  NsSpanMethod m;
+  if (strcmp(name, "none") == 0 || strcmp(name, "graph") == 0) {
+    *tree = NS_GTITM_GRAPH;
     return TRUE;
   }
-  return FALSE;
+  if (!ns_span_method_parse(name, &m))
+    return FALSE;
+  *tree = (NsGtitmTree)(NS_GTITM_BFS + m);
+  return TRUE;
 }
 
 /* ---- igraph helpers ------------------------------------------------------ */
@@ -111,123 +115,39 @@ static int find_root(int *up, int v)
   return v;
 }
 
-/* bfs or dfs from switch `root`: the links to the parents. */
-static gboolean search_tree(int n, const GArray *links, gboolean bfs, int root, GArray *tree)
-{
-  igraph_vector_int_t ends, parents;
-  igraph_t g;
-  if (igraph_vector_int_init(&ends, (igraph_integer_t)links->len) != IGRAPH_SUCCESS)
-    return FALSE;
-  for (guint i = 0; i < links->len; i++)
-    VECTOR(ends)[i] = g_array_index(links, int, i);
-  gboolean ok = igraph_create(&g, &ends, n, IGRAPH_UNDIRECTED) == IGRAPH_SUCCESS;
-  igraph_vector_int_destroy(&ends);
-  if (!ok)
-    return FALSE;
-  igraph_vector_int_init(&parents, 0);
-  ok = (bfs ? igraph_bfs(&g, root, NULL, IGRAPH_ALL, false, NULL, NULL, NULL, &parents, NULL,
-                         NULL, NULL, NULL, NULL)
-            : igraph_dfs(&g, root, IGRAPH_ALL, false, NULL, NULL, &parents, NULL, NULL, NULL,
-                         NULL)) == IGRAPH_SUCCESS;
-  for (int v = 0; ok && v < n; v++)
-    if (v != root && VECTOR(parents)[v] >= 0)
-      add_link(tree, MIN(v, (int)VECTOR(parents)[v]), MAX(v, (int)VECTOR(parents)[v]));
-  igraph_vector_int_destroy(&parents);
-  igraph_destroy(&g);
-  return ok;
-}
-
-/* Links in random order (Fisher–Yates on the generator's stream), each
- * kept unless it closes a cycle. */
-static void kruskal_tree(igraph_rng_t *rng, int n, const GArray *links, GArray *tree)
-{
-  int m = (int)links->len / 2;
-  int *order = g_new(int, MAX(m, 1)), *up = g_new(int, n);
-  for (int i = 0; i < m; i++)
-    order[i] = i;
-  for (int i = m - 1; i > 0; i--) {
-    int j = draw_int(rng, 0, i), x = order[i];
-    order[i] = order[j];
-    order[j] = x;
-  }
-  for (int v = 0; v < n; v++)
-    up[v] = v;
-  for (int i = 0; i < m; i++) {
-    int a = g_array_index(links, int, 2 * order[i]), b = g_array_index(links, int, 2 * order[i] + 1);
-    int ra = find_root(up, a), rb = find_root(up, b);
-    if (ra != rb) {
-      up[ra] = rb;
-      add_link(tree, a, b);
-    }
-  }
-  g_free(order);
-  g_free(up);
-}
-
-/* Wilson's algorithm: loop-erased random walks from each switch in turn
- * to the tree grown from a random root; uniform over spanning trees. */
-static void uniform_tree(igraph_rng_t *rng, int n, const GArray *links, int root, GArray *tree)
-{
-  int m = (int)links->len / 2;
-  int *start = g_new0(int, n + 1), *adj = g_new(int, 2 * (gsize)MAX(m, 1)), *fill = g_new(int, n);
-  for (guint i = 0; i < links->len; i++)
-    start[g_array_index(links, int, i) + 1]++;
-  for (int v = 0; v < n; v++)
-    start[v + 1] += start[v];
-  memcpy(fill, start, sizeof(int) * (gsize)n);
-  for (guint i = 0; i + 1 < links->len; i += 2) {
-    int a = g_array_index(links, int, i), b = g_array_index(links, int, i + 1);
-    adj[fill[a]++] = b;
-    adj[fill[b]++] = a;
-  }
-  gboolean *in_tree = g_new0(gboolean, n);
-  int *next = g_new(int, n);
-  in_tree[root] = TRUE;
-  for (int v = 0; v < n; v++) {
-    for (int u = v; !in_tree[u]; u = next[u]) /* the walk; later visits overwrite loops */
-      next[u] = adj[start[u] + draw_int(rng, 0, start[u + 1] - start[u] - 1)];
-    for (int u = v; !in_tree[u]; u = next[u]) {
-      in_tree[u] = TRUE;
-      add_link(tree, MIN(u, next[u]), MAX(u, next[u]));
-    }
-  }
-  g_free(start);
-  g_free(adj);
-  g_free(fill);
-  g_free(in_tree);
-  g_free(next);
-}
-
 static int compare_pairs(const void *a, const void *b)
 {
   const int *x = a, *y = b;
   return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
 }
 
-/* The spanning tree `method` of the connected switch graph (links sorted
- * by their ends). FALSE when igraph fails. */
+/* The spanning tree `method` of the connected switch graph
+ * (ns_spanning_tree_edges, after a root drawn first from the stream), its
+ * links sorted by their ends. The published topologies write bfs, dfs and
+ * uniform tree links lower switch first and kruskal ones as the graph drew
+ * them; kept so. FALSE when igraph fails. */
 static gboolean spanning_links(igraph_rng_t *rng, NsGtitmTree method, int n, const GArray *links,
                                GArray *tree)
 {
   int root = draw_int(rng, 0, n - 1);
-  gboolean ok = TRUE;
-  switch (method) {
-  case NS_GTITM_GRAPH:
+  if (method == NS_GTITM_GRAPH) {
     g_array_append_vals(tree, links->data, links->len);
     return TRUE;
-  case NS_GTITM_BFS:
-  case NS_GTITM_DFS:
-    ok = search_tree(n, links, method == NS_GTITM_BFS, root, tree);
-    break;
-  case NS_GTITM_KRUSKAL:
-    kruskal_tree(rng, n, links, tree);
-    break;
-  case NS_GTITM_UNIFORM:
-    uniform_tree(rng, n, links, root, tree);
-    break;
   }
+  int m = (int)links->len / 2;
+  const int *ends = (const int *)(const void *)links->data;
+  gboolean *keep = g_new0(gboolean, m + 1);
+  NsSpanMethod span = (NsSpanMethod)(method - NS_GTITM_BFS);
+  int kept = ns_spanning_tree_edges(n, ends, m, span, root, rng, NS_SPAN_WALK_WILSON, keep);
+  for (int i = 0; i < m; i++)
+    if (keep[i]) {
+      int a = ends[2 * i], b = ends[2 * i + 1];
+      add_link(tree, span == NS_SPAN_KRUSKAL ? a : MIN(a, b),
+               span == NS_SPAN_KRUSKAL ? b : MAX(a, b));
+    }
+  g_free(keep);
   qsort(tree->data, tree->len / 2, 2 * sizeof(int), compare_pairs);
-  return ok && (int)tree->len == 2 * (n - 1);
+  return kept == n - 1;
 }
 
 /* ---- machines and the topology ---------------------------------------------- */
@@ -826,21 +746,11 @@ static gboolean parse_option(const char *shape, const char *key, const char *val
     return ns_parse_time(value, &s->go.shape.latency, why);
   if (strcmp(key, "forwarding") == 0) {
     *why = "expected cut-through or store-and-forward";
-    s->go.shape.forwarding = strcmp(value, "cut-through") == 0 ? NS_FORWARD_CUT_THROUGH
-                                                        : NS_FORWARD_STORE_AND_FORWARD;
-    return strcmp(value, "cut-through") == 0 || strcmp(value, "store-and-forward") == 0;
+    return ns_forwarding_parse(value, &s->go.shape.forwarding);
   }
   if (strcmp(key, "ports") == 0) {
     *why = "expected all, 1 or a number of ports";
-    if (strcmp(value, "all") == 0) {
-      s->go.shape.ports = NS_PORTS_ALL;
-      return TRUE;
-    }
-    if (!parse_int(value, 1, 1024, &i))
-      return FALSE;
-    s->go.shape.ports = i == 1 ? NS_PORTS_ONE : NS_PORTS_K;
-    s->go.shape.k_ports = i == 1 ? 0 : (int)i;
-    return TRUE;
+    return ns_port_kind_parse(value, &s->go.shape.ports, &s->go.shape.k_ports);
   }
   if (waxman && (strcmp(key, "alpha") == 0 || strcmp(key, "beta") == 0)) {
     *why = strcmp(key, "alpha") == 0 ? "expected 0 < alpha <= 1" : "expected beta > 0";

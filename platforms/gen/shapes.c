@@ -299,9 +299,7 @@ static gboolean parse_options(const char *spec, char **parts, NsShapeOptions *o,
     else if (g_str_equal(key, "latency"))
       ok = ns_parse_time(value, &o->latency, &why);
     else if (g_str_equal(key, "forwarding")) {
-      ok = g_str_equal(value, "cut-through") || g_str_equal(value, "store-and-forward");
-      o->forwarding = g_str_equal(value, "cut-through") ? NS_FORWARD_CUT_THROUGH
-                                                          : NS_FORWARD_STORE_AND_FORWARD;
+      ok = ns_forwarding_parse(value, &o->forwarding);
       why = "expected cut-through or store-and-forward";
     } else if (g_str_equal(key, "ports")) {
       ok = ns_port_kind_parse(value, &o->ports, &o->k_ports);

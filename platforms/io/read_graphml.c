@@ -1099,11 +1099,7 @@ static gboolean read_switch_attrs(Reader *R, igraph_integer_t v, const char *who
   if (bad)
     return fail(R, line, "vertex '%s': attribute 'forwarding' must be a string", who);
   if (f != NULL && *f != '\0') {
-    if (strcmp(f, "store-and-forward") == 0)
-      node->forwarding = NS_FORWARD_STORE_AND_FORWARD;
-    else if (strcmp(f, "cut-through") == 0)
-      node->forwarding = NS_FORWARD_CUT_THROUGH;
-    else
+    if (!ns_forwarding_parse(f, &node->forwarding))
       return fail(R, line, "vertex '%s': invalid forwarding '%s' (expected store-and-forward "
                   "or cut-through)", who, f);
   }
@@ -1111,13 +1107,7 @@ static gboolean read_switch_attrs(Reader *R, igraph_integer_t v, const char *who
   if (bad)
     return fail(R, line, "vertex '%s': attribute 'buffering' must be a string", who);
   if (b != NULL && *b != '\0') {
-    if (strcmp(b, "input") == 0)
-      node->buffering = NS_BUFFER_INPUT;
-    else if (strcmp(b, "output") == 0)
-      node->buffering = NS_BUFFER_OUTPUT;
-    else if (strcmp(b, "shared") == 0)
-      node->buffering = NS_BUFFER_SHARED;
-    else
+    if (!ns_buffering_parse(b, &node->buffering))
       return fail(R, line, "vertex '%s': invalid buffering '%s' (expected input, output or "
                   "shared)", who, b);
   }

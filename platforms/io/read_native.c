@@ -195,30 +195,6 @@ static gboolean tokenize(Parser *P, const char *s, gsize len, GArray *tokens)
 
 /* ---- values and attributes ---------------------------------------------- */
 
-static gboolean parse_forwarding(const char *v, NsForwarding *out)
-{
-  if (strcmp(v, "store-and-forward") == 0)
-    *out = NS_FORWARD_STORE_AND_FORWARD;
-  else if (strcmp(v, "cut-through") == 0)
-    *out = NS_FORWARD_CUT_THROUGH;
-  else
-    return FALSE;
-  return TRUE;
-}
-
-static gboolean parse_buffering(const char *v, NsBuffering *out)
-{
-  if (strcmp(v, "input") == 0)
-    *out = NS_BUFFER_INPUT;
-  else if (strcmp(v, "output") == 0)
-    *out = NS_BUFFER_OUTPUT;
-  else if (strcmp(v, "shared") == 0)
-    *out = NS_BUFFER_SHARED;
-  else
-    return FALSE;
-  return TRUE;
-}
-
 /* "64p" -> 64. */
 static gboolean parse_packets(const char *v, int *out)
 {
@@ -250,7 +226,7 @@ static gboolean set_attr(Parser *P, Attrs *a, const char *key, const char *value
       return fail(P, "invalid latency '%s': %s", value, why);
     a->has_latency = TRUE;
   } else if (strcmp(key, "forwarding") == 0) {
-    if (!parse_forwarding(value, &a->forwarding))
+    if (!ns_forwarding_parse(value, &a->forwarding))
       return fail(P, "invalid forwarding '%s' (expected store-and-forward or cut-through)",
                   value);
     a->has_forwarding = TRUE;
@@ -260,7 +236,7 @@ static gboolean set_attr(Parser *P, Attrs *a, const char *key, const char *value
                   "e.g. buffer=64p)", value, MAX_BUFFER_PACKETS);
     a->has_buffer = TRUE;
   } else if (strcmp(key, "buffering") == 0) {
-    if (!parse_buffering(value, &a->buffering))
+    if (!ns_buffering_parse(value, &a->buffering))
       return fail(P, "invalid buffering '%s' (expected input, output or shared)", value);
     a->has_buffering = TRUE;
   } else if (strcmp(key, "ports") == 0) {

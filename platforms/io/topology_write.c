@@ -35,23 +35,6 @@ static gboolean finish(FILE *out, GError **error)
   return TRUE;
 }
 
-static const char *forwarding_name(NsForwarding f)
-{
-  return f == NS_FORWARD_CUT_THROUGH ? "cut-through" : "store-and-forward";
-}
-
-static const char *buffering_name(NsBuffering b)
-{
-  switch (b) {
-  case NS_BUFFER_INPUT:
-    return "input";
-  case NS_BUFFER_SHARED:
-    return "shared";
-  default:
-    return "output";
-  }
-}
-
 /* Comments must stay on one line. */
 static char *one_line(const char *s)
 {
@@ -263,16 +246,8 @@ static gboolean same_node_attrs(const NsNode *a, const NsNode *b)
 
 static char *machine_attrs(const NsNode *m)
 {
-  switch (m->ports) {
-  case NS_PORTS_ONE:
-    return g_strdup(" ports=one");
-  case NS_PORTS_ALL:
-    return g_strdup(" ports=all");
-  case NS_PORTS_K:
-    return g_strdup_printf(" ports=%d", m->k_ports);
-  default:
-    return g_strdup("");
-  }
+  g_autofree char *ports = ns_port_kind_to_string(m->ports, m->k_ports);
+  return ports != NULL ? g_strconcat(" ports=", ports, NULL) : g_strdup("");
 }
 
 /* The fabric statements: the routing when it is not a tree's, the grid,
@@ -312,11 +287,11 @@ static char *switch_attrs(const NsNode *s)
 {
   GString *a = g_string_new(NULL);
   if (s->forwarding != NS_FORWARD_STORE_AND_FORWARD)
-    g_string_append_printf(a, " forwarding=%s", forwarding_name(s->forwarding));
+    g_string_append_printf(a, " forwarding=%s", ns_forwarding_name(s->forwarding));
   if (s->buffer_packets > 0)
     g_string_append_printf(a, " buffer=%dp", s->buffer_packets);
   if (s->buffering != NS_BUFFER_OUTPUT)
-    g_string_append_printf(a, " buffering=%s", buffering_name(s->buffering));
+    g_string_append_printf(a, " buffering=%s", ns_buffering_name(s->buffering));
   return g_string_free(a, FALSE);
 }
 
@@ -442,7 +417,7 @@ gboolean ns_topology_write_dot(const NsTopology *topo, FILE *out, GError **error
       g_string_append(o, " [shape=box];\n");
     } else {
       g_string_append_printf(o, " [shape=ellipse, tooltip=\"%s, %s buffering",
-                             forwarding_name(nd->forwarding), buffering_name(nd->buffering));
+                             ns_forwarding_name(nd->forwarding), ns_buffering_name(nd->buffering));
       if (nd->buffer_packets > 0)
         g_string_append_printf(o, ", %d packets", nd->buffer_packets);
       g_string_append(o, "\"];\n");
@@ -555,12 +530,12 @@ gboolean ns_topology_write_graphml(const NsTopology *topo, FILE *out, GError **e
     if (nd->kind == NS_NODE_SWITCH) {
       g_string_append_printf(o, "<data key=\"forwarding\">%s</data>"
                                 "<data key=\"buffering\">%s</data>",
-                             forwarding_name(nd->forwarding), buffering_name(nd->buffering));
+                             ns_forwarding_name(nd->forwarding), ns_buffering_name(nd->buffering));
       if (nd->buffer_packets > 0)
         g_string_append_printf(o, "<data key=\"buffer\">%d</data>", nd->buffer_packets);
     } else if (nd->ports != NS_PORTS_DEFAULT) {
-      g_autofree char *ports = machine_attrs(nd); /* " ports=VALUE" */
-      g_string_append_printf(o, "<data key=\"ports\">%s</data>", ports + strlen(" ports="));
+      g_autofree char *ports = ns_port_kind_to_string(nd->ports, nd->k_ports);
+      g_string_append_printf(o, "<data key=\"ports\">%s</data>", ports);
     }
     g_string_append(o, "</node>\n");
   }

@@ -551,6 +551,45 @@ gboolean ns_routing_kind_from_name(const char *name, NsRoutingKind *kind)
   return FALSE;
 }
 
+/* ---- switch attributes ------------------------------------------------- */
+
+/* Index of `name` in `names` (n entries), or -1. */
+static int name_index(const char *const *names, gsize n, const char *name)
+{
+  for (gsize i = 0; i < n; i++)
+    if (g_strcmp0(name, names[i]) == 0)
+      return (int)i;
+  return -1;
+}
+
+static const char *const forwarding_names[] = {
+  [NS_FORWARD_STORE_AND_FORWARD] = "store-and-forward", [NS_FORWARD_CUT_THROUGH] = "cut-through",
+};
+
+const char *ns_forwarding_name(NsForwarding f) { return forwarding_names[f]; }
+
+gboolean ns_forwarding_parse(const char *name, NsForwarding *f)
+{
+  int i = name_index(forwarding_names, G_N_ELEMENTS(forwarding_names), name);
+  if (i >= 0)
+    *f = (NsForwarding)i;
+  return i >= 0;
+}
+
+static const char *const buffering_names[] = {
+  [NS_BUFFER_OUTPUT] = "output", [NS_BUFFER_INPUT] = "input", [NS_BUFFER_SHARED] = "shared",
+};
+
+const char *ns_buffering_name(NsBuffering b) { return buffering_names[b]; }
+
+gboolean ns_buffering_parse(const char *name, NsBuffering *b)
+{
+  int i = name_index(buffering_names, G_N_ELEMENTS(buffering_names), name);
+  if (i >= 0)
+    *b = (NsBuffering)i;
+  return i >= 0;
+}
+
 /* ---- port model -------------------------------------------------------- */
 
 gboolean ns_grid_spec_parse(const char *text, int *n_dims, int *sizes, gboolean *wrap,
@@ -600,6 +639,20 @@ gboolean ns_port_kind_parse(const char *text, NsPortKind *kind, int *k)
   } else
     return FALSE;
   return TRUE;
+}
+
+char *ns_port_kind_to_string(NsPortKind kind, int k)
+{
+  switch (kind) {
+  case NS_PORTS_ONE:
+    return g_strdup("one");
+  case NS_PORTS_ALL:
+    return g_strdup("all");
+  case NS_PORTS_K:
+    return g_strdup_printf("%d", k);
+  default:
+    return NULL;
+  }
 }
 
 NsPortKind ns_topology_machine_port_kind(const NsTopology *t, int machine)

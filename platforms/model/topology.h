@@ -44,8 +44,17 @@ typedef enum { NS_NODE_MACHINE, NS_NODE_SWITCH } NsNodeKind;
  * as soon as the header is in. */
 typedef enum { NS_FORWARD_STORE_AND_FORWARD, NS_FORWARD_CUT_THROUGH } NsForwarding;
 
+/* "store-and-forward", "cut-through": the one spelling of every reader,
+ * writer and generator option. */
+const char *ns_forwarding_name(NsForwarding f);
+gboolean ns_forwarding_parse(const char *name, NsForwarding *f);
+
 /* Where a switch buffers frames. */
 typedef enum { NS_BUFFER_OUTPUT, NS_BUFFER_INPUT, NS_BUFFER_SHARED } NsBuffering;
+
+/* "output", "input", "shared". */
+const char *ns_buffering_name(NsBuffering b);
+gboolean ns_buffering_parse(const char *name, NsBuffering *b);
 
 /* How many transfers a machine may send, and receive, in one phase. */
 typedef enum {
@@ -123,6 +132,9 @@ gboolean ns_routing_kind_from_name(const char *name, NsRoutingKind *kind);
  * *k is K for NS_PORTS_K, else 0. FALSE for anything else. */
 #define NS_MAX_PORTS 1024
 gboolean ns_port_kind_parse(const char *text, NsPortKind *kind, int *k);
+/* "one", "all" or K (newly allocated), as ns_port_kind_parse reads it;
+ * NULL for NS_PORTS_DEFAULT (nothing written). */
+char *ns_port_kind_to_string(NsPortKind kind, int k);
 
 /* The largest grid: 8 dimensions. */
 #define NS_MAX_DIMS 8

@@ -12,6 +12,20 @@ static const char *const method_names[] = {
 
 const char *ns_span_method_name(NsSpanMethod m) { return method_names[m]; }
 
+gboolean ns_span_method_parse(const char *name, NsSpanMethod *m)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS(method_names); i++)
+    if (strcmp(name, method_names[i]) == 0) {
+      *m = (NsSpanMethod)i;
+      return TRUE;
+    }
+  if (strcmp(name, "random") == 0) { /* the dissertation's name */
+    *m = NS_SPAN_KRUSKAL;
+    return TRUE;
+  }
+  return FALSE;
+}
+
 void ns_span_spec_clear(NsSpanSpec *spec)
 {
   g_free(spec->root);
@@ -42,16 +56,7 @@ gboolean ns_span_spec_parse(const char *text, NsSpanSpec *spec, GError **error)
     }
     spec->seed = seed;
   }
-  gboolean known = FALSE;
-  for (gsize i = 0; i < G_N_ELEMENTS(method_names) && !known; i++)
-    if (strcmp(copy, method_names[i]) == 0) {
-      spec->method = (NsSpanMethod)i;
-      known = TRUE;
-    }
-  if (!known && strcmp(copy, "random") == 0) { /* the dissertation's name */
-    spec->method = NS_SPAN_KRUSKAL;
-    known = TRUE;
-  }
+  gboolean known = ns_span_method_parse(copy, &spec->method);
   if (!known) {
     g_autofree char *shown = g_strescape(copy, NULL);
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
@@ -63,53 +68,78 @@ gboolean ns_span_spec_parse(const char *text, NsSpanSpec *spec, GError **error)
   return TRUE;
 }
 
-/* The graph as igraph sees it: vertices = nodes, edges = links in order. */
-static gboolean to_igraph(const NsTopology *t, igraph_t *g)
+/* ---- the one implementation, on an edge list ---------------------------- */
+
+/* Edges incident to each vertex in edge order (a loop twice), as
+ * platforms/model/topology.c lays out a topology's incidence. */
+typedef struct {
+  int *start; /* n + 1 */
+  int *edge;  /* 2m */
+} NsIncidence;
+
+static void ns_i_incidence_init(NsIncidence *inc, int n, const int *ends, int m)
 {
-  int m = ns_topology_n_links(t);
-  igraph_vector_int_t ends;
-  if (igraph_vector_int_init(&ends, 2 * (igraph_integer_t)m) != IGRAPH_SUCCESS)
-    return FALSE;
+  inc->start = g_new0(int, n + 1);
+  inc->edge = g_new(int, 2 * (gsize)m + 1);
+  for (int i = 0; i < 2 * m; i++)
+    inc->start[ends[i] + 1]++;
+  for (int v = 0; v < n; v++)
+    inc->start[v + 1] += inc->start[v];
+  int *fill = g_memdup2(inc->start, sizeof(int) * (gsize)(n + 1));
   for (int i = 0; i < m; i++) {
-    VECTOR(ends)[2 * i] = ns_topology_link(t, i)->a;
-    VECTOR(ends)[2 * i + 1] = ns_topology_link(t, i)->b;
+    inc->edge[fill[ends[2 * i]]++] = i;
+    inc->edge[fill[ends[2 * i + 1]]++] = i;
   }
-  gboolean ok = igraph_create(g, &ends, ns_topology_n_nodes(t), IGRAPH_UNDIRECTED) ==
-                IGRAPH_SUCCESS;
-  igraph_vector_int_destroy(&ends);
+  g_free(fill);
+}
+
+static void ns_i_incidence_clear(NsIncidence *inc)
+{
+  g_free(inc->start);
+  g_free(inc->edge);
+}
+
+static int ns_i_other(const int *ends, int e, int v) { return ends[2 * e] == v ? ends[2 * e + 1] : ends[2 * e]; }
+
+static gboolean ns_i_igraph(int n, const int *ends, int m, igraph_t *g)
+{
+  igraph_vector_int_t v;
+  if (igraph_vector_int_init(&v, 2 * (igraph_integer_t)m) != IGRAPH_SUCCESS)
+    return FALSE;
+  for (int i = 0; i < 2 * m; i++)
+    VECTOR(v)[i] = ends[i];
+  gboolean ok = igraph_create(g, &v, n, IGRAPH_UNDIRECTED) == IGRAPH_SUCCESS;
+  igraph_vector_int_destroy(&v);
   return ok;
 }
 
-/* The lowest-id link between a node and its tree parent. */
-static int parent_link(const NsTopology *t, int v, int parent)
+/* bfs or dfs from `root`: the lowest-numbered edge to each parent. */
+static gboolean ns_i_search_tree(int n, const int *ends, int m, const NsIncidence *inc,
+                                 gboolean bfs, int root, gboolean *keep)
 {
-  const int *inc = ns_topology_incident(t, v);
-  for (int k = 0; k < ns_topology_degree(t, v); k++)
-    if (ns_topology_link_other(t, inc[k], v) == parent)
-      return inc[k];
-  return -1;
-}
-
-/* bfs or dfs from `root`: keep[link] for every parent link. */
-static gboolean search_tree(const NsTopology *t, igraph_t *g, NsSpanMethod m, int root,
-                            gboolean *keep)
-{
+  igraph_t g;
+  if (!ns_i_igraph(n, ends, m, &g))
+    return FALSE;
   igraph_vector_int_t parents;
   igraph_vector_int_init(&parents, 0);
-  igraph_error_t rc =
-      m == NS_SPAN_BFS
-          ? igraph_bfs(g, root, NULL, IGRAPH_ALL, false, NULL, NULL, NULL, &parents, NULL, NULL,
-                       NULL, NULL, NULL)
-          : igraph_dfs(g, root, IGRAPH_ALL, false, NULL, NULL, &parents, NULL, NULL, NULL, NULL);
-  for (int v = 0; rc == IGRAPH_SUCCESS && v < ns_topology_n_nodes(t); v++)
-    if (VECTOR(parents)[v] >= 0)
-      keep[parent_link(t, v, (int)VECTOR(parents)[v])] = TRUE;
+  gboolean ok = (bfs ? igraph_bfs(&g, root, NULL, IGRAPH_ALL, false, NULL, NULL, NULL, &parents,
+                                  NULL, NULL, NULL, NULL, NULL)
+                     : igraph_dfs(&g, root, IGRAPH_ALL, false, NULL, NULL, &parents, NULL, NULL,
+                                  NULL, NULL)) == IGRAPH_SUCCESS;
+  for (int v = 0; ok && v < n; v++) {
+    int parent = v == root ? -1 : (int)VECTOR(parents)[v];
+    for (int k = inc->start[v]; parent >= 0 && k < inc->start[v + 1]; k++)
+      if (ns_i_other(ends, inc->edge[k], v) == parent) {
+        keep[inc->edge[k]] = TRUE;
+        break;
+      }
+  }
   igraph_vector_int_destroy(&parents);
-  return rc == IGRAPH_SUCCESS;
+  igraph_destroy(&g);
+  return ok;
 }
 
-/* Links in random order, each kept unless it closes a cycle. */
-static int find(int *up, int v)
+static int ns_i_find(int *up, int v)
 {
   while (up[v] != v) {
     up[v] = up[up[v]];
@@ -118,40 +148,104 @@ static int find(int *up, int v)
   return v;
 }
 
-static gboolean kruskal_tree(const NsTopology *t, gboolean *keep)
+/* Edges in random order, each kept unless it closes a cycle. The shuffle
+ * is igraph_vector_int_shuffle's Fisher–Yates, drawn from `rng`. */
+static void ns_i_kruskal_tree(int n, const int *ends, int m, igraph_rng_t *rng, gboolean *keep)
 {
-  int n = ns_topology_n_nodes(t), m = ns_topology_n_links(t);
-  igraph_vector_int_t order;
-  if (igraph_vector_int_init_range(&order, 0, m) != IGRAPH_SUCCESS)
-    return FALSE;
-  igraph_vector_int_shuffle(&order);
-  int *up = g_new(int, n);
+  int *order = g_new(int, MAX(m, 1)), *up = g_new(int, MAX(n, 1));
+  for (int i = 0; i < m; i++)
+    order[i] = i;
+  for (int i = m - 1; i > 0; i--) {
+    int j = (int)igraph_rng_get_integer(rng, 0, i), x = order[i];
+    order[i] = order[j];
+    order[j] = x;
+  }
   for (int v = 0; v < n; v++)
     up[v] = v;
   for (int i = 0; i < m; i++) {
-    int li = (int)VECTOR(order)[i];
-    const NsLink *l = ns_topology_link(t, li);
-    int a = find(up, l->a), b = find(up, l->b);
-    if (a != b) {
-      up[a] = b;
-      keep[li] = TRUE;
+    int ra = ns_i_find(up, ends[2 * order[i]]), rb = ns_i_find(up, ends[2 * order[i] + 1]);
+    if (ra != rb) {
+      up[ra] = rb;
+      keep[order[i]] = TRUE;
     }
   }
+  g_free(order);
   g_free(up);
-  igraph_vector_int_destroy(&order);
-  return TRUE;
 }
 
-static gboolean uniform_tree(const NsTopology *t, igraph_t *g, int root, gboolean *keep)
+/* Wilson's algorithm (Wilson, "Generating random spanning trees more
+ * quickly than the cover time", STOC 1996): loop-erased random walks from
+ * each vertex in turn to the tree grown from `root`. The graph must be
+ * connected. */
+static void ns_i_wilson_tree(int n, const int *ends, const NsIncidence *inc, int root,
+                             igraph_rng_t *rng, gboolean *keep)
 {
+  gboolean *in_tree = g_new0(gboolean, n);
+  int *next = g_new(int, n), *via = g_new(int, n);
+  in_tree[root] = TRUE;
+  for (int v = 0; v < n; v++) {
+    for (int u = v; !in_tree[u]; u = next[u]) { /* the walk; later visits overwrite loops */
+      int k = inc->start[u] + (int)igraph_rng_get_integer(rng, 0, inc->start[u + 1] - inc->start[u] - 1);
+      via[u] = inc->edge[k];
+      next[u] = ns_i_other(ends, via[u], u);
+    }
+    for (int u = v; !in_tree[u]; u = next[u]) {
+      in_tree[u] = TRUE;
+      keep[via[u]] = TRUE;
+    }
+  }
+  g_free(in_tree);
+  g_free(next);
+  g_free(via);
+}
+
+/* igraph's uniform tree (a random walk on igraph's default generator). */
+static gboolean ns_i_igraph_walk_tree(int n, const int *ends, int m, int root, gboolean *keep)
+{
+  igraph_t g;
+  if (!ns_i_igraph(n, ends, m, &g))
+    return FALSE;
   igraph_vector_int_t edges;
   igraph_vector_int_init(&edges, 0);
-  gboolean ok = igraph_random_spanning_tree(g, &edges, root) == IGRAPH_SUCCESS;
+  gboolean ok = igraph_random_spanning_tree(&g, &edges, root) == IGRAPH_SUCCESS;
   for (igraph_integer_t i = 0; ok && i < igraph_vector_int_size(&edges); i++)
     keep[VECTOR(edges)[i]] = TRUE;
   igraph_vector_int_destroy(&edges);
+  igraph_destroy(&g);
   return ok;
 }
+
+int ns_spanning_tree_edges(int n, const int *ends, int m, NsSpanMethod method, int root,
+                           struct igraph_rng_t *rng, NsSpanWalk walk, gboolean *keep)
+{
+  g_return_val_if_fail(method != NS_SPAN_UNIFORM || walk != NS_SPAN_WALK_IGRAPH ||
+                           rng == igraph_rng_default(), -1);
+  NsIncidence inc;
+  ns_i_incidence_init(&inc, n, ends, m);
+  gboolean ok = TRUE;
+  switch (method) {
+  case NS_SPAN_BFS:
+  case NS_SPAN_DFS:
+    ok = ns_i_search_tree(n, ends, m, &inc, method == NS_SPAN_BFS, root, keep);
+    break;
+  case NS_SPAN_KRUSKAL:
+    ns_i_kruskal_tree(n, ends, m, rng, keep);
+    break;
+  case NS_SPAN_UNIFORM:
+    if (walk == NS_SPAN_WALK_WILSON)
+      ns_i_wilson_tree(n, ends, &inc, root, rng, keep);
+    else
+      ok = ns_i_igraph_walk_tree(n, ends, m, root, keep);
+    break;
+  }
+  ns_i_incidence_clear(&inc);
+  int kept = 0;
+  for (int i = 0; ok && i < m; i++)
+    kept += keep[i] ? 1 : 0;
+  return ok ? kept : -1;
+}
+
+/* ---- spanning trees of topologies ------------------------------------------ */
 
 /* The root: the named node, else a switch (or, with none, a node) drawn
  * from the seed. */
@@ -179,17 +273,17 @@ NsTopology *ns_topology_spanning_tree(const NsTopology *graph, const NsSpanSpec 
   int root = pick_root(graph, spec, error);
   if (root < 0)
     return NULL;
-  igraph_t g;
-  if (!to_igraph(graph, &g)) {
-    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "igraph could not build the graph");
-    return NULL;
+  int m = ns_topology_n_links(graph);
+  int *ends = g_new(int, 2 * (gsize)m + 1);
+  for (int i = 0; i < m; i++) {
+    ends[2 * i] = ns_topology_link(graph, i)->a;
+    ends[2 * i + 1] = ns_topology_link(graph, i)->b;
   }
-  gboolean *keep = g_new0(gboolean, ns_topology_n_links(graph) + 1);
-  gboolean ok = spec->method == NS_SPAN_KRUSKAL   ? kruskal_tree(graph, keep)
-                : spec->method == NS_SPAN_UNIFORM ? uniform_tree(graph, &g, root, keep)
-                                                  : search_tree(graph, &g, spec->method, root, keep);
-  igraph_destroy(&g);
-  if (!ok) {
+  gboolean *keep = g_new0(gboolean, m + 1);
+  int kept = ns_spanning_tree_edges(ns_topology_n_nodes(graph), ends, m, spec->method, root,
+                                    igraph_rng_default(), NS_SPAN_WALK_IGRAPH, keep);
+  g_free(ends);
+  if (kept < 0) {
     g_free(keep);
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "igraph failed to build the %s spanning tree",
                     ns_span_method_name(spec->method));

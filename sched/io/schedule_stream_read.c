@@ -651,11 +651,7 @@ static void check_header(NsScheduleReader *r)
   NsExecution execution;
   if (!slot_string(r, K_EXECUTION, "an execution", &str))
     return;
-  if (strcmp(str, "phased") == 0)
-    execution = NS_EXEC_PHASED;
-  else if (strcmp(str, "posted") == 0)
-    execution = NS_EXEC_POSTED;
-  else {
+  if (!ns_execution_parse(str, &execution)) {
     path_key(&p, "execution");
     schema_fail(r, RANK(K_EXECUTION), &p,
                 "unknown execution \"%s\" (expected \"phased\" or \"posted\")", str);

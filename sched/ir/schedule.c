@@ -44,6 +44,16 @@ const char *ns_execution_name(NsExecution e)
   return e == NS_EXEC_POSTED ? "posted" : "phased";
 }
 
+gboolean ns_execution_parse(const char *name, NsExecution *e)
+{
+  for (NsExecution x = NS_EXEC_PHASED; x <= NS_EXEC_POSTED; x++)
+    if (strcmp(name, ns_execution_name(x)) == 0) {
+      *e = x;
+      return TRUE;
+    }
+  return FALSE;
+}
+
 NsSchedule *ns_schedule_new(NsCollective collective, const char *algorithm,
                             int n_machines, const char *const *machines, uint64_t msize)
 {

@@ -128,6 +128,8 @@ gboolean ns_collective_from_name(const char *name, NsCollective *c);
  * than NS_MAX_PAIRWISE_MACHINES machines. O(1). */
 gboolean ns_collective_size_check(NsCollective c, int64_t n_machines, GError **error);
 const char *ns_execution_name(NsExecution e);
+/* "phased" or "posted". */
+gboolean ns_execution_parse(const char *name, NsExecution *e);
 
 /* New empty schedule over the given machine names (copied). */
 NsSchedule *ns_schedule_new(NsCollective collective, const char *algorithm,
