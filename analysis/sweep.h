@@ -4,7 +4,7 @@
  * methods = grid points; × seeds = tasks, one random topology each. A
  * sweep over files ([sweep] files = DIR/PATTERN, ...) has one generator,
  * `files`: tree methods = points; × files = tasks, one file each, read by
- * the installed loader (ns_sweep_set_loader). Every
+ * platforms/io/topology_spec.h as -T FILE reads it. Every
  * task gives one row of metrics (analysis/sweep_metrics.c): sizes, path
  * lengths (min, mean, max, distribution), the all-to-all bottleneck load
  * and bandwidth-weighted time bound, the LR1/LR2/LR3 rings' maximum and
@@ -73,16 +73,10 @@ const char *ns_sweep_description(const NsSweep *sw);
 const char *ns_sweep_model(const NsSweep *sw);
 guint ns_sweep_n_measures(const NsSweep *sw);
 
-/* Loads one topology file of a sweep over files ([sweep] files):
- * `format` is the spec's `format` as -f takes it (NULL: guessed). */
-typedef NsTopology *(*NsSweepLoadFunc)(const char *path, const char *format, void *data,
-                                       GError **error);
-
-/* Installs the function that loads the files of a sweep over files — the
- * CLI installs its own (`-T FILE`'s), so any file -T accepts can be swept.
- * Without one, ns_topology_load() reads them (format native, slurm or
- * graphml, or guessed). */
-void ns_sweep_set_loader(NsSweep *sw, NsSweepLoadFunc load, void *data);
+/* Where the readers' warnings on the files of a sweep over files go
+ * (NULL: dropped). The files are read as -T FILE reads them, with the
+ * spec's `format` as -f (platforms/io/topology_spec.h). */
+void ns_sweep_set_warn(NsSweep *sw, NsWarnFunc warn, void *data);
 
 /* Installs the measurement of the `measure` items; `settings` describes
  * every setting that changes a measurement (part of the row keys). Must

@@ -46,15 +46,6 @@ static gboolean install_measure(NsSweep *sw, NsSimOptions *opt, GError **error)
 }
 #endif
 
-/* The files of a sweep over files are read as -T FILE reads them (any
- * format -T accepts, -f's spellings in the spec's `format`). */
-static NsTopology *load_sweep_file(const char *path, const char *format, void *data,
-                                   GError **error)
-{
-  (void)data;
-  return ns_cli_load_topology(path, format, NULL, error);
-}
-
 /* "I/N" with 0 <= I < N. */
 static gboolean parse_shard(const char *text, int *shard, int *n, GError **error)
 {
@@ -178,7 +169,7 @@ static int run(const Args *a, gboolean merge, int argc, char **argv)
   g_autoptr(NsSweep) sw = load(a, spec, &error);
   if (sw == NULL)
     return ns_cli_fail(error);
-  ns_sweep_set_loader(sw, load_sweep_file, NULL);
+  ns_sweep_set_warn(sw, ns_cli_print_warning, NULL);
   const char *outdir = a->output != NULL ? a->output : ns_sweep_output(sw);
   if (outdir == NULL)
     return ns_cli_usage("sweep", "no output directory: -o DIR, or output = DIR in [sweep]");
