@@ -27,7 +27,8 @@
  *   - sharded: task t belongs to shard t mod N; each shard writes its own
  *     file and ns_sweep_merge() joins them, checking none is missing, into
  *     exactly the files an unsharded run writes (byte for byte);
- *   - any other distributor (MPI: mpi/) plugs in as an NsSweepExecutor.
+ *   - any other distributor (MPI: mpi/) plugs in as an NsSweepExecutor,
+ *     passed to ns_sweep_run() or ns_sweep_command() (sweep_command.h).
  */
 #ifndef NETSCHED_SWEEP_H
 #define NETSCHED_SWEEP_H
@@ -116,6 +117,11 @@ typedef struct NsSweepExecutor {
                   void *sink_data, void *self, GError **error);
   void *self;
   int workers;        /* how many computations at once, for reports */
+  /* NULL, or called with the built sweep before a run touches its output
+   * directory: TRUE when this process does not run the sweep but served
+   * another that runs it (netsched-mpi's ranks > 0 compute rows for rank 0
+   * until told to stop); the command then ends there, successfully. */
+  gboolean (*serves)(const NsSweep *sw, void *self);
 } NsSweepExecutor;
 
 /*

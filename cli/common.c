@@ -87,12 +87,18 @@ gboolean ns_cli_check_writable(const char *path, GError **error)
   return TRUE;
 }
 
+int ns_cli_option_error(GError *error)
+{
+  fprintf(stderr, "netsched: %s\nTry '--help'.\n", error->message);
+  g_error_free(error);
+  return 2;
+}
+
 gboolean ns_cli_parse(GOptionContext *ctx, int *argc, char ***argv)
 {
   GError *error = NULL;
   if (!g_option_context_parse(ctx, argc, argv, &error)) {
-    fprintf(stderr, "netsched: %s\nTry '--help'.\n", error->message);
-    g_error_free(error);
+    ns_cli_option_error(error);
     return FALSE;
   }
   return TRUE;
