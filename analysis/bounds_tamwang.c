@@ -65,11 +65,24 @@ static void link_model(const NsTopology *topo, uint64_t item, NsTwModel *m)
   g_free(route);
 }
 
+/* Does a switch state its buffer (gen:hierarchy, a `buffer=` in the native
+ * format)? Without one the window's O(|M|² · route) walk is skipped. */
+static gboolean buffered(const NsTopology *topo)
+{
+  for (int v = 0; v < ns_topology_n_nodes(topo); v++)
+    if (ns_topology_node(topo, v)->kind == NS_NODE_SWITCH &&
+        ns_topology_node(topo, v)->buffer_packets > 0)
+      return TRUE;
+  return FALSE;
+}
+
 gboolean ns_tw_bound(const NsTopology *topo, uint64_t msize, uint64_t item, double uplink,
                      NsTwBound *out)
 {
   *out = (NsTwBound){ .p = ns_topology_n_machines(topo), .msize = msize, .uplink = uplink,
                       .item = item > 0 ? item : NS_SYNC_WINDOW_ITEM };
+  if (!buffered(topo))
+    return FALSE;
   ns_tw_global_window(topo, 0, &out->window);
   if (out->window.window == 0)
     return FALSE;

@@ -77,8 +77,8 @@ typedef struct {
  * times from its links, and on a d1-per-switch hierarchy the eq. 7 bound for
  * an effective uplink capacity `uplink` (B/s, NS_TW_UPLINK_MEASURED for the
  * paper's). `item` 0 means the window's NS_SYNC_WINDOW_ITEM. Returns FALSE, with nothing to
- * print, when no switch of the topology declares a buffer size.
- * Time O(|M|² · route length).
+ * print, when no switch of the topology declares a buffer size (found in
+ * O(|V|)). Time O(|M|² · route length).
  */
 gboolean ns_tw_bound(const NsTopology *topo, uint64_t msize, uint64_t item, double uplink,
                      NsTwBound *out);

@@ -3,6 +3,7 @@
 #include "analysis/design.h"
 #include "analysis/experiment.h"
 #include "analysis/keyfile.h"
+#include "platforms/io/topology_spec.h"
 #include "platforms/model/error.h"
 #include "sched/ir/schedule.h"
 #include <errno.h>
@@ -70,11 +71,10 @@ static char *value(const NsKeyGroup *g, const char *key)
   return e != NULL ? g_strdup(e->value) : NULL;
 }
 
+/* A path of the file (output, prices): relative to the file's directory. */
 static char *resolve(const char *dir, const char *path)
 {
-  if (g_str_has_prefix(path, "gen:") || g_path_is_absolute(path))
-    return g_strdup(path);
-  return g_build_filename(dir, path, NULL);
+  return g_path_is_absolute(path) ? g_strdup(path) : g_build_filename(dir, path, NULL);
 }
 
 static char **model_list(const char *text)
@@ -213,7 +213,7 @@ static gboolean read_topology(NsScenario *s, const NsKeyGroup *g, const char *di
   const NsKeyEntry *own_models_entry = ns_keygroup_find(g, "models");
   NsScenarioTopology t = {
     .prices = prices != NULL ? resolve(dir, prices->value) : NULL,
-    .name = g_strdup(name), .file = resolve(dir, file), .format = value(g, "format"),
+    .name = g_strdup(name), .file = ns_topology_spec_resolve(file, dir), .format = value(g, "format"),
     .models = model_list(own_models ? own_models : models ? models : "ideal"),
     .spanning = g_strdup(own_spanning ? own_spanning : spanning),
     .description = value(g, "description"), .versus = value(g, "versus"),

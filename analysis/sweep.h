@@ -4,7 +4,7 @@
  * methods = grid points; × seeds = tasks, one random topology each. A
  * sweep over files ([sweep] files = DIR/PATTERN, ...) has one generator,
  * `files`: tree methods = points; × files = tasks, one file each, read by
- * the installed loader (ns_sweep_set_loader). Every
+ * platforms/io/topology_spec.h as -T FILE reads it. Every
  * task gives one row of metrics (analysis/sweep_metrics.c): sizes, path
  * lengths (min, mean, max, distribution), the all-to-all bottleneck load
  * and bandwidth-weighted time bound, the LR1/LR2/LR3 rings' maximum and
@@ -27,7 +27,8 @@
  *   - sharded: task t belongs to shard t mod N; each shard writes its own
  *     file and ns_sweep_merge() joins them, checking none is missing, into
  *     exactly the files an unsharded run writes (byte for byte);
- *   - any other distributor (MPI: mpi/) plugs in as an NsSweepExecutor.
+ *   - any other distributor (MPI: mpi/) plugs in as an NsSweepExecutor,
+ *     passed to ns_sweep_run() or ns_sweep_command() (sweep_command.h).
  */
 #ifndef NETSCHED_SWEEP_H
 #define NETSCHED_SWEEP_H
@@ -73,16 +74,10 @@ const char *ns_sweep_description(const NsSweep *sw);
 const char *ns_sweep_model(const NsSweep *sw);
 guint ns_sweep_n_measures(const NsSweep *sw);
 
-/* Loads one topology file of a sweep over files ([sweep] files):
- * `format` is the spec's `format` as -f takes it (NULL: guessed). */
-typedef NsTopology *(*NsSweepLoadFunc)(const char *path, const char *format, void *data,
-                                       GError **error);
-
-/* Installs the function that loads the files of a sweep over files — the
- * CLI installs its own (`-T FILE`'s), so any file -T accepts can be swept.
- * Without one, ns_topology_load() reads them (format native, slurm or
- * graphml, or guessed). */
-void ns_sweep_set_loader(NsSweep *sw, NsSweepLoadFunc load, void *data);
+/* Where the readers' warnings on the files of a sweep over files go
+ * (NULL: dropped). The files are read as -T FILE reads them, with the
+ * spec's `format` as -f (platforms/io/topology_spec.h). */
+void ns_sweep_set_warn(NsSweep *sw, NsWarnFunc warn, void *data);
 
 /* Installs the measurement of the `measure` items; `settings` describes
  * every setting that changes a measurement (part of the row keys). Must
@@ -122,6 +117,11 @@ typedef struct NsSweepExecutor {
                   void *sink_data, void *self, GError **error);
   void *self;
   int workers;        /* how many computations at once, for reports */
+  /* NULL, or called with the built sweep before a run touches its output
+   * directory: TRUE when this process does not run the sweep but served
+   * another that runs it (netsched-mpi's ranks > 0 compute rows for rank 0
+   * until told to stop); the command then ends there, successfully. */
+  gboolean (*serves)(const NsSweep *sw, void *self);
 } NsSweepExecutor;
 
 /*

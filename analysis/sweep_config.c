@@ -12,6 +12,7 @@
 #include "analysis/sweep_private.h"
 #include "platforms/model/error.h"
 #include "platforms/gen/gtitm.h"
+#include "platforms/io/read_options.h"
 #include "platforms/io/topology_io.h"
 #include "platforms/model/units.h"
 #include <errno.h>
@@ -398,17 +399,14 @@ static gboolean parse_files(NsSweep *sw, const char *text, const char *base_dir,
   return TRUE;
 }
 
-/* `format`: what -f takes (native, slurm, slurm:UNIT, graphml). */
+/* `format`: what -f takes (FORMAT[:OPTION]..., platforms/io/read_options.h). */
 static gboolean check_format(const char *v, const char *where, GError **error)
 {
-  NsTopoFormat f;
-  double unit;
-  const char *why = NULL;
-  if (ns_topo_format_from_name(v, &f) ||
-      (g_str_has_prefix(v, "slurm:") && ns_parse_bandwidth(v + 6, &unit, &why)))
+  NsReadOptions options;
+  g_autoptr(GError) why = NULL;
+  if (ns_read_options_parse(v, &options, &why))
     return TRUE;
-  return ns_keyfile_fail(error, where, "format '%s': expected native, slurm, slurm:UNIT or graphml",
-                         v);
+  return ns_keyfile_fail(error, where, "%s", why->message);
 }
 
 /* A sweep over files has one generator, "files", without parameters: its
@@ -1113,10 +1111,10 @@ const char *ns_sweep_task_file_path(const NsSweep *sw, guint task)
   return sw->files != NULL ? g_ptr_array_index(sw->file_paths, task % sw->seeds->len) : NULL;
 }
 
-void ns_sweep_set_loader(NsSweep *sw, NsSweepLoadFunc load, void *data)
+void ns_sweep_set_warn(NsSweep *sw, NsWarnFunc warn, void *data)
 {
-  sw->load = load;
-  sw->load_data = data;
+  sw->warn = warn;
+  sw->warn_data = data;
 }
 
 char *ns_sweep_task_label(const NsSweep *sw, guint task)

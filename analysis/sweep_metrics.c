@@ -9,6 +9,7 @@
 #include "platforms/gen/shapes.h"
 #include "platforms/routing/spanning.h"
 #include "platforms/io/topology_io.h"
+#include "platforms/io/topology_spec.h"
 #include "platforms/routing/tree.h"
 #include "sched/planners/allgather/allgather_ring_common.h"
 #include "sched/planners/registry.h"
@@ -245,20 +246,12 @@ static void bcast_metrics(const NsTopology *t, uint64_t msize, double *v, char *
 
 /* ---- the row --------------------------------------------------------------------------- */
 
-/* A file of a sweep over files, through the installed loader (the CLI's
- * -T FILE reader) or, without one, ns_topology_load(). */
+/* A file of a sweep over files, read as -T FILE -f FORMAT reads it. */
 static NsTopology *load_file(const NsSweep *sw, guint task, GError **error)
 {
-  const char *path = ns_sweep_task_file_path(sw, task);
-  if (sw->load != NULL)
-    return sw->load(path, sw->format, sw->load_data, error);
-  NsTopoFormat format = NS_TOPO_FORMAT_AUTO;
-  if (sw->format != NULL && !ns_topo_format_from_name(sw->format, &format)) {
-    g_set_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED,
-                "format '%s' needs the command line's reader", sw->format);
-    return NULL;
-  }
-  return ns_topology_load(path, format, NULL, NULL, error);
+  NsTopologySpecOptions options = { .format = sw->format, .warn = sw->warn,
+                                    .warn_data = sw->warn_data };
+  return ns_topology_from_spec(ns_sweep_task_file_path(sw, task), &options, error);
 }
 
 static NsTopology *task_topology(const NsSweep *sw, guint task, const char *spec,

@@ -92,8 +92,8 @@ struct NsSweep {
   GPtrArray *file_paths;    /* char*: as opened */
   GPtrArray *file_digests;  /* char*: digests of their bytes (part of the row keys) */
   char *format;             /* [sweep] format: as -f takes it (NULL: guessed) */
-  NsSweepLoadFunc load;     /* NULL: ns_topology_load() with `format` */
-  void *load_data;
+  NsWarnFunc warn;          /* the readers' warnings on the files (NULL: dropped) */
+  void *warn_data;
   /* the grid */
   GPtrArray *points;        /* NsSweepPoint* */
   guint n_tasks;            /* at most NS_SWEEP_MAX_TASKS */

@@ -3,6 +3,7 @@
 #define NETSCHED_CLI_H
 
 #include "analysis/progress.h"
+#include "analysis/run_options.h"
 #include "platforms/model/topology.h"
 #include "sched/planners/registry.h"
 #include "sched/ir/schedule.h"
@@ -48,16 +49,6 @@ int ns_cmd_design(int argc, char **argv);
 int ns_cmd_calibrate(int argc, char **argv);
 int ns_cmd_sweep(int argc, char **argv);
 
-/* netsched-mpi (mpi/) sets this before ns_cmd_sweep(): given the loaded
- * sweep, it returns on rank 0 the executor that spreads the tasks over the
- * MPI ranks (analysis/sweep.h), and on the other ranks computes rows for
- * rank 0 until told to stop, then returns NULL with *served set. NULL
- * otherwise (the built-in worker processes). */
-struct NsSweep;
-struct NsSweepExecutor;
-extern const struct NsSweepExecutor *(*ns_cli_sweep_distributor)(struct NsSweep *sw,
-                                                                  gboolean *served,
-                                                                  GError **error);
 int ns_cmd_torus(int argc, char **argv);
 
 /* A GOptionArgFunc for an option that may be given once: stores a copy of
@@ -70,8 +61,14 @@ gboolean ns_cli_option_once(const char *option, const char *value, gpointer data
 /* Prints "netsched: <message>" to stderr and returns the exit status the
  * error calls for (see platforms/model/error.h). Frees the error. */
 int ns_cli_fail(GError *error);
+/* Prints an option the parser refused, with the --help hint; returns 2.
+ * Frees the error. */
+int ns_cli_option_error(GError *error);
 /* Prints a usage problem with the option context's help hint; returns 2. */
 int ns_cli_usage(const char *command, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+/* An NsWarnFunc: "warning: MESSAGE" on stderr. */
+void ns_cli_print_warning(const char *message, void *data);
 
 /* Loads a topology from a file (format from `format`, or guessed) or from a
  * "gen:SPEC" generator; warnings go to stderr. With `spanning`
@@ -110,31 +107,8 @@ void ns_cli_progress_init(NsCliProgress *p);
 void ns_cli_progress_show(NsCliProgress *p, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 void ns_cli_progress_end(NsCliProgress *p);
 
-/* --progress auto|bar|lines|none and --progress-interval S: the same in
- * every long command (simulate, compare, design, scenario, sweep). */
-typedef struct {
-  char *mode;
-  double interval;
-} NsCliProgressArgs;
-void ns_cli_add_progress_options(GOptionContext *ctx, NsCliProgressArgs *a);
-void ns_cli_progress_args_clear(NsCliProgressArgs *a);
-/* The reporter of the options on stderr (`what` starts its lines, `unit`
- * names what it counts, e.g. "rows"). FALSE with NS_ERROR_INPUT for an
- * unknown mode or a negative interval. */
-gboolean ns_cli_progress_new(const NsCliProgressArgs *a, const char *what, const char *unit,
-                             NsProgress **reporter, GError **error);
-
-/* --resume and --overwrite (and sweep's deprecated --restart): what a run
- * does with an output directory holding results (analysis/outdir.h). */
-typedef struct {
-  gboolean resume, overwrite, restart;
-} NsCliOutdirArgs;
-/* `restart`: also the hidden, deprecated --restart (= --overwrite). */
-void ns_cli_add_outdir_options(GOptionContext *ctx, NsCliOutdirArgs *a, gboolean restart);
-/* Applies the policy to `dir` for the result files `results`
- * (ns_outdir_policy); a note on stderr for --restart. */
-gboolean ns_cli_outdir(const NsCliOutdirArgs *a, const char *dir, const char *const *results,
-                       gboolean *resume, GError **error);
+/* The options every long command shares (--progress, --resume, ...) are
+ * analysis/run_options.h's: netsched-mpi's sweep takes them too. */
 
 /* Options whose values go through a callback (GOption gives every
  * callback of a group the same user data): the group's user data is a
@@ -159,8 +133,8 @@ gboolean ns_cli_option_slot(const char *option, const char *value, gpointer data
 typedef struct {
   char *topology, *format, *spanning, *collective, *algorithms, *msizes, *model, *outdir, *root,
       *segment;
-  NsCliOutdirArgs outdir_args; /* --resume, --overwrite */
-  NsCliProgressArgs progress;
+  NsOutdirArgs outdir_args; /* --resume, --overwrite */
+  NsProgressArgs progress;
   int queue;      /* packet model: switch queue (packets), 0 = default */
   char *tcp;      /* packet model: TCP variant, NULL = default */
   char *calibration; /* smpi model factors: a calibration file or bundled name */

@@ -35,8 +35,8 @@ gboolean ns_cli_measure_by_simulation(const NsTopology *topo, const NsSchedule *
 
 /* How `scenario run` and `design` run a study: the options they share. */
 typedef struct {
-  NsCliOutdirArgs outdir;     /* --resume, --overwrite */
-  NsCliProgressArgs progress; /* --progress, --progress-interval */
+  NsOutdirArgs outdir;        /* --resume, --overwrite */
+  NsProgressArgs progress; /* --progress, --progress-interval */
   gboolean retry_failed;      /* --retry-failed (implies --resume) */
   int jobs;                   /* -j: experiments at once (0: the cores) */
 } NsCliStudyArgs;

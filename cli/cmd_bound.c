@@ -10,18 +10,6 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
-/* Tam & Wang's figures (window, eq. 2, 6, 7) apply where switches state their
- * buffers (gen:hierarchy, a `buffer=` in the native format); elsewhere the
- * O(|M|^2) route walk behind them is skipped. */
-static gboolean tam_wang_bound(const NsTopology *t, uint64_t msize, NsTwBound *tw)
-{
-  gboolean buffered = FALSE;
-  for (int v = 0; v < ns_topology_n_nodes(t) && !buffered; v++)
-    buffered = ns_topology_node(t, v)->kind == NS_NODE_SWITCH &&
-               ns_topology_node(t, v)->buffer_packets > 0;
-  return buffered && ns_tw_bound(t, msize, 0, NS_TW_UPLINK_MEASURED, tw);
-}
-
 static void print_json(const NsTopology *t, const NsA2ABound *b, uint64_t msize)
 {
   g_autoptr(JsonBuilder) j = json_builder_new();
@@ -85,7 +73,7 @@ static void print_json(const NsTopology *t, const NsA2ABound *b, uint64_t msize)
   MEMBER("path_lengths_sampled", boolean, b->path_sampled);
 #undef MEMBER
   NsTwBound tw;
-  if (tam_wang_bound(t, msize, &tw))
+  if (ns_tw_bound(t, msize, 0, NS_TW_UPLINK_MEASURED, &tw))
     ns_tw_bound_json(j, t, &tw);
   json_builder_end_object(j);
   ns_cli_print_json(j);
@@ -445,7 +433,7 @@ int ns_cmd_bound(int argc, char **argv)
   else
     print_a2a(t, &b, msize);
   NsTwBound tw;
-  if (!json && tam_wang_bound(t, msize, &tw))
+  if (!json && ns_tw_bound(t, msize, 0, NS_TW_UPLINK_MEASURED, &tw))
     ns_tw_bound_print(stdout, t, &tw);
   status = 0;
 out:

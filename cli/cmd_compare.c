@@ -35,7 +35,7 @@ int ns_compare_run(const NsCompareArgs *a)
   }
   /* Every name is checked before anything runs. */
   if (!have_opt ||
-      !ns_cli_progress_new(&a->progress, "compare", "rows", &progress, &error) ||
+      !ns_progress_args_reporter(&a->progress, stderr, "compare", "rows", &progress, &error) ||
       (sizes = ns_msizes_parse("--msize", a->msizes ? a->msizes : "8KiB..256KiB", &error)) ==
           NULL ||
       (variants = ns_variants_parse(a->algorithms ? a->algorithms : "faraj:sender-all,ring,simple",
@@ -43,7 +43,7 @@ int ns_compare_run(const NsCompareArgs *a)
       (a->segment != NULL && !ns_cli_parse_size("--segment", a->segment, &segment, &error)) ||
       (t = ns_cli_load_topology(a->topology, a->format, a->spanning, &error)) == NULL ||
       !ns_sim_size_check(t, &error) || /* every row simulates: refused once, up front */
-      !ns_cli_outdir(&a->outdir_args, outdir, results, &resume, &error))
+      !ns_outdir_args_apply(&a->outdir_args, outdir, results, &resume, &error))
     goto fail;
   int root = 0;
   if (a->root != NULL && (root = ns_topology_find_machine(t, a->root)) < 0) {
@@ -134,8 +134,8 @@ int ns_cmd_compare(int argc, char **argv)
   GOptionGroup *main_group = g_option_group_new(NULL, NULL, NULL, slots, NULL);
   g_option_group_add_entries(main_group, entries);
   g_option_context_set_main_group(ctx, main_group);
-  ns_cli_add_outdir_options(ctx, &a.outdir_args, FALSE);
-  ns_cli_add_progress_options(ctx, &a.progress);
+  ns_outdir_args_add(ctx, &a.outdir_args, FALSE);
+  ns_progress_args_add(ctx, &a.progress);
   g_option_context_set_summary(
       ctx, "Plans, verifies and simulates every algorithm x message size and prints one\n"
            "table (time, throughput, ratio to the bound); writes the CSV row by row (so an\n"
@@ -158,6 +158,6 @@ int ns_cmd_compare(int argc, char **argv)
   g_free(a.topology); g_free(a.format); g_free(a.spanning); g_free(a.collective); g_free(a.algorithms);
   g_free(a.msizes); g_free(a.model); g_free(a.outdir); g_free(a.root); g_free(a.segment);
   g_free(a.tcp);
-  ns_cli_progress_args_clear(&a.progress);
+  ns_progress_args_clear(&a.progress);
   return status;
 }

@@ -204,7 +204,7 @@ int ns_cli_run_study(const NsScenario *sc, const NsCliStudyArgs *args)
   int status = 2;
   NsProgress *progress = NULL;
   gboolean resume = FALSE;
-  NsCliOutdirArgs outdir = args->outdir;
+  NsOutdirArgs outdir = args->outdir;
   /* retrying is resuming (unless starting over) */
   outdir.resume = outdir.resume || (args->retry_failed && !outdir.overwrite);
   if (sc->description != NULL)
@@ -214,14 +214,14 @@ int ns_cli_run_study(const NsScenario *sc, const NsCliStudyArgs *args)
     error = g_error_new(NS_ERROR, NS_ERROR_INPUT, "-j %d: expected 1 to 4096 jobs", args->jobs);
     goto out;
   }
-  if (!ns_cli_progress_new(&args->progress, "design", "rows", &progress, &error) ||
+  if (!ns_progress_args_reporter(&args->progress, stderr, "design", "rows", &progress, &error) ||
       (s.sizes = ns_msizes_parse("msizes", sc->msizes ? sc->msizes : "8KiB..256KiB", &error)) ==
           NULL ||
       !study_models(&s, sc, progress, &error) || !study_collectives(&s, sc, &error) ||
       !study_designs(&s, sc, &error) ||
       (sc->prices != NULL && (s.prices = ns_prices_load(sc->prices, &error)) == NULL) ||
       !design_prices(&s, sc, &error) ||
-      !ns_cli_outdir(&outdir, sc->output, study_results, &resume, &error))
+      !ns_outdir_args_apply(&outdir, sc->output, study_results, &resume, &error))
     goto out;
   NsDesignSpec spec = {
     .designs = s.designs, .n_designs = s.n_designs, .collectives = s.collectives,
@@ -253,8 +253,8 @@ void ns_cli_add_study_options(GOptionContext *ctx, NsCliStudyArgs *a)
     { NULL },
   };
   g_option_context_add_main_entries(ctx, entries, NULL);
-  ns_cli_add_outdir_options(ctx, &a->outdir, FALSE);
-  ns_cli_add_progress_options(ctx, &a->progress);
+  ns_outdir_args_add(ctx, &a->outdir, FALSE);
+  ns_progress_args_add(ctx, &a->progress);
 }
 
 /* ---- netsched design -T ... (no file) ------------------------------------------- */
@@ -360,7 +360,7 @@ static void design_args_clear(DesignArgs *a)
   g_free(a->collectives); g_free(a->algorithms); g_free(a->msizes); g_free(a->models);
   g_free(a->output); g_free(a->root); g_free(a->segment); g_free(a->tcp);
   g_free(a->calibration); g_free(a->prices); g_free(a->spanning); g_free(a->format);
-  ns_cli_progress_args_clear(&a->study.progress);
+  ns_progress_args_clear(&a->study.progress);
 }
 
 int ns_cmd_design(int argc, char **argv)

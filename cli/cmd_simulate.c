@@ -375,8 +375,8 @@ int ns_cmd_simulate(int argc, char **argv)
   g_option_context_set_description(ctx, desc);
   ns_cli_add_plan_options(ctx, &po);
   g_option_context_add_main_entries(ctx, entries, NULL);
-  NsCliProgressArgs progress_args = { 0 };
-  ns_cli_add_progress_options(ctx, &progress_args);
+  NsProgressArgs progress_args = { 0 };
+  ns_progress_args_add(ctx, &progress_args);
   int status = 2;
   GError *error = NULL;
   g_autoptr(NsTopology) t = NULL;
@@ -456,8 +456,8 @@ int ns_cmd_simulate(int argc, char **argv)
   opt.tcp_variant = g_strdup(tcp);
   opt.wall_limit = wall_limit;
   opt.allow_invalid = allow_invalid;
-  if (!ns_cli_progress_new(&progress_args, "simulate", runs > 1 ? "runs" : NULL, &opt.progress,
-                           &error)) {
+  if (!ns_progress_args_reporter(&progress_args, stderr, "simulate", runs > 1 ? "runs" : NULL,
+                                 &opt.progress, &error)) {
     status = ns_cli_fail(error);
     goto out;
   }
@@ -525,7 +525,7 @@ out:
   ns_progress_free(opt.progress);
   opt.progress = NULL;
   ns_sim_options_clear(&opt);
-  ns_cli_progress_args_clear(&progress_args);
+  ns_progress_args_clear(&progress_args);
   ns_cli_plan_options_clear(&po);
   g_free(model); g_free(sync); g_free(tcp);
   g_free(trace); g_free(transfers_csv); g_free(timeline_csv); g_free(store_forward);

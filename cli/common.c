@@ -1,10 +1,7 @@
 /* netsched — helpers shared by the subcommands. */
 #include "cli/cli.h"
 #include "platforms/model/error.h"
-#include "platforms/io/read_options.h"
-#include "platforms/gen/shapes.h"
-#include "platforms/routing/spanning.h"
-#include "platforms/io/topology_io.h"
+#include "platforms/io/topology_spec.h"
 #include "platforms/model/units.h"
 #include "sched/planners/registry.h"
 #include <errno.h>
@@ -31,41 +28,21 @@ int ns_cli_usage(const char *command, const char *fmt, ...)
   return 2;
 }
 
-static void print_warning(const char *message, void *data)
+void ns_cli_print_warning(const char *message, void *data)
 {
   fprintf(stderr, "warning: %s\n", message);
-}
-
-static NsTopology *load_graph(const char *path, const char *format, GError **error)
-{
-  if (path == NULL) {
-    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "no topology given (--topology FILE)");
-    return NULL;
-  }
-  if (g_str_has_prefix(path, "gen:"))
-    return ns_shape_from_spec(path + 4, error);
-  /* FORMAT[:OPTION]...: slurm:1Gbps:core=10Gbps, graphml:largest-component */
-  NsReadOptions options;
-  if (!ns_read_options_parse(format, &options, error))
-    return NULL;
-  return ns_topology_load_with(path, &options, print_warning, NULL, error);
 }
 
 NsTopology *ns_cli_load_topology(const char *path, const char *format, const char *spanning,
                                  GError **error)
 {
-  NsSpanSpec spec;
-  if (spanning != NULL && !ns_span_spec_parse(spanning, &spec, error))
+  if (path == NULL) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "no topology given (--topology FILE)");
     return NULL;
-  NsTopology *t = load_graph(path, format, error);
-  if (t != NULL && spanning != NULL) {
-    NsTopology *tree = ns_topology_spanning_tree(t, &spec, error);
-    ns_topology_free(t);
-    t = tree;
   }
-  if (spanning != NULL)
-    ns_span_spec_clear(&spec);
-  return t;
+  NsTopologySpecOptions options = { .format = format, .spanning = spanning,
+                                    .warn = ns_cli_print_warning };
+  return ns_topology_from_spec(path, &options, error);
 }
 
 gboolean ns_cli_option_once(const char *option, const char *value, gpointer data,
@@ -110,12 +87,18 @@ gboolean ns_cli_check_writable(const char *path, GError **error)
   return TRUE;
 }
 
+int ns_cli_option_error(GError *error)
+{
+  fprintf(stderr, "netsched: %s\nTry '--help'.\n", error->message);
+  g_error_free(error);
+  return 2;
+}
+
 gboolean ns_cli_parse(GOptionContext *ctx, int *argc, char ***argv)
 {
   GError *error = NULL;
   if (!g_option_context_parse(ctx, argc, argv, &error)) {
-    fprintf(stderr, "netsched: %s\nTry '--help'.\n", error->message);
-    g_error_free(error);
+    ns_cli_option_error(error);
     return FALSE;
   }
   return TRUE;

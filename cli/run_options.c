@@ -1,11 +1,7 @@
-/* netsched — the options every long command shares, one spelling each:
- * --progress and --progress-interval (the reporter of analysis/progress.h
- * on stderr), --resume and --overwrite (the output-directory policy of
- * analysis/outdir.h), and repeatable list options. */
-#include "analysis/outdir.h"
+/* netsched — the progress line of plan -o and verify FILE, and options
+ * whose values go through a callback (the options every long run shares
+ * are analysis/run_options.h's). */
 #include "cli/cli.h"
-#include "platforms/model/error.h"
-#include <math.h>
 #include <string.h>
 
 /* ---- progress --------------------------------------------------------------- */
@@ -28,71 +24,6 @@ void ns_cli_progress_end(NsCliProgress *p)
 {
   ns_progress_free(p->reporter);
   p->reporter = NULL;
-}
-
-void ns_cli_add_progress_options(GOptionContext *ctx, NsCliProgressArgs *a)
-{
-  GOptionEntry entries[] = {
-    { "progress", 0, 0, G_OPTION_ARG_STRING, &a->mode,
-      "Progress on stderr: auto (a line redrawn on a terminal, else lines), bar, lines "
-      "(a plain line every --progress-interval) or none", "auto|bar|lines|none" },
-    { "progress-interval", 0, 0, G_OPTION_ARG_DOUBLE, &a->interval,
-      "Seconds between progress lines (default 10)", "S" },
-    { NULL },
-  };
-  g_option_context_add_main_entries(ctx, entries, NULL);
-}
-
-void ns_cli_progress_args_clear(NsCliProgressArgs *a)
-{
-  g_free(a->mode);
-  a->mode = NULL;
-}
-
-gboolean ns_cli_progress_new(const NsCliProgressArgs *a, const char *what, const char *unit,
-                             NsProgress **reporter, GError **error)
-{
-  NsProgressMode mode = NS_PROGRESS_AUTO;
-  *reporter = NULL;
-  if (a->mode != NULL && !ns_progress_mode_parse(a->mode, &mode, error))
-    return FALSE;
-  if (a->interval < 0 || !isfinite(a->interval)) {
-    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                    "--progress-interval %g: expected a number of seconds > 0", a->interval);
-    return FALSE;
-  }
-  *reporter = ns_progress_new(stderr, mode, a->interval, what, unit);
-  return TRUE;
-}
-
-/* ---- output directories ---------------------------------------------------------- */
-
-void ns_cli_add_outdir_options(GOptionContext *ctx, NsCliOutdirArgs *a, gboolean restart)
-{
-  GOptionEntry entries[] = {
-    { "resume", 0, 0, G_OPTION_ARG_NONE, &a->resume,
-      "Keep the results already in the output directory (same configuration only) and run "
-      "the rest", NULL },
-    { "overwrite", 0, 0, G_OPTION_ARG_NONE, &a->overwrite,
-      "Start the results in the output directory over (default: refuse a directory "
-      "holding results)", NULL },
-    { "restart", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &a->restart,
-      "Deprecated: --overwrite", NULL },
-    { NULL },
-  };
-  if (!restart)
-    entries[2] = (GOptionEntry){ NULL };
-  g_option_context_add_main_entries(ctx, entries, NULL);
-}
-
-gboolean ns_cli_outdir(const NsCliOutdirArgs *a, const char *dir, const char *const *results,
-                       gboolean *resume, GError **error)
-{
-  if (a->restart)
-    fprintf(stderr, "note: --restart is deprecated: it is --overwrite now\n");
-  NsOutdirMode mode;
-  return ns_outdir_mode(a->resume, a->overwrite || a->restart, &mode, error) &&
-         ns_outdir_policy(dir, results, mode, resume, error);
 }
 
 gboolean ns_cli_option_slot(const char *option, const char *value, gpointer data,

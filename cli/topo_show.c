@@ -1,68 +1,11 @@
 /* netsched topo show — the summary of a topology, any fabric, as text for
  * people or JSON for programs (schema in docs/topology-format.md). */
-#include "analysis/bounds.h"
-#include "analysis/bounds_allgather.h"
+#include "analysis/topology_summary.h"
 #include "cli/cli.h"
 #include "platforms/io/hostlist_compress.h"
 #include "platforms/model/units.h"
 #include <json-glib/json-glib.h>
 #include <string.h>
-
-/* Everything `show` reports, computed once for both outputs. */
-typedef struct {
-  NsA2ABound a2a;                /* bottleneck, root (trees), path lengths */
-  double bw_min, bw_max, lat_min, lat_max;
-  int ports_one, ports_all, ports_k;
-  char *routing;                 /* the routing rule in words */
-  char *bottleneck;              /* what binds the all-to-all (the routing in use) */
-  char *cut;                     /* what binds it over any routing */
-  gboolean tree;
-  NsTwoHop two_hop;              /* trees: Theorem 3 */
-  int lr1, lr2, lr3;             /* trees: ring path lengths, -1 n/a */
-  char *lr3_error;
-} Summary;
-
-static void summarize(const NsTopology *t, Summary *s)
-{
-  *s = (Summary){ .bw_min = G_MAXDOUBLE, .lat_min = G_MAXDOUBLE, .lr1 = -1, .lr2 = -1, .lr3 = -1 };
-  ns_a2a_bound(t, 1, &s->a2a);
-  for (int i = 0; i < ns_topology_n_links(t); i++) {
-    const NsLink *l = ns_topology_link(t, i);
-    s->bw_min = MIN(s->bw_min, l->bandwidth);
-    s->bw_max = MAX(s->bw_max, l->bandwidth);
-    s->lat_min = MIN(s->lat_min, l->latency);
-    s->lat_max = MAX(s->lat_max, l->latency);
-  }
-  for (int m = 0; m < ns_topology_n_machines(t); m++)
-    switch (ns_topology_machine_port_kind(t, m)) {
-    case NS_PORTS_ALL: s->ports_all++; break;
-    case NS_PORTS_K: s->ports_k++; break;
-    default: s->ports_one++; break;
-    }
-  s->routing = ns_topology_routing_describe(t);
-  s->bottleneck = ns_lower_bound_describe(t, &s->a2a.bound);
-  s->cut = ns_lower_bound_describe(t, &s->a2a.cut);
-  s->tree = ns_topology_routing(t) == NS_ROUTING_TREE;
-  if (!s->tree)
-    return;
-  ns_allgather_two_hop(t, &s->two_hop);
-  s->lr1 = ns_allgather_lr1_path(t);
-  s->lr2 = s->two_hop.holds ? ns_allgather_lr2_path(t) : -1;
-  GError *error = NULL;
-  s->lr3 = ns_allgather_lr3_path(t, &error);
-  if (error != NULL) {
-    s->lr3_error = g_strdup(error->message);
-    g_error_free(error);
-  }
-}
-
-static void summary_clear(Summary *s)
-{
-  g_free(s->routing);
-  g_free(s->bottleneck);
-  g_free(s->cut);
-  g_free(s->lr3_error);
-}
 
 /* ---- the tree, iteratively -------------------------------------------------
  * Each switch line is followed by its machines (one hostlist) and its child
@@ -150,7 +93,7 @@ static char *range_text(char *lo, char *hi, gboolean same)
   return text;
 }
 
-static void print_text(const NsTopology *t, const Summary *s, gboolean all)
+static void print_text(const NsTopology *t, const NsTopologySummary *s, gboolean all)
 {
   if (ns_topology_title(t) != NULL)
     printf("topology   %s (%s)\n", ns_topology_title(t), ns_topology_source(t));
@@ -211,7 +154,7 @@ static void print_text(const NsTopology *t, const Summary *s, gboolean all)
   print_tree(t, s->a2a.root, all ? G_MAXINT : 400, all ? G_MAXINT : 48, stdout);
 }
 
-static void print_json(const NsTopology *t, const Summary *s)
+static void print_json(const NsTopology *t, const NsTopologySummary *s)
 {
   g_autoptr(JsonBuilder) b = json_builder_new();
   json_builder_begin_object(b);
@@ -289,12 +232,12 @@ static void print_json(const NsTopology *t, const Summary *s)
 
 int ns_cli_topo_show(const NsTopology *t, gboolean json, gboolean all)
 {
-  Summary s;
-  summarize(t, &s);
+  NsTopologySummary s;
+  ns_topology_summarize(t, &s);
   if (json)
     print_json(t, &s);
   else
     print_text(t, &s, all);
-  summary_clear(&s);
+  ns_topology_summary_clear(&s);
   return 0;
 }

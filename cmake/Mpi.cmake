@@ -8,11 +8,9 @@
 # real MPI's; netsched-mpi therefore computes metrics, not simulations.
 find_package(MPI COMPONENTS C QUIET)
 if(MPI_C_FOUND)
-  add_executable(netsched-mpi ${PROJECT_SOURCE_DIR}/mpi/netsched_mpi.c
-                              ${PROJECT_SOURCE_DIR}/cli/cmd_sweep.c
-                              ${PROJECT_SOURCE_DIR}/cli/common.c
-                              ${PROJECT_SOURCE_DIR}/cli/run_options.c)
-  target_compile_definitions(netsched-mpi PRIVATE NETSCHED_SWEEP_NO_SIM)
+  # The sweep command is the core's (analysis/sweep_command.h), run with
+  # the MPI ranks as its executor: no file of cli/ is compiled again.
+  add_executable(netsched-mpi ${PROJECT_SOURCE_DIR}/mpi/netsched_mpi.c)
   target_link_libraries(netsched-mpi PRIVATE netsched_core MPI::MPI_C)
   message(STATUS "MPI ${MPI_C_VERSION} found: building netsched-mpi")
 else()

@@ -3,7 +3,8 @@
  *   mpirun -np N netsched-mpi sweep SPEC.ini [options of netsched sweep]
  *
  * Every rank parses the same command line and builds the same sweep
- * (cli/cmd_sweep.c). Rank 0 runs the sweep as netsched does — resume, rows
+ * (analysis/sweep_command.c, the command netsched sweep runs, given the
+ * MPI executor below as a parameter). Rank 0 runs the sweep as netsched does — resume, rows
  * written one write(2) each, progress, aggregates, plots — with an executor
  * that hands tasks to the other ranks and computes tasks itself while they
  * work; the other ranks only compute rows and send them to rank 0, so they
@@ -22,8 +23,7 @@
  * The ranks compute metrics only: SimGrid's library defines MPI's symbols
  * itself (SMPI), so this program cannot link the simulator.
  */
-#include "analysis/sweep.h"
-#include "cli/cli.h"
+#include "analysis/sweep_command.h"
 #include "platforms/model/error.h"
 #include <fcntl.h>
 #include <locale.h>
@@ -145,7 +145,6 @@ static gboolean mpi_run(const NsSweep *sw, const guint *tasks, guint n, NsSweepS
   return ok;
 }
 
-static NsSweepExecutor executor = { .name = "MPI ranks", .run = mpi_run };
 
 /* Ranks > 0: HELLO, then rows for rank 0 until STOP. */
 static void serve(const NsSweep *sw, const char *hello)
@@ -176,16 +175,48 @@ static void serve(const NsSweep *sw, const char *hello)
   served = TRUE;
 }
 
-static const NsSweepExecutor *distributor(NsSweep *sw, gboolean *served_out, GError **error)
+/* Ranks > 0 serve rank 0's run once they have built the sweep. */
+static gboolean serves(const NsSweep *sw, void *self)
 {
-  if (rank == 0) {
-    executor.workers = size;
-    return &executor;
-  }
+  if (rank == 0)
+    return FALSE;
   g_autofree char *hello = g_strdup_printf("ok %s", ns_sweep_digest(sw));
   serve(sw, hello);
-  *served_out = TRUE;
-  return NULL;
+  return TRUE;
+}
+
+/* SimGrid's library defines the MPI functions itself (SMPI), which would
+ * shadow the real MPI's: this program cannot link the simulator. */
+static gboolean no_measure(NsSweep *sw, void *data, GError **error)
+{
+  ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                  "netsched-mpi computes metrics only: it cannot link the simulator (SimGrid's "
+                  "library defines MPI's functions itself); measure with netsched sweep "
+                  "--shard I/N (or a Slurm job array) instead");
+  return FALSE;
+}
+
+static void print_warning(const char *message, void *data)
+{
+  fprintf(stderr, "warning: %s\n", message);
+}
+
+static void print_note(const char *message, void *data)
+{
+  fprintf(stderr, "note: %s\n", message);
+}
+
+/* What failed, as netsched sweep says it. */
+static int print_failure(NsSweepFailure failure, GError *error)
+{
+  int status = ns_error_exit_status(error);
+  if (failure == NS_SWEEP_USAGE)
+    fprintf(stderr, "netsched sweep: %s\nTry 'netsched sweep --help'.\n", error->message);
+  else
+    fprintf(stderr, "netsched: %s\n%s", error->message,
+            failure == NS_SWEEP_BAD_OPTION ? "Try '--help'.\n" : "");
+  g_error_free(error);
+  return status;
 }
 
 int main(int argc, char **argv)
@@ -210,8 +241,16 @@ int main(int argc, char **argv)
                       "MPI)\n");
   } else {
     hellos = g_new0(char *, size);
-    ns_cli_sweep_distributor = distributor;
-    status = ns_cmd_sweep(argc - 1, argv + 1);
+    NsSweepExecutor executor = { .name = "MPI ranks", .run = mpi_run, .workers = size,
+                                 .serves = serves };
+    NsSweepCommandHooks hooks = { .executor = &executor, .install_measure = no_measure,
+                                  .warn = print_warning, .note = print_note,
+                                  .report = stdout, .progress = stderr };
+    NsSweepFailure failure;
+    GError *error = NULL;
+    status = ns_sweep_command(argc - 1, argv + 1, &hooks, &failure, &error);
+    if (status != 0 && error != NULL)
+      status = print_failure(failure, error);
     if (rank == 0) {
       stop_everyone();
     } else if (!served) { /* this rank could not build the sweep: say so, wait for STOP */

@@ -234,6 +234,13 @@ check "--files on the command line" 0 "$ns" sweep --files 'sweep-files/a-*.topo,
   --format native -o cli-files --progress none
 expect "--files: two tasks" "$tmp/out" ": 2 tasks \(1 point x 2 files\)"
 expect "--files: rows name the files" cli-files/rows.csv ",sweep-files/c-ring.topo,ok,"
+# the files are read as -T reads them: -f's format options too (one meaning: topology_spec.h)
+check "--files with format options" 0 "$ns" sweep --files 'sweep-files/d-ring.graphml' \
+  --format graphml:largest-component:bandwidth=1Gbps -o cli-graphml --progress none
+expect "--files: format options read" cli-graphml/rows.csv ",sweep-files/d-ring.graphml,ok,6,3,9,"
+check "--files with a bad format option" 2 "$ns" sweep --files 'sweep-files/d-ring.graphml' \
+  --format graphml:colour=red -o o --progress none
+expect "--files: the reader's message" "$tmp/err" "format 'graphml:colour=red'"
 check "--files matching nothing" 2 "$ns" sweep --files 'sweep-files/*.xml' -o o
 expect "--files: option named" "$tmp/err" "^netsched: --files: files 'sweep-files/\*.xml' matches no file$"
 printf '[sweep]\noutput = o\nfiles = sweep-files/*.xml\n' > "$tmp/nomatch.ini"

@@ -9,6 +9,7 @@
 #include "analysis/rowfile.h"
 #include "analysis/stats.h"
 #include "analysis/sweep.h"
+#include "analysis/sweep_command.h"
 #include "platforms/model/error.h"
 #include "platforms/gen/gtitm.h"
 #include "platforms/gen/shapes.h"
@@ -346,6 +347,110 @@ static void test_shard_merge_identity(void)
   rm_rf(parts);
 }
 
+/* An executor that computes the tasks in this process and counts them. */
+typedef struct {
+  int runs, tasks;
+  gboolean serve;
+} Counting;
+
+static gboolean counting_run(const NsSweep *sw, const guint *tasks, guint n, NsSweepSink sink,
+                             void *sink_data, void *self, GError **error)
+{
+  Counting *c = self;
+  c->runs++;
+  g_autoptr(GString) row = g_string_new(NULL);
+  for (guint i = 0; i < n; i++) {
+    g_string_truncate(row, 0);
+    ns_sweep_task_row(sw, tasks[i], row);
+    c->tasks++;
+    if (!sink(tasks[i], row->str, row->len, sink_data, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean counting_serves(const NsSweep *sw, void *self)
+{
+  return ((Counting *)self)->serve;
+}
+
+static int command(const NsSweepExecutor *executor, const char *outdir, const char *extra,
+                   NsSweepFailure *failure, GError **error)
+{
+  g_autofree char *line = g_strdup_printf("sweep -g waxman:machines=20:ratio=5 --seeds 1..3 "
+                                          "--trees bfs --progress none -o %s%s%s", outdir,
+                                          *extra != '\0' ? " " : "", extra);
+  g_auto(GStrv) words = g_strsplit(line, " ", -1);
+  /* the parser takes the options out of argv, as from main()'s */
+  g_autofree char **argv = g_memdup2(words, (g_strv_length(words) + 1) * sizeof *words);
+  NsSweepCommandHooks hooks = { .executor = executor, .progress = stderr };
+  return ns_sweep_command((int)g_strv_length(words), argv, &hooks, failure, error);
+}
+
+/* netsched sweep and netsched-mpi sweep are one command run with another
+ * executor (a parameter, no global): the given one computes every task,
+ * with the rows the built-in workers write; one that serves elsewhere ends
+ * the command before the output directory is touched. */
+static void test_command_executor(void)
+{
+  g_autofree char *root = tmpdir();
+  g_autofree char *given = g_build_filename(root, "given", NULL);
+  g_autofree char *pool = g_build_filename(root, "pool", NULL);
+  Counting c = { 0 };
+  NsSweepExecutor counting = { .name = "counting", .run = counting_run, .self = &c,
+                               .workers = 1, .serves = counting_serves };
+  NsSweepFailure failure;
+  GError *error = NULL;
+  g_assert_cmpint(command(&counting, given, "", &failure, &error), ==, 0);
+  g_assert_no_error(error);
+  g_assert_cmpint(c.runs, ==, 1);
+  g_assert_cmpint(c.tasks, ==, 3);
+  g_assert_cmpint(command(NULL, pool, "-j 2", &failure, &error), ==, 0);
+  g_assert_no_error(error);
+  g_autofree char *a = read_file(given, "rows.csv");
+  g_autofree char *b = read_file(pool, "rows.csv");
+  g_assert_cmpstr(a, ==, b);
+
+  c = (Counting){ .serve = TRUE };
+  g_autofree char *served = g_build_filename(root, "served", NULL);
+  g_assert_cmpint(command(&counting, served, "", &failure, &error), ==, 0);
+  g_assert_no_error(error);
+  g_assert_cmpint(c.runs, ==, 0);
+  g_assert_false(g_file_test(served, G_FILE_TEST_EXISTS));
+  rm_rf(root);
+}
+
+/* What failed, and how the program shows it. */
+static void test_command_errors(void)
+{
+  struct {
+    const char *extra;
+    NsSweepFailure failure;
+    int code, status;
+    const char *message;
+  } bad[] = {
+    { "a.ini b.ini", NS_SWEEP_USAGE, NS_ERROR_INPUT, 2, "unexpected argument 'b.ini'" },
+    { "--colour", NS_SWEEP_BAD_OPTION, -1, 2, "Unknown option --colour" },
+    { "--shard 2/2", NS_SWEEP_FAILED, NS_ERROR_INPUT, 2,
+      "--shard '2/2': expected I/N with 0 <= I < N" },
+    { "--measure alltoall/faraj", NS_SWEEP_FAILED, NS_ERROR_UNSUPPORTED, 2,
+      "this program computes metrics only: it cannot measure (measure = ...)" },
+  };
+  g_autofree char *root = tmpdir();
+  for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+    NsSweepFailure failure = NS_SWEEP_FAILED;
+    GError *error = NULL;
+    g_assert_cmpint(command(NULL, root, bad[i].extra, &failure, &error), ==, bad[i].status);
+    g_assert_nonnull(error);
+    if (bad[i].code >= 0)
+      g_assert_error(error, NS_ERROR, bad[i].code);
+    g_assert_cmpint(failure, ==, bad[i].failure);
+    g_assert_cmpstr(error->message, ==, bad[i].message);
+    g_clear_error(&error);
+  }
+  rm_rf(root);
+}
+
 /* Resume: a cut row is dropped and redone, none duplicated; rows of
  * another sweep are refused, never kept. */
 static void test_resume(void)
@@ -601,6 +706,8 @@ int main(int argc, char **argv)
   g_test_add_func("/sweep/shard-merge-identity", test_shard_merge_identity);
   g_test_add_func("/sweep/resume", test_resume);
   g_test_add_func("/sweep/bad-specs", test_bad_specs);
+  g_test_add_func("/sweep/command/executor", test_command_executor);
+  g_test_add_func("/sweep/command/errors", test_command_errors);
   g_test_add_func("/rowfile", test_rowfile);
   g_test_add_func("/keyfile/comments", test_keyfile_comments);
   return g_test_run();

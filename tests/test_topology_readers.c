@@ -13,6 +13,7 @@
 #include "platforms/io/read_options.h"
 #include "platforms/io/topology_input.h"
 #include "platforms/io/topology_io.h"
+#include "platforms/io/topology_spec.h"
 #include "tests/testutil.h"
 
 #include <errno.h>
@@ -1605,6 +1606,101 @@ static void test_load_errors(void)
   }
 }
 
+/* What names a topology (topology_spec.h), as -T, a scenario and a sweep
+ * over files give it: a file in a format with options, gen:SPEC, a
+ * spanning tree of either; errors as the readers and generators say them. */
+static void test_spec(void)
+{
+  GError *error = NULL;
+  g_autoptr(NsTopology) star = ns_topology_from_spec("gen:star:4", NULL, &error);
+  g_assert_no_error(error);
+  g_assert_cmpint(ns_topology_n_machines(star), ==, 4);
+  g_assert_cmpstr(ns_topology_source(star), ==, "gen:star:4");
+
+  /* A file with the format's options; the reader's warnings reach the caller. */
+  g_autofree char *zoo = ns_test_data("topo/zoo-style.graphml");
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
+  NsTopologySpecOptions o = { .format = "graphml:largest-component:machines-per-switch=2",
+                              .warn = collect_warning, .warn_data = warnings };
+  g_autoptr(NsTopology) t = ns_topology_from_spec(zoo, &o, &error);
+  g_assert_no_error(error);
+  g_assert_cmpint(ns_topology_n_machines(t), ==, 8);
+  g_assert_cmpuint(warnings->len, ==, 4);
+
+  /* A spanning tree of a graph: the same machines under tree routing. */
+  g_autofree char *ring = ns_test_data("sweep-files/c-ring.topo");
+  g_autoptr(NsTopology) graph = ns_topology_from_spec(ring, NULL, &error);
+  g_assert_no_error(error);
+  g_assert_cmpint(ns_topology_routing(graph), !=, NS_ROUTING_TREE);
+  NsTopologySpecOptions bfs = { .spanning = "bfs" };
+  g_autoptr(NsTopology) tree = ns_topology_from_spec(ring, &bfs, &error);
+  g_assert_no_error(error);
+  g_assert_cmpint(ns_topology_n_machines(tree), ==, 6);
+  g_assert_cmpint(ns_topology_routing(tree), ==, NS_ROUTING_TREE);
+  g_autoptr(NsTopology) gen_tree = ns_topology_from_spec("gen:fattree:4,2", &bfs, &error);
+  g_assert_no_error(error);
+  g_assert_cmpint(ns_topology_routing(gen_tree), ==, NS_ROUTING_TREE);
+  g_assert_cmpstr(ns_topology_source(gen_tree), ==,
+                  "gen:fattree:4,2 (bfs spanning tree, seed 1, root L1s3)");
+}
+
+static void test_spec_errors(void)
+{
+  struct {
+    const char *spec, *format, *spanning;
+    int code, line;     /* line 0: no line; -1: no file name either */
+    const char *message;
+  } bad[] = {
+    /* the reader's FILE:LINE */
+    { "bad/disconnected.topo", NULL, NULL, NS_ERROR_INPUT, 2,
+      "topology is disconnected: 'n2' cannot be reached from 'n0'" },
+    { "bad/self-loop.graphml", "graphml", NULL, NS_ERROR_INPUT, 12, "vertex 's0': self-loop" },
+    { "missing.topo", NULL, NULL, NS_ERROR_IO, 0, "cannot read: No such file or directory" },
+    /* the options, checked before the file is read (it does not exist) */
+    { "missing.topo", "yaml", NULL, NS_ERROR_INPUT, -1,
+      "unknown topology format 'yaml' (native, slurm, slurm:UNIT, graphml, simgrid)" },
+    { "missing.topo", NULL, "bfs:x", NS_ERROR_INPUT, -1,
+      "--spanning bfs:x: the seed must be a number" },
+    /* the generator's */
+    { "gen:star:1", NULL, NULL, NS_ERROR_INPUT, -1,
+      "gen:star:1: a star has 2 to 1000000 machines, not 1" },
+    { NULL, NULL, NULL, NS_ERROR_INPUT, -1, "no topology given" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+    g_autofree char *path = bad[i].spec == NULL || ns_topology_spec_is_generator(bad[i].spec)
+                                ? g_strdup(bad[i].spec) : ns_test_data(bad[i].spec);
+    NsTopologySpecOptions o = { .format = bad[i].format, .spanning = bad[i].spanning };
+    GError *error = NULL;
+    g_assert_null(ns_topology_from_spec(path, &o, &error));
+    g_assert_error(error, NS_ERROR, bad[i].code);
+    g_autofree char *expected = bad[i].line > 0 ? g_strdup_printf("%s:%d: %s", path, bad[i].line,
+                                                                  bad[i].message)
+                                : bad[i].line == 0 ? g_strdup_printf("%s: %s", path,
+                                                                     bad[i].message)
+                                                   : g_strdup(bad[i].message);
+    g_assert_cmpstr(error->message, ==, expected);
+    g_clear_error(&error);
+  }
+}
+
+/* A scenario's file is relative to the scenario; generators and absolute
+ * paths are kept. */
+static void test_spec_resolve(void)
+{
+  const char *cases[][3] = {
+    { "a.topo", "/d", "/d/a.topo" },
+    { "sub/a.conf", "/d/e", "/d/e/sub/a.conf" },
+    { "/abs/a.topo", "/d", "/abs/a.topo" },
+    { "gen:torus:4x4", "/d", "gen:torus:4x4" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *got = ns_topology_spec_resolve(cases[i][0], cases[i][1]);
+    g_assert_cmpstr(got, ==, cases[i][2]);
+  }
+  g_assert_true(ns_topology_spec_is_generator("gen:star:2"));
+  g_assert_false(ns_topology_spec_is_generator("generated.topo"));
+}
+
 /* A name with a control character or not UTF-8 is refused by the API
  * itself (#18.11), so no writer ever meets one. */
 static void test_unwritable_names(void)
@@ -1746,5 +1842,8 @@ int main(int argc, char **argv)
   g_test_add_func("/readers/io/load-errors", test_load_errors);
   g_test_add_func("/readers/enum-names", test_enum_names);
   g_test_add_func("/readers/generator-ports", test_generator_ports);
+  g_test_add_func("/readers/spec/good", test_spec);
+  g_test_add_func("/readers/spec/errors", test_spec_errors);
+  g_test_add_func("/readers/spec/resolve", test_spec_resolve);
   return g_test_run();
 }

@@ -1,0 +1,31 @@
+/* netsched — what `topo show` reports of a topology, any fabric, computed
+ * once for its text and its JSON (cli/topo_show.c prints them): the
+ * all-to-all bound and path lengths, link speed and latency ranges, port
+ * models, the routing in words, and on trees the 2-hop condition
+ * (Theorem 3) and the LR1/LR2/LR3 rings' path lengths. */
+#ifndef NETSCHED_TOPOLOGY_SUMMARY_H
+#define NETSCHED_TOPOLOGY_SUMMARY_H
+
+#include "analysis/bounds.h"
+#include "analysis/bounds_allgather.h"
+
+typedef struct {
+  NsA2ABound a2a;                /* bottleneck, root (trees), path lengths */
+  double bw_min, bw_max, lat_min, lat_max;
+  int ports_one, ports_all, ports_k;
+  char *routing;                 /* the routing rule in words */
+  char *bottleneck;              /* what binds the all-to-all (the routing in use) */
+  char *cut;                     /* what binds it over any routing */
+  gboolean tree;
+  NsTwoHop two_hop;              /* trees: Theorem 3 */
+  int lr1, lr2, lr3;             /* trees: ring path lengths, -1 n/a */
+  char *lr3_error;
+} NsTopologySummary;
+
+/* Fills `s` (released with ns_topology_summary_clear). Time: the
+ * all-to-all bound, O(|L| + |M|), and on trees the rings' (LR3's
+ * programme). A ring that cannot be built is `lr3_error`, not a failure. */
+void ns_topology_summarize(const NsTopology *t, NsTopologySummary *s);
+void ns_topology_summary_clear(NsTopologySummary *s);
+
+#endif
