@@ -25,8 +25,10 @@ typedef struct {
 } Fake;
 
 static gboolean fake_measure(const NsTopology *topo, const NsSchedule *s, const NsVariant *v,
-                             uint64_t msize, NsMeasure *out, void *user, GError **error)
+                             uint64_t msize, const NsRowFacts *facts, NsMeasure *out, void *user,
+                             GError **error)
 {
+  (void)facts;
   (void)s;
   Fake *f = user;
   f->calls++;
@@ -125,9 +127,10 @@ static void study_init(Study *st, gboolean with_packet)
 
 /* The measure function is per model: a trampoline picks the Fake. */
 static gboolean measure(const NsTopology *topo, const NsSchedule *s, const NsVariant *v,
-                        uint64_t msize, NsMeasure *out, void *user, GError **error)
+                        uint64_t msize, const NsRowFacts *facts, NsMeasure *out, void *user,
+                        GError **error)
 {
-  return fake_measure(topo, s, v, msize, out, user, error);
+  return fake_measure(topo, s, v, msize, facts, out, user, error);
 }
 
 static void study_clear(Study *st)
