@@ -14,10 +14,15 @@
 #define NETSCHED_BOUNDS_COLLECTIVE_H
 
 #include "platforms/model/topology.h"
+#include "sched/ir/route.h"
 #include "sched/ir/schedule.h"
 
 /* Seconds; `msize` the bytes per chunk the schedule is measured with. */
 double ns_collective_bound(const NsTopology *topo, const NsSchedule *s, uint64_t msize);
+/* The same with the schedule's route table already resolved (ns_router_for;
+ * NULL, or one of another schedule: resolved here when needed). */
+double ns_collective_bound_routed(const NsTopology *topo, const NsSchedule *s, uint64_t msize,
+                                  const NsRouter *router);
 
 /* Bytes the collective must deliver: alltoall and allgather p(p−1)·msize,
  * bcast (p−1)·segments·msize. In floating point: totals of large runs
@@ -29,5 +34,8 @@ double ns_collective_required_bytes(const NsSchedule *s, uint64_t msize);
  * reason. O(Σ route lengths). */
 void ns_schedule_edge_bytes(const NsTopology *topo, const NsSchedule *s, uint64_t msize,
                             double *bytes);
+/* The same with the schedule's routes already resolved (sched/ir/route.h). */
+void ns_schedule_edge_bytes_routed(const NsTopology *topo, const NsSchedule *s,
+                                   const NsRouter *router, uint64_t msize, double *bytes);
 
 #endif

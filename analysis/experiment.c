@@ -1,6 +1,7 @@
 /* netsched — the experiment engine of compare and scenario. See experiment.h. */
 #include "analysis/experiment.h"
 #include "analysis/bounds_collective.h"
+#include "sched/ir/route.h"
 #include "analysis/csv.h"
 #include "analysis/output_dir.h"
 #include "analysis/plot.h"
@@ -337,18 +338,26 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
   NsPlanParams params = spec->params;
   params.msize = msize;
   g_autoptr(NsSchedule) s = ns_plan(spec->topo, spec->collective, v->algorithm, &params, &err);
+  /* Routed, verified and bounded once: the measurement gets all three
+   * (row_facts.h). Routes that do not fit are the verifier's error. */
   gboolean cf = FALSE;
-  if (s != NULL) {
-    NsVerifyReport vr = { 0 };
-    if (ns_verify(spec->topo, s, NULL, &vr, &err))
-      cf = vr.failures[NS_CHECK_CONTENTION] == 0;
-    ns_verify_report_clear(&vr);
+  NsVerifyReport vr = { 0 };
+  NsRowFacts facts = { 0 };
+  g_autoptr(NsRouter) routes = s != NULL ? ns_router_for(spec->topo, s, NULL) : NULL;
+  NsVerifyOptions vo;
+  ns_verify_options_init(&vo);
+  vo.router = facts.routes = routes;
+  if (s != NULL && ns_verify(spec->topo, s, &vo, &vr, &err)) {
+    cf = vr.failures[NS_CHECK_CONTENTION] == 0;
+    facts.verified = &vr;
   }
+  /* The bound does not depend on the measurement: failed rows keep it. */
+  double bound = s != NULL ? ns_collective_bound_routed(spec->topo, s, s->msize, routes) : 0;
+  facts.bound_s = bound;
   NsMeasure m = { 0 };
   gboolean ok = s != NULL && err == NULL &&
-                spec->measure(spec->topo, s, v, msize, &m, spec->measure_data, &err);
-  /* The bound does not depend on the measurement: failed rows keep it. */
-  double bound = s != NULL ? ns_collective_bound(spec->topo, s, s->msize) : 0;
+                spec->measure(spec->topo, s, v, msize, &facts, &m, spec->measure_data, &err);
+  ns_verify_report_clear(&vr);
   double required = s != NULL ? ns_collective_required_bytes(s, s->msize) : 0;
   double bound_mbps = bound > 0 ? required * 8.0 / bound / 1e6 : 0;
   const char *sync = ok                                      ? m.sync

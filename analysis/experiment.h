@@ -34,6 +34,7 @@
 #define NETSCHED_EXPERIMENT_H
 
 #include "analysis/progress.h"
+#include "analysis/row_facts.h"
 #include "platforms/model/topology.h"
 #include "sched/planners/registry.h"
 #include <stdio.h>
@@ -71,11 +72,13 @@ typedef struct {
 } NsMeasure;
 
 /* Measures schedule `s` (planned for variant `v` with messages of `msize`
- * bytes). FALSE with an error makes the row a failed one (status = the
- * message); the experiment goes on. */
+ * bytes). `facts`: what the caller already derived from (topo, s), to be
+ * reused rather than derived again (NULL: nothing). FALSE with an error
+ * makes the row a failed one (status = the message); the experiment goes
+ * on. */
 typedef gboolean (*NsMeasureFunc)(const NsTopology *topo, const NsSchedule *s,
-                                  const NsVariant *v, uint64_t msize, NsMeasure *out,
-                                  void *user, GError **error);
+                                  const NsVariant *v, uint64_t msize, const NsRowFacts *facts,
+                                  NsMeasure *out, void *user, GError **error);
 
 /* One row of an experiment as the engine wrote it (run now) or found it
  * (resumed): what a caller aggregating several experiments needs. Strings

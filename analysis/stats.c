@@ -86,6 +86,11 @@ double ns_quantile_sorted(const double *sorted, gsize n, double q)
   return sorted[lo] + (h - (double)lo) * (sorted[lo + 1] - sorted[lo]);
 }
 
+double ns_median_sorted(const double *sorted, gsize n)
+{
+  return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
 static int compare_doubles(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;

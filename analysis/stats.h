@@ -37,6 +37,12 @@ void ns_summary_compute(const double *x, gsize n, NsSummary *out);
 /* The q-quantile (0 <= q <= 1) of sorted[0..n-1], type 7. O(1). */
 double ns_quantile_sorted(const double *sorted, gsize n, double q);
 
+/* The median of repeated runs of one measurement, sorted[0..n-1] (n >= 1):
+ * the middle value, or the mean (a + b) / 2 of the two middle values — the
+ * type-7 median up to rounding, computed as every row and `simulate
+ * --runs` always have been. O(1). */
+double ns_median_sorted(const double *sorted, gsize n);
+
 /*
  * ns_student_t_quantile — t such that P(T <= t) = p for Student's t with
  * `df` > 0 degrees of freedom (0 < p < 1): bisection on the distribution

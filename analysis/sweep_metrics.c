@@ -293,7 +293,7 @@ static void measures(const NsSweep *sw, const NsTopology *t, GString *row)
     if (s != NULL && sw->measure == NULL)
       err = g_error_new(NS_ERROR, NS_ERROR_INPUT, "no measurement installed");
     if (s == NULL || err != NULL ||
-        !sw->measure(t, s, &m->variant, sw->msize, &r, sw->measure_data, &err)) {
+        !sw->measure(t, s, &m->variant, sw->msize, NULL, &r, sw->measure_data, &err)) {
       g_string_append(row, "{\"error\":");
       ns_json_append_string(row, err != NULL ? err->message : "?");
       g_string_append_c(row, '}');

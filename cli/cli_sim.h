@@ -30,8 +30,9 @@ gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError
  * 0..runs-1, sim.h), reporting the median, the fastest and the slowest.
  * A failed run fails the measurement, naming the run. */
 gboolean ns_cli_measure_by_simulation(const NsTopology *topo, const NsSchedule *s,
-                                      const NsVariant *v, uint64_t msize, NsMeasure *out,
-                                      void *user, GError **error);
+                                      const NsVariant *v, uint64_t msize,
+                                      const NsRowFacts *facts, NsMeasure *out, void *user,
+                                      GError **error);
 
 /* How `scenario run` and `design` run a study: the options they share. */
 typedef struct {

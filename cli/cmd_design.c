@@ -1,7 +1,7 @@
 /* netsched design — candidate cluster designs side by side (analysis/design.h):
  * from a scenario file, or from -T options on the command line. `scenario
  * run` is the same study read from a file. */
-#include "analysis/design.h"
+#include "analysis/design_spec.h"
 #include "analysis/scenario.h"
 #include "cli/cli.h"
 #include "cli/cli_sim.h"
@@ -9,187 +9,50 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Every registered algorithm of `c`, as a variant list. */
-static char *all_algorithms(NsCollective c)
-{
-  int n;
-  const NsPlanner *all = ns_planners(&n);
-  GString *t = g_string_new(NULL);
-  for (int i = 0; i < n; i++)
-    if (all[i].collective == c)
-      g_string_append_printf(t, "%s%s", t->len ? "," : "", all[i].name);
-  return g_string_free(t, FALSE);
-}
-
-/* The variants of one collective, with the MPI default selectors added
- * (what the cluster gets out of the box) when registered and not listed. */
-static GArray *study_variants(const NsScenarioCollective *sc, NsCollective c, GError **error)
-{
-  g_autofree char *text = sc->algorithms ? g_strdup(sc->algorithms) : all_algorithms(c);
-  GArray *v = ns_variants_parse(text, c, error);
-  if (v == NULL) {
-    g_prefix_error(error, "%s: ", sc->where);
-    return NULL;
-  }
-  static const char *const selectors[] = { "mpich", "ompi" };
-  for (int i = 0; i < 2; i++) {
-    gboolean listed = FALSE;
-    for (guint k = 0; k < v->len; k++)
-      listed = listed || strcmp(g_array_index(v, NsVariant, k).label, selectors[i]) == 0;
-    if (listed || ns_planner_find(c, selectors[i]) == NULL)
-      continue;
-    NsVariant x = { .label = g_strdup(selectors[i]), .algorithm = g_strdup(selectors[i]) };
-    g_array_append_val(v, x);
-  }
-  return v;
-}
-
-/* Everything a study owns, freed in one place. */
+/* The hooks of the study (analysis/design_spec.h): what a topology file
+ * and a model mean on the command line. */
 typedef struct {
-  NsDesign *designs;
-  int n_designs;
-  NsDesignCollective *collectives;
-  int n_collectives;
-  NsDesignModel *models;
-  NsSimOptions *options;
-  int n_models;
-  GArray *sizes;
-  NsPrices *prices;
-  NsPrices **design_prices;  /* [design]: its own, or NULL */
-} Study;
+  NsSimOptions options[64]; /* [model]: the simulator's options */
+  int n_options;
+  NsProgress *progress;
+} StudyHooks;
 
-static void study_clear(Study *s)
+static NsTopology *load_topology(const char *file, const char *format, const char *spanning,
+                                 void *user, GError **error)
 {
-  for (int d = 0; d < s->n_designs; d++) {
-    ns_prices_free(s->design_prices[d]);
-    ns_topology_free(s->designs[d].topo);
-    g_free(s->designs[d].name);
-    g_free(s->designs[d].description);
-    g_free(s->designs[d].versus);
-    g_free(s->designs[d].change);
-  }
-  for (int c = 0; c < s->n_collectives; c++) {
-    ns_variants_free(s->collectives[c].variants);
-    g_free(s->collectives[c].root);
-  }
-  for (int m = 0; m < s->n_models; m++) {
-    g_free(s->models[m].name);
-    g_free(s->models[m].settings);
-    ns_sim_options_clear(&s->options[m]);
-  }
-  g_free(s->designs);
-  g_free(s->design_prices);
-  g_free(s->collectives);
-  g_free(s->models);
-  g_free(s->options);
-  if (s->sizes != NULL)
-    g_array_unref(s->sizes);
-  ns_prices_free(s->prices);
+  (void)user;
+  return ns_cli_load_topology(file, format, spanning, error);
 }
 
-/* The models of the study: the union of the designs' lists, in order. */
-static gboolean study_models(Study *s, const NsScenario *sc, NsProgress *progress,
-                             GError **error)
+static gboolean check_topology(const NsTopology *topo, void *user, GError **error)
 {
-  g_autoptr(GPtrArray) names = g_ptr_array_new();
-  g_autoptr(GPtrArray) wheres = g_ptr_array_new(); /* the file:line that names each */
-  for (guint i = 0; i < sc->topologies->len; i++) {
-    const NsScenarioTopology *t = &g_array_index(sc->topologies, NsScenarioTopology, i);
-    char **models = t->models;
-    for (int m = 0; models[m] != NULL; m++) {
-      gboolean seen = FALSE;
-      for (guint k = 0; k < names->len; k++)
-        seen = seen || strcmp(g_ptr_array_index(names, k), models[m]) == 0;
-      if (!seen) {
-        g_ptr_array_add(names, models[m]);
-        g_ptr_array_add(wheres, t->models_where ? t->models_where : sc->path);
-      }
-    }
-  }
-  if (names->len > 64) {
-    g_set_error(error, NS_ERROR, NS_ERROR_INPUT, "%s: more than 64 models", sc->path);
+  (void)user;
+  return ns_sim_size_check(topo, error);
+}
+
+static gboolean study_model(const char *name, const NsScenario *sc, int index,
+                            NsDesignModel *model, void *user, GError **error)
+{
+  StudyHooks *h = user;
+  NsSimOptions *opt = &h->options[index];
+  NsCliSimSettings in = { .model = name, .queue = sc->queue, .tcp = sc->tcp,
+                          .wall_limit = sc->wall_limit, .calibration = sc->calibration,
+                          .progress = h->progress, .runs = sc->runs };
+  h->n_options = index + 1;
+  if (!ns_cli_sim_options(opt, &in, error))
     return FALSE;
-  }
-  s->models = g_new0(NsDesignModel, names->len);
-  s->options = g_new0(NsSimOptions, names->len);
-  for (guint m = 0; m < names->len; m++) {
-    NsCliSimSettings in = { .model = g_ptr_array_index(names, m), .queue = sc->queue,
-                            .tcp = sc->tcp, .wall_limit = sc->wall_limit,
-                            .calibration = sc->calibration, .progress = progress,
-                            .runs = sc->runs };
-    s->n_models++;
-    if (!ns_cli_sim_options(&s->options[m], &in, error)) {
-      g_prefix_error(error, "%s: ", (const char *)g_ptr_array_index(wheres, m));
-      return FALSE;
-    }
-    NsNetModel model = s->options[m].model;
-    s->models[m] = (NsDesignModel){
-      .name = g_strdup(ns_net_model_name(model)), .fluid = model != NS_MODEL_PACKET,
-      .settings = ns_sim_options_describe(&s->options[m]), .measure_data = &s->options[m],
-    };
-  }
+  *model = (NsDesignModel){
+    .name = g_strdup(ns_net_model_name(opt->model)), .fluid = opt->model != NS_MODEL_PACKET,
+    .settings = ns_sim_options_describe(opt), .measure_data = opt,
+  };
   return TRUE;
 }
 
-static gboolean study_collectives(Study *s, const NsScenario *sc, GError **error)
+static const char *model_name(const char *name, void *user, GError **error)
 {
-  s->collectives = g_new0(NsDesignCollective, sc->collectives->len);
-  for (guint i = 0; i < sc->collectives->len; i++) {
-    const NsScenarioCollective *x = &g_array_index(sc->collectives, NsScenarioCollective, i);
-    NsDesignCollective *c = &s->collectives[i];
-    s->n_collectives++;
-    if (!ns_collective_from_name(x->name, &c->collective)) /* checked by the loader */
-      return FALSE;
-    c->root = g_strdup(x->root);
-    if ((x->segment != NULL && !ns_cli_parse_size("segment", x->segment, &c->segment, error)) ||
-        (c->variants = study_variants(x, c->collective, error)) == NULL)
-      return FALSE;
-  }
-  return TRUE;
-}
-
-/* A design's own prices: its file's keys over the study's. */
-static gboolean design_prices(Study *s, const NsScenario *sc, GError **error)
-{
-  for (guint i = 0; i < sc->topologies->len; i++) {
-    const NsScenarioTopology *t = &g_array_index(sc->topologies, NsScenarioTopology, i);
-    if (t->prices == NULL)
-      continue;
-    if ((s->design_prices[i] = ns_prices_load_over(s->prices, t->prices, error)) == NULL)
-      return FALSE;
-    s->designs[i].prices = s->design_prices[i];
-  }
-  return TRUE;
-}
-
-static gboolean study_designs(Study *s, const NsScenario *sc, GError **error)
-{
-  s->designs = g_new0(NsDesign, sc->topologies->len);
-  s->design_prices = g_new0(NsPrices *, sc->topologies->len);
-  for (guint i = 0; i < sc->topologies->len; i++) {
-    const NsScenarioTopology *t = &g_array_index(sc->topologies, NsScenarioTopology, i);
-    NsDesign *d = &s->designs[i];
-    s->n_designs++;
-    *d = (NsDesign){ .name = g_strdup(t->name), .description = g_strdup(t->description),
-                     .versus = g_strdup(t->versus), .change = g_strdup(t->change) };
-    for (int k = 0; t->models[k] != NULL; k++) {
-      NsNetModel want;
-      if (!ns_net_model_parse(t->models[k], &want, error)) {
-        g_prefix_error(error, "%s: [topology %s]: ", t->models_where ? t->models_where : t->where,
-                       t->name);
-        return FALSE;
-      }
-      for (int m = 0; m < s->n_models; m++)
-        if (s->options[m].model == want)
-          d->model_mask |= G_GUINT64_CONSTANT(1) << m;
-    }
-    if ((d->topo = ns_cli_load_topology(t->file, t->format, t->spanning, error)) == NULL ||
-        !ns_sim_size_check(d->topo, error)) { /* before the first of its runs */
-      g_prefix_error(error, "%s: [topology %s]: ", t->where, t->name);
-      return FALSE;
-    }
-  }
-  return TRUE;
+  (void)user;
+  NsNetModel model;
+  return ns_net_model_parse(name, &model, error) ? ns_net_model_name(model) : NULL;
 }
 
 /* The result files of a study in its output directory: the cross-design
@@ -200,9 +63,9 @@ static const char *const study_results[] = { "design.csv", "summary.csv", "*/com
 int ns_cli_run_study(const NsScenario *sc, const NsCliStudyArgs *args)
 {
   GError *error = NULL;
-  Study s = { 0 };
+  NsDesignStudy *study = NULL;
+  StudyHooks hooks = { 0 };
   int status = 2;
-  NsProgress *progress = NULL;
   gboolean resume = FALSE;
   NsOutdirArgs outdir = args->outdir;
   /* retrying is resuming (unless starting over) */
@@ -214,30 +77,29 @@ int ns_cli_run_study(const NsScenario *sc, const NsCliStudyArgs *args)
     error = g_error_new(NS_ERROR, NS_ERROR_INPUT, "-j %d: expected 1 to 4096 jobs", args->jobs);
     goto out;
   }
-  if (!ns_progress_args_reporter(&args->progress, stderr, "design", "rows", &progress, &error) ||
-      (s.sizes = ns_msizes_parse("msizes", sc->msizes ? sc->msizes : "8KiB..256KiB", &error)) ==
-          NULL ||
-      !study_models(&s, sc, progress, &error) || !study_collectives(&s, sc, &error) ||
-      !study_designs(&s, sc, &error) ||
-      (sc->prices != NULL && (s.prices = ns_prices_load(sc->prices, &error)) == NULL) ||
-      !design_prices(&s, sc, &error) ||
+  NsDesignHooks study_hooks = { .load_topology = load_topology, .check_topology = check_topology,
+                                .model = study_model, .model_name = model_name,
+                                .measure = ns_cli_measure_by_simulation, .user = &hooks };
+  NsDesignSpec spec;
+  if (!ns_progress_args_reporter(&args->progress, stderr, "design", "rows", &hooks.progress, &error) ||
+      (study = ns_design_study_build(sc, &study_hooks, &spec, &error)) == NULL ||
       !ns_outdir_args_apply(&outdir, sc->output, study_results, &resume, &error))
     goto out;
-  NsDesignSpec spec = {
-    .designs = s.designs, .n_designs = s.n_designs, .collectives = s.collectives,
-    .n_collectives = s.n_collectives, .sizes = s.sizes, .models = s.models,
-    .n_models = s.n_models, .measure = ns_cli_measure_by_simulation, .prices = s.prices,
-    .outdir = sc->output, .one_collective_layout = s.n_collectives == 1, .progress = progress,
-    .retry_failed = args->retry_failed, .restart = !resume, .jobs = args->jobs, .out = stdout,
-  };
+  spec.progress = hooks.progress;
+  spec.retry_failed = args->retry_failed;
+  spec.restart = !resume;
+  spec.jobs = args->jobs;
+  spec.out = stdout;
   if (ns_design_study(&spec, &error))
     status = 0;
 out:
   if (error != NULL)
     status = ns_cli_fail(error);
   fflush(stdout);
-  study_clear(&s);
-  ns_progress_free(progress);
+  ns_design_study_free(study);
+  for (int m = 0; m < hooks.n_options; m++)
+    ns_sim_options_clear(&hooks.options[m]);
+  ns_progress_free(hooks.progress);
   return status;
 }
 

@@ -2,11 +2,12 @@
 #include "analysis/bounds_collective.h"
 #include "analysis/calibrate.h"
 #include "analysis/csv.h"
+#include "analysis/link_use.h"
 #include "cli/cli.h"
 #include "platforms/model/error.h"
 #include "platforms/model/units.h"
-#include "sched/ir/route.h"
 #include "sched/io/schedule_json.h"
+#include "sim/measure.h"
 #include "sim/ns3_attributes.h"
 #include "sim/sim.h"
 #include <json-glib/json-glib.h>
@@ -14,118 +15,23 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Per-edge figures: bytes from routes, utilisation over the whole run. */
-typedef struct {
-  int edge;
-  double bytes;
-  double busy;  /* bytes*8 / (bandwidth * completion) */
-} EdgeUse;
-
-static int compare_use(const void *a, const void *b)
+/* --runs N: the fluid models are deterministic (every run gives the same
+ * time), so more than one run is refused there. */
+static gboolean runs_check(const NsSimOptions *opt, int runs, GError **error)
 {
-  const EdgeUse *x = a, *y = b;
-  return (x->bytes < y->bytes) - (x->bytes > y->bytes);
-}
-
-static EdgeUse *edge_uses(const NsTopology *t, const NsSchedule *s, uint64_t msize,
-                          double completion)
-{
-  int n = ns_topology_n_edges(t);
-  double *bytes = g_new(double, n);
-  ns_schedule_edge_bytes(t, s, msize, bytes);
-  EdgeUse *u = g_new(EdgeUse, n);
-  for (int e = 0; e < n; e++) {
-    double bw = ns_topology_link(t, ns_edge_link(e))->bandwidth;
-    u[e] = (EdgeUse){ e, bytes[e], completion > 0 ? bytes[e] * 8.0 / (bw * completion) : 0 };
-  }
-  g_free(bytes);
-  qsort(u, (size_t)n, sizeof *u, compare_use);
-  return u;
-}
-
-/* Utilisation of one edge over time, in `bins` equal intervals of the
- * run: every transfer crossing the edge spreads its bytes evenly over its
- * [start, end] (an approximation of the fluid rate it got). */
-static void edge_timeline(const NsTopology *t, const NsSchedule *s, const NsSimResult *r,
-                          uint64_t msize, int edge, int bins, double *busy)
-{
-  memset(busy, 0, sizeof(double) * (gsize)bins);
-  double width = r->completion / bins;
-  double bw = ns_topology_link(t, ns_edge_link(edge))->bandwidth;
-  int *node = ns_schedule_machine_nodes(t, s, NULL); /* checked by the simulation */
-  g_autoptr(NsRouter) router = ns_router_new(t, s, node, NULL);
-  int *route = g_new(int, ns_router_max_len(router));
-  for (uint64_t k = 0; k < r->n_transfers; k++) {
-    const NsTransfer *tr = ns_schedule_transfer(s, k);
-    int len = ns_router_route(router, k, route);
-    gboolean uses = FALSE;
-    for (int i = 0; i < len && !uses; i++)
-      uses = route[i] == edge;
-    double t0 = r->start[k], t1 = r->end[k];
-    if (!uses || !(t1 > t0))
-      continue;
-    double rate = (double)tr->n_chunks * msize * 8.0 / (t1 - t0);
-    for (int i = (int)(t0 / width); i < bins && i * width < t1; i++) {
-      double lo = MAX(t0, i * width), hi = MIN(t1, (i + 1) * width);
-      if (hi > lo)
-        busy[i] += rate * (hi - lo) / (bw * width);
-    }
-  }
-  g_free(node);
-  g_free(route);
-}
-
-static gint compare_doubles(gconstpointer a, gconstpointer b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* --runs: runs 1..runs-1 after run 0 (`first`), their completion times
- * sorted with run 0's into *times (NULL for one run). The fluid models
- * are deterministic: more than one run is refused there. */
-static gboolean more_runs(const NsTopology *t, const NsSchedule *s, NsSimOptions *opt, int runs,
-                          const NsSimResult *first, GArray **times, GError **error)
-{
-  *times = NULL;
-  if (runs <= 1)
-    return TRUE;
-  if (opt->model != NS_MODEL_PACKET) {
+  if (runs > 1 && opt->model != NS_MODEL_PACKET) {
     g_set_error(error, NS_ERROR, NS_ERROR_INPUT,
                 "--runs %d: the %s model is deterministic (every run gives the same time); "
                 "runs vary the packet model's flow hashing",
                 runs, ns_net_model_name(opt->model));
     return FALSE;
   }
-  *times = g_array_new(FALSE, FALSE, sizeof(double));
-  g_array_append_val(*times, first->completion);
-  for (int k = 1; k < runs; k++) {
-    NsSimResult r;
-    opt->run = k;
-    ns_progress_item(opt->progress, 1, "run %d of %d", k + 1, runs);
-    gboolean ok = ns_simulate(t, s, opt, &r, error);
-    ns_progress_item_done(opt->progress);
-    if (!ok) {
-      g_prefix_error(error, "run %d of %d: ", k + 1, runs);
-      return FALSE;
-    }
-    g_array_append_val(*times, r.completion);
-    ns_sim_result_clear(&r);
-  }
-  opt->run = 0;
-  g_array_sort(*times, compare_doubles);
   return TRUE;
 }
 
-static double median_of(const GArray *t)
-{
-  guint n = t->len;
-  return n % 2 ? g_array_index(t, double, n / 2)
-               : (g_array_index(t, double, n / 2 - 1) + g_array_index(t, double, n / 2)) / 2;
-}
-
 static void print_table(const NsTopology *t, const NsSchedule *s, const NsSimOptions *opt,
-                        const NsSimResult *r, uint64_t msize, const GArray *runs)
+                        const NsSimResult *r, uint64_t msize, const NsLinkUse *use,
+                        const NsSimRuns *runs)
 {
   g_autofree char *size = ns_format_size(msize);
   double fmin = G_MAXDOUBLE, fmax = 0;
@@ -142,11 +48,13 @@ static void print_table(const NsTopology *t, const NsSchedule *s, const NsSimOpt
     printf("INVALID      the schedule does not verify (%s): the time below means nothing\n",
            r->invalid_reason);
   printf("completion   %.6f s\n", r->completion);
-  if (runs != NULL)
+  if (runs != NULL) {
+    const GArray *times = runs->sorted;
     printf("runs         %u (FqCoDel salts): fastest %.6f s, median %.6f s, slowest %.6f s; "
            "the details below are run 0's\n",
-           runs->len, g_array_index(runs, double, 0), median_of(runs),
-           g_array_index(runs, double, runs->len - 1));
+           times->len, g_array_index(times, double, 0), runs->median,
+           g_array_index(times, double, times->len - 1));
+  }
   printf("bound        %.6f s   ratio %.4f\n", r->bound, r->ratio);
   printf("throughput   %.2f Mbit/s aggregate\n", r->throughput / 1e6);
   printf("finish       machines end between %.6f and %.6f s\n", fmin, fmax);
@@ -155,7 +63,7 @@ static void print_table(const NsTopology *t, const NsSchedule *s, const NsSimOpt
          r->n_transfers, r->n_sync_messages, r->n_dummy_messages);
   printf("wall         %.3f s (%.0f messages per wall second)\n", r->wall_seconds,
          r->wall_seconds > 0 ? (double)r->n_transfers / r->wall_seconds : 0);
-  EdgeUse *u = edge_uses(t, s, msize, r->completion);
+  const NsEdgeUse *u = ns_link_use_edges(use);
   int n = MIN(ns_topology_n_edges(t), 6);
   printf("busiest links (bytes from routes, utilisation over the run):\n");
   for (int i = 0; i < n; i++) {
@@ -163,12 +71,11 @@ static void print_table(const NsTopology *t, const NsSchedule *s, const NsSimOpt
     g_autofree char *b = ns_format_bytes(u[i].bytes);
     printf("  %-20s %12s  %5.1f %%\n", name, b, 100.0 * u[i].busy);
   }
-  g_free(u);
 }
 
 static void print_json(const NsTopology *t, const NsSchedule *s, const NsSimOptions *opt,
-                       const NsSimResult *r, uint64_t msize, gboolean transfers,
-                       const GArray *runs)
+                       const NsSimResult *r, uint64_t msize, const NsLinkUse *use,
+                       gboolean transfers, const NsSimRuns *runs)
 {
   g_autoptr(JsonBuilder) b = json_builder_new();
   json_builder_begin_object(b);
@@ -195,14 +102,15 @@ static void print_json(const NsTopology *t, const NsSchedule *s, const NsSimOpti
   if (runs != NULL) { /* sorted completion times of every run; the rest is run 0's */
     json_builder_set_member_name(b, "runs");
     json_builder_begin_object(b);
-    MEMBER("n", int, runs->len);
-    MEMBER("min_s", double, g_array_index(runs, double, 0));
-    MEMBER("median_s", double, median_of(runs));
-    MEMBER("max_s", double, g_array_index(runs, double, runs->len - 1));
+    const GArray *times = runs->sorted;
+    MEMBER("n", int, times->len);
+    MEMBER("min_s", double, g_array_index(times, double, 0));
+    MEMBER("median_s", double, runs->median);
+    MEMBER("max_s", double, g_array_index(times, double, times->len - 1));
     json_builder_set_member_name(b, "completion_s");
     json_builder_begin_array(b);
-    for (guint k = 0; k < runs->len; k++)
-      json_builder_add_double_value(b, g_array_index(runs, double, k));
+    for (guint k = 0; k < times->len; k++)
+      json_builder_add_double_value(b, g_array_index(times, double, k));
     json_builder_end_array(b);
     json_builder_end_object(b);
   }
@@ -213,7 +121,7 @@ static void print_json(const NsTopology *t, const NsSchedule *s, const NsSimOpti
   json_builder_end_object(b);
   json_builder_set_member_name(b, "links");
   json_builder_begin_array(b);
-  EdgeUse *u = edge_uses(t, s, msize, r->completion);
+  const NsEdgeUse *u = ns_link_use_edges(use);
   for (int i = 0; i < ns_topology_n_edges(t); i++) {
     if (u[i].bytes == 0)
       break;
@@ -224,7 +132,6 @@ static void print_json(const NsTopology *t, const NsSchedule *s, const NsSimOpti
     MEMBER("utilisation", double, u[i].busy);
     json_builder_end_object(b);
   }
-  g_free(u);
   json_builder_end_array(b);
   if (transfers) {
     json_builder_set_member_name(b, "transfers");
@@ -273,22 +180,24 @@ static gboolean write_transfers_csv(const NsSchedule *s, const NsSimResult *r, u
 }
 
 /* CSV: utilisation of the busiest edges over time (50 bins). */
-static gboolean write_timeline_csv(const NsTopology *t, const NsSchedule *s, const NsSimResult *r,
-                                   uint64_t msize, const char *path, GError **error)
+static gboolean write_timeline_csv(const NsTopology *t, const NsSimResult *r,
+                                   const NsLinkUse *use, const char *path, GError **error)
 {
   const int bins = 50, top = 4;
   FILE *f = ns_cli_open_output(path, error);
   if (f == NULL)
     return FALSE;
-  EdgeUse *u = edge_uses(t, s, msize, r->completion);
+  const NsEdgeUse *u = ns_link_use_edges(use);
   int n = MIN(top, ns_topology_n_edges(t));
-  double *busy = g_new(double, (gsize)bins * n);
+  int edges[4];
+  double *busy = g_new(double, (gsize)bins * MAX(n, 1));
   GString *header = g_string_new("time_s");
   for (int i = 0; i < n; i++) {
     g_autofree char *name = ns_topology_edge_name(t, u[i].edge);
     ns_csv_append(header, name);
-    edge_timeline(t, s, r, msize, u[i].edge, bins, busy + (gsize)i * bins);
+    edges[i] = u[i].edge;
   }
+  ns_link_use_timeline(use, edges, n, r->start, r->end, bins, busy);
   fprintf(f, "%s\n", header->str);
   g_string_free(header, TRUE);
   for (int k = 0; k < bins; k++) {
@@ -298,7 +207,6 @@ static gboolean write_timeline_csv(const NsTopology *t, const NsSchedule *s, con
     fputc('\n', f);
   }
   g_free(busy);
-  g_free(u);
   return ns_cli_close_output(f, path, error);
 }
 
@@ -314,7 +222,7 @@ int ns_cmd_simulate(int argc, char **argv)
   gboolean list_ns3 = FALSE;
   int queue = 100, segment_size = 1000, runs = 1;
   double wall_limit = 0;
-  GArray *run_times = NULL;
+  NsSimRuns run_times = { 0 };
   GOptionEntry entries[] = {
     { "model", 'M', 0, G_OPTION_ARG_STRING, &model, "Network model (default ideal)",
       "ideal|tcp|smpi|packet" },
@@ -384,6 +292,7 @@ int ns_cmd_simulate(int argc, char **argv)
   NsSimOptions opt;
   ns_sim_options_init(&opt);
   NsSimResult r = { 0 };
+  g_autoptr(NsLinkUse) use = NULL;
   if (!ns_cli_parse(ctx, &argc, &argv))
     goto out;
   if (list_ns3) {
@@ -403,7 +312,7 @@ int ns_cmd_simulate(int argc, char **argv)
     status = ns_cli_fail(error);
     goto out;
   }
-  if (calibration != NULL) { /* the SMPI model with the calibration's factors */
+  if (calibration != NULL) {
     g_autoptr(NsCalibration) cal = ns_calibration_load(calibration, &error);
     if (cal == NULL) {
       status = ns_cli_fail(error);
@@ -414,9 +323,7 @@ int ns_cmd_simulate(int argc, char **argv)
                             model);
       goto out;
     }
-    opt.model = NS_MODEL_SMPI;
-    opt.lat_factor = g_steal_pointer(&cal->lat_factor);
-    opt.bw_factor = g_steal_pointer(&cal->bw_factor);
+    ns_sim_options_calibrate(&opt, cal);
   }
   if (store_forward != NULL &&
       !ns_cli_parse_size("--store-forward", store_forward, &opt.store_forward_packet, &error)) {
@@ -501,17 +408,22 @@ int ns_cmd_simulate(int argc, char **argv)
     FILE *f = g_steal_pointer(&trace_out);
     simulated = ns_cli_close_output(f, trace, &error);
   }
-  if (!simulated || !more_runs(t, s, &opt, runs, &r, &run_times, &error)) {
+  if (!simulated || !runs_check(&opt, runs, &error) ||
+      (runs > 1 && !ns_sim_more_runs(t, s, &opt, runs, TRUE, &r, &run_times, &error))) {
     status = ns_cli_fail(error);
     goto out;
   }
   uint64_t used = opt.msize ? opt.msize : s->msize;
+  if ((use = ns_link_use_new(t, s, r.routes, used, r.completion, &error)) == NULL) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
   if (json)
-    print_json(t, s, &opt, &r, used, json_transfers, run_times);
+    print_json(t, s, &opt, &r, used, use, json_transfers, runs > 1 ? &run_times : NULL);
   else
-    print_table(t, s, &opt, &r, used, run_times);
+    print_table(t, s, &opt, &r, used, use, runs > 1 ? &run_times : NULL);
   if ((transfers_csv != NULL && !write_transfers_csv(s, &r, used, transfers_csv, &error)) ||
-      (timeline_csv != NULL && !write_timeline_csv(t, s, &r, used, timeline_csv, &error))) {
+      (timeline_csv != NULL && !write_timeline_csv(t, &r, use, timeline_csv, &error))) {
     status = ns_cli_fail(error);
     goto out;
   }
@@ -520,8 +432,7 @@ out:
   if (trace_out != NULL)
     ns_cli_abort_output(trace_out);
   ns_sim_result_clear(&r);
-  if (run_times != NULL)
-    g_array_unref(run_times);
+  ns_sim_runs_clear(&run_times);
   ns_progress_free(opt.progress);
   opt.progress = NULL;
   ns_sim_options_clear(&opt);

@@ -10,6 +10,7 @@
  *   calibrate, sweep, torus (see their --help)
  */
 #include "cli/cli.h"
+#include "sched/ir/counts.h"
 #include <errno.h>
 #include <locale.h>
 #include <string.h>
@@ -120,8 +121,22 @@ static int check_stdout(int status)
   return status == 0 ? 2 : status;
 }
 
+/* NETSCHED_COUNTS set: how often this process derived each fact of a
+ * schedule (sched/ir/counts.h), for tests and benchmarks; never otherwise. */
+static void print_counts(void)
+{
+  if (g_getenv("NETSCHED_COUNTS") == NULL)
+    return;
+  fprintf(stderr, "counts:");
+  for (int c = 0; c < NS_N_COUNTS; c++)
+    fprintf(stderr, " %s %" G_GUINT64_FORMAT, ns_count_name(c), ns_count_get(c));
+  fputc('\n', stderr);
+}
+
 int main(int argc, char **argv)
 {
   setlocale(LC_ALL, "");
-  return check_stdout(run(argc, argv));
+  int status = check_stdout(run(argc, argv));
+  print_counts();
+  return status;
 }

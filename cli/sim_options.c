@@ -1,7 +1,7 @@
 /* netsched — the simulation settings shared by compare, scenario and
  * design, and the measurement they hand the experiment engine. */
-#include "analysis/calibrate.h"
 #include "cli/cli_sim.h"
+#include "sim/measure.h"
 #include "platforms/model/error.h"
 
 gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError **error)
@@ -21,7 +21,6 @@ gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError
     return FALSE;
   if (s->calibration == NULL)
     return TRUE;
-  /* The SMPI model with the calibration's factors. */
   g_autoptr(NsCalibration) cal = ns_calibration_load(s->calibration, error);
   if (cal == NULL)
     return FALSE;
@@ -30,21 +29,14 @@ gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError
                 "a calibration simulates with the smpi model, not %s", s->model);
     return FALSE;
   }
-  opt->model = NS_MODEL_SMPI;
-  opt->lat_factor = g_steal_pointer(&cal->lat_factor);
-  opt->bw_factor = g_steal_pointer(&cal->bw_factor);
+  ns_sim_options_calibrate(opt, cal);
   return TRUE;
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 gboolean ns_cli_measure_by_simulation(const NsTopology *topo, const NsSchedule *s,
-                                      const NsVariant *v, uint64_t msize, NsMeasure *out,
-                                      void *user, GError **error)
+                                      const NsVariant *v, uint64_t msize,
+                                      const NsRowFacts *facts, NsMeasure *out, void *user,
+                                      GError **error)
 {
   (void)msize; /* the schedule was planned for it */
   NsSimOptions *opt = user;
@@ -53,36 +45,30 @@ gboolean ns_cli_measure_by_simulation(const NsTopology *topo, const NsSchedule *
   if (v->sync != NULL && !ns_sync_scheme_parse(v->sync, &opt->sync, error))
     return FALSE;
   opt->msize = 0; /* the schedule's own */
+  opt->known = facts; /* verified and bounded by the engine: not again, not per run */
   /* The fluid models are deterministic: one run says it all. */
   int runs = opt->model == NS_MODEL_PACKET && opt->runs > 1 ? opt->runs : 1;
-  g_autofree double *times = g_new(double, (gsize)runs);
-  gboolean ok = TRUE;
-  for (int k = 0; k < runs && ok; k++) {
-    NsSimResult r;
-    opt->run = k;
-    if (!(ok = ns_simulate(topo, s, opt, &r, error))) {
-      if (runs > 1)
-        g_prefix_error(error, "run %d of %d: ", k + 1, runs);
-      break;
-    }
-    times[k] = r.completion;
-    if (k == 0) {
-      *out = (NsMeasure){ .completion_s = r.completion, .bound_s = r.bound,
-                          .throughput_bps = r.throughput, .sync_messages = r.n_sync_messages,
-                          .valid = r.valid, .runs = runs };
-      g_strlcpy(out->sync, r.sync, sizeof out->sync);
-    }
-    out->valid = out->valid && r.valid;
+  NsSimResult r;
+  NsSimRuns all = { 0 };
+  gboolean ok = ns_simulate(topo, s, opt, &r, error);
+  if (!ok && runs > 1)
+    g_prefix_error(error, "run 1 of %d: ", runs);
+  if (ok) {
+    *out = (NsMeasure){ .completion_s = r.completion, .bound_s = r.bound,
+                        .throughput_bps = r.throughput, .sync_messages = r.n_sync_messages,
+                        .valid = r.valid, .runs = runs };
+    g_strlcpy(out->sync, r.sync, sizeof out->sync);
+    ok = ns_sim_more_runs(topo, s, opt, runs, FALSE, &r, &all, error);
     ns_sim_result_clear(&r);
   }
-  opt->run = 0;
+  opt->known = NULL;
   if (!ok)
     return FALSE;
-  qsort(times, (size_t)runs, sizeof *times, compare_doubles);
-  double median = runs % 2 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
-  out->throughput_bps *= out->completion_s / median; /* the same bytes */
-  out->completion_s = median;
-  out->min_s = times[0];
-  out->max_s = times[runs - 1];
+  out->valid = all.valid;
+  out->throughput_bps *= out->completion_s / all.median; /* the same bytes */
+  out->completion_s = all.median;
+  out->min_s = g_array_index(all.sorted, double, 0);
+  out->max_s = g_array_index(all.sorted, double, all.sorted->len - 1);
+  ns_sim_runs_clear(&all);
   return TRUE;
 }

@@ -105,6 +105,7 @@ void ns_sim_result_clear(NsSimResult *r)
   g_free(r->finish);
   g_free(r->start);
   g_free(r->end);
+  ns_router_free(r->routes);
   memset(r, 0, sizeof *r);
 }
 
@@ -460,40 +461,52 @@ static gboolean run_child(Program *prog, int platform_fd, const NsSimOptions *op
  * what their scheme says (`netsched verify`'s sync check: a pair-wise
  * scheme whose edges leave contending transfers unordered is not that
  * scheme). Contention and the port model are what simulations measure, not
- * preconditions. FALSE with the first failing finding in `why`, or an
- * input error. */
-static gboolean replayable(const NsTopology *topo, const NsSchedule *s, gboolean stored_sync,
-                           gboolean *ok, char *why, gsize why_size, GError **error)
+ * preconditions. Read from report `r` of ns_verify with sync_order =
+ * stored_sync, or with the default options (sync order checked: its
+ * unordered pairs are then left out when the replay does not follow the
+ * stored edges — a wait cycle is the one sync finding left, the first of
+ * the check). *ok FALSE with the first failing finding in `why`. */
+static void replay_verdict(const NsVerifyReport *r, const NsTopology *topo, const NsSchedule *s,
+                           gboolean stored_sync, gboolean *ok, char *why, gsize why_size)
+{
+  *ok = TRUE;
+  const NsCheck needed[] = { NS_CHECK_DATAFLOW, NS_CHECK_COMPLETE, NS_CHECK_SYNC };
+  for (gsize i = 0; i < G_N_ELEMENTS(needed) && *ok; i++) {
+    gboolean cycle_only = needed[i] == NS_CHECK_SYNC && !stored_sync;
+    uint64_t failures = cycle_only ? (r->cycle != NULL) : r->failures[needed[i]];
+    if (failures == 0)
+      continue;
+    *ok = FALSE;
+    for (guint k = 0; k < r->findings->len; k++) {
+      const NsFinding *f = &g_array_index(r->findings, NsFinding, k);
+      if (ns_finding_check(f->kind) != needed[i] || (cycle_only && f->kind != NS_FIND_CYCLE))
+        continue;
+      g_autofree char *d = ns_finding_describe(f, topo, s);
+      g_snprintf(why, why_size, "%s: %s (%" G_GUINT64_FORMAT " finding%s)",
+                 ns_check_name(needed[i]), d, failures, failures == 1 ? "" : "s");
+      break;
+    }
+  }
+}
+
+/* Verifies `s` for its replay (replay_verdict), on the route table `router`
+ * (NULL: resolved by the verifier). FALSE with an input error. */
+static gboolean replayable(const NsTopology *topo, const NsSchedule *s, const NsRouter *router,
+                           gboolean stored_sync, gboolean *ok, char *why, gsize why_size,
+                           GError **error)
 {
   NsVerifyOptions vo;
   ns_verify_options_init(&vo);
+  vo.router = router;
   vo.port = NS_PORT_ALL;
   vo.max_findings = 1;
   vo.sync_order = stored_sync;
   NsVerifyReport r = { 0 };
-  if (!ns_verify(topo, s, &vo, &r, error)) {
-    ns_verify_report_clear(&r);
-    return FALSE;
-  }
-  *ok = TRUE;
-  const NsCheck needed[] = { NS_CHECK_DATAFLOW, NS_CHECK_COMPLETE, NS_CHECK_SYNC };
-  for (gsize i = 0; i < G_N_ELEMENTS(needed) && *ok; i++) {
-    if (r.failures[needed[i]] == 0)
-      continue;
-    *ok = FALSE;
-    for (guint k = 0; k < r.findings->len; k++) {
-      const NsFinding *f = &g_array_index(r.findings, NsFinding, k);
-      if (ns_finding_check(f->kind) != needed[i])
-        continue;
-      g_autofree char *d = ns_finding_describe(f, topo, s);
-      g_snprintf(why, why_size, "%s: %s (%" G_GUINT64_FORMAT " finding%s)",
-                 ns_check_name(needed[i]), d, r.failures[needed[i]],
-                 r.failures[needed[i]] == 1 ? "" : "s");
-      break;
-    }
-  }
+  gboolean verified = ns_verify(topo, s, &vo, &r, error);
+  if (verified)
+    replay_verdict(&r, topo, s, stored_sync, ok, why, why_size);
   ns_verify_report_clear(&r);
-  return TRUE;
+  return verified;
 }
 
 /* ---- transfers' own routes ---------------------------------------------------
@@ -531,13 +544,17 @@ static void pair_routes_free(PairRoutes *pr)
   g_free(pr);
 }
 
-static PairRoutes *pair_routes(const NsTopology *topo, const NsSchedule *s, GError **error)
+static PairRoutes *pair_routes(const NsTopology *topo, const NsSchedule *s,
+                               const NsRouter *shared, GError **error)
 {
   PairRoutes *pr = g_new0(PairRoutes, 1);
   if (s->routes == NULL || s->routes->len == 0)
     return pr;
   int *node = ns_schedule_machine_nodes(topo, s, error);
-  NsRouter *router = node != NULL ? ns_router_new(topo, s, node, error) : NULL;
+  NsRouter *built = NULL;
+  const NsRouter *router = node == NULL ? NULL
+                           : shared != NULL ? shared
+                                            : (built = ns_router_new(topo, s, node, error));
   if (router == NULL) {
     g_free(node);
     pair_routes_free(pr);
@@ -576,13 +593,35 @@ static PairRoutes *pair_routes(const NsTopology *topo, const NsSchedule *s, GErr
       }
     }
   g_free(route);
-  ns_router_free(router);
+  ns_router_free(built);
   g_free(node);
   if (!ok) {
     pair_routes_free(pr);
     return NULL;
   }
   return pr;
+}
+
+/* The schedule's route table, resolved once for every step of a simulation
+ * that routes — the check, the sync sets, the own routes' pairs, the bound —
+ * and handed to the caller with the result (NsSimResult.routes); or the
+ * caller's (NsRowFacts.routes). NULL when the machines or routes do not fit
+ * the topology: each step then reports that in its own words. */
+typedef struct {
+  const NsTopology *topo;
+  const NsSchedule *s;
+  const NsRouter *given;
+  NsRouter *own;
+  gboolean failed;
+} Routes;
+
+static const NsRouter *routes_get(Routes *r)
+{
+  if (ns_router_fits(r->given, r->topo, r->s))
+    return r->given;
+  if (r->own == NULL && !r->failed)
+    r->failed = (r->own = ns_router_for(r->topo, r->s, NULL)) == NULL;
+  return r->own;
 }
 
 gboolean ns_sim_size_check(const NsTopology *topo, GError **error)
@@ -606,8 +645,8 @@ gboolean ns_sim_size_check(const NsTopology *topo, GError **error)
   return TRUE;
 }
 
-gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *given,
-                     NsSimResult *result, GError **error)
+static gboolean simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *given,
+                         Routes *routes, NsSimResult *result, GError **error)
 {
   memset(result, 0, sizeof *result);
   if (!ns_sim_size_check(topo, error))
@@ -647,7 +686,9 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
 
   gboolean valid = TRUE;
   char why[256] = "";
-  if (!replayable(topo, s, stored_sync, &valid, why, sizeof why, error))
+  if (given->known != NULL && given->known->verified != NULL)
+    replay_verdict(given->known->verified, topo, s, stored_sync, &valid, why, sizeof why);
+  else if (!replayable(topo, s, routes_get(routes), stored_sync, &valid, why, sizeof why, error))
     return FALSE;
   if (given->model == NS_MODEL_PACKET && ns_topology_routing(topo) != NS_ROUTING_TREE) {
     ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
@@ -672,7 +713,8 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
       tmp.sync = g_array_new(FALSE, FALSE, sizeof(NsSyncEdge));
       tmp.sync_scheme = NULL;
       own_sync = TRUE;
-      if (!ns_schedule_compute_sync(topo, &tmp, &opt->sync, NULL, error)) {
+      if (!ns_schedule_compute_sync_routed(topo, &tmp, routes_get(routes), &opt->sync, NULL,
+                                           error)) {
         g_array_unref(tmp.sync);
         g_free(tmp.sync_scheme);
         return FALSE;
@@ -684,7 +726,7 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
   SignalGuard guard;
   signals_catch(&guard);
   Program *prog = ns_program_build(topo, &tmp, opt, msize, error);
-  PairRoutes *pairs = prog != NULL ? pair_routes(topo, s, error) : NULL;
+  PairRoutes *pairs = prog != NULL ? pair_routes(topo, s, routes_get(routes), error) : NULL;
   NsSimGridExport exp = {
     .store_forward_packet = opt->model == NS_MODEL_PACKET ? 0 : opt->store_forward_packet,
     .pair_route = pairs != NULL && pairs->table != NULL ? pair_route : NULL,
@@ -702,7 +744,9 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
     int p = s->n_machines;
     uint64_t n = ns_schedule_n_transfers(s);
     result->completion = prog->header->completion;
-    result->bound = ns_collective_bound(topo, s, msize);
+    result->bound = given->known != NULL && msize == s->msize
+                        ? given->known->bound_s
+                        : ns_collective_bound_routed(topo, s, msize, routes_get(routes));
     result->ratio = result->bound > 0 ? result->completion / result->bound : 0;
     result->bytes_moved = 0;
     for (uint64_t t = 0; t < n; t++)
@@ -732,6 +776,18 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
     g_free(tmp.sync_scheme);
   }
   signals_release(&guard);
+  return ok;
+}
+
+gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *given,
+                     NsSimResult *result, GError **error)
+{
+  Routes routes = { .topo = topo, .s = s,
+                    .given = given->known != NULL ? given->known->routes : NULL };
+  gboolean ok = simulate(topo, s, given, &routes, result, error);
+  if (ok)
+    result->routes = g_steal_pointer(&routes.own);
+  ns_router_free(routes.own);
   return ok;
 }
 

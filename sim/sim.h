@@ -33,7 +33,9 @@
 #include "platforms/model/topology.h"
 #include "sched/ir/schedule.h"
 #include "platforms/io/topology_simgrid.h"
+#include "sched/ir/route.h"
 #include "sched/ir/sync.h"
+#include "analysis/row_facts.h"
 
 typedef enum { NS_MODEL_IDEAL, NS_MODEL_TCP, NS_MODEL_SMPI, NS_MODEL_PACKET } NsNetModel;
 
@@ -115,6 +117,10 @@ typedef struct {
   int run;
   int runs;                /* for measurements of several runs (compare, design):
                               runs per row, 0 or 1 = one; ns_simulate runs once */
+  const NsRowFacts *known; /* the verification, the bound and the route table the caller
+                              already derived from this very (topology, schedule) at the
+                              chunk size simulated (analysis/row_facts.h): used instead of
+                              deriving them again; NULL: ns_simulate derives them */
 } NsSimOptions;
 
 /* The FqCoDel salt of run k (0 for run 0; distinct nonzero values after). */
@@ -146,6 +152,9 @@ typedef struct {
   gboolean valid;          /* the schedule passed data flow, completeness and sync
                               (FALSE only with allow_invalid) */
   char invalid_reason[256];/* the first failed check's finding when !valid */
+  NsRouter *routes;        /* the route table the simulation resolved (sched/ir/route.h),
+                              for the caller's link analysis (analysis/link_use.h); NULL
+                              when it used the caller's (NsSimOptions.known) */
 } NsSimResult;
 
 void ns_sim_result_clear(NsSimResult *r);

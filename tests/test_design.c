@@ -4,6 +4,7 @@
  * of times per model, label and design), so every expected number is
  * known exactly and no simulator runs. */
 #include "analysis/design.h"
+#include "analysis/design_spec.h"
 #include "analysis/csv.h"
 #include "analysis/scenario.h"
 #include "platforms/model/error.h"
@@ -25,8 +26,10 @@ typedef struct {
 } Fake;
 
 static gboolean fake_measure(const NsTopology *topo, const NsSchedule *s, const NsVariant *v,
-                             uint64_t msize, NsMeasure *out, void *user, GError **error)
+                             uint64_t msize, const NsRowFacts *facts, NsMeasure *out, void *user,
+                             GError **error)
 {
+  (void)facts;
   (void)s;
   Fake *f = user;
   f->calls++;
@@ -125,9 +128,10 @@ static void study_init(Study *st, gboolean with_packet)
 
 /* The measure function is per model: a trampoline picks the Fake. */
 static gboolean measure(const NsTopology *topo, const NsSchedule *s, const NsVariant *v,
-                        uint64_t msize, NsMeasure *out, void *user, GError **error)
+                        uint64_t msize, const NsRowFacts *facts, NsMeasure *out, void *user,
+                        GError **error)
 {
-  return fake_measure(topo, s, v, msize, out, user, error);
+  return fake_measure(topo, s, v, msize, facts, out, user, error);
 }
 
 static void study_clear(Study *st)
@@ -581,6 +585,110 @@ static void test_scenario_values(void)
   g_remove(path);
 }
 
+/* ---- the study built from a scenario (analysis/design_spec.h) ---------------- */
+
+static NsTopology *spec_load(const char *file, const char *format, const char *spanning,
+                             void *user, GError **error)
+{
+  (void)format; (void)spanning; (void)user;
+  if (!g_str_has_prefix(file, "gen:")) {
+    g_set_error(error, NS_ERROR, NS_ERROR_INPUT, "%s: no such file", file);
+    return NULL;
+  }
+  return ns_shape_from_spec(file + 4, error);
+}
+
+static const char *spec_model_name(const char *name, void *user, GError **error)
+{
+  (void)user;
+  if (strcmp(name, "ideal") == 0 || strcmp(name, "packet") == 0)
+    return strcmp(name, "ideal") == 0 ? "ideal" : "packet";
+  g_set_error(error, NS_ERROR, NS_ERROR_INPUT, "unknown network model '%s'", name);
+  return NULL;
+}
+
+static gboolean spec_model(const char *name, const NsScenario *sc, int index,
+                           NsDesignModel *model, void *user, GError **error)
+{
+  (void)sc;
+  int *calls = user;
+  const char *canonical = spec_model_name(name, user, error);
+  if (canonical == NULL)
+    return FALSE;
+  g_assert_cmpint(index, ==, (*calls)++);
+  *model = (NsDesignModel){ .name = g_strdup(canonical),
+                            .fluid = strcmp(canonical, "packet") != 0,
+                            .settings = g_strdup_printf("model=%s", canonical) };
+  return TRUE;
+}
+
+static void test_spec_build(void)
+{
+  int calls = 0;
+  NsDesignHooks hooks = { .load_topology = spec_load, .model = spec_model,
+                          .model_name = spec_model_name, .measure = fake_measure,
+                          .user = &calls };
+  g_autofree char *path = write_temp("[scenario]\noutput = o\nmodels = ideal,packet\n"
+                                     "[collective alltoall]\nalgorithms = ring,pair\n"
+                                     "[topology a]\nfile = gen:star:4\n"
+                                     "[topology b]\nfile = gen:star:4\nmodels = packet\n");
+  GError *error = NULL;
+  g_autoptr(NsScenario) sc = ns_scenario_load(path, &error);
+  g_assert_no_error(error);
+  NsDesignSpec spec;
+  NsDesignStudy *study = ns_design_study_build(sc, &hooks, &spec, &error);
+  g_assert_no_error(error);
+  g_assert_nonnull(study);
+  /* the models: the union of the designs' lists, in order; each design's mask */
+  g_assert_cmpint(calls, ==, 2);
+  g_assert_cmpint(spec.n_models, ==, 2);
+  g_assert_cmpstr(spec.models[0].name, ==, "ideal");
+  g_assert_true(spec.models[0].fluid);
+  g_assert_cmpstr(spec.models[1].name, ==, "packet");
+  g_assert_false(spec.models[1].fluid);
+  g_assert_cmpint(spec.n_designs, ==, 2);
+  g_assert_cmpstr(spec.designs[0].name, ==, "a");
+  g_assert_cmpuint(spec.designs[0].model_mask, ==, 3);
+  g_assert_cmpuint(spec.designs[1].model_mask, ==, 2);
+  g_assert_cmpint(ns_topology_n_machines(spec.designs[1].topo), ==, 4);
+  /* the variants listed, then the MPI defaults a cluster gets out of the box */
+  g_assert_cmpint(spec.n_collectives, ==, 1);
+  g_assert_true(spec.one_collective_layout);
+  const GArray *v = spec.collectives[0].variants;
+  const char *want[] = { "ring", "pair", "mpich", "ompi" };
+  g_assert_cmpuint(v->len, ==, G_N_ELEMENTS(want));
+  for (guint i = 0; i < v->len; i++)
+    g_assert_cmpstr(g_array_index(v, NsVariant, i).label, ==, want[i]);
+  g_assert_cmpuint(spec.sizes->len, ==, 6); /* 8KiB..256KiB */
+  g_assert_true(spec.measure == fake_measure);
+  g_assert_cmpstr(spec.outdir, ==, sc->output);
+  ns_design_study_free(study);
+  g_remove(path);
+
+  /* every error names the file:line it comes from */
+  const char *bad[][2] = {
+    { "[scenario]\noutput = o\n[topology a]\nfile = gen:star:4\nmodels = ideal,nosuch\n"
+      "[collective alltoall]\n", ":5: unknown network model 'nosuch'" },
+    { "[scenario]\noutput = o\n[topology a]\nfile = gen:star:4\n[topology b]\nfile = b.topo\n"
+      "[collective alltoall]\n", ":5: [topology b]: " },
+    { "[scenario]\noutput = o\n[collective bcast]\nsegment = 12x\n[topology a]\n"
+      "file = gen:star:4\n", "segment '12x': " },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+    g_autofree char *p = write_temp(bad[i][0]);
+    g_autoptr(NsScenario) x = ns_scenario_load(p, &error);
+    g_assert_no_error(error);
+    calls = 0;
+    g_assert_null(ns_design_study_build(x, &hooks, &spec, &error));
+    g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
+    g_autofree char *prefixed = g_strconcat(p, bad[i][1], NULL);
+    if (!g_str_has_prefix(error->message, bad[i][1][0] == ':' ? prefixed : bad[i][1]))
+      g_error("%s: got '%s', want '%s...'", bad[i][0], error->message, bad[i][1]);
+    g_clear_error(&error);
+    g_remove(p);
+  }
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -596,5 +704,6 @@ int main(int argc, char **argv)
   g_test_add_func("/design/names", test_names);
   g_test_add_func("/design/hardware", test_hardware);
   g_test_add_func("/design/prices", test_prices);
+  g_test_add_func("/design/spec-build", test_spec_build);
   return g_test_run();
 }

@@ -2,6 +2,7 @@
  * transfer's own is a simple path (no node twice), so it has fewer edges
  * than the topology has nodes. */
 #include "sched/ir/route.h"
+#include "sched/ir/counts.h"
 #include "platforms/model/error.h"
 #include <string.h>
 
@@ -9,6 +10,7 @@ struct NsRouter {
   const NsTopology *topo;
   const NsSchedule *s;
   const int *node;
+  int *own_node;         /* ns_router_for: the machine map it owns */
   GHashTable *own;       /* transfer + 1 -> index + 1 into spans */
   GArray *spans;         /* {first, n} into edges */
   GArray *edges;         /* int */
@@ -29,6 +31,7 @@ void ns_router_free(NsRouter *r)
     g_array_unref(r->spans);
   if (r->edges != NULL)
     g_array_unref(r->edges);
+  g_free(r->own_node);
   g_free(r);
 }
 
@@ -96,6 +99,7 @@ static gboolean resolve(NsRouter *r, const NsTransferRoute *tr, GError **error)
 NsRouter *ns_router_new(const NsTopology *topo, const NsSchedule *s, const int *node,
                         GError **error)
 {
+  ns_count_add(NS_COUNT_ROUTE_TABLE);
   NsRouter *r = g_new0(NsRouter, 1);
   r->topo = topo;
   r->s = s;
@@ -142,3 +146,20 @@ int ns_router_route(const NsRouter *r, uint64_t t, int *edges)
 }
 
 int ns_router_max_len(const NsRouter *r) { return MAX(r->max_len, 1); }
+
+NsRouter *ns_router_for(const NsTopology *topo, const NsSchedule *s, GError **error)
+{
+  int *node = ns_schedule_machine_nodes(topo, s, error);
+  NsRouter *r = node != NULL ? ns_router_new(topo, s, node, error) : NULL;
+  if (r == NULL)
+    g_free(node);
+  else
+    r->own_node = node;
+  return r;
+}
+
+gboolean ns_router_fits(const NsRouter *r, const NsTopology *topo, const NsSchedule *s)
+{
+  return r != NULL && r->topo == topo && r->s->transfers == s->transfers &&
+         r->s->routes == s->routes && r->s->machines == s->machines;
+}

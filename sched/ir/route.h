@@ -26,6 +26,18 @@ NsRouter *ns_router_new(const NsTopology *topo, const NsSchedule *s, const int *
 void ns_router_free(NsRouter *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsRouter, ns_router_free)
 
+/* The router of `s` on `topo` with its own machine map
+ * (ns_schedule_machine_nodes), freed with it: the one route table of a
+ * (topology, schedule) that its consumers share — the verifier
+ * (NsVerifyOptions.router), the sync sets, the bounds, the simulator and
+ * its link analysis (sched/ir/counts.h counts the tables built). NULL with
+ * the machine map's or the routes' NS_ERROR_INPUT. */
+NsRouter *ns_router_for(const NsTopology *topo, const NsSchedule *s, GError **error);
+/* Was `r` built for `topo` and for `s` or a copy of its header sharing its
+ * phases, routes and machines (the simulator's copy with its own sync
+ * edges)? FALSE for NULL. O(1). */
+gboolean ns_router_fits(const NsRouter *r, const NsTopology *topo, const NsSchedule *s);
+
 /* Writes the directed edges of transfer `t` into `edges` (capacity
  * ns_router_max_len) and returns their number. */
 int ns_router_route(const NsRouter *r, uint64_t t, int *edges);

@@ -394,31 +394,34 @@ static void graph_set_edges(Graph *g, const Pair *pairs, guint n_pairs)
  * (candidate_pairs); NULL, with `g` untouched, when the schedule's machines
  * or routes do not fit the topology. */
 static GArray *program_order_and_pairs(const NsTopology *topo, const NsSchedule *s,
-                                       const NsSyncScheme *scheme, Graph *g, GError **error)
+                                       const NsRouter *given, const NsSyncScheme *scheme,
+                                       Graph *g, GError **error)
 {
-  int *node = ns_schedule_machine_nodes(topo, s, error);
-  if (node == NULL)
+  NsRouter *own = NULL;
+  if (!ns_router_fits(given, topo, s) && (given = own = ns_router_for(topo, s, error)) == NULL)
     return NULL;
-  NsRouter *router = ns_router_new(topo, s, node, error);
-  if (router == NULL) {
-    g_free(node);
-    return NULL;
-  }
   build_program_order(g);
-  GArray *pairs = candidate_pairs(topo, g, scheme, router);
-  ns_router_free(router);
-  g_free(node);
+  GArray *pairs = candidate_pairs(topo, g, scheme, given);
+  ns_router_free(own);
   return pairs;
 }
 
 gboolean ns_sync_check(const NsTopology *topo, const NsSchedule *s, const NsSyncScheme *scheme,
                        uint64_t *unordered, uint32_t *first_u, uint32_t *first_v, GError **error)
 {
+  return ns_sync_check_routed(topo, s, NULL, scheme, unordered, first_u, first_v, error);
+}
+
+gboolean ns_sync_check_routed(const NsTopology *topo, const NsSchedule *s,
+                              const NsRouter *router, const NsSyncScheme *scheme,
+                              uint64_t *unordered, uint32_t *first_u, uint32_t *first_v,
+                              GError **error)
+{
   *unordered = 0;
   if (!ns_sync_uses_pairwise(scheme) || s->execution != NS_EXEC_PHASED)
     return TRUE;
   Graph g = { .s = s };
-  GArray *required = program_order_and_pairs(topo, s, scheme, &g, error);
+  GArray *required = program_order_and_pairs(topo, s, router, scheme, &g, error);
   if (required == NULL)
     return FALSE;
   GArray *edges = g_array_sized_new(FALSE, FALSE, sizeof(Pair), s->sync->len);
@@ -449,6 +452,13 @@ gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
                                   const NsSyncScheme *scheme, NsSyncStats *stats,
                                   GError **error)
 {
+  return ns_schedule_compute_sync_routed(topo, s, NULL, scheme, stats, error);
+}
+
+gboolean ns_schedule_compute_sync_routed(const NsTopology *topo, NsSchedule *s,
+                                         const NsRouter *router, const NsSyncScheme *scheme,
+                                         NsSyncStats *stats, GError **error)
+{
   NsSyncStats local = { 0 };
   if (stats == NULL)
     stats = &local;
@@ -466,7 +476,7 @@ gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
     return FALSE;
   }
   Graph g = { .s = s };
-  GArray *pairs = program_order_and_pairs(topo, s, scheme, &g, error);
+  GArray *pairs = program_order_and_pairs(topo, s, router, scheme, &g, error);
   if (pairs == NULL)
     return FALSE;
   stats->candidates = pairs->len;

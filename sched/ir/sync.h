@@ -42,6 +42,7 @@
 #define NETSCHED_SYNC_H
 
 #include "platforms/model/topology.h"
+#include "sched/ir/route.h"
 #include "sched/ir/schedule.h"
 
 typedef enum {
@@ -122,6 +123,11 @@ typedef struct {
 gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
                                   const NsSyncScheme *scheme, NsSyncStats *stats,
                                   GError **error);
+/* The same with the schedule's routes already resolved (ns_router_for; one
+ * that does not fit the schedule, or NULL, is resolved again here). */
+gboolean ns_schedule_compute_sync_routed(const NsTopology *topo, NsSchedule *s,
+                                         const NsRouter *router, const NsSyncScheme *scheme,
+                                         NsSyncStats *stats, GError **error);
 
 /* Checks that program order plus s->sync order every pair of contending
  * transfers the scheme separates (ns_sync_pair_needed). *unordered gets the
@@ -130,6 +136,11 @@ gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
  * *first_v. Unbounded search: O(candidates x window). */
 gboolean ns_sync_check(const NsTopology *topo, const NsSchedule *s, const NsSyncScheme *scheme,
                        uint64_t *unordered, uint32_t *first_u, uint32_t *first_v, GError **error);
+/* The same with the schedule's routes already resolved (as above). */
+gboolean ns_sync_check_routed(const NsTopology *topo, const NsSchedule *s,
+                              const NsRouter *router, const NsSyncScheme *scheme,
+                              uint64_t *unordered, uint32_t *first_u, uint32_t *first_v,
+                              GError **error);
 
 /*
  * ns_sync_find_cycle — does the schedule deadlock?

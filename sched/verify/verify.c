@@ -6,6 +6,7 @@
 #include "platforms/model/error.h"
 #include "sched/bound/lower_bound.h"
 #include "sched/verify/relay_set_private.h"
+#include "sched/ir/counts.h"
 #include "sched/ir/route.h"
 #include "sched/ir/sync.h"
 #include <pthread.h>
@@ -55,6 +56,7 @@ void ns_verify_options_init(NsVerifyOptions *opt)
   opt->max_findings = 20;
   opt->sync_order = TRUE;
   opt->max_kept = NS_VERIFY_MAX_KEPT;
+  opt->router = NULL;
 }
 
 gboolean ns_verify_stepped(const NsSchedule *s)
@@ -128,7 +130,7 @@ typedef struct {
  * replay (a phase's data-flow findings, then its link findings). */
 typedef struct {
   const NsTopology *topo;
-  NsRouter *router;          /* borrowed from the replay (read only) */
+  const NsRouter *router;         /* borrowed from the replay (read only) */
   const int *node;
   double msize_bits;
   gboolean ports_check;
@@ -246,7 +248,8 @@ typedef struct {
   GArray *hops_seen;         /* uint32: check_dataflow's hops of the phase's chunks */
   Sink sink;                 /* the data flow's findings: the report's list */
   int *route;
-  NsRouter *router;          /* with `whole`: transfers' own routes or the topology's */
+  const NsRouter *router;    /* with `whole`: transfers' own routes or the topology's */
+  NsRouter *own_router;      /* the router when built here (not opt->router) */
   gboolean shortest;         /* run the shortest-path check (alltoall) */
   gboolean explicit_routing; /* the topology routes by explicit routes */
   gboolean one_chunk;        /* every transfer so far carries one chunk */
@@ -1034,7 +1037,7 @@ static void replay_free(Replay *st)
   if (st->sink.named != NULL)
     g_hash_table_unref(st->sink.named);
   g_free(st->dist);
-  ns_router_free(st->router);
+  ns_router_free(st->own_router);
   g_free(st->route);
   memset(st, 0, sizeof *st);
 }
@@ -1095,6 +1098,7 @@ static gboolean replay_begin(Replay *st, const NsTopology *topo, const NsSchedul
                              const NsSchedule *whole, const NsVerifyOptions *opt,
                              NsVerifyReport *r, GError **error)
 {
+  ns_count_add(NS_COUNT_VERIFY);
   *st = (Replay){ .topo = topo, .s = s, .whole = whole, .opt = opt, .r = r, .p = s->n_machines };
   r->n_machines = s->n_machines;
   r->topo_machines = ns_topology_n_machines(topo);
@@ -1113,7 +1117,10 @@ static gboolean replay_begin(Replay *st, const NsTopology *topo, const NsSchedul
                       opt->machines[i], ns_topology_source(topo));
       return FALSE;
     }
-  if (whole != NULL && (st->router = ns_router_new(topo, whole, st->node, error)) == NULL)
+  if (whole != NULL && ns_router_fits(opt->router, topo, whole))
+    st->router = opt->router; /* resolved once by the caller, for every consumer */
+  else if (whole != NULL &&
+           (st->router = st->own_router = ns_router_new(topo, whole, st->node, error)) == NULL)
     return FALSE;
   if (whole == NULL)
     st->sink.named = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -1249,7 +1256,7 @@ static gboolean check_sync(Replay *st, GError **error)
       w->execution == NS_EXEC_PHASED) {
     uint64_t unordered = 0;
     uint32_t u = 0, v = 0;
-    if (!ns_sync_check(topo, w, &scheme, &unordered, &u, &v, error))
+    if (!ns_sync_check_routed(topo, w, st->router, &scheme, &unordered, &u, &v, error))
       return FALSE;
     r->ran[NS_CHECK_SYNC] = TRUE;
     if (unordered > 0) {

@@ -61,6 +61,7 @@
 #include "platforms/model/topology.h"
 #include "sched/bound/lower_bound.h"
 #include "sched/planners/registry.h"
+#include "sched/ir/route.h"
 #include "sched/ir/schedule.h"
 #include <stdio.h>
 
@@ -163,6 +164,10 @@ typedef struct {
   uint64_t max_kept;     /* transfers a session keeps at most for sync edges or
                             routes (16 bytes each; default NS_VERIFY_MAX_KEPT;
                             0: only the collective's need bounds them) */
+  const NsRouter *router; /* the schedule's routes resolved by the caller
+                            (ns_router_for, sched/ir/route.h), shared with its other
+                            consumers; NULL, or one built for another schedule:
+                            resolved here */
 } NsVerifyOptions;
 
 /* Transfers a session keeps by default: 2^24, 256 MiB, an all-to-all of
