@@ -4,13 +4,13 @@
 #include "analysis/progress.h"
 #include "analysis/stats.h"
 
-void ns_sim_options_calibrate(NsSimOptions *opt, NsCalibration *cal)
+void ns_sim_options_calibrate(NsSimOptions *opt, const NsCalibration *cal)
 {
   opt->model = NS_MODEL_SMPI;
   g_free(opt->lat_factor);
   g_free(opt->bw_factor);
-  opt->lat_factor = g_steal_pointer(&cal->lat_factor);
-  opt->bw_factor = g_steal_pointer(&cal->bw_factor);
+  opt->lat_factor = g_strdup(cal->lat_factor);
+  opt->bw_factor = g_strdup(cal->bw_factor);
 }
 
 void ns_sim_runs_clear(NsSimRuns *r)

@@ -14,8 +14,8 @@
 #include "analysis/calibrate.h"
 #include "sim/sim.h"
 
-/* The smpi model with the calibration's factors (taken from `cal`). */
-void ns_sim_options_calibrate(NsSimOptions *opt, NsCalibration *cal);
+/* The smpi model with the calibration's factors (copied from `cal`). */
+void ns_sim_options_calibrate(NsSimOptions *opt, const NsCalibration *cal);
 
 /* The completion times of a measurement's runs. */
 typedef struct {
