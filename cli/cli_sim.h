@@ -26,9 +26,10 @@ gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError
 
 /* The experiment engine's measurement (NsMeasureFunc): simulates the
  * schedule with the NsSimOptions in `user` and the variant's sync scheme
- * (or the schedule's own); under the packet model opt->runs times (runs
- * 0..runs-1, sim.h), reporting the median, the fastest and the slowest.
- * A failed run fails the measurement, naming the run. */
+ * (or the schedule's own), reusing the row's facts (its verification,
+ * bound and route table); under the packet model opt->runs times (the
+ * policy of sim/measure.h), reporting the median, the fastest and the
+ * slowest. A failed run fails the measurement, naming the run. */
 gboolean ns_cli_measure_by_simulation(const NsTopology *topo, const NsSchedule *s,
                                       const NsVariant *v, uint64_t msize,
                                       const NsRowFacts *facts, NsMeasure *out, void *user,

@@ -5,7 +5,7 @@
 #include "cli/cli.h"
 #include "platforms/model/error.h"
 #include "platforms/model/units.h"
-#include "sim/sim.h"
+#include "sim/measure.h"
 #include <math.h>
 #include <string.h>
 
@@ -63,9 +63,7 @@ static gboolean simulate_one(const NsTopology *t, int a, int b, uint64_t size,
   ns_schedule_add(s, 0, 1, 0);
   NsSimOptions opt;
   ns_sim_options_init(&opt);
-  opt.lat_factor = g_strdup(c->lat_factor);
-  opt.bw_factor = g_strdup(c->bw_factor);
-  opt.model = NS_MODEL_SMPI;
+  ns_sim_options_calibrate(&opt, c);
   NsSimResult r;
   gboolean ok = ns_simulate(t, s, &opt, &r, error);
   if (ok) {

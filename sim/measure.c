@@ -4,13 +4,13 @@
 #include "analysis/progress.h"
 #include "analysis/stats.h"
 
-void ns_sim_options_calibrate(NsSimOptions *opt, NsCalibration *cal)
+void ns_sim_options_calibrate(NsSimOptions *opt, const NsCalibration *cal)
 {
   opt->model = NS_MODEL_SMPI;
   g_free(opt->lat_factor);
   g_free(opt->bw_factor);
-  opt->lat_factor = g_steal_pointer(&cal->lat_factor);
-  opt->bw_factor = g_steal_pointer(&cal->bw_factor);
+  opt->lat_factor = g_strdup(cal->lat_factor);
+  opt->bw_factor = g_strdup(cal->bw_factor);
 }
 
 void ns_sim_runs_clear(NsSimRuns *r)
@@ -33,6 +33,12 @@ gboolean ns_sim_more_runs(const NsTopology *topo, const NsSchedule *s, NsSimOpti
   *out = (NsSimRuns){ .sorted = g_array_new(FALSE, FALSE, sizeof(double)),
                       .valid = first->valid };
   g_array_append_val(out->sorted, first->completion);
+  /* Runs differ in the salt only: run 0's route table and bound serve them
+   * all (a caller's facts, when given, already do). */
+  const NsRowFacts *given = opt->known;
+  NsRowFacts run0 = { .bound_s = first->bound, .routes = first->routes };
+  if (given == NULL && first->routes != NULL)
+    opt->known = &run0;
   gboolean ok = TRUE;
   for (int k = 1; k < runs && ok; k++) {
     NsSimResult r;
@@ -51,6 +57,7 @@ gboolean ns_sim_more_runs(const NsTopology *topo, const NsSchedule *s, NsSimOpti
     ns_sim_result_clear(&r);
   }
   opt->run = 0;
+  opt->known = given;
   if (!ok) {
     ns_sim_runs_clear(out);
     return FALSE;

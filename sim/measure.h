@@ -14,8 +14,8 @@
 #include "analysis/calibrate.h"
 #include "sim/sim.h"
 
-/* The smpi model with the calibration's factors (taken from `cal`). */
-void ns_sim_options_calibrate(NsSimOptions *opt, NsCalibration *cal);
+/* The smpi model with the calibration's factors (copied from `cal`). */
+void ns_sim_options_calibrate(NsSimOptions *opt, const NsCalibration *cal);
 
 /* The completion times of a measurement's runs. */
 typedef struct {
@@ -27,9 +27,10 @@ void ns_sim_runs_clear(NsSimRuns *r);
 
 /* Runs 1..runs-1 of a measurement whose run 0 is `first` (the caller
  * simulated it, perhaps traced), each ns_simulate with opt->run = k
- * (restored to 0), each an item of opt->progress ("run k of n") when
- * `items`; *out gets the runs' times with run 0's. An error names the run
- * ("run k of n: ..."). O(runs simulations). */
+ * (restored to 0) on run 0's route table and bound (unless opt->known
+ * gives them), each an item of opt->progress ("run k of n") when `items`;
+ * *out gets the runs' times with run 0's. An error names the run ("run k
+ * of n: ..."). O(runs simulations). */
 gboolean ns_sim_more_runs(const NsTopology *topo, const NsSchedule *s, NsSimOptions *opt,
                           int runs, gboolean items, const NsSimResult *first, NsSimRuns *out,
                           GError **error);

@@ -30,6 +30,13 @@ check "simulate --json: one route table" 0 env NETSCHED_COUNTS=1 "$ns" simulate 
   "$tmp/s.json" --json --progress none
 check "simulate --json: counts" 0 grep -qx "counts: verify 1 bound 1 route-tables 1" "$tmp/err"
 
+# packet runs differ in the flow-hash salt only: run 0's route table and bound serve them all
+check "simulate --runs 3 -M packet" 0 env NETSCHED_COUNTS=1 "$ns" simulate -T gen:star:4 \
+  "$tmp/s.json" --runs 3 -M packet --progress none
+expect "simulate --runs 3: the median" "$tmp/out" "^runs +3 \(FqCoDel salts\)"
+check "simulate --runs 3: one route table and one bound for the three runs" 0 \
+  grep -qx "counts: verify 3 bound 1 route-tables 1" "$tmp/err"
+
 check "no counts unless asked" 0 env -u NETSCHED_COUNTS "$ns" simulate -T gen:star:4 \
   "$tmp/s.json" --progress none
 check "no counts unless asked: stderr empty" 0 test ! -s "$tmp/err"
