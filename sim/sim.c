@@ -8,6 +8,7 @@
 #include "platforms/topology_simgrid.h"
 #include "sched/route.h"
 #include "sched/verify.h"
+#include "sim/export_trace.h"
 #include "sim/ns3_attributes.h"
 #include "sim/program.h"
 #include <errno.h>
@@ -585,6 +586,23 @@ static PairRoutes *pair_routes(const NsTopology *topo, const NsSchedule *s, GErr
   return pr;
 }
 
+gboolean ns_sim_write_platform(const NsTopology *topo, const NsSchedule *s, FILE *out,
+                               GError **error)
+{
+  int *node = ns_schedule_machine_nodes(topo, s, error); /* its machines are the topology's */
+  if (node == NULL)
+    return FALSE;
+  g_free(node);
+  PairRoutes *pairs = pair_routes(topo, s, error);
+  if (pairs == NULL)
+    return FALSE;
+  NsSimGridExport exp = { .pair_route = pairs->table != NULL ? pair_route : NULL,
+                          .pair_data = pairs };
+  gboolean ok = ns_topology_write_simgrid_with(topo, &exp, out, error);
+  pair_routes_free(pairs);
+  return ok;
+}
+
 gboolean ns_sim_size_check(const NsTopology *topo, GError **error)
 {
   int p = ns_topology_n_machines(topo), hops = ns_topology_max_route_len(topo);
@@ -695,7 +713,8 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
                     "the packet model (ns-3) routes hop by hop on its own: it cannot follow "
                     "transfers' own routes (use a fluid model)");
   } else if (pairs != NULL && (platform_fd = ns_sim_platform_fd(topo, &exp, error)) >= 0) {
-    ok = run_child(prog, platform_fd, opt, msize, error);
+    ok = run_child(prog, platform_fd, opt, msize, error) &&
+         (opt->export_to == NULL || ns_sim_export_program(prog, topo, &exp, opt->export_to, error));
   }
   pair_routes_free(pairs);
   if (ok) {
