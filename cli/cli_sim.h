@@ -24,8 +24,16 @@ typedef struct {
  * model other than smpi; the calibration's errors. */
 gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError **error);
 
+/* Checks the external baselines among `variants` (smpi:SPEC,
+ * sim/smpi_baseline.h) for collective `c` before anything runs, and, with
+ * `opt`, that its model is SMPI's (NULL: any; a row under another model
+ * then fails saying so). NS_ERROR_INPUT. */
+gboolean ns_cli_check_baselines(const GArray *variants, NsCollective c, const NsSimOptions *opt,
+                                GError **error);
+
 /* The experiment engine's measurement (NsMeasureFunc): simulates the
  * schedule with the NsSimOptions in `user` and the variant's sync scheme
+ * (an external baseline: runs it under smpirun, sim/smpi_baseline.h)
  * (or the schedule's own); under the packet model opt->runs times (runs
  * 0..runs-1, sim.h), reporting the median, the fastest and the slowest.
  * A failed run fails the measurement, naming the run. */

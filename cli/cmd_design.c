@@ -27,6 +27,10 @@ static GArray *study_variants(const NsScenarioCollective *sc, NsCollective c, GE
 {
   g_autofree char *text = sc->algorithms ? g_strdup(sc->algorithms) : all_algorithms(c);
   GArray *v = ns_variants_parse(text, c, error);
+  if (v != NULL && !ns_cli_check_baselines(v, c, NULL, error)) {
+    ns_variants_free(v);
+    v = NULL;
+  }
   if (v == NULL) {
     g_prefix_error(error, "%s: ", sc->where);
     return NULL;
