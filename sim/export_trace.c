@@ -36,11 +36,10 @@
 #include "sim/export_trace.h"
 #include "platforms/error.h"
 #include "platforms/output_file.h"
+#include "sim/smpi_baseline.h"
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 typedef struct {
   const Program *prog;
@@ -232,60 +231,16 @@ static gboolean output_directory(const char *dir, GError **error)
   return FALSE;
 }
 
-static gboolean write_platform(const char *dir, const NsTopology *topo,
-                               const NsSimGridExport *platform, GError **error)
-{
-  g_autofree char *path = g_build_filename(dir, NS_TI_TRACE_PLATFORM, NULL);
-  g_autofree char *temp = NULL;
-  int fd = ns_output_temp(path, 0, &temp, error);
-  if (fd < 0)
-    return FALSE;
-  FILE *f = fdopen(fd, "w");
-  if (f == NULL) {
-    close(fd);
-    unlink(temp);
-    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "%s: cannot write: %s", path, g_strerror(errno));
-    return FALSE;
-  }
-  gboolean ok = ns_topology_write_simgrid_with(topo, platform, f, error);
-  if (fclose(f) != 0 && ok) {
-    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "%s: cannot write: %s", path, g_strerror(errno));
-    ok = FALSE;
-  }
-  if (!ok) {
-    unlink(temp);
-    return FALSE;
-  }
-  return ns_output_commit(temp, path, error);
-}
-
-/* SMPI's hostfile: one host per line, "NAME[:N]". */
-static gboolean hostfile_text(const Program *P, GString *o, GError **error)
-{
-  for (int m = 0; m < P->p; m++) {
-    const char *h = P->hosts[m];
-    for (const char *c = h; *c != '\0'; c++)
-      if (*c == ':' || g_ascii_isspace(*c) || g_ascii_iscntrl(*c)) {
-        g_autofree char *shown = g_strescape(h, NULL);
-        ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
-                        "machine '%s' cannot be named in an SMPI hostfile (no ':', blanks or "
-                        "control characters)", shown);
-        return FALSE;
-      }
-    g_string_append_printf(o, "%s\n", h);
-  }
-  return TRUE;
-}
-
 static gboolean export_ti_trace(const Lowering *L, const NsTopology *topo,
                                 const NsSimGridExport *platform, const char *dir, GError **error)
 {
   const Program *P = L->prog;
-  g_autoptr(GString) text = g_string_new(NULL);
-  if (!hostfile_text(P, text, error) || !output_directory(dir, error) ||
-      !ns_output_write_in(dir, NS_TI_TRACE_HOSTFILE, text->str, (gssize)text->len, error) ||
-      !write_platform(dir, topo, platform, error))
+  if (!output_directory(dir, error) ||
+      !ns_smpi_write_hostfile(dir, NS_TI_TRACE_HOSTFILE, (const char *const *)P->hosts, P->p,
+                              error) ||
+      !ns_smpi_write_platform(dir, NS_TI_TRACE_PLATFORM, topo, platform, error))
     return FALSE;
+  g_autoptr(GString) text = g_string_new(NULL);
   g_autoptr(GString) index = g_string_new(NULL);
   for (int x = 0; x < P->p; x++) {
     char name[32];
@@ -326,8 +281,8 @@ static void goal_requires(Goal *g, uint64_t a, uint64_t b)
   g_string_append_printf(g->o, "l%" G_GUINT64_FORMAT " requires l%" G_GUINT64_FORMAT "\n", a, b);
 }
 
-/* A join after the operations labelled first .. last (those that must
- * complete before anything later starts). */
+/* A join ("calc 0") requiring `labels`, the operations that must complete
+ * before anything later starts; it becomes what later operations require. */
 static void goal_join(Goal *g, const uint64_t *labels, guint n)
 {
   if (n == 0)
@@ -351,7 +306,7 @@ static void goal_barrier(Goal *g, const Lowering *L, int x, uint32_t b)
   }
 }
 
-static void goal_step(Goal *g, const Lowering *L, int x, const Step *st)
+static void goal_step(Goal *g, const Lowering *L, const Step *st)
 {
   const Program *P = L->prog;
   uint64_t ss = P->sync_size;
@@ -415,7 +370,7 @@ static gboolean export_goal(const Lowering *L, FILE *out, const char *name, GErr
       const Step *st = &P->steps[s];
       while (b < P->n_barriers && P->barrier_phase[b] <= st->phase)
         goal_barrier(&g, L, x, b++);
-      goal_step(&g, L, x, st);
+      goal_step(&g, L, st);
     }
     while (b < P->n_barriers)
       goal_barrier(&g, L, x, b++);

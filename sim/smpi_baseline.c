@@ -184,29 +184,39 @@ static gboolean place_program(const char *dir, GError **error)
   return ok;
 }
 
-static gboolean write_platform(const NsTopology *topo, const NsSimOptions *opt, const char *dir,
-                               GError **error)
+gboolean ns_smpi_write_platform(const char *dir, const char *name, const NsTopology *topo,
+                                const NsSimGridExport *exp, GError **error)
 {
-  g_autofree char *path = g_build_filename(dir, "platform.xml", NULL);
-  FILE *f = fopen(path, "wx");
+  g_autofree char *path = g_build_filename(dir, name, NULL);
+  g_autofree char *temp = NULL;
+  int fd = ns_output_temp(path, 0, &temp, error);
+  if (fd < 0)
+    return FALSE;
+  FILE *f = fdopen(fd, "w");
   if (f == NULL) {
+    close(fd);
+    g_unlink(temp);
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "%s: cannot write: %s", path, g_strerror(errno));
     return FALSE;
   }
-  NsSimGridExport exp = { .store_forward_packet = opt->store_forward_packet };
-  gboolean ok = ns_topology_write_simgrid_with(topo, &exp, f, error);
+  gboolean ok = ns_topology_write_simgrid_with(topo, exp, f, error);
   if (fclose(f) != 0 && ok) {
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "%s: cannot write: %s", path, g_strerror(errno));
     ok = FALSE;
   }
-  return ok;
+  if (!ok) {
+    g_unlink(temp);
+    return FALSE;
+  }
+  return ns_output_commit(temp, path, error);
 }
 
-static gboolean write_hostfile(const NsTopology *topo, const char *dir, GError **error)
+gboolean ns_smpi_write_hostfile(const char *dir, const char *name, const char *const *hosts,
+                                int n, GError **error)
 {
   g_autoptr(GString) text = g_string_new(NULL);
-  for (int m = 0; m < ns_topology_n_machines(topo); m++) {
-    const char *h = ns_topology_machine_name(topo, m);
+  for (int m = 0; m < n; m++) {
+    const char *h = hosts[m];
     for (const char *c = h; *c != '\0'; c++)
       if (*c == ':' || g_ascii_isspace(*c) || g_ascii_iscntrl(*c)) {
         g_autofree char *shown = g_strescape(h, NULL);
@@ -217,7 +227,7 @@ static gboolean write_hostfile(const NsTopology *topo, const char *dir, GError *
       }
     g_string_append_printf(text, "%s\n", h);
   }
-  return ns_output_write_in(dir, "hostfile", text->str, (gssize)text->len, error);
+  return ns_output_write_in(dir, name, text->str, (gssize)text->len, error);
 }
 
 /* "rank R start S end E" from every rank: the last end minus the first start. */
@@ -263,12 +273,18 @@ gboolean ns_smpi_baseline_measure(const NsTopology *topo, NsCollective c, const 
                     msize);
     return FALSE;
   }
-  int p = ns_topology_n_machines(topo);
   NsSignalGuard guard;
   ns_signals_catch(&guard);
   g_autofree char *dir = g_dir_make_tmp("netsched-smpi-XXXXXX", error);
-  gboolean ok = dir != NULL && place_program(dir, error) && write_platform(topo, opt, dir, error) &&
-                write_hostfile(topo, dir, error);
+  int p = ns_topology_n_machines(topo);
+  g_autofree const char **hosts = g_new(const char *, (gsize)p + 1);
+  for (int m = 0; m < p; m++)
+    hosts[m] = ns_topology_machine_name(topo, m);
+  /* the topology's own routes: SMPI's algorithm, not a schedule of netsched's */
+  NsSimGridExport exp = { .store_forward_packet = opt->store_forward_packet };
+  gboolean ok = dir != NULL && place_program(dir, error) &&
+                ns_smpi_write_platform(dir, "platform.xml", topo, &exp, error) &&
+                ns_smpi_write_hostfile(dir, "hostfile", hosts, p, error);
   if (ok) {
     g_autofree char *np = g_strdup_printf("%d", p);
     g_autofree char *count = g_strdup_printf("%" G_GUINT64_FORMAT, msize);
