@@ -353,12 +353,6 @@ static void goal_step(Goal *g, const Lowering *L, const Step *st)
 static gboolean export_goal(const Lowering *L, FILE *out, const char *name, GError **error)
 {
   const Program *P = L->prog;
-  if (P->hardware_barrier && P->n_barriers > 0) {
-    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
-                    "GOAL has no barrier hardware: export the message barriers (without "
-                    "--hardware-barrier)");
-    return FALSE;
-  }
   g_autoptr(GString) o = g_string_new(NULL);
   fprintf(out, "num_ranks %d\n", P->p);
   for (int x = 0; x < P->p && !ferror(out); x++) {
@@ -385,12 +379,27 @@ static gboolean export_goal(const Lowering *L, FILE *out, const char *name, GErr
   return TRUE;
 }
 
+gboolean ns_sim_export_check(const Program *prog, const NsSimExport *exp, GError **error)
+{
+  if (exp->goal != NULL && prog->hardware_barrier && prog->n_barriers > 0) {
+    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                    "GOAL has no barrier hardware: export the message barriers (without "
+                    "--hardware-barrier)");
+    return FALSE;
+  }
+  Lowering L;
+  gboolean ok = lowering_init(&L, prog, error);
+  if (ok)
+    lowering_clear(&L);
+  return ok;
+}
+
 gboolean ns_sim_export_program(const Program *prog, const NsTopology *topo,
                                const NsSimGridExport *platform, const NsSimExport *exp,
                                GError **error)
 {
   Lowering L;
-  if (!lowering_init(&L, prog, error))
+  if (!ns_sim_export_check(prog, exp, error) || !lowering_init(&L, prog, error))
     return FALSE;
   gboolean ok = (exp->ti_trace_dir == NULL ||
                  export_ti_trace(&L, topo, platform, exp->ti_trace_dir, error)) &&

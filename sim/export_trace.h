@@ -37,6 +37,11 @@ typedef struct NsSimExport {
 #define NS_TI_TRACE_PLATFORM "platform.xml"
 #define NS_TI_TRACE_HOSTFILE "hostfile"
 
+/* Whether the exports `exp` asks for can express `prog`, checked before
+ * the replay runs: the errors of ns_sim_export_program() for what a format
+ * cannot express. O(transfers + sync edges). */
+gboolean ns_sim_export_check(const Program *prog, const NsSimExport *exp, GError **error);
+
 /* Writes the exports `exp` asks for of the replayed `prog` (its results
  * filled: transfer end times order the trace's waits). `platform` is the
  * export the replay ran on (the schedule's own routes). Errors:

@@ -686,7 +686,8 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
                     "the packet model (ns-3) routes hop by hop on its own: it cannot follow "
                     "transfers' own routes (use a fluid model)");
   } else if (pairs != NULL && (platform_fd = ns_sim_platform_fd(topo, &exp, error)) >= 0) {
-    ok = run_child(prog, platform_fd, opt, msize, error) &&
+    ok = (opt->export_to == NULL || ns_sim_export_check(prog, opt->export_to, error)) &&
+         run_child(prog, platform_fd, opt, msize, error) &&
          (opt->export_to == NULL || ns_sim_export_program(prog, topo, &exp, opt->export_to, error));
   }
   pair_routes_free(pairs);

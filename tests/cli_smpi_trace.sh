@@ -65,6 +65,7 @@ check "barriers as dissemination messages" 0 "$ns" simulate -T "$b" -a ring -S b
 expect "barrier round messages" "$tmp/ringb/rank-0.txt" "^0 isend 16 [0-9]+ 8$"
 check "window schedules are not exported" 2 "$ns" simulate -T "$b" -a simple -S window:4 -M smpi -m 64KiB --ti-trace "$tmp/win"
 expect "window: says why" "$tmp/err" "cannot express it"
+check "window: refused before the replay, no directory made" 1 test -e "$tmp/win"
 check "a file where the trace directory goes" 0 touch "$tmp/file"
 check "trace into a file is refused" 2 "$ns" simulate -T "$b" -a ring -M smpi -m 64KiB --ti-trace "$tmp/file"
 expect "trace into a file: names it" "$tmp/err" "file: cannot write the trace: not a directory"
