@@ -60,10 +60,15 @@ static char *all_algorithms(NsCollective c)
 
 /* The variants of one collective, with the MPI default selectors added
  * (what the cluster gets out of the box) when registered and not listed. */
-static GArray *study_variants(const NsScenarioCollective *sc, NsCollective c, GError **error)
+static GArray *study_variants(const NsScenarioCollective *sc, NsCollective c,
+                              const NsDesignHooks *h, GError **error)
 {
   g_autofree char *text = sc->algorithms ? g_strdup(sc->algorithms) : all_algorithms(c);
   GArray *v = ns_variants_parse(text, c, error);
+  if (v != NULL && h->check_variants != NULL && !h->check_variants(v, c, h->user, error)) {
+    ns_variants_free(v);
+    v = NULL;
+  }
   if (v == NULL) {
     g_prefix_error(error, "%s: ", sc->where);
     return NULL;
@@ -115,7 +120,8 @@ static gboolean study_models(NsDesignStudy *s, const NsScenario *sc, const NsDes
   return TRUE;
 }
 
-static gboolean study_collectives(NsDesignStudy *s, const NsScenario *sc, GError **error)
+static gboolean study_collectives(NsDesignStudy *s, const NsScenario *sc, const NsDesignHooks *h,
+                                  GError **error)
 {
   s->collectives = g_new0(NsDesignCollective, sc->collectives->len);
   for (guint i = 0; i < sc->collectives->len; i++) {
@@ -130,7 +136,7 @@ static gboolean study_collectives(NsDesignStudy *s, const NsScenario *sc, GError
       ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "segment '%s': %s", x->segment, why);
       return FALSE;
     }
-    if ((c->variants = study_variants(x, c->collective, error)) == NULL)
+    if ((c->variants = study_variants(x, c->collective, h, error)) == NULL)
       return FALSE;
   }
   return TRUE;
@@ -187,7 +193,7 @@ NsDesignStudy *ns_design_study_build(const NsScenario *sc, const NsDesignHooks *
   NsDesignStudy *s = g_new0(NsDesignStudy, 1);
   if ((s->sizes = ns_msizes_parse("msizes", sc->msizes ? sc->msizes : "8KiB..256KiB", error)) ==
           NULL ||
-      !study_models(s, sc, hooks, error) || !study_collectives(s, sc, error) ||
+      !study_models(s, sc, hooks, error) || !study_collectives(s, sc, hooks, error) ||
       !study_designs(s, sc, hooks, error) ||
       (sc->prices != NULL && (s->prices = ns_prices_load(sc->prices, error)) == NULL) ||
       !design_prices(s, sc, error)) {

@@ -37,6 +37,9 @@ typedef struct {
   /* The canonical name of model `name` (as *model->name gets it), static;
    * NULL with NS_ERROR_INPUT for an unknown one. */
   const char *(*model_name)(const char *name, void *user, GError **error);
+  /* Refuses variants the measurement cannot run (external baselines it
+   * does not know: smpi:SPEC, sim/smpi_baseline.h); NULL: any. */
+  gboolean (*check_variants)(const GArray *variants, NsCollective c, void *user, GError **error);
   NsMeasureFunc measure;
   void *user;
 } NsDesignHooks;

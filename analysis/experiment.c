@@ -41,6 +41,35 @@ static char *known_algorithms(NsCollective c)
   return g_string_free(known, FALSE);
 }
 
+const char *ns_variant_reference_planner(NsCollective c)
+{
+  return c == NS_COLL_BCAST ? "flat" : "simple";
+}
+
+/* "smpi:SPEC": a name of letters, digits, '_', '-' and '=' (it labels rows
+ * and plots; whether the baseline exists is the measurer's to check). */
+static gboolean external_variant(GArray *v, const char *item, GError **error)
+{
+  const char *spec = item + strlen(NS_VARIANT_EXTERNAL_PREFIX);
+  gboolean ok = *spec != '\0';
+  for (const char *c = spec; *c != '\0' && ok; c++)
+    ok = g_ascii_isalnum(*c) || *c == '_' || *c == '-' || *c == '=';
+  if (!ok) {
+    g_autofree char *shown = g_strescape(item, NULL);
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                    "'%s': an SMPI baseline is smpi:ALGO or smpi:coll-selector=NAME", shown);
+    return FALSE;
+  }
+  for (guint k = 0; k < v->len; k++)
+    if (strcmp(g_array_index(v, NsVariant, k).label, item) == 0) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "algorithm '%s' is listed twice", item);
+      return FALSE;
+    }
+  NsVariant x = { .label = g_strdup(item), .algorithm = g_strdup(item), .external = TRUE };
+  g_array_append_val(v, x);
+  return TRUE;
+}
+
 GArray *ns_variants_parse(const char *text, NsCollective c, GError **error)
 {
   GArray *v = g_array_new(FALSE, FALSE, sizeof(NsVariant));
@@ -49,6 +78,11 @@ GArray *ns_variants_parse(const char *text, NsCollective c, GError **error)
     char *item = g_strstrip(parts[i]);
     if (*item == '\0')
       continue;
+    if (g_str_has_prefix(item, NS_VARIANT_EXTERNAL_PREFIX)) {
+      if (!external_variant(v, item, error))
+        goto fail;
+      continue;
+    }
     /* The scheme may itself contain a colon (sender-partial:8). */
     char *colon = strchr(item, ':');
     g_autofree char *name = colon ? g_strndup(item, (gsize)(colon - item)) : g_strdup(item);
@@ -337,7 +371,9 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
   GError *err = NULL;
   NsPlanParams params = spec->params;
   params.msize = msize;
-  g_autoptr(NsSchedule) s = ns_plan(spec->topo, spec->collective, v->algorithm, &params, &err);
+  /* An external baseline: the reference schedule gives the bound only. */
+  const char *planner = v->external ? ns_variant_reference_planner(spec->collective) : v->algorithm;
+  g_autoptr(NsSchedule) s = ns_plan(spec->topo, spec->collective, planner, &params, &err);
   /* Routed, verified and bounded once: the measurement gets all three
    * (row_facts.h). Routes that do not fit are the verifier's error. */
   gboolean cf = FALSE;
@@ -347,7 +383,7 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
   NsVerifyOptions vo;
   ns_verify_options_init(&vo);
   vo.router = facts.routes = routes;
-  if (s != NULL && ns_verify(spec->topo, s, &vo, &vr, &err)) {
+  if (s != NULL && !v->external && ns_verify(spec->topo, s, &vo, &vr, &err)) {
     cf = vr.failures[NS_CHECK_CONTENTION] == 0;
     facts.verified = &vr;
   }
@@ -372,7 +408,7 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
   ns_csv_append(row, ns_collective_name(spec->collective));
   ns_csv_append(row, spec->model);
   ns_csv_append(row, v->label);
-  ns_csv_append(row, s ? s->algorithm : v->algorithm);
+  ns_csv_append(row, s && !v->external ? s->algorithm : v->algorithm);
   ns_csv_append(row, sync);
   ns_csv_appendf(row, "%" G_GUINT64_FORMAT, msize);
   ns_csv_appendf(row, "%d", cf);
@@ -411,7 +447,8 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
     else if (ok)
       fprintf(spec->table, "%-24s %10s %12.6f %12.6f %8.4f %12.2f %5s%s\n", v->label, size,
               m.completion_s, bound, bound > 0 ? m.completion_s / bound : 0, mbps,
-              cf ? "yes" : "no", m.valid ? "" : "  INVALID");
+              v->external ? "?" : cf ? "yes" : "no",
+              v->external ? "  measured by SMPI (smpirun)" : m.valid ? "" : "  INVALID");
     else
       fprintf(spec->table, "%-24s %10s   n/a: %s\n", v->label, size, err ? err->message : "?");
     fflush(spec->table);

@@ -39,20 +39,34 @@
 #include "sched/planners/registry.h"
 #include <stdio.h>
 
-/* One algorithm to run: ALGORITHM[:SYNC]. */
+/* One algorithm to run: ALGORITHM[:SYNC], or an external baseline
+ * "smpi:SPEC" (SimGrid's own MPI implementation, sim/smpi_baseline.h). */
 typedef struct {
   char *label;      /* canonical "algorithm[:scheme]" (registry and scheme spelling) */
-  char *algorithm;  /* the planner's registered name */
+  char *algorithm;  /* the planner's registered name; an external baseline's label */
   char *sync;       /* canonical scheme, or NULL for the algorithm's own */
+  gboolean external;/* "smpi:SPEC": measured outside netsched's planners and replay.
+                       The row plans the collective's reference schedule
+                       (ns_variant_reference_planner) for its bound only; the
+                       measurement runs the baseline */
 } NsVariant;
+
+/* The spelling of external baselines in algorithm lists. */
+#define NS_VARIANT_EXTERNAL_PREFIX "smpi:"
 
 /* Parses "faraj:sender-all,ring,simple" for collective `c`. Every
  * algorithm must be registered for `c` and every scheme must parse;
+ * "smpi:SPEC" items are external baselines (SPEC of letters, digits, '_',
+ * '-' and '=': the caller checks the name, sim/smpi_baseline.h);
  * duplicates are refused. NS_ERROR_INPUT naming the bad item (and the
  * known algorithms) otherwise. Newly allocated array of NsVariant;
  * ns_variants_free(). O(items · registry). */
 GArray *ns_variants_parse(const char *text, NsCollective c, GError **error);
 void ns_variants_free(GArray *variants);
+/* The planner whose schedule gives an external baseline's row its bound
+ * and required bytes: every machine, the collective's simplest schedule
+ * (alltoall and allgather "simple", bcast "flat"). */
+const char *ns_variant_reference_planner(NsCollective c);
 
 /* Message sizes "8KiB..1MiB" (powers of two, at most 64) or "8KiB,64KiB".
  * `option` names the option in messages. Newly allocated array of

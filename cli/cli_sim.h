@@ -24,12 +24,20 @@ typedef struct {
  * model other than smpi; the calibration's errors. */
 gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError **error);
 
+/* Checks the external baselines among `variants` (smpi:SPEC,
+ * sim/smpi_baseline.h) for collective `c` before anything runs, and, with
+ * `opt`, that its model is SMPI's (NULL: any; a row under another model
+ * then fails saying so). NS_ERROR_INPUT. */
+gboolean ns_cli_check_baselines(const GArray *variants, NsCollective c, const NsSimOptions *opt,
+                                GError **error);
+
 /* The experiment engine's measurement (NsMeasureFunc): simulates the
  * schedule with the NsSimOptions in `user` and the variant's sync scheme
  * (or the schedule's own), reusing the row's facts (its verification,
- * bound and route table); under the packet model opt->runs times (the
- * policy of sim/measure.h), reporting the median, the fastest and the
- * slowest. A failed run fails the measurement, naming the run. */
+ * bound and route table); an external baseline (smpi:SPEC) runs under
+ * smpirun instead (sim/smpi_baseline.h). Under the packet model opt->runs
+ * times (the policy of sim/measure.h), reporting the median, the fastest
+ * and the slowest. A failed run fails the measurement, naming the run. */
 gboolean ns_cli_measure_by_simulation(const NsTopology *topo, const NsSchedule *s,
                                       const NsVariant *v, uint64_t msize,
                                       const NsRowFacts *facts, NsMeasure *out, void *user,

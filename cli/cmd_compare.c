@@ -40,6 +40,7 @@ int ns_compare_run(const NsCompareArgs *a)
           NULL ||
       (variants = ns_variants_parse(a->algorithms ? a->algorithms : "faraj:sender-all,ring,simple",
                                     collective, &error)) == NULL ||
+      !ns_cli_check_baselines(variants, collective, &opt, &error) ||
       (a->segment != NULL && !ns_cli_parse_size("--segment", a->segment, &segment, &error)) ||
       (t = ns_cli_load_topology(a->topology, a->format, a->spanning, &error)) == NULL ||
       !ns_sim_size_check(t, &error) || /* every row simulates: refused once, up front */
@@ -102,7 +103,8 @@ int ns_cmd_compare(int argc, char **argv)
       "Collective (default alltoall)", "alltoall|allgather|bcast" },
     { "algorithm", 'a', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot,
       "ALGORITHM[:SYNC] list, comma-separated or repeated (default "
-      "faraj:sender-all,ring,simple)", "LIST" },
+      "faraj:sender-all,ring,simple); smpi:ALGO or smpi:coll-selector=NAME measures SMPI's own "
+      "implementation under smpirun (--model smpi)", "LIST" },
     { "algorithms", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, NULL,
       NULL },
     { "msize", 'm', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot,

@@ -60,6 +60,13 @@ static const char *model_name(const char *name, void *user, GError **error)
 static const char *const study_results[] = { "design.csv", "summary.csv", "*/compare.csv",
                                               NULL };
 
+/* smpi:SPEC baselines name an algorithm SMPI ships (the models are checked
+ * per model, when the rows run). */
+static gboolean check_variants(const GArray *variants, NsCollective c, void *user, GError **error)
+{
+  return ns_cli_check_baselines(variants, c, NULL, error);
+}
+
 int ns_cli_run_study(const NsScenario *sc, const NsCliStudyArgs *args)
 {
   GError *error = NULL;
@@ -79,6 +86,7 @@ int ns_cli_run_study(const NsScenario *sc, const NsCliStudyArgs *args)
   }
   NsDesignHooks study_hooks = { .load_topology = load_topology, .check_topology = check_topology,
                                 .model = study_model, .model_name = model_name,
+                                .check_variants = check_variants,
                                 .measure = ns_cli_measure_by_simulation, .user = &hooks };
   NsDesignSpec spec;
   if (!ns_progress_args_reporter(&args->progress, stderr, "design", "rows", &hooks.progress, &error) ||

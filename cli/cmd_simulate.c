@@ -8,6 +8,7 @@
 #include "platforms/model/units.h"
 #include "sched/io/schedule_json.h"
 #include "sim/measure.h"
+#include "sim/export_trace.h"
 #include "sim/ns3_attributes.h"
 #include "sim/sim.h"
 #include <json-glib/json-glib.h>
@@ -215,7 +216,8 @@ int ns_cmd_simulate(int argc, char **argv)
   NsPlanOptions po = { 0 };
   char *model = NULL, *sync = NULL;
   char *tcp = NULL, *trace = NULL, *transfers_csv = NULL, *timeline_csv = NULL;
-  FILE *trace_out = NULL;
+  char *ti_trace = NULL, *goal = NULL;
+  FILE *trace_out = NULL, *goal_out = NULL;
   char *store_forward = NULL, *calibration = NULL;
   char **cfg = NULL, **ns3 = NULL;
   gboolean json = FALSE, json_transfers = FALSE, hardware_barrier = FALSE, allow_invalid = FALSE;
@@ -247,6 +249,12 @@ int ns_cmd_simulate(int argc, char **argv)
     { "list-ns3", 0, 0, G_OPTION_ARG_NONE, &list_ns3,
       "List the ns-3 attributes --ns3 accepts, with their kinds and ranges, and exit", NULL },
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace, "Write a Paje trace (for ViTE)", "FILE" },
+    { "ti-trace", 0, 0, G_OPTION_ARG_FILENAME, &ti_trace,
+      "Write what was replayed as a SimGrid time-independent trace into DIR (trace.txt, "
+      "rank-R.txt, platform.xml with the schedule's routes, hostfile): cd DIR && smpirun "
+      "-platform platform.xml -hostfile hostfile -replay trace.txt", "DIR" },
+    { "goal", 0, 0, G_OPTION_ARG_FILENAME, &goal,
+      "Write what was replayed as a GOAL schedule (LogGOPSim, htsim)", "FILE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the measurements as JSON", NULL },
     { "json-transfers", 0, 0, G_OPTION_ARG_NONE, &json_transfers,
       "With --json: include every transfer's start and end", NULL },
@@ -399,14 +407,27 @@ int ns_cmd_simulate(int argc, char **argv)
   }
   opt.trace = trace_out;
   opt.trace_name = trace;
+  /* The exports of what the (first) run replayed. */
+  if (goal != NULL && (goal_out = ns_cli_open_output(goal, &error)) == NULL) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
+  NsSimExport export_to = { .ti_trace_dir = ti_trace, .goal = goal_out, .goal_name = goal };
+  if (ti_trace != NULL || goal != NULL)
+    opt.export_to = &export_to;
   ns_progress_add_total(opt.progress, MAX(runs, 1));
   ns_progress_item(opt.progress, 1, "%s", runs > 1 ? "run 1" : s->algorithm);
   gboolean simulated = ns_simulate(t, s, &opt, &r, &error);
   ns_progress_item_done(opt.progress);
   opt.trace = NULL; /* one trace: the first run's */
+  opt.export_to = NULL;
   if (simulated && trace_out != NULL) {
     FILE *f = g_steal_pointer(&trace_out);
     simulated = ns_cli_close_output(f, trace, &error);
+  }
+  if (simulated && goal_out != NULL) {
+    FILE *f = g_steal_pointer(&goal_out);
+    simulated = ns_cli_close_output(f, goal, &error);
   }
   if (!simulated || !runs_check(&opt, runs, &error) ||
       (runs > 1 && !ns_sim_more_runs(t, s, &opt, runs, TRUE, &r, &run_times, &error))) {
@@ -431,6 +452,8 @@ int ns_cmd_simulate(int argc, char **argv)
 out:
   if (trace_out != NULL)
     ns_cli_abort_output(trace_out);
+  if (goal_out != NULL)
+    ns_cli_abort_output(goal_out);
   ns_sim_result_clear(&r);
   ns_sim_runs_clear(&run_times);
   ns_progress_free(opt.progress);
@@ -439,7 +462,7 @@ out:
   ns_progress_args_clear(&progress_args);
   ns_cli_plan_options_clear(&po);
   g_free(model); g_free(sync); g_free(tcp);
-  g_free(trace); g_free(transfers_csv); g_free(timeline_csv); g_free(store_forward);
+  g_free(trace); g_free(ti_trace); g_free(goal); g_free(transfers_csv); g_free(timeline_csv); g_free(store_forward);
   g_free(calibration);
   g_strfreev(cfg);
   g_strfreev(ns3);

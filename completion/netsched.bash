@@ -27,8 +27,9 @@ _netsched()
       COMPREPLY=($(compgen -W "alltoall allgather bcast" -- "$cur")); return ;;
     -M|--model|--models) COMPREPLY=($(compgen -W "ideal tcp smpi packet" -- "$cur")); return ;;
     --progress) COMPREPLY=($(compgen -W "auto bar lines none" -- "$cur")); return ;;
-    -T|--topology|-o|--output|--junit|--csv|--timeline|--trace|--calibration|--prices|--files)
+    -T|--topology|-o|--output|--junit|--csv|--timeline|--trace|--calibration|--prices|--files|--schedule|--goal)
       _filedir 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --ti-trace) _filedir -d 2>/dev/null || COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --spanning) COMPREPLY=($(compgen -W "bfs dfs kruskal uniform" -- "$cur")); return ;;
     -f|--format)
       COMPREPLY=($(compgen -W "native slurm slurm:1Gbps slurm:1Gbps:core=10Gbps graphml

@@ -8,6 +8,8 @@
 #include "platforms/io/topology_simgrid.h"
 #include "sched/ir/route.h"
 #include "sched/verify/verify.h"
+#include "sim/child.h"
+#include "sim/export_trace.h"
 #include "sim/ns3_attributes.h"
 #include "sim/program.h"
 #include <errno.h>
@@ -199,41 +201,13 @@ static void model_args(const NsSimOptions *opt, uint64_t msize, int trace_fd, GP
 }
 
 /* ---- the child's life ----------------------------------------------------
- * While a simulation runs, SIGINT, SIGTERM and SIGHUP only set a flag: the
+ * While a simulation runs, SIGINT, SIGTERM and SIGHUP only set a flag
+ * (sim/child.h): the
  * waiting loop then kills the child, reaps it, and ns_simulate() restores
  * the caller's handlers and raises the signal again once everything it
  * made is gone, so an interrupted run leaves no process and no file behind.
  * The child dies with its parent (PR_SET_DEATHSIG) and never dumps core
  * (netsched-replay disables it). */
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig) { stop_signal = sig; }
-
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
-
-typedef struct {
-  struct sigaction old[G_N_ELEMENTS(stop_signals)];
-} SignalGuard;
-
-static void signals_catch(SignalGuard *g)
-{
-  struct sigaction sa = { 0 };
-  sa.sa_handler = on_stop_signal;
-  sigemptyset(&sa.sa_mask);
-  stop_signal = 0;
-  for (gsize i = 0; i < G_N_ELEMENTS(stop_signals); i++)
-    sigaction(stop_signals[i], &sa, &g->old[i]);
-}
-
-/* Restores the caller's handlers; re-raises a signal that arrived. */
-static void signals_release(SignalGuard *g)
-{
-  for (gsize i = 0; i < G_N_ELEMENTS(stop_signals); i++)
-    sigaction(stop_signals[i], &g->old[i], NULL);
-  if (stop_signal != 0)
-    raise(stop_signal);
-}
 
 /* Tells the reporter what the child published. */
 static void report_progress(NsProgress *progress, const Program *prog)
@@ -264,11 +238,11 @@ static int wait_child(pid_t pid, double limit, const Program *prog, NsProgress *
     if (r == pid || (r < 0 && errno != EINTR))
       break;
     gint64 now = g_get_monotonic_time();
-    if (stop_signal != 0 || (deadline && now > deadline)) {
+    if (ns_stop_signal() != 0 || (deadline && now > deadline)) {
       kill(pid, SIGKILL);
       while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-      *timed_out = stop_signal == 0;
+      *timed_out = ns_stop_signal() == 0;
       break;
     }
     if (now >= next_report) {
@@ -336,11 +310,11 @@ static gboolean run_replay(Program *prog, int platform_fd, int trace_fd, const N
                      : g_environ_unsetenv(envp, "NS_ATTRIBUTE_DEFAULT");
   g_free(ns3);
   fflush(NULL);
-  if (stop_signal != 0) { /* interrupted while the program was built */
+  if (ns_stop_signal() != 0) { /* interrupted while the program was built */
     g_strfreev(envp);
     close(program_fd);
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "simulation interrupted by %s",
-                    g_strsignal(stop_signal));
+                    g_strsignal(ns_stop_signal()));
     return FALSE;
   }
   pid_t parent = getpid();
@@ -383,9 +357,9 @@ static gboolean run_replay(Program *prog, int platform_fd, int trace_fd, const N
                     opt->wall_limit, done, prog->n_all, prog->header->clock, need);
     return FALSE;
   }
-  if (stop_signal != 0) {
+  if (ns_stop_signal() != 0) {
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "simulation interrupted by %s",
-                    g_strsignal(stop_signal));
+                    g_strsignal(ns_stop_signal()));
     return FALSE;
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && prog->header->done)
@@ -624,6 +598,23 @@ static const NsRouter *routes_get(Routes *r)
   return r->own;
 }
 
+gboolean ns_sim_write_platform(const NsTopology *topo, const NsSchedule *s, FILE *out,
+                               GError **error)
+{
+  int *node = ns_schedule_machine_nodes(topo, s, error); /* its machines are the topology's */
+  if (node == NULL)
+    return FALSE;
+  g_free(node);
+  PairRoutes *pairs = pair_routes(topo, s, NULL, error);
+  if (pairs == NULL)
+    return FALSE;
+  NsSimGridExport exp = { .pair_route = pairs->table != NULL ? pair_route : NULL,
+                          .pair_data = pairs };
+  gboolean ok = ns_topology_write_simgrid_with(topo, &exp, out, error);
+  pair_routes_free(pairs);
+  return ok;
+}
+
 gboolean ns_sim_size_check(const NsTopology *topo, GError **error)
 {
   int p = ns_topology_n_machines(topo), hops = ns_topology_max_route_len(topo);
@@ -723,8 +714,8 @@ static gboolean simulate(const NsTopology *topo, const NsSchedule *s, const NsSi
   }
   gboolean ok = FALSE;
   int platform_fd = -1;
-  SignalGuard guard;
-  signals_catch(&guard);
+  NsSignalGuard guard;
+  ns_signals_catch(&guard);
   Program *prog = ns_program_build(topo, &tmp, opt, msize, error);
   PairRoutes *pairs = prog != NULL ? pair_routes(topo, s, routes_get(routes), error) : NULL;
   NsSimGridExport exp = {
@@ -737,7 +728,9 @@ static gboolean simulate(const NsTopology *topo, const NsSchedule *s, const NsSi
                     "the packet model (ns-3) routes hop by hop on its own: it cannot follow "
                     "transfers' own routes (use a fluid model)");
   } else if (pairs != NULL && (platform_fd = ns_sim_platform_fd(topo, &exp, error)) >= 0) {
-    ok = run_child(prog, platform_fd, opt, msize, error);
+    ok = (opt->export_to == NULL || ns_sim_export_check(prog, opt->export_to, error)) &&
+         run_child(prog, platform_fd, opt, msize, error) &&
+         (opt->export_to == NULL || ns_sim_export_program(prog, topo, &exp, opt->export_to, error));
   }
   pair_routes_free(pairs);
   if (ok) {
@@ -775,7 +768,7 @@ static gboolean simulate(const NsTopology *topo, const NsSchedule *s, const NsSi
     g_array_unref(tmp.sync);
     g_free(tmp.sync_scheme);
   }
-  signals_release(&guard);
+  ns_signals_release(&guard);
   return ok;
 }
 

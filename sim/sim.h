@@ -121,6 +121,9 @@ typedef struct {
                               already derived from this very (topology, schedule) at the
                               chunk size simulated (analysis/row_facts.h): used instead of
                               deriving them again; NULL: ns_simulate derives them */
+  /* Exports of the replayed program for other simulators (sim/export_trace.h),
+   * written once the replay has completed: NULL, none. Not owned. */
+  const struct NsSimExport *export_to;
 } NsSimOptions;
 
 /* The FqCoDel salt of run k (0 for run 0; distinct nonzero values after). */
@@ -181,6 +184,17 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
  * NS_ERROR_UNSUPPORTED: too many explicit routes) on failure.
  * O(size of the platform). */
 int ns_sim_platform_fd(const NsTopology *topo, const NsSimGridExport *exp, GError **error);
+
+/* Writes the SimGrid platform the replay of `s` runs on: `topo`'s
+ * (platforms/io/topology_simgrid.h), with the routes of the schedule's
+ * transfers that take routes of their own (AT2 on a torus, explicit-route
+ * schedules) in place of the topology's for those machine pairs, so that
+ * `smpirun -platform` follows the schedule's routes as the replay does.
+ * NS_ERROR_UNSUPPORTED when two transfers of one pair take two routes
+ * (SimGrid routes a pair one way); the schedule's machines must be the
+ * topology's (NS_ERROR_INPUT). O(size of the platform + transfers). */
+gboolean ns_sim_write_platform(const NsTopology *topo, const NsSchedule *s, FILE *out,
+                               GError **error);
 
 /* Exports `topo` to SimGrid and compares, for every ordered machine pair,
  * SimGrid's route (sg_host_get_route, asked from an actor in a child

@@ -8,6 +8,7 @@
 #include "sched/verify/verify.h"
 #include "sim/sim.h"
 #include "tests/testutil.h"
+#include <glib/gstdio.h>
 #include <string.h>
 
 static void assert_routes_equal(const NsTopology *t)
@@ -251,6 +252,93 @@ static void test_invalid_schedule_refused(void)
   ns_sim_options_clear(&opt);
 }
 
+/* The node names of a route of `t` from machine node a to machine node b. */
+static GPtrArray *route_names(const NsTopology *t, int a, int b)
+{
+  int *edges = g_new(int, ns_topology_max_route_len(t) + 1);
+  int len = ns_topology_route(t, a, b, edges);
+  GPtrArray *names = g_ptr_array_new();
+  g_ptr_array_add(names, (gpointer)ns_topology_node(t, a)->name);
+  for (int i = 0; i < len; i++) {
+    int from = ns_topology_edge_from(t, edges[i]);
+    int to = ns_topology_link_other(t, ns_edge_link(edges[i]), from);
+    g_ptr_array_add(names, (gpointer)ns_topology_node(t, to)->name);
+  }
+  g_free(edges);
+  return names;
+}
+
+static gboolean same_names(GPtrArray *x, int n, const char *const *y)
+{
+  if ((int)x->len != n)
+    return FALSE;
+  for (int i = 0; i < n; i++)
+    if (strcmp(g_ptr_array_index(x, i), y[i]) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* A schedule's own routes (AT2 on an 8x8 torus) in the exported platform
+ * (issue #20 §3, `topo convert --to simgrid --schedule`): read back with
+ * the SimGrid reader, the platform routes every pair the schedule's own
+ * routes take exactly along them, and the topology's plain platform does
+ * not (which is why SMPI on it was 25 % off). */
+static void test_schedule_platform(void)
+{
+  GError *error = NULL;
+  g_autoptr(NsTopology) t = ns_shape_from_spec("torus:8x8", &error);
+  g_assert_no_error(error);
+  NsPlanParams params = { .msize = 65536 };
+  g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLTOALL, "at2", &params, &error);
+  g_assert_no_error(error);
+  g_autofree char *dir = g_dir_make_tmp("netsched-test-XXXXXX", &error);
+  g_assert_no_error(error);
+  g_autofree char *own = g_build_filename(dir, "own.xml", NULL);
+  g_autofree char *plain = g_build_filename(dir, "plain.xml", NULL);
+  FILE *f = fopen(own, "w");
+  g_assert_true(ns_sim_write_platform(t, s, f, &error));
+  g_assert_no_error(error);
+  g_assert_cmpint(fclose(f), ==, 0);
+  f = fopen(plain, "w");
+  g_assert_true(ns_topology_write_simgrid(t, f, &error));
+  g_assert_cmpint(fclose(f), ==, 0);
+  g_autoptr(NsTopology) back = ns_topology_load(own, NS_TOPO_FORMAT_SIMGRID, NULL, NULL, &error);
+  g_assert_no_error(error);
+  g_autoptr(NsTopology) back_plain = ns_topology_load(plain, NS_TOPO_FORMAT_SIMGRID, NULL, NULL,
+                                                      &error);
+  g_assert_no_error(error);
+  uint64_t checked = 0, differ_plain = 0;
+  for (uint64_t k = 0; k < ns_schedule_n_transfers(s); k++) {
+    const char *const *nodes;
+    int n = ns_schedule_route_of(s, k, &nodes);
+    if (n == 0)
+      continue;
+    const NsTransfer *tr = ns_schedule_transfer(s, k);
+    int a = ns_topology_find_node(back, s->machines[tr->src]);
+    int b = ns_topology_find_node(back, s->machines[tr->dst]);
+    g_autoptr(GPtrArray) got = route_names(back, a, b);
+    g_assert_true(same_names(got, n, nodes));
+    a = ns_topology_find_node(back_plain, s->machines[tr->src]);
+    b = ns_topology_find_node(back_plain, s->machines[tr->dst]);
+    g_autoptr(GPtrArray) plain_route = route_names(back_plain, a, b);
+    differ_plain += !same_names(plain_route, n, nodes);
+    checked++;
+  }
+  g_assert_cmpuint(checked, >, 0);
+  g_assert_cmpuint(differ_plain, >, 0);
+  /* A schedule of other machines is refused, naming the machine. */
+  g_autoptr(NsTopology) other = ns_shape_from_spec("ring:4", &error);
+  g_assert_no_error(error);
+  f = fopen(own, "w");
+  g_assert_false(ns_sim_write_platform(other, s, f, &error));
+  g_assert_nonnull(error);
+  g_clear_error(&error);
+  fclose(f);
+  g_assert_cmpint(g_remove(own), ==, 0);
+  g_assert_cmpint(g_remove(plain), ==, 0);
+  g_assert_cmpint(g_rmdir(dir), ==, 0);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -263,5 +351,6 @@ int main(int argc, char **argv)
   g_test_add_func("/sim/default-scheme", test_default_scheme);
   g_test_add_func("/sim/deadlock-is-an-error", test_deadlock_is_an_error);
   g_test_add_func("/sim/invalid-schedule-refused", test_invalid_schedule_refused);
+  g_test_add_func("/sim/schedule-platform", test_schedule_platform);
   return g_test_run();
 }

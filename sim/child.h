@@ -1,0 +1,42 @@
+/* netsched — the child processes of the simulator stage: the replay
+ * (sim/sim.c) and SMPI's tools (sim/smpi_baseline.c).
+ *
+ * While a child runs, SIGINT, SIGTERM and SIGHUP only set a flag: the
+ * waiting loop kills the child, reaps it, the caller removes what it made,
+ * and ns_signals_release() restores the caller's handlers and raises the
+ * signal again, so an interrupted run leaves no process and no file
+ * behind. Children die with their parent (PR_SET_PDEATHSIG).
+ */
+#ifndef NETSCHED_SIM_CHILD_H
+#define NETSCHED_SIM_CHILD_H
+
+#include <glib.h>
+#include <signal.h>
+
+typedef struct {
+  struct sigaction old[3];
+} NsSignalGuard;
+
+/* Catches the stop signals (the flag is cleared). */
+void ns_signals_catch(NsSignalGuard *g);
+/* Restores the caller's handlers; re-raises a stop signal that arrived. */
+void ns_signals_release(NsSignalGuard *g);
+/* The stop signal that arrived since ns_signals_catch(), or 0. */
+int ns_stop_signal(void);
+
+/* The most output ns_child_run keeps of a child's stdout (and, for
+ * messages, of its stderr: the last 4 KiB): more is an error. */
+#define NS_CHILD_MAX_OUTPUT ((gsize)64 << 20)
+
+/* Runs argv[0] (looked up in PATH; no shell) in directory `cwd` in a
+ * process group of its own, its stdout collected in `out` (up to
+ * NS_CHILD_MAX_OUTPUT), the tail of its stderr in `err`, stdin from
+ * /dev/null. Call between ns_signals_catch() and ns_signals_release(): a
+ * stop signal, or `wall_limit` seconds (0: none), kills the whole group
+ * and reaps it. *status is waitpid's status. FALSE with NS_ERROR_IO when
+ * it cannot start, was stopped (naming the signal or the limit) or wrote
+ * too much. */
+gboolean ns_child_run(const char *const *argv, const char *cwd, double wall_limit, GString *out,
+                      GString *err, int *status, GError **error);
+
+#endif

@@ -1,0 +1,325 @@
+/* netsched — SMPI's own collectives as baselines (see smpi_baseline.h). */
+#include "sim/smpi_baseline.h"
+#include "platforms/model/error.h"
+#include "platforms/io/output_file.h"
+#include "platforms/io/topology_simgrid.h"
+#include "sim/child.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The algorithms SMPI 3.32 ships (src/smpi/colls; the list its
+ * "has no algorithm" error prints), "automatic" left out: it runs them all. */
+static const char *const alltoall_algos[] = {
+  "default", "2dmesh", "3dmesh", "basic_linear", "bruck", "pair", "pair_rma",
+  "pair_light_barrier", "pair_mpi_barrier", "pair_one_barrier", "rdb", "ring",
+  "ring_light_barrier", "ring_mpi_barrier", "ring_one_barrier", "mvapich2",
+  "mvapich2_scatter_dest", "ompi", "mpich", "impi", NULL,
+};
+static const char *const allgather_algos[] = {
+  "default", "2dmesh", "3dmesh", "bruck", "GB", "loosely_lr", "NTSLR", "NTSLR_NB", "pair", "rdb",
+  "rhv", "ring", "SMP_NTS", "smp_simple", "spreading_simple", "ompi", "ompi_neighborexchange",
+  "mvapich2", "mvapich2_smp", "mpich", "impi", NULL,
+};
+static const char *const bcast_algos[] = {
+  "default", "arrival_pattern_aware", "arrival_pattern_aware_wait", "arrival_scatter",
+  "binomial_tree", "flattree", "flattree_pipeline", "NTSB", "NTSL", "NTSL_Isend",
+  "scatter_LR_allgather", "scatter_rdb_allgather", "SMP_binary", "SMP_binomial", "SMP_linear",
+  "ompi", "ompi_split_bintree", "ompi_pipeline", "mpich", "mvapich2", "mvapich2_inter_node",
+  "mvapich2_intra_node", "mvapich2_knomial_intra_node", "impi", NULL,
+};
+static const char *const selectors[] = { "ompi", "mpich", "mvapich2", "impi", "default", NULL };
+
+#define SELECTOR "coll-selector="
+
+static const char *const *algorithms_of(NsCollective c)
+{
+  switch (c) {
+  case NS_COLL_ALLTOALL:
+    return alltoall_algos;
+  case NS_COLL_ALLGATHER:
+    return allgather_algos;
+  default:
+    return bcast_algos;
+  }
+}
+
+static gboolean listed(const char *const *names, const char *name)
+{
+  for (int i = 0; names[i] != NULL; i++)
+    if (strcmp(names[i], name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean ns_smpi_baseline_check(NsCollective c, const char *spec, GError **error)
+{
+  if (g_str_has_prefix(spec, SELECTOR) ? listed(selectors, spec + strlen(SELECTOR))
+                                       : listed(algorithms_of(c), spec))
+    return TRUE;
+  g_autofree char *shown = g_strescape(spec, NULL);
+  g_autofree char *algos = g_strjoinv(", ", (char **)algorithms_of(c));
+  g_autofree char *sels = g_strjoinv(", ", (char **)selectors);
+  ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                  "unknown SMPI baseline 'smpi:%s' for %s (SMPI 3.32 ships smpi:ALGO with ALGO "
+                  "one of %s; or smpi:coll-selector=NAME with NAME one of %s)",
+                  shown, ns_collective_name(c), algos, sels);
+  return FALSE;
+}
+
+/* The timing program: one collective of MSIZE bytes; every rank prints
+ * when it started and ended (simulated time). Buffers are SMPI's shared
+ * allocations, so memory does not grow with ranks × message size. */
+static const char timing_source[] =
+  "#include <mpi.h>\n"
+  "#include <stdio.h>\n"
+  "#include <stdlib.h>\n"
+  "#include <string.h>\n"
+  "int main(int argc, char **argv)\n"
+  "{\n"
+  "  MPI_Init(&argc, &argv);\n"
+  "  int rank, size;\n"
+  "  MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
+  "  MPI_Comm_size(MPI_COMM_WORLD, &size);\n"
+  "  if (argc < 4) MPI_Abort(MPI_COMM_WORLD, 2);\n"
+  "  const char *coll = argv[1];\n"
+  "  int count = atoi(argv[2]), root = atoi(argv[3]);\n"
+  "  size_t n = (size_t)count;\n"
+  "  char *out = SMPI_SHARED_MALLOC(n * (size_t)size + 1);\n"
+  "  char *in = SMPI_SHARED_MALLOC(n * (size_t)size + 1);\n"
+  "  double t0 = MPI_Wtime();\n"
+  "  if (strcmp(coll, \"alltoall\") == 0)\n"
+  "    MPI_Alltoall(out, count, MPI_CHAR, in, count, MPI_CHAR, MPI_COMM_WORLD);\n"
+  "  else if (strcmp(coll, \"allgather\") == 0)\n"
+  "    MPI_Allgather(out, count, MPI_CHAR, in, count, MPI_CHAR, MPI_COMM_WORLD);\n"
+  "  else\n"
+  "    MPI_Bcast(in, count, MPI_CHAR, root, MPI_COMM_WORLD);\n"
+  "  double t1 = MPI_Wtime();\n"
+  "  printf(\"rank %d start %.9f end %.9f\\n\", rank, t0, t1);\n"
+  "  SMPI_SHARED_FREE(out);\n"
+  "  SMPI_SHARED_FREE(in);\n"
+  "  MPI_Finalize();\n"
+  "  return 0;\n"
+  "}\n";
+
+/* The compiled program, once per process (a forked worker of design -j
+ * compiles its own or inherits the parent's). */
+static GBytes *compiled;
+
+/* Removes `dir` and everything in it, never following a link. */
+static void remove_tree(const char *dir)
+{
+  GDir *d = g_dir_open(dir, 0, NULL);
+  if (d != NULL) {
+    for (const char *name; (name = g_dir_read_name(d)) != NULL;) {
+      g_autofree char *path = g_build_filename(dir, name, NULL);
+      struct stat st;
+      if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        remove_tree(path);
+      else
+        g_unlink(path);
+    }
+    g_dir_close(d);
+  }
+  g_rmdir(dir);
+}
+
+/* Runs argv in dir; FALSE with an error quoting the child's last message
+ * when it cannot start, fails or is stopped. */
+static gboolean run_tool(const char *const *argv, const char *dir, double wall_limit,
+                         GString *out, GError **error)
+{
+  g_autoptr(GString) err = g_string_new(NULL);
+  int status = 0;
+  if (!ns_child_run(argv, dir, wall_limit, out, err, &status, error))
+    return FALSE;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    return TRUE;
+  g_strstrip(err->str);
+  const char *last = strrchr(err->str, '\n');
+  g_autofree char *said = g_strescape(last != NULL ? last + 1 : err->str, NULL);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && g_str_has_prefix(err->str, "cannot run"))
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0,
+                    "%s (SMPI baselines need smpicc and smpirun: Debian's libsimgrid-dev)",
+                    said);
+  else
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "%s failed (status %d): %s", argv[0],
+                    WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), said);
+  return FALSE;
+}
+
+/* Puts the timing program into dir/time: compiled there the first time. */
+static gboolean place_program(const char *dir, GError **error)
+{
+  g_autofree char *exe = g_build_filename(dir, "time", NULL);
+  if (compiled == NULL) {
+    if (!ns_output_write_in(dir, "time.c", timing_source, -1, error))
+      return FALSE;
+    const char *argv[] = { "smpicc", "-O1", "time.c", "-o", "time", NULL };
+    g_autoptr(GString) out = g_string_new(NULL);
+    if (!run_tool(argv, dir, 600, out, error))
+      return FALSE;
+    gchar *data = NULL;
+    gsize len = 0;
+    if (!g_file_get_contents(exe, &data, &len, error))
+      return FALSE;
+    compiled = g_bytes_new_take(data, len);
+    return TRUE;
+  }
+  gsize len = 0;
+  const char *data = g_bytes_get_data(compiled, &len);
+  int fd = open(exe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0700);
+  gboolean ok = fd >= 0 && ns_write_all(fd, data, len);
+  int e = errno;
+  if (fd >= 0 && close(fd) != 0 && ok) {
+    e = errno;
+    ok = FALSE;
+  }
+  if (!ok)
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "%s: cannot write: %s", exe, g_strerror(e));
+  return ok;
+}
+
+gboolean ns_smpi_write_platform(const char *dir, const char *name, const NsTopology *topo,
+                                const NsSimGridExport *exp, GError **error)
+{
+  g_autofree char *path = g_build_filename(dir, name, NULL);
+  g_autofree char *temp = NULL;
+  int fd = ns_output_temp(path, 0, &temp, error);
+  if (fd < 0)
+    return FALSE;
+  FILE *f = fdopen(fd, "w");
+  if (f == NULL) {
+    close(fd);
+    g_unlink(temp);
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "%s: cannot write: %s", path, g_strerror(errno));
+    return FALSE;
+  }
+  gboolean ok = ns_topology_write_simgrid_with(topo, exp, f, error);
+  if (fclose(f) != 0 && ok) {
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "%s: cannot write: %s", path, g_strerror(errno));
+    ok = FALSE;
+  }
+  if (!ok) {
+    g_unlink(temp);
+    return FALSE;
+  }
+  return ns_output_commit(temp, path, error);
+}
+
+gboolean ns_smpi_write_hostfile(const char *dir, const char *name, const char *const *hosts,
+                                int n, GError **error)
+{
+  g_autoptr(GString) text = g_string_new(NULL);
+  for (int m = 0; m < n; m++) {
+    const char *h = hosts[m];
+    for (const char *c = h; *c != '\0'; c++)
+      if (*c == ':' || g_ascii_isspace(*c) || g_ascii_iscntrl(*c)) {
+        g_autofree char *shown = g_strescape(h, NULL);
+        ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                        "machine '%s' cannot be named in an SMPI hostfile (no ':', blanks or "
+                        "control characters)", shown);
+        return FALSE;
+      }
+    g_string_append_printf(text, "%s\n", h);
+  }
+  return ns_output_write_in(dir, name, text->str, (gssize)text->len, error);
+}
+
+/* "rank R start S end E" from every rank: the last end minus the first start. */
+static gboolean parse_times(const char *out, int p, double *completion, GError **error)
+{
+  g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+  double first = G_MAXDOUBLE, last = -G_MAXDOUBLE;
+  int seen = 0;
+  for (int i = 0; lines[i] != NULL; i++) {
+    int r;
+    double s, e;
+    if (sscanf(lines[i], "rank %d start %lf end %lf", &r, &s, &e) != 3 || r < 0 || r >= p)
+      continue;
+    seen++;
+    first = MIN(first, s);
+    last = MAX(last, e);
+  }
+  if (seen != p || !(last >= first)) {
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0,
+                    "smpirun reported the times of %d of %d ranks", seen, p);
+    return FALSE;
+  }
+  *completion = last - first;
+  return TRUE;
+}
+
+gboolean ns_smpi_baseline_measure(const NsTopology *topo, NsCollective c, const char *spec,
+                                  uint64_t msize, int root, const NsSimOptions *opt,
+                                  double *completion, GError **error)
+{
+  gboolean calibrated = opt->lat_factor != NULL || opt->bw_factor != NULL;
+  if (opt->model != NS_MODEL_SMPI && !calibrated) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                    "smpi:%s is measured by smpirun under SMPI's network model: use the smpi "
+                    "model, not %s", spec, ns_net_model_name(opt->model));
+    return FALSE;
+  }
+  if (!ns_smpi_baseline_check(c, spec, error))
+    return FALSE;
+  if (msize > (uint64_t)G_MAXINT32) {
+    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                    "smpi:%s: %" G_GUINT64_FORMAT " bytes do not fit MPI's int count", spec,
+                    msize);
+    return FALSE;
+  }
+  NsSignalGuard guard;
+  ns_signals_catch(&guard);
+  g_autofree char *dir = g_dir_make_tmp("netsched-smpi-XXXXXX", error);
+  int p = ns_topology_n_machines(topo);
+  g_autofree const char **hosts = g_new(const char *, (gsize)p + 1);
+  for (int m = 0; m < p; m++)
+    hosts[m] = ns_topology_machine_name(topo, m);
+  /* the topology's own routes: SMPI's algorithm, not a schedule of netsched's */
+  NsSimGridExport exp = { .store_forward_packet = opt->store_forward_packet };
+  gboolean ok = dir != NULL && place_program(dir, error) &&
+                ns_smpi_write_platform(dir, "platform.xml", topo, &exp, error) &&
+                ns_smpi_write_hostfile(dir, "hostfile", hosts, p, error);
+  if (ok) {
+    g_autofree char *np = g_strdup_printf("%d", p);
+    g_autofree char *count = g_strdup_printf("%" G_GUINT64_FORMAT, msize);
+    g_autofree char *root_rank = g_strdup_printf("%d", root);
+    g_autofree char *algo =
+        g_str_has_prefix(spec, SELECTOR)
+            ? g_strdup_printf("--cfg=smpi/coll-selector:%s", spec + strlen(SELECTOR))
+            : g_strdup_printf("--cfg=smpi/%s:%s", ns_collective_name(c), spec);
+    g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
+    /* SMPI's copies of the program go to the private directory too
+     * (smpirun 3.32's -tmpdir takes the directory for the program:
+     * the option is given as SimGrid's, after smpirun's own). */
+    g_autofree char *tmpdir = g_strdup_printf("--cfg=smpi/tmpdir:%s", dir);
+    const char *fixed[] = { "smpirun", "-np", np, "-platform", "platform.xml", "-hostfile",
+                            "hostfile", "./time", ns_collective_name(c), count, root_rank,
+                            tmpdir, algo, "--cfg=smpi/simulate-computation:no",
+                            "--log=root.thres:warning" };
+    for (gsize i = 0; i < G_N_ELEMENTS(fixed); i++)
+      g_ptr_array_add(argv, g_strdup(fixed[i]));
+    /* A calibration: the replay's own SMPI settings (sim.c, model_args). */
+    if (opt->lat_factor != NULL)
+      g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/lat-factor:%s", opt->lat_factor));
+    if (opt->bw_factor != NULL)
+      g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/bw-factor:%s", opt->bw_factor));
+    if (calibrated) {
+      g_ptr_array_add(argv, g_strdup("--cfg=network/TCP-gamma:0"));
+      g_ptr_array_add(argv, g_strdup("--cfg=network/crosstraffic:0"));
+    }
+    g_ptr_array_add(argv, NULL);
+    g_autoptr(GString) out = g_string_new(NULL);
+    ok = run_tool((const char *const *)argv->pdata, dir, opt->wall_limit, out, error) &&
+         parse_times(out->str, p, completion, error);
+  }
+  if (dir != NULL)
+    remove_tree(dir);
+  ns_signals_release(&guard);
+  return ok;
+}

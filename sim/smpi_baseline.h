@@ -1,0 +1,59 @@
+/* netsched — SimGrid's own MPI collectives (SMPI) as baselines.
+ *
+ * SMPI ships real MPI implementations of the collectives — MPICH's, Open
+ * MPI's, MVAPICH2's and Intel MPI's selectors, and the algorithms of the
+ * STAR-MPI repository (pair_light_barrier, ring_mpi_barrier, ...). A
+ * baseline "smpi:ALGO" (SMPI's --cfg=smpi/COLLECTIVE:ALGO) or
+ * "smpi:coll-selector=NAME" (--cfg=smpi/coll-selector:NAME) is measured
+ * by running that code under smpirun on the topology's SimGrid platform:
+ * "what MPI gives out of the box" on SimGrid's MPI, beside netsched's own
+ * re-implementations (compare, design; docs/simulator.md, "Cross-checking
+ * with SMPI and other simulators").
+ *
+ * A small timing program is compiled with smpicc once per process (kept
+ * in memory); each measurement writes it, the platform and a hostfile into
+ * a private temporary directory (mkdtemp), runs smpirun there (an argument
+ * vector, no shell; its own temporary files go there too) and removes the
+ * directory, on every exit path including SIGINT, SIGTERM and SIGHUP
+ * (sim/child.h).
+ */
+#ifndef NETSCHED_SIM_SMPI_BASELINE_H
+#define NETSCHED_SIM_SMPI_BASELINE_H
+
+#include "sched/planners/registry.h"
+#include "platforms/io/topology_simgrid.h"
+#include "sim/sim.h"
+
+/* The spelling of a baseline in algorithm lists: "smpi:pair". */
+#define NS_SMPI_BASELINE_PREFIX "smpi:"
+
+/* Checks a baseline SPEC (what follows "smpi:") for collective `c`: an
+ * algorithm SMPI 3.32 ships for it, or coll-selector=NAME (ompi, mpich,
+ * mvapich2, impi, default). NS_ERROR_INPUT naming the known ones. O(1). */
+gboolean ns_smpi_baseline_check(NsCollective c, const char *spec, GError **error);
+
+/* Runs SMPI's implementation of collective `c` (SPEC as above) on every
+ * machine of `topo`, `msize` bytes (per pair for alltoall, per machine
+ * for allgather, whole for bcast from machine `root`), under the SMPI
+ * network model with opt's calibration factors and store-and-forward
+ * setting, and sets *completion to the last rank's end minus the first
+ * rank's start, in simulated seconds. NS_ERROR_INPUT unless opt->model is
+ * smpi (or calibrated), NS_ERROR_UNSUPPORTED above 2^31 - 1 bytes,
+ * NS_ERROR_IO when smpicc or smpirun is missing, fails (its last message
+ * quoted), exceeds opt->wall_limit or is interrupted. */
+gboolean ns_smpi_baseline_measure(const NsTopology *topo, NsCollective c, const char *spec,
+                                  uint64_t msize, int root, const NsSimOptions *opt,
+                                  double *completion, GError **error);
+
+/* The files smpirun reads, written into `dir` (each through a temporary
+ * file renamed into place): NAME, the SimGrid platform of `topo` with
+ * `exp`; NAME, a hostfile naming `hosts[0 .. n)` in rank order.
+ * NS_ERROR_UNSUPPORTED for a host name a hostfile cannot hold (':',
+ * blanks, control characters), NS_ERROR_IO naming the file. Shared with
+ * the trace export (sim/export_trace.h). */
+gboolean ns_smpi_write_platform(const char *dir, const char *name, const NsTopology *topo,
+                                const NsSimGridExport *exp, GError **error);
+gboolean ns_smpi_write_hostfile(const char *dir, const char *name, const char *const *hosts,
+                                int n, GError **error);
+
+#endif

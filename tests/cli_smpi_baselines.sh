@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SMPI's own collectives as baselines (issue #20 §3): `compare` and
+# `design` run smpi:ALGO / smpi:coll-selector=NAME under smpirun beside
+# netsched's algorithms. smpi:pair and netsched's pair agree within 1 % on
+# topology (b) at 64 KiB; names are checked before anything runs; the
+# private directory is gone after a run and after SIGTERM, and no SMPI
+# process outlives it. Skipped (77) without smpicc/smpirun.
+source "$(dirname "${BASH_SOURCE[0]}")/cli-common.bash"
+if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
+  echo "1..0 # SKIP smpicc/smpirun not installed (libsimgrid-dev)"
+  exit 77
+fi
+cd "$tmp" || exit 1
+b="$topo/faraj-b.topo"
+mkdir private
+export TMPDIR="$tmp/private" # where the baselines' private directories go
+
+# ---- names and models are checked before anything runs -------------------------
+check "unknown SMPI algorithm" 2 "$ns" compare -T "$b" -a smpi:nosuch,pair -m 64KiB -M smpi -o bad
+expect "unknown: names it and the known ones" "$tmp/err" "unknown SMPI baseline 'smpi:nosuch' for alltoall .*pair_light_barrier"
+check "nothing ran" 1 test -e bad/compare.csv
+check "unknown selector" 2 "$ns" compare -T "$b" -a smpi:coll-selector=lam -m 64KiB -M smpi -o bad
+expect "unknown selector: names the known ones" "$tmp/err" "coll-selector=NAME with NAME one of ompi, mpich"
+check "an algorithm of another collective" 2 "$ns" compare -T "$b" -c bcast -a smpi:pair -m 64KiB -M smpi -o bad
+check "bad characters" 2 "$ns" compare -T "$b" -a 'smpi:pair;ls' -m 64KiB -M smpi -o bad
+expect "bad characters: says the spelling" "$tmp/err" "an SMPI baseline is smpi:ALGO or smpi:coll-selector=NAME"
+check "listed twice" 2 "$ns" compare -T "$b" -a smpi:pair,smpi:pair -m 64KiB -M smpi -o bad
+check "another model" 2 "$ns" compare -T "$b" -a smpi:pair -m 64KiB -M ideal -o bad
+expect "another model: says which" "$tmp/err" "smpi:pair is measured by smpirun under SMPI's network model: use --model smpi, not ideal"
+
+# ---- smpi:pair beside pair ----------------------------------------------------------
+check "compare smpi:pair,pair" 0 "$ns" compare -T "$b" -a smpi:pair,pair,smpi:coll-selector=mpich -m 64KiB -M smpi -o cmp
+expect "table labels the SMPI row" "$tmp/out" "^smpi:pair +64KiB .*measured by SMPI \(smpirun\)"
+expect "csv: the SMPI row" cmp/compare.csv ",smpi:pair,smpi:pair,smpirun,65536,0,0,[0-9.]+,"
+expect "csv: the selector row" cmp/compare.csv ",smpi:coll-selector=mpich,smpi:coll-selector=mpich,smpirun,65536,"
+smpi=$(awk -F, '$5 == "smpi:pair" { print $11 }' cmp/compare.csv)
+ours=$(awk -F, '$5 == "pair" { print $11 }' cmp/compare.csv)
+if awk -v a="$smpi" -v b="$ours" 'BEGIN { d = (a - b) / b; if (d < 0) d = -d; exit !(a != "" && d < 0.01) }'; then
+  echo "ok - smpi:pair $smpi s, pair $ours s"; passed=$((passed + 1))
+else
+  echo "not ok - smpi:pair '$smpi' s, pair '$ours' s: not within 1 %"; failures=$((failures + 1))
+fi
+check "no private directory left" 0 test -z "$(ls -A private)"
+
+# ---- design: an SMPI baseline beside the study's algorithms --------------------------
+printf '[scenario]\noutput = dsg\nmodels = smpi\nmsizes = 64KiB\nalgorithms = smpi:pair,pair\n[topology b]\nfile = %s\n' "$b" > d.ini
+check "design with smpi:pair" 0 "$ns" scenario run d.ini
+expect "design.csv: the SMPI row" dsg/design.csv "^b,alltoall,smpi,smpi:pair,smpi:pair,smpirun,65536,0,0,[0-9.]+,"
+printf '[scenario]\noutput = dsg2\nmodels = smpi\nmsizes = 64KiB\nalgorithms = smpi:nosuch\n[topology b]\nfile = %s\n' "$b" > bad.ini
+check "design: unknown baseline" 2 "$ns" scenario run bad.ini
+expect "design: unknown baseline named" "$tmp/err" "unknown SMPI baseline 'smpi:nosuch'"
+check "no private directory left by design" 0 test -z "$(ls -A private)"
+
+# ---- SIGTERM while smpirun runs: no directory, no process left ----------------------
+# (SIGTERM: a background job of a script ignores SIGINT)
+"$ns" compare -T gen:star:128 -a smpi:ring -m 1MiB -M smpi -o sig >sig.out 2>sig.err &
+pid=$!
+for _ in $(seq 1 600); do
+  [[ -n "$(ls -A private)" ]] && break
+  sleep 0.1
+done
+started=$(ls -A private)
+sleep 0.5
+kill -TERM "$pid"
+wait "$pid"
+status=$?
+check "a private directory existed while smpirun ran" 0 test -n "$started"
+check "ended by SIGTERM (143)" 0 test "$status" -eq 143
+check "no private directory left after SIGTERM" 0 test -z "$(ls -A private)"
+check "no SMPI process left" 1 pgrep -f "$tmp/private"
+
+echo "$passed passed, $failures failed"
+[[ $failures -eq 0 ]]
