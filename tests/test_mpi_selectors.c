@@ -1,9 +1,11 @@
-/* The topology-unaware "what MPI does out of the box" selectors:
- * alltoall/ompi, allgather/mpich, allgather/ompi, bcast/mpich, bcast/ompi,
- * and the neighbor-exchange all-gather Open MPI picks for large messages on
- * an even number of machines. Every expected label below is derived by
- * hand from the decision tables (docs/algorithms.md, "MPI default
- * selectors"), not read off the planners. */
+/* The topology-unaware "what MPI does out of the box" selectors — `mpich`
+ * (MPICH 4.0.2), `ompi` (Open MPI 4.1.4), `ompi-legacy` (Open MPI 1.6 -
+ * 3.x), decision tables in sched/planners/select/ — and the algorithms of
+ * Open MPI they pick (neighbor exchange, basic linear, bmtree, bintree,
+ * knomial). Every expected label below is derived by hand from the
+ * libraries' decisions (docs/algorithms.md, "MPI default selectors"), and
+ * Open MPI 4.1.4's thresholds are read from its source, not off the
+ * tables. */
 #include "platforms/model/error.h"
 #include "platforms/gen/shapes.h"
 #include "sched/planners/registry.h"
@@ -112,7 +114,7 @@ static void test_registry(void)
 
 /* p == 2 → pair; msize < 200 and p > 12 → bruck; msize < 3000 → basic
  * linear; else ring (Open MPI's pairwise: i → i+k). */
-static void test_alltoall_ompi_labels(void)
+static void test_alltoall_ompi_legacy_labels(void)
 {
   static const Case cases[] = {
     { 2, 1, "ompi-legacy(pair)" },          { 2, 199, "ompi-legacy(pair)" },
@@ -134,7 +136,7 @@ static void test_alltoall_ompi_labels(void)
 
 /* The shapes of the choices: basic linear posts i→i−1, i−2, … at once;
  * Open MPI's pairwise is the shift i → i+k in phase k (not XOR). */
-static void test_alltoall_ompi_orders(void)
+static void test_alltoall_ompi_legacy_orders(void)
 {
   const int p = 7;
   g_autoptr(NsTopology) t = star(p);
@@ -277,7 +279,7 @@ static void test_allgather_mpich_labels(void)
 
 /* Open MPI: p == 2 → rdb; total < 50000: 2^k → rdb, else bruck; else odd
  * p → ring, even p → neighbor. (49999 is prime: 49998 = 3·16666.) */
-static void test_allgather_ompi_labels(void)
+static void test_allgather_ompi_legacy_labels(void)
 {
   static const Case cases[] = {
     { 2, 1, "ompi-legacy(rdb)" },           { 2, 24999, "ompi-legacy(rdb)" },
@@ -345,7 +347,7 @@ typedef struct {
  * p < 2.3679e-6·m + 1.1787 → linear/64KiB; p < 3.2118e-6·m + 8.7936 →
  * linear/16KiB; else linear/8KiB. The lines at m = 370728: 2.708, 2.057,
  * 9.984; at 1 MiB: 3.802, 3.662, 12.16; at 8 MiB: 15.64, 21.04, 35.74. */
-static void test_bcast_ompi_segments(void)
+static void test_bcast_ompi_legacy_segments(void)
 {
   static const BcastCase cases[] = {
     { 2, 1, "ompi-legacy(binomial)", 1, 1 },
@@ -836,14 +838,14 @@ int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/mpi-selectors/registry", test_registry);
-  g_test_add_func("/mpi-selectors/alltoall-ompi-labels", test_alltoall_ompi_labels);
-  g_test_add_func("/mpi-selectors/alltoall-ompi-orders", test_alltoall_ompi_orders);
+  g_test_add_func("/mpi-selectors/alltoall-ompi-legacy-labels", test_alltoall_ompi_legacy_labels);
+  g_test_add_func("/mpi-selectors/alltoall-ompi-legacy-orders", test_alltoall_ompi_legacy_orders);
   g_test_add_func("/mpi-selectors/neighbor-structure", test_neighbor_structure);
   g_test_add_func("/mpi-selectors/neighbor-odd-refused", test_neighbor_odd_refused);
   g_test_add_func("/mpi-selectors/allgather-mpich-labels", test_allgather_mpich_labels);
-  g_test_add_func("/mpi-selectors/allgather-ompi-labels", test_allgather_ompi_labels);
+  g_test_add_func("/mpi-selectors/allgather-ompi-legacy-labels", test_allgather_ompi_legacy_labels);
   g_test_add_func("/mpi-selectors/bcast-mpich-labels", test_bcast_mpich_labels);
-  g_test_add_func("/mpi-selectors/bcast-ompi-segments", test_bcast_ompi_segments);
+  g_test_add_func("/mpi-selectors/bcast-ompi-legacy-segments", test_bcast_ompi_legacy_segments);
   g_test_add_func("/mpi-selectors/stars-and-trees", test_stars_and_trees);
   g_test_add_func("/mpi-selectors/random-trees-100", test_random_trees);
   g_test_add_func("/mpi-selectors/tables-registered", test_tables_registered);
