@@ -25,8 +25,8 @@ void ns_cli_add_plan_options(GOptionContext *ctx, NsPlanOptions *o)
       "MACHINE" },
     { "segment", 's', 0, G_OPTION_ARG_STRING, &o->segment,
       "bcast: pipeline segment size (default: no pipelining)", "SIZE" },
-    { "arity", 0, 0, G_OPTION_ARG_INT, &o->arity, "bcast/kary-cf: children per machine (default 3)",
-      "K" },
+    { "arity", 0, 0, G_OPTION_ARG_INT, &o->arity,
+      "bcast/kary-cf: children per machine (default 3); bcast/knomial: radix (default 4)", "K" },
     { NULL },
   };
   /* GOption copies the entries; the variables they point to are *o. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of the all-gather planners through the netsched command:
 # topo show's Theorem 3 / LR1-LR3 lines, plan and verify on the bundled
-# Figure 3.19 and Figure 3.22 (6) topologies, lr2's refusal.
+# Figure 3.19 and Figure 3.22 (6) topologies, lr2's refusal; the MPI
+# selectors by name (Open MPI 4.1.4 and its algorithms).
 source "$(dirname "${BASH_SOURCE[0]}")/cli-common.bash"
 
 fig=$topo/faraj-fig3-19.topo
@@ -30,6 +31,22 @@ expect "ring contention named" "$tmp/out" "contention-free +FAILED"
 check "lr1 passes on (6)" 0 "$ns" verify -c allgather -a lr1 -T "$inter" -q
 check "plan --list" 0 "$ns" plan --list
 expect "list has gather-bcast" "$tmp/out" "^allgather/gather-bcast "
+for a in alltoall/ompi alltoall/ompi-legacy alltoall/basic-linear allgather/ompi-legacy \
+         bcast/ompi-legacy bcast/knomial bcast/bmtree bcast/bintree; do
+  expect "list has $a" "$tmp/out" "^$a "
+done
+fc=$topo/faraj-c.topo
+check "plan -a ompi" 0 "$ns" plan -T "$fc" -a ompi -m 64KiB
+expect "ompi: Open MPI 4.1.4's basic linear on 32" "$tmp/out" '"algorithm": "ompi\(basic-linear\)"'
+check "plan -a ompi-legacy" 0 "$ns" plan -T "$fc" -a ompi-legacy -m 64KiB
+expect "ompi-legacy: 3.x's ring" "$tmp/out" '"algorithm": "ompi-legacy\(ring\)"'
+check "plan bcast -a ompi" 0 "$ns" plan -T "$fc" -c bcast -a ompi -m 1MiB -s 8KiB
+expect "ompi bcast: knomial, unsegmented" "$tmp/out" '"algorithm": "ompi\(knomial\)"'
+check "verify basic-linear by name" 1 "$ns" verify -T "$topo/faraj-a.topo" -a basic-linear
+expect "basic-linear: posted, complete" "$tmp/out" "^delivered  552 of 552 required$"
+expect "basic-linear: contends (posted)" "$tmp/out" "contention-free  FAILED"
+check "knomial radix 1 refused" 2 "$ns" plan -T "$fc" -c bcast -a knomial --arity 1 -m 1KiB
+expect "knomial radix named" "$tmp/err" "^netsched: bcast/knomial: the radix \(arity\) must be at least 2 \(got 1\)$"
 
 # Bounds of the other collectives (issue #4): Figure 3.19's rings, and the
 # broadcast estimates of Table 3.7.

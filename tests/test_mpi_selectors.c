@@ -1,12 +1,15 @@
-/* The topology-unaware "what MPI does out of the box" selectors:
- * alltoall/ompi, allgather/mpich, allgather/ompi, bcast/mpich, bcast/ompi,
- * and the neighbor-exchange all-gather Open MPI picks for large messages on
- * an even number of machines. Every expected label below is derived by
- * hand from the decision tables (docs/algorithms.md, "MPI default
- * selectors"), not read off the planners. */
+/* The topology-unaware "what MPI does out of the box" selectors — `mpich`
+ * (MPICH 4.0.2), `ompi` (Open MPI 4.1.4), `ompi-legacy` (Open MPI 1.6 -
+ * 3.x), decision tables in sched/planners/select/ — and the algorithms of
+ * Open MPI they pick (neighbor exchange, basic linear, bmtree, bintree,
+ * knomial). Every expected label below is derived by hand from the
+ * libraries' decisions (docs/algorithms.md, "MPI default selectors"), and
+ * Open MPI 4.1.4's thresholds are read from its source, not off the
+ * tables. */
 #include "platforms/model/error.h"
 #include "platforms/gen/shapes.h"
 #include "sched/planners/registry.h"
+#include "sched/planners/select/selector.h"
 #include "sched/verify/verify.h"
 #include "tests/testutil.h"
 #include <string.h>
@@ -107,38 +110,38 @@ static void test_registry(void)
   }
 }
 
-/* ---- alltoall/ompi -------------------------------------------------------- */
+/* ---- alltoall/ompi-legacy (Open MPI 1.6 - 3.x) -------------------------------------------------------- */
 
 /* p == 2 → pair; msize < 200 and p > 12 → bruck; msize < 3000 → basic
  * linear; else ring (Open MPI's pairwise: i → i+k). */
-static void test_alltoall_ompi_labels(void)
+static void test_alltoall_ompi_legacy_labels(void)
 {
   static const Case cases[] = {
-    { 2, 1, "ompi(pair)" },          { 2, 199, "ompi(pair)" },
-    { 2, 200, "ompi(pair)" },        { 2, 2999, "ompi(pair)" },
-    { 2, 3000, "ompi(pair)" },       { 2, 1 << 20, "ompi(pair)" },
-    { 3, 1, "ompi(basic-linear)" },  { 3, 3000, "ompi(ring)" },
-    { 12, 1, "ompi(basic-linear)" }, { 12, 199, "ompi(basic-linear)" },
-    { 12, 200, "ompi(basic-linear)" }, { 12, 2999, "ompi(basic-linear)" },
-    { 12, 3000, "ompi(ring)" },      { 13, 1, "ompi(bruck)" },
-    { 13, 199, "ompi(bruck)" },      { 13, 200, "ompi(basic-linear)" },
-    { 13, 2999, "ompi(basic-linear)" }, { 13, 3000, "ompi(ring)" },
-    { 16, 199, "ompi(bruck)" },      { 16, 200, "ompi(basic-linear)" },
-    { 16, 2999, "ompi(basic-linear)" }, { 16, 3000, "ompi(ring)" },
-    { 16, 1 << 20, "ompi(ring)" },   { 24, 199, "ompi(bruck)" },
-    { 24, 3000, "ompi(ring)" },      { 4, 199, "ompi(basic-linear)" },
+    { 2, 1, "ompi-legacy(pair)" },          { 2, 199, "ompi-legacy(pair)" },
+    { 2, 200, "ompi-legacy(pair)" },        { 2, 2999, "ompi-legacy(pair)" },
+    { 2, 3000, "ompi-legacy(pair)" },       { 2, 1 << 20, "ompi-legacy(pair)" },
+    { 3, 1, "ompi-legacy(basic-linear)" },  { 3, 3000, "ompi-legacy(ring)" },
+    { 12, 1, "ompi-legacy(basic-linear)" }, { 12, 199, "ompi-legacy(basic-linear)" },
+    { 12, 200, "ompi-legacy(basic-linear)" }, { 12, 2999, "ompi-legacy(basic-linear)" },
+    { 12, 3000, "ompi-legacy(ring)" },      { 13, 1, "ompi-legacy(bruck)" },
+    { 13, 199, "ompi-legacy(bruck)" },      { 13, 200, "ompi-legacy(basic-linear)" },
+    { 13, 2999, "ompi-legacy(basic-linear)" }, { 13, 3000, "ompi-legacy(ring)" },
+    { 16, 199, "ompi-legacy(bruck)" },      { 16, 200, "ompi-legacy(basic-linear)" },
+    { 16, 2999, "ompi-legacy(basic-linear)" }, { 16, 3000, "ompi-legacy(ring)" },
+    { 16, 1 << 20, "ompi-legacy(ring)" },   { 24, 199, "ompi-legacy(bruck)" },
+    { 24, 3000, "ompi-legacy(ring)" },      { 4, 199, "ompi-legacy(basic-linear)" },
   };
-  check_labels(NS_COLL_ALLTOALL, "ompi", cases, G_N_ELEMENTS(cases));
+  check_labels(NS_COLL_ALLTOALL, "ompi-legacy", cases, G_N_ELEMENTS(cases));
 }
 
 /* The shapes of the choices: basic linear posts i→i−1, i−2, … at once;
  * Open MPI's pairwise is the shift i → i+k in phase k (not XOR). */
-static void test_alltoall_ompi_orders(void)
+static void test_alltoall_ompi_legacy_orders(void)
 {
   const int p = 7;
   g_autoptr(NsTopology) t = star(p);
-  g_autoptr(NsSchedule) lin = plan(t, NS_COLL_ALLTOALL, "ompi", 1000, 0, 0);
-  g_assert_cmpstr(lin->algorithm, ==, "ompi(basic-linear)");
+  g_autoptr(NsSchedule) lin = plan(t, NS_COLL_ALLTOALL, "ompi-legacy", 1000, 0, 0);
+  g_assert_cmpstr(lin->algorithm, ==, "ompi-legacy(basic-linear)");
   g_assert_true(lin->execution == NS_EXEC_POSTED);
   g_assert_cmpuint(ns_schedule_n_phases(lin), ==, 1);
   int next[7] = { 0 }; /* sends seen so far per machine */
@@ -154,8 +157,8 @@ static void test_alltoall_ompi_orders(void)
 
   const int q = 8; /* a power of two: pairwise is still the shift, not pair */
   g_autoptr(NsTopology) t8 = star(q);
-  g_autoptr(NsSchedule) pw = plan(t8, NS_COLL_ALLTOALL, "ompi", 65536, 0, 0);
-  g_assert_cmpstr(pw->algorithm, ==, "ompi(ring)");
+  g_autoptr(NsSchedule) pw = plan(t8, NS_COLL_ALLTOALL, "ompi-legacy", 65536, 0, 0);
+  g_assert_cmpstr(pw->algorithm, ==, "ompi-legacy(ring)");
   g_assert_true(pw->execution == NS_EXEC_PHASED);
   g_assert_cmpuint(ns_schedule_n_phases(pw), ==, (uint32_t)(q - 1));
   for (uint32_t ph = 0; ph < ns_schedule_n_phases(pw); ph++) {
@@ -169,7 +172,7 @@ static void test_alltoall_ompi_orders(void)
   }
   /* p == 2: one exchange. */
   g_autoptr(NsTopology) t2 = star(2);
-  g_autoptr(NsSchedule) two = plan(t2, NS_COLL_ALLTOALL, "ompi", 1, 0, 0);
+  g_autoptr(NsSchedule) two = plan(t2, NS_COLL_ALLTOALL, "ompi-legacy", 1, 0, 0);
   g_assert_cmpuint(ns_schedule_n_phases(two), ==, 1);
   g_assert_cmpuint(ns_schedule_n_transfers(two), ==, 2);
 }
@@ -276,39 +279,40 @@ static void test_allgather_mpich_labels(void)
 
 /* Open MPI: p == 2 → rdb; total < 50000: 2^k → rdb, else bruck; else odd
  * p → ring, even p → neighbor. (49999 is prime: 49998 = 3·16666.) */
-static void test_allgather_ompi_labels(void)
+static void test_allgather_ompi_legacy_labels(void)
 {
   static const Case cases[] = {
-    { 2, 1, "ompi(rdb)" },           { 2, 24999, "ompi(rdb)" },
-    { 2, 25000, "ompi(rdb)" },       { 2, 1 << 20, "ompi(rdb)" },
-    { 3, 16666, "ompi(bruck)" },     /* 49998 */
-    { 3, 16667, "ompi(ring)" },      /* 50001 */
-    { 4, 12499, "ompi(rdb)" },       /* 49996 */
-    { 4, 12500, "ompi(neighbor)" },  /* 50000 */
-    { 5, 9999, "ompi(bruck)" },      /* 49995 */
-    { 5, 10000, "ompi(ring)" },      /* 50000 */
-    { 10, 4999, "ompi(bruck)" },     /* 49990 */
-    { 10, 5000, "ompi(neighbor)" },  /* 50000 */
-    { 12, 1, "ompi(bruck)" },        { 12, 1 << 20, "ompi(neighbor)" },
-    { 13, 1, "ompi(bruck)" },        { 13, 1 << 20, "ompi(ring)" },
-    { 16, 3124, "ompi(rdb)" },       /* 49984 */
-    { 16, 3125, "ompi(neighbor)" },  /* 50000 */
-    { 64, 1 << 20, "ompi(neighbor)" },
+    { 2, 1, "ompi-legacy(rdb)" },           { 2, 24999, "ompi-legacy(rdb)" },
+    { 2, 25000, "ompi-legacy(rdb)" },       { 2, 1 << 20, "ompi-legacy(rdb)" },
+    { 3, 16666, "ompi-legacy(bruck)" },     /* 49998 */
+    { 3, 16667, "ompi-legacy(ring)" },      /* 50001 */
+    { 4, 12499, "ompi-legacy(rdb)" },       /* 49996 */
+    { 4, 12500, "ompi-legacy(neighbor)" },  /* 50000 */
+    { 5, 9999, "ompi-legacy(bruck)" },      /* 49995 */
+    { 5, 10000, "ompi-legacy(ring)" },      /* 50000 */
+    { 10, 4999, "ompi-legacy(bruck)" },     /* 49990 */
+    { 10, 5000, "ompi-legacy(neighbor)" },  /* 50000 */
+    { 12, 1, "ompi-legacy(bruck)" },        { 12, 1 << 20, "ompi-legacy(neighbor)" },
+    { 13, 1, "ompi-legacy(bruck)" },        { 13, 1 << 20, "ompi-legacy(ring)" },
+    { 16, 3124, "ompi-legacy(rdb)" },       /* 49984 */
+    { 16, 3125, "ompi-legacy(neighbor)" },  /* 50000 */
+    { 64, 1 << 20, "ompi-legacy(neighbor)" },
   };
-  check_labels(NS_COLL_ALLGATHER, "ompi", cases, G_N_ELEMENTS(cases));
+  check_labels(NS_COLL_ALLGATHER, "ompi-legacy", cases, G_N_ELEMENTS(cases));
 }
 
 /* ---- bcast/mpich ------------------------------------------------------------- */
 
-/* msize < 12288 or p < 8 → binomial; else (2^k and < 524288: scatter +
- * recursive doubling, approximated) scatter-allgather. */
+/* MPICH 4.0.2: msize <= 12288 or p < 8 → binomial; else (2^k and <=
+ * 524288: scatter + recursive doubling, approximated) scatter-allgather. */
 static void test_bcast_mpich_labels(void)
 {
   static const Case cases[] = {
     { 2, 1 << 20, "mpich(binomial)" },  { 7, 1 << 20, "mpich(binomial)" },
-    { 8, 12287, "mpich(binomial)" },    { 8, 12288, "mpich(scatter-allgather)" },
+    { 8, 12287, "mpich(binomial)" },    { 8, 12288, "mpich(binomial)" }, /* MPICH 4: <= */
+    { 8, 12289, "mpich(scatter-allgather)" },
     { 8, 524287, "mpich(scatter-allgather)" }, { 8, 524288, "mpich(scatter-allgather)" },
-    { 12, 12287, "mpich(binomial)" },   { 12, 12288, "mpich(scatter-allgather)" },
+    { 12, 12288, "mpich(binomial)" },   { 12, 12289, "mpich(scatter-allgather)" },
     { 13, 1, "mpich(binomial)" },       { 16, 1 << 20, "mpich(scatter-allgather)" },
   };
   check_labels(NS_COLL_BCAST, "mpich", cases, G_N_ELEMENTS(cases));
@@ -319,16 +323,16 @@ static void test_bcast_mpich_labels(void)
   g_assert_cmpuint(b->n_segments, ==, 1);
   g_assert_cmpuint(b->msize, ==, 12287);
   g_assert_cmpint(b->root, ==, 3);
-  g_autoptr(NsSchedule) sa = plan(t, NS_COLL_BCAST, "mpich", 12288, 3, 1024);
+  g_autoptr(NsSchedule) sa = plan(t, NS_COLL_BCAST, "mpich", 12289, 3, 1024);
   g_assert_cmpuint(sa->n_segments, ==, 12);
-  g_assert_cmpuint(sa->msize, ==, 1024);
+  g_assert_cmpuint(sa->msize, ==, 1025); /* ⌈12289/12⌉ */
   g_autoptr(NsSchedule) sb = plan(t, NS_COLL_BCAST, "mpich", 100000, 3, 1024);
   g_assert_cmpuint(sb->n_segments, ==, 12);
   g_assert_cmpuint(sb->msize, ==, 8334); /* ⌈100000/12⌉ */
   check_complete(t, sb);
 }
 
-/* ---- bcast/ompi --------------------------------------------------------------- */
+/* ---- bcast/ompi-legacy --------------------------------------------------------------- */
 
 typedef struct {
   int p;
@@ -343,40 +347,40 @@ typedef struct {
  * p < 2.3679e-6·m + 1.1787 → linear/64KiB; p < 3.2118e-6·m + 8.7936 →
  * linear/16KiB; else linear/8KiB. The lines at m = 370728: 2.708, 2.057,
  * 9.984; at 1 MiB: 3.802, 3.662, 12.16; at 8 MiB: 15.64, 21.04, 35.74. */
-static void test_bcast_ompi_segments(void)
+static void test_bcast_ompi_legacy_segments(void)
 {
   static const BcastCase cases[] = {
-    { 2, 1, "ompi(binomial)", 1, 1 },
-    { 64, 2047, "ompi(binomial)", 2047, 1 },
-    { 13, 2047, "ompi(binomial)", 2047, 1 },
-    { 2, 2048, "ompi(binary/1KiB)", 1024, 2 },
-    { 64, 2048, "ompi(binary/1KiB)", 1024, 2 },
-    { 12, 370727, "ompi(binary/1KiB)", 1024, 363 },
-    { 13, 370727, "ompi(binary/1KiB)", 1024, 363 },
-    { 2, 370728, "ompi(linear/128KiB)", 131072, 3 },
-    { 3, 370728, "ompi(binary/8KiB)", 8192, 46 },
-    { 12, 370728, "ompi(binary/8KiB)", 8192, 46 },
-    { 13, 370728, "ompi(linear/8KiB)", 8192, 46 },
-    { 2, 1 << 20, "ompi(linear/128KiB)", 131072, 8 },
-    { 3, 1 << 20, "ompi(linear/128KiB)", 131072, 8 },
-    { 4, 1 << 20, "ompi(binary/8KiB)", 8192, 128 },
-    { 12, 1 << 20, "ompi(binary/8KiB)", 8192, 128 },
-    { 13, 1 << 20, "ompi(linear/8KiB)", 8192, 128 },
-    { 12, 8 << 20, "ompi(linear/128KiB)", 131072, 64 },
-    { 13, 8 << 20, "ompi(linear/128KiB)", 131072, 64 },
-    { 16, 8 << 20, "ompi(linear/64KiB)", 65536, 128 },
-    { 21, 8 << 20, "ompi(linear/64KiB)", 65536, 128 },
-    { 22, 8 << 20, "ompi(linear/16KiB)", 16384, 512 },
-    { 35, 8 << 20, "ompi(linear/16KiB)", 16384, 512 },
-    { 36, 8 << 20, "ompi(linear/8KiB)", 8192, 1024 },
+    { 2, 1, "ompi-legacy(binomial)", 1, 1 },
+    { 64, 2047, "ompi-legacy(binomial)", 2047, 1 },
+    { 13, 2047, "ompi-legacy(binomial)", 2047, 1 },
+    { 2, 2048, "ompi-legacy(binary/1KiB)", 1024, 2 },
+    { 64, 2048, "ompi-legacy(binary/1KiB)", 1024, 2 },
+    { 12, 370727, "ompi-legacy(binary/1KiB)", 1024, 363 },
+    { 13, 370727, "ompi-legacy(binary/1KiB)", 1024, 363 },
+    { 2, 370728, "ompi-legacy(linear/128KiB)", 131072, 3 },
+    { 3, 370728, "ompi-legacy(binary/8KiB)", 8192, 46 },
+    { 12, 370728, "ompi-legacy(binary/8KiB)", 8192, 46 },
+    { 13, 370728, "ompi-legacy(linear/8KiB)", 8192, 46 },
+    { 2, 1 << 20, "ompi-legacy(linear/128KiB)", 131072, 8 },
+    { 3, 1 << 20, "ompi-legacy(linear/128KiB)", 131072, 8 },
+    { 4, 1 << 20, "ompi-legacy(binary/8KiB)", 8192, 128 },
+    { 12, 1 << 20, "ompi-legacy(binary/8KiB)", 8192, 128 },
+    { 13, 1 << 20, "ompi-legacy(linear/8KiB)", 8192, 128 },
+    { 12, 8 << 20, "ompi-legacy(linear/128KiB)", 131072, 64 },
+    { 13, 8 << 20, "ompi-legacy(linear/128KiB)", 131072, 64 },
+    { 16, 8 << 20, "ompi-legacy(linear/64KiB)", 65536, 128 },
+    { 21, 8 << 20, "ompi-legacy(linear/64KiB)", 65536, 128 },
+    { 22, 8 << 20, "ompi-legacy(linear/16KiB)", 16384, 512 },
+    { 35, 8 << 20, "ompi-legacy(linear/16KiB)", 16384, 512 },
+    { 36, 8 << 20, "ompi-legacy(linear/8KiB)", 8192, 1024 },
   };
   for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
     g_autoptr(NsTopology) t = star(cases[i].p);
     int root = cases[i].p / 2;
     /* the user's segment is overridden, as Open MPI does */
-    g_autoptr(NsSchedule) s = plan(t, NS_COLL_BCAST, "ompi", cases[i].msize, root, 4096);
+    g_autoptr(NsSchedule) s = plan(t, NS_COLL_BCAST, "ompi-legacy", cases[i].msize, root, 4096);
     if (g_strcmp0(s->algorithm, cases[i].label) != 0)
-      g_error("bcast/ompi p=%d msize=%" G_GUINT64_FORMAT ": chose %s, expected %s",
+      g_error("bcast/ompi-legacy p=%d msize=%" G_GUINT64_FORMAT ": chose %s, expected %s",
               cases[i].p, cases[i].msize, s->algorithm, cases[i].label);
     g_assert_cmpuint(s->msize, ==, cases[i].segment);
     g_assert_cmpuint(s->n_segments, ==, cases[i].x);
@@ -388,12 +392,12 @@ static void test_bcast_ompi_segments(void)
   g_autoptr(NsTopology) t = star(64);
   NsPlanParams huge = { .msize = UINT64_C(1) << 40 };
   GError *error = NULL;
-  g_assert_null(ns_plan(t, NS_COLL_BCAST, "ompi", &huge, &error));
+  g_assert_null(ns_plan(t, NS_COLL_BCAST, "ompi-legacy", &huge, &error));
   g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
-  g_assert_nonnull(strstr(error->message, "bcast/ompi chose ompi(linear/128KiB)"));
+  g_assert_nonnull(strstr(error->message, "bcast/ompi-legacy chose ompi-legacy(linear/128KiB)"));
   g_clear_error(&error);
   NsPlanParams bad_root = { .msize = 1024, .root = 64 };
-  g_assert_null(ns_plan(t, NS_COLL_BCAST, "ompi", &bad_root, &error));
+  g_assert_null(ns_plan(t, NS_COLL_BCAST, "ompi-legacy", &bad_root, &error));
   g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
   g_clear_error(&error);
   g_assert_null(ns_plan(t, NS_COLL_BCAST, "mpich", &bad_root, &error));
@@ -406,15 +410,17 @@ static void test_bcast_ompi_segments(void)
 /* Message sizes crossing every threshold of every selector. */
 static const uint64_t sizes[] = { 1,     199,    200,    2047,   2048,   2999,
                                   3000,  12287,  12288,  50000,  370727, 370728,
-                                  524288, 1 << 20 };
+                                  524288, 1 << 20, 4,      511,    512,    32768 };
 
 static void check_everything(const NsTopology *t, uint64_t seed)
 {
   int p = ns_topology_n_machines(t);
   static const struct { NsCollective c; const char *algo; } sel[] = {
-    { NS_COLL_ALLTOALL, "ompi" }, { NS_COLL_ALLGATHER, "mpich" },
-    { NS_COLL_ALLGATHER, "ompi" }, { NS_COLL_BCAST, "mpich" },
-    { NS_COLL_BCAST, "ompi" },
+    { NS_COLL_ALLTOALL, "ompi" },        { NS_COLL_ALLGATHER, "mpich" },
+    { NS_COLL_ALLGATHER, "ompi" },       { NS_COLL_BCAST, "mpich" },
+    { NS_COLL_BCAST, "ompi" },           { NS_COLL_ALLTOALL, "mpich" },
+    { NS_COLL_ALLTOALL, "ompi-legacy" }, { NS_COLL_ALLGATHER, "ompi-legacy" },
+    { NS_COLL_BCAST, "ompi-legacy" },
   };
   for (gsize a = 0; a < G_N_ELEMENTS(sel); a++)
     for (gsize z = 0; z < G_N_ELEMENTS(sizes); z++) {
@@ -469,19 +475,384 @@ static void test_random_trees(void)
   }
 }
 
+/* ---- the tables: registered algorithms, no gaps --------------------------- */
+
+/* Every algorithm a table names is the registered planner of that name and
+ * collective (what `plan --list` shows), called through the same function;
+ * every table's own name is a registered selector. */
+static void test_tables_registered(void)
+{
+  int n;
+  const NsSelTable *const *tables = ns_select_tables(&n);
+  g_assert_cmpint(n, ==, 9);
+  for (int i = 0; i < n; i++) {
+    const NsSelTable *t = tables[i];
+    const NsPlanner *self = ns_planner_find(t->collective, t->name);
+    g_assert_nonnull(self);
+    g_assert_cmpstr(self->name, ==, t->name);
+    g_assert_nonnull(t->mirrors);
+    g_assert_cmpint(t->n_rows, >, 0);
+    for (int r = 0; r < t->n_rows; r++) {
+      const NsSelRow *row = &t->rows[r];
+      const NsPlanner *p = ns_planner_find(t->collective, row->algorithm);
+      if (p == NULL)
+        g_error("%s/%s row %d: %s is not registered", ns_collective_name(t->collective),
+                t->name, r, row->algorithm);
+      g_assert_cmpstr(p->name, ==, row->algorithm);
+      g_assert_true(p->plan == row->plan);
+      g_assert_false(p->needs_tree);
+      g_assert_nonnull(row->library_name);
+      g_assert_true(row->p_below == 0 || row->p_from < row->p_below);
+      g_assert_true(row->size_below == 0 || row->size_from < row->size_below);
+    }
+  }
+}
+
+/* Some row applies to every p and size: p 2..300 and the powers of two
+ * around every band up to 2^14, sizes at every boundary of every row and
+ * one beyond. */
+static void test_tables_total(void)
+{
+  int n;
+  const NsSelTable *const *tables = ns_select_tables(&n);
+  GArray *ps = g_array_new(FALSE, FALSE, sizeof(int));
+  for (int p = 2; p <= 300; p++)
+    g_array_append_val(ps, p);
+  for (int k = 9; k <= 14; k++)
+    for (int d = -1; d <= 1; d++) {
+      int p = (1 << k) + d;
+      g_array_append_val(ps, p);
+    }
+  for (int i = 0; i < n; i++) {
+    const NsSelTable *t = tables[i];
+    for (guint j = 0; j < ps->len; j++) {
+      int p = g_array_index(ps, int, j);
+      for (int r = 0; r < t->n_rows; r++) {
+        const uint64_t b[] = { t->rows[r].size_from, t->rows[r].size_below };
+        for (int e = 0; e < 2; e++)
+          for (int d = -1; d <= 1; d++) {
+            uint64_t size = b[e] + (uint64_t)(int64_t)d;
+            if (size == 0 || size > UINT64_C(1) << 40)
+              continue;
+            uint64_t msize = t->measure == NS_SEL_TOTAL ? MAX(size / (uint64_t)p, 1) : size;
+            if (ns_select_row(t, p, msize) == NULL)
+              g_error("%s/%s: no row for p=%d msize=%" G_GUINT64_FORMAT,
+                      ns_collective_name(t->collective), t->name, p, msize);
+          }
+      }
+      g_assert_nonnull(ns_select_row(t, p, UINT64_C(1) << 40));
+    }
+  }
+  g_array_free(ps, TRUE);
+}
+
+/* ---- Open MPI 4.1.4 ------------------------------------------------------- */
+
+/* Open MPI 4.1.4's coll_tuned_decision_fixed.c, read as data: for the
+ * communicator sizes p_from <= p < p_below (0: no limit), the message-size
+ * thresholds in increasing order (0-terminated) and Open MPI's algorithm
+ * number below the first, between each two and from the last one on
+ * ("if (total_dsize < th[0]) alg = alg[0]; else if ... else alg = alg[n]").
+ * Extracted from the v4.1.4 source, not from netsched's tables. */
+typedef struct {
+  int p_from, p_below;
+  uint64_t th[10];
+  int alg[11];
+} Band;
+
+static const Band ompi_alltoall_bands[] = {
+  { 2, 3, { 2, 4, 16, 64, 256, 4096, 32768, 262144, 1048576 }, { 2, 5, 2, 5, 2, 5, 2, 4, 5, 2 } },
+  { 3, 8, { 8192, 16384, 65536, 524288, 1048576 }, { 4, 1, 4, 1, 2, 1 } },
+  { 8, 16, { 262144 }, { 4, 1 } },
+  { 16, 32, { 4, 512, 8192, 32768, 262144, 524288 }, { 4, 3, 4, 1, 4, 1, 4 } },
+  { 32, 64, { 512, 524288 }, { 3, 1, 4 } },
+  { 64, 128, { 1024, 2048, 4096, 262144 }, { 3, 1, 4, 1, 2 } },
+  { 128, 256, { 1024, 2048, 262144 }, { 3, 4, 1, 2 } },
+  { 256, 512, { 1024, 8192, 32768 }, { 3, 4, 1, 2 } },
+  { 512, 1024, { 512, 8192, 16384, 131072, 262144 }, { 3, 4, 1, 4, 1, 2 } },
+  { 1024, 2048, { 512, 1024, 2048, 16384, 262144 }, { 3, 4, 1, 4, 1, 4 } },
+  { 2048, 4096, { 1024, 4096, 8192, 131072 }, { 3, 4, 1, 4, 1 } },
+  { 4096, 0, { 2048, 8192, 16384, 32768, 65536 }, { 3, 4, 1, 4, 1, 4 } },
+};
+static const Band ompi_allgather_bands[] = {
+  { 2, 3, {  }, { 6 } },
+  { 3, 32, {  }, { 3 } },
+  { 32, 64, { 1024, 65536 }, { 3, 5, 4 } },
+  { 64, 128, { 512, 65536 }, { 3, 5, 4 } },
+  { 128, 256, { 512, 131072, 524288, 1048576 }, { 3, 5, 4, 5, 4 } },
+  { 256, 512, { 32, 128, 1024, 131072, 524288, 1048576 }, { 3, 2, 3, 5, 4, 5, 4 } },
+  { 512, 1024, { 64, 256, 2048 }, { 3, 2, 3, 5 } },
+  { 1024, 2048, { 4, 8, 16, 32, 256, 512, 4096 }, { 3, 2, 3, 2, 3, 2, 3, 5 } },
+  { 2048, 4096, { 32, 128, 512, 4096 }, { 2, 3, 2, 3, 5 } },
+  { 4096, 0, { 2, 8, 16, 512, 4096 }, { 3, 2, 3, 2, 3, 5 } },
+};
+static const Band ompi_bcast_bands[] = {
+  { 0, 4, { 32, 256, 512, 1024, 32768, 131072, 262144, 524288, 1048576 }, { 3, 5, 3, 7, 1, 5, 2, 1, 6, 5 } },
+  { 4, 8, { 64, 128, 2048, 8192, 1048576 }, { 5, 6, 5, 6, 1, 2 } },
+  { 8, 16, { 8, 64, 4096, 16384, 32768 }, { 7, 5, 7, 5, 6, 1 } },
+  { 16, 32, { 4096, 1048576 }, { 7, 6, 8 } },
+  { 32, 64, { 2048 }, { 6, 7 } },
+  { 64, 128, {  }, { 7 } },
+  { 128, 256, { 2, 16384, 32768, 65536 }, { 6, 5, 1, 5, 7 } },
+  { 256, 1024, { 16384, 32768 }, { 7, 4, 7 } },
+  { 1024, 2048, { 524288 }, { 7, 8 } },
+  { 2048, 4096, { 262144 }, { 7, 8 } },
+  { 4096, 0, { 8192, 16384, 262144 }, { 7, 5, 7, 8 } },
+};
+
+/* Open MPI's name of algorithm `alg` (coll_tuned_<collective>_decision.c)
+ * and the planner netsched plans it with on p machines. */
+static void ompi_algorithm(NsCollective c, int alg, int p, const char **lib, const char **planner)
+{
+  static const char *const a2a[][2] = { { NULL, NULL },
+                                        { "linear", "basic-linear" },
+                                        { "pairwise", "ring" },
+                                        { "modified_bruck", "bruck" },
+                                        { "linear_sync", "basic-linear" },
+                                        { "two_proc", "pair" } };
+  static const char *const ag[][2] = { { NULL, NULL },
+                                       { "linear", NULL },
+                                       { "bruck", "bruck" },
+                                       { "recursive_doubling", "rdb" },
+                                       { "ring", "ring" },
+                                       { "neighbor", "neighbor" },
+                                       { "two_proc", "rdb" } };
+  static const char *const bc[][2] = { { NULL, NULL },
+                                       { "basic_linear", "flat" },
+                                       { "chain", "linear" },
+                                       { "pipeline", "linear" },
+                                       { "split_binary_tree", "bintree" },
+                                       { "binary_tree", "bintree" },
+                                       { "binomial", "bmtree" },
+                                       { "knomial", "knomial" },
+                                       { "scatter_allgather", "scatter-allgather" } };
+  const char *const(*names)[2] = c == NS_COLL_ALLTOALL ? a2a : c == NS_COLL_ALLGATHER ? ag : bc;
+  *lib = names[alg][0];
+  *planner = names[alg][1];
+  /* Open MPI's own fallbacks (coll_base_allgather.c) */
+  if (c == NS_COLL_ALLGATHER && alg == 3 && (p & (p - 1)) != 0)
+    *planner = "bruck";
+  if (c == NS_COLL_ALLGATHER && alg == 5 && p % 2 != 0)
+    *planner = "ring";
+}
+
+static void check_bands(const NsSelTable *t, const Band *bands, gsize n_bands)
+{
+  int checked = 0;
+  for (gsize i = 0; i < n_bands; i++) {
+    const Band *b = &bands[i];
+    int lo = MAX(b->p_from, 2), hi = b->p_below != 0 ? b->p_below - 1 : lo + 904;
+    int ps[6] = { lo, lo + 1, hi - 1, hi, 0, 0 };
+    int np = 4;
+    for (int q = 1; q <= hi; q *= 2)
+      if (q >= lo)
+        ps[np++] = q, q = hi; /* one power of two in the band, when there is one */
+    int nth = 0;
+    while (nth < 10 && b->th[nth] != 0)
+      nth++;
+    for (int k = 0; k < np; k++) {
+      int p = ps[k];
+      if (p < lo || p > hi)
+        continue;
+      for (int j = -1; j < 2 * nth + 1; j++) {
+        /* size 1, then every threshold minus one and the threshold */
+        uint64_t size = j < 0 ? 1 : j == 2 * nth ? UINT64_C(1) << 30 : b->th[j / 2] - (j % 2 == 0);
+        int idx = 0;
+        while (idx < nth && size >= b->th[idx])
+          idx++;
+        const char *lib, *planner;
+        ompi_algorithm(t->collective, b->alg[idx], p, &lib, &planner);
+        const NsSelRow *row = ns_select_row(t, p, size);
+        if (row == NULL || g_strcmp0(row->library_name, lib) != 0 ||
+            g_strcmp0(row->algorithm, planner) != 0)
+          g_error("%s/ompi p=%d size=%" G_GUINT64_FORMAT ": table says %s (%s), Open MPI 4.1.4 "
+                  "runs %s (%s)", ns_collective_name(t->collective), p, size,
+                  row ? row->library_name : "nothing", row ? row->algorithm : "-", lib, planner);
+        g_assert_cmpuint(row->segment, ==, 0); /* do_this(..., alg, 0, 0) */
+        checked++;
+      }
+    }
+  }
+  g_assert_cmpint(checked, >, 100);
+}
+
+static void test_ompi_4_1_4_decisions(void)
+{
+  check_bands(&ns_sel_alltoall_ompi, ompi_alltoall_bands, G_N_ELEMENTS(ompi_alltoall_bands));
+  check_bands(&ns_sel_allgather_ompi, ompi_allgather_bands, G_N_ELEMENTS(ompi_allgather_bands));
+  check_bands(&ns_sel_bcast_ompi, ompi_bcast_bands, G_N_ELEMENTS(ompi_bcast_bands));
+  g_assert_cmpint(ns_select_row(&ns_sel_bcast_ompi, 64, 1000)->arity, ==, 4); /* knomial radix */
+}
+
+/* The plans themselves, with their labels, at rank counts 2, 15, 16, 63, 64. */
+static void test_ompi_4_1_4_labels(void)
+{
+  static const Case a2a[] = {
+    { 2, 1, "ompi(ring)" },              { 2, 2, "ompi(pair)" },
+    { 2, 262143, "ompi(basic-linear)" }, { 2, 1 << 20, "ompi(ring)" },
+    { 15, 1, "ompi(basic-linear)" },     { 15, 262144, "ompi(basic-linear)" },
+    { 16, 3, "ompi(basic-linear)" },     { 16, 4, "ompi(bruck)" },
+    { 16, 511, "ompi(bruck)" },          { 16, 512, "ompi(basic-linear)" },
+    { 63, 511, "ompi(bruck)" },          { 63, 512, "ompi(basic-linear)" },
+    { 63, 65536, "ompi(basic-linear)" }, { 64, 65536, "ompi(basic-linear)" },
+    { 64, 262144, "ompi(ring)" },        { 7, 524288, "ompi(ring)" },
+  };
+  check_labels(NS_COLL_ALLTOALL, "ompi", a2a, G_N_ELEMENTS(a2a));
+  static const Case ag[] = {
+    { 2, 1 << 20, "ompi(rdb)" },     { 15, 1 << 20, "ompi(bruck)" },
+    { 16, 1 << 20, "ompi(rdb)" },    { 63, 1023, "ompi(bruck)" },
+    { 63, 1024, "ompi(ring)" },      { 64, 511, "ompi(rdb)" },
+    { 64, 512, "ompi(neighbor)" },   { 64, 65536, "ompi(ring)" },
+    { 33, 65535, "ompi(ring)" },     { 34, 65535, "ompi(neighbor)" },
+  };
+  check_labels(NS_COLL_ALLGATHER, "ompi", ag, G_N_ELEMENTS(ag));
+  static const Case bc[] = {
+    { 2, 31, "ompi(linear)" },           { 2, 32, "ompi(bintree)" },
+    { 3, 1023, "ompi(knomial)" },        { 3, 1024, "ompi(flat)" },
+    { 7, 127, "ompi(bmtree)" },          { 7, 1 << 20, "ompi(linear)" },
+    { 15, 32767, "ompi(bmtree)" },       { 15, 32768, "ompi(flat)" },
+    { 16, 4095, "ompi(knomial)" },       { 16, 4096, "ompi(bmtree)" },
+    { 16, 1 << 20, "ompi(scatter-allgather)" },
+    { 63, 2047, "ompi(bmtree)" },        { 63, 2048, "ompi(knomial)" },
+    { 64, 1, "ompi(knomial)" },          { 64, 1 << 20, "ompi(knomial)" },
+  };
+  check_labels(NS_COLL_BCAST, "ompi", bc, G_N_ELEMENTS(bc));
+  /* Open MPI 4.1.4 does not segment: a user segment is overridden by 0. */
+  g_autoptr(NsTopology) t = star(64);
+  g_autoptr(NsSchedule) s = plan(t, NS_COLL_BCAST, "ompi", 1 << 20, 5, 8192);
+  g_assert_cmpuint(s->n_segments, ==, 1);
+  g_assert_cmpint(s->root, ==, 5);
+}
+
+/* MPICH 4.0.2: Bruck only from 8 processes on (comm_size<8 → scattered). */
+static void test_mpich_4_0_2_alltoall(void)
+{
+  static const Case cases[] = {
+    { 2, 1, "mpich(spread)" },       { 7, 256, "mpich(spread)" },
+    { 7, 32768, "mpich(spread)" },   { 7, 32769, "mpich(ring)" },
+    { 4, 32769, "mpich(pair)" },     { 8, 256, "mpich(bruck)" },
+    { 8, 257, "mpich(spread)" },     { 8, 32768, "mpich(spread)" },
+    { 8, 32769, "mpich(pair)" },     { 24, 1, "mpich(bruck)" },
+    { 24, 32769, "mpich(ring)" },
+  };
+  check_labels(NS_COLL_ALLTOALL, "mpich", cases, G_N_ELEMENTS(cases));
+}
+
+/* ---- Open MPI's broadcast trees ------------------------------------------- */
+
+/* The sender of every transfer of a one-segment broadcast: its tree parent. */
+static void check_parents(const char *algo, int p, int root, int arity, int (*parent)(int, int))
+{
+  g_autoptr(NsTopology) t = star(p);
+  NsPlanParams params = { .msize = 1000, .root = root, .arity = arity };
+  GError *error = NULL;
+  g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_BCAST, algo, &params, &error);
+  g_assert_no_error(error);
+  g_assert_cmpstr(s->algorithm, ==, algo);
+  g_assert_cmpuint(ns_schedule_n_transfers(s), ==, (uint64_t)(p - 1));
+  for (uint64_t k = 0; k < ns_schedule_n_transfers(s); k++) {
+    const NsTransfer *tr = ns_schedule_transfer(s, k);
+    int r = (tr->dst - root + p) % p, q = (tr->src - root + p) % p;
+    if (q != parent(r, arity))
+      g_error("%s p=%d: rank %d received from %d, expected %d", algo, p, r, q, parent(r, arity));
+  }
+  check_complete(t, s);
+}
+
+static int bmtree_parent(int r, int arity)
+{
+  (void)arity;
+  int high = 1;
+  while (high * 2 <= r)
+    high *= 2;
+  return r - high;
+}
+
+static int bintree_parent(int r, int arity)
+{
+  (void)arity;
+  /* level l holds ranks 2^l - 1 .. 2^(l+1) - 2; a child c on level l has
+   * its parent on level l - 1 at c - 2^(l-1) or c - 2^l */
+  int level = 0;
+  while ((1 << (level + 1)) - 1 <= r)
+    level++;
+  int up = r - (1 << (level - 1));
+  return up >= (1 << level) - 1 ? r - (1 << level) : up;
+}
+
+static int knomial_parent(int r, int k)
+{
+  int mask = 1;
+  while (r % (k * mask) == 0)
+    mask *= k;
+  return r / (k * mask) * (k * mask);
+}
+
+static void test_ompi_trees(void)
+{
+  for (int p = 2; p <= 40; p++) {
+    check_parents("bmtree", p, p / 3, 0, bmtree_parent);
+    check_parents("bintree", p, p - 1, 0, bintree_parent);
+    check_parents("knomial", p, 1 % p, 4, knomial_parent);
+    check_parents("knomial", p, 0, 3, knomial_parent);
+  }
+  /* Open MPI's own examples: build_tree fanout 2, p = 7: 1 -> 3, 5 and
+   * 2 -> 4, 6 (coll_base_topo.c). */
+  g_assert_cmpint(bintree_parent(5, 0), ==, 1);
+  g_assert_cmpint(bintree_parent(4, 0), ==, 2);
+  g_assert_cmpint(bintree_parent(11, 0), ==, 3);
+  /* The root of a radix-4 tree of 16 sends to 4, 8, 12, then 1, 2, 3. */
+  g_autoptr(NsTopology) t = star(16);
+  g_autoptr(NsSchedule) s = plan(t, NS_COLL_BCAST, "knomial", 1000, 0, 0);
+  const int first[] = { 4, 8, 12, 1, 2, 3 };
+  int seen = 0;
+  for (uint64_t k = 0; k < ns_schedule_n_transfers(s); k++) {
+    const NsTransfer *tr = ns_schedule_transfer(s, k);
+    if (tr->src == 0)
+      g_assert_cmpint(tr->dst, ==, first[seen++]);
+  }
+  g_assert_cmpint(seen, ==, 6);
+  /* Radix 2 is MPICH's binomial tree, transfer for transfer. */
+  for (int p = 2; p <= 33; p++) {
+    g_autoptr(NsTopology) tp = star(p);
+    NsPlanParams two = { .msize = 5000, .root = p / 2, .segment = 1000, .arity = 2 };
+    g_autoptr(NsSchedule) a = ns_plan(tp, NS_COLL_BCAST, "knomial", &two, NULL);
+    g_autoptr(NsSchedule) b = ns_plan(tp, NS_COLL_BCAST, "binomial", &two, NULL);
+    g_assert_cmpuint(ns_schedule_n_phases(a), ==, ns_schedule_n_phases(b));
+    g_assert_cmpuint(ns_schedule_n_transfers(a), ==, ns_schedule_n_transfers(b));
+    for (uint64_t k = 0; k < ns_schedule_n_transfers(a); k++) {
+      g_assert_cmpint(ns_schedule_transfer(a, k)->src, ==, ns_schedule_transfer(b, k)->src);
+      g_assert_cmpint(ns_schedule_transfer(a, k)->dst, ==, ns_schedule_transfer(b, k)->dst);
+    }
+  }
+  /* A radix below 2 is refused. */
+  NsPlanParams one = { .msize = 10, .arity = 1 };
+  GError *error = NULL;
+  g_assert_null(ns_plan(t, NS_COLL_BCAST, "knomial", &one, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
+  g_assert_cmpstr(error->message, ==, "bcast/knomial: the radix (arity) must be at least 2 (got 1)");
+  g_clear_error(&error);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/mpi-selectors/registry", test_registry);
-  g_test_add_func("/mpi-selectors/alltoall-ompi-labels", test_alltoall_ompi_labels);
-  g_test_add_func("/mpi-selectors/alltoall-ompi-orders", test_alltoall_ompi_orders);
+  g_test_add_func("/mpi-selectors/alltoall-ompi-legacy-labels", test_alltoall_ompi_legacy_labels);
+  g_test_add_func("/mpi-selectors/alltoall-ompi-legacy-orders", test_alltoall_ompi_legacy_orders);
   g_test_add_func("/mpi-selectors/neighbor-structure", test_neighbor_structure);
   g_test_add_func("/mpi-selectors/neighbor-odd-refused", test_neighbor_odd_refused);
   g_test_add_func("/mpi-selectors/allgather-mpich-labels", test_allgather_mpich_labels);
-  g_test_add_func("/mpi-selectors/allgather-ompi-labels", test_allgather_ompi_labels);
+  g_test_add_func("/mpi-selectors/allgather-ompi-legacy-labels", test_allgather_ompi_legacy_labels);
   g_test_add_func("/mpi-selectors/bcast-mpich-labels", test_bcast_mpich_labels);
-  g_test_add_func("/mpi-selectors/bcast-ompi-segments", test_bcast_ompi_segments);
+  g_test_add_func("/mpi-selectors/bcast-ompi-legacy-segments", test_bcast_ompi_legacy_segments);
   g_test_add_func("/mpi-selectors/stars-and-trees", test_stars_and_trees);
   g_test_add_func("/mpi-selectors/random-trees-100", test_random_trees);
+  g_test_add_func("/mpi-selectors/tables-registered", test_tables_registered);
+  g_test_add_func("/mpi-selectors/tables-total", test_tables_total);
+  g_test_add_func("/mpi-selectors/ompi-4.1.4-decisions", test_ompi_4_1_4_decisions);
+  g_test_add_func("/mpi-selectors/ompi-4.1.4-labels", test_ompi_4_1_4_labels);
+  g_test_add_func("/mpi-selectors/mpich-4.0.2-alltoall", test_mpich_4_0_2_alltoall);
+  g_test_add_func("/mpi-selectors/ompi-trees", test_ompi_trees);
   return g_test_run();
 }

@@ -1,0 +1,199 @@
+/* netsched — Open MPI 4.1.4's fixed decisions (the version Debian 12
+ * ships) for MPI_Alltoall, MPI_Allgather and MPI_Bcast, as tables.
+ *
+ * Mirrors ompi/mca/coll/tuned/coll_tuned_decision_fixed.c of Open MPI
+ * v4.1.4: ompi_coll_tuned_alltoall_intra_dec_fixed,
+ * ompi_coll_tuned_allgather_intra_dec_fixed and
+ * ompi_coll_tuned_bcast_intra_dec_fixed — what coll/tuned picks when no
+ * rules file and no forced algorithm is given. These decisions were
+ * re-measured for Open MPI 4.1 (rows per communicator size up to 4096);
+ * the 1.6 - 3.x ones are ompi_legacy.c. Each row keeps Open MPI's own name
+ * of the algorithm; the netsched planner that plans it is registered under
+ * the name beside it, and `note` says where the two differ. Every row is
+ * called with faninout 0 and segment size 0 ("do_this(..., alg, 0, 0)"),
+ * so no algorithm is segmented.
+ *
+ * Sizes: alltoall and allgather compare the bytes one process sends to one
+ * other (dsize·scount: per destination, per block), bcast the whole
+ * message — netsched's msize in each case.
+ */
+#include "sched/planners/select/selector.h"
+
+#define ROW NS_SEL_ROW
+
+/* ---- MPI_Alltoall: algorithms 1 - 5 of coll_tuned_alltoall_decision.c -- */
+
+#define LINEAR(pf, pb, sf, sb) ROW(pf, pb, sf, sb, "linear", alltoall, basic_linear, "basic-linear")
+#define PAIRWISE(pf, pb, sf, sb) ROW(pf, pb, sf, sb, "pairwise", alltoall, ring, "ring")
+#define BRUCK(pf, pb, sf, sb) ROW(pf, pb, sf, sb, "modified_bruck", alltoall, bruck, "bruck")
+#define TWO_PROC(pf, pb, sf, sb) ROW(pf, pb, sf, sb, "two_proc", alltoall, pair, "pair")
+/* linear_sync keeps at most alltoall_algorithm_max_requests requests in
+ * flight; the default 0 means no limit, and then it posts every receive
+ * and every send at once in basic linear's order. */
+#define LINEAR_SYNC(pf, pb, sf, sb)                                                             \
+  ROW(pf, pb, sf, sb, "linear_sync", alltoall, basic_linear, "basic-linear",                  \
+      .note = "linear_sync without a request limit (the default) is basic linear")
+
+static const NsSelRow alltoall_rows[] = {
+  PAIRWISE(2, 3, 0, 2), TWO_PROC(2, 3, 2, 4), PAIRWISE(2, 3, 4, 16), TWO_PROC(2, 3, 16, 64), PAIRWISE(2, 3, 64, 256),
+  TWO_PROC(2, 3, 256, 4096), PAIRWISE(2, 3, 4096, 32768), LINEAR_SYNC(2, 3, 32768, 262144),
+  TWO_PROC(2, 3, 262144, 1048576), PAIRWISE(2, 3, 1048576, 0),
+
+  LINEAR_SYNC(0, 8, 0, 8192), LINEAR(0, 8, 8192, 16384), LINEAR_SYNC(0, 8, 16384, 65536),
+  LINEAR(0, 8, 65536, 524288), PAIRWISE(0, 8, 524288, 1048576), LINEAR(0, 8, 1048576, 0),
+
+  LINEAR_SYNC(8, 16, 0, 262144), LINEAR(8, 16, 262144, 0),
+
+  LINEAR_SYNC(16, 32, 0, 4), BRUCK(16, 32, 4, 512), LINEAR_SYNC(16, 32, 512, 8192),
+  LINEAR(16, 32, 8192, 32768), LINEAR_SYNC(16, 32, 32768, 262144),
+  LINEAR(16, 32, 262144, 524288), LINEAR_SYNC(16, 32, 524288, 0),
+
+  BRUCK(32, 64, 0, 512), LINEAR(32, 64, 512, 524288), LINEAR_SYNC(32, 64, 524288, 0),
+
+  BRUCK(64, 128, 0, 1024), LINEAR(64, 128, 1024, 2048), LINEAR_SYNC(64, 128, 2048, 4096),
+  LINEAR(64, 128, 4096, 262144), PAIRWISE(64, 128, 262144, 0),
+
+  BRUCK(128, 256, 0, 1024), LINEAR_SYNC(128, 256, 1024, 2048), LINEAR(128, 256, 2048, 262144),
+  PAIRWISE(128, 256, 262144, 0),
+
+  BRUCK(256, 512, 0, 1024), LINEAR_SYNC(256, 512, 1024, 8192), LINEAR(256, 512, 8192, 32768),
+  PAIRWISE(256, 512, 32768, 0),
+
+  BRUCK(512, 1024, 0, 512), LINEAR_SYNC(512, 1024, 512, 8192), LINEAR(512, 1024, 8192, 16384),
+  LINEAR_SYNC(512, 1024, 16384, 131072), LINEAR(512, 1024, 131072, 262144),
+  PAIRWISE(512, 1024, 262144, 0),
+
+  BRUCK(1024, 2048, 0, 512), LINEAR_SYNC(1024, 2048, 512, 1024),
+  LINEAR(1024, 2048, 1024, 2048), LINEAR_SYNC(1024, 2048, 2048, 16384),
+  LINEAR(1024, 2048, 16384, 262144), LINEAR_SYNC(1024, 2048, 262144, 0),
+
+  BRUCK(2048, 4096, 0, 1024), LINEAR_SYNC(2048, 4096, 1024, 4096),
+  LINEAR(2048, 4096, 4096, 8192), LINEAR_SYNC(2048, 4096, 8192, 131072),
+  LINEAR(2048, 4096, 131072, 0),
+
+  BRUCK(4096, 0, 0, 2048), LINEAR_SYNC(4096, 0, 2048, 8192), LINEAR(4096, 0, 8192, 16384),
+  LINEAR_SYNC(4096, 0, 16384, 32768), LINEAR(4096, 0, 32768, 65536),
+  LINEAR_SYNC(4096, 0, 65536, 0),
+};
+
+/* ---- MPI_Allgather: algorithms 1 - 6 of coll_tuned_allgather_decision.c */
+
+/* Open MPI's recursive doubling falls back to Bruck when p is not a power
+ * of two, its neighbor exchange to the ring when p is odd
+ * (coll_base_allgather.c): two rows each, the fallback second. */
+#define RECURSIVE_DOUBLING(pf, pb, sf, sb)                                                      \
+  ROW(pf, pb, sf, sb, "recursive_doubling", allgather, rdb, "rdb", .shape = NS_SEL_POW2_P),     \
+  ROW(pf, pb, sf, sb, "recursive_doubling", allgather, bruck, "bruck",                          \
+      .note = "Open MPI's recursive doubling runs Bruck when p is not a power of two")
+#define NEIGHBOR(pf, pb, sf, sb)                                                                \
+  ROW(pf, pb, sf, sb, "neighbor", allgather, neighbor, "neighbor", .shape = NS_SEL_EVEN_P),     \
+  ROW(pf, pb, sf, sb, "neighbor", allgather, ring, "ring",                                      \
+      .note = "Open MPI's neighbor exchange runs the ring when p is odd")
+#define AG_BRUCK(pf, pb, sf, sb) ROW(pf, pb, sf, sb, "bruck", allgather, bruck, "bruck")
+#define AG_RING(pf, pb, sf, sb) ROW(pf, pb, sf, sb, "ring", allgather, ring, "ring")
+#define AG_TWO_PROC(pf, pb, sf, sb)                                                             \
+  ROW(pf, pb, sf, sb, "two_proc", allgather, rdb, "rdb",                                        \
+      .note = "one exchange between the two processes: recursive doubling's single step")
+
+static const NsSelRow allgather_rows[] = {
+  AG_TWO_PROC(2, 3, 0, 0),
+
+  RECURSIVE_DOUBLING(0, 32, 0, 0),
+
+  RECURSIVE_DOUBLING(32, 64, 0, 1024), NEIGHBOR(32, 64, 1024, 65536), AG_RING(32, 64, 65536, 0),
+
+  RECURSIVE_DOUBLING(64, 128, 0, 512), NEIGHBOR(64, 128, 512, 65536),
+  AG_RING(64, 128, 65536, 0),
+
+  RECURSIVE_DOUBLING(128, 256, 0, 512), NEIGHBOR(128, 256, 512, 131072),
+  AG_RING(128, 256, 131072, 524288), NEIGHBOR(128, 256, 524288, 1048576),
+  AG_RING(128, 256, 1048576, 0),
+
+  RECURSIVE_DOUBLING(256, 512, 0, 32), AG_BRUCK(256, 512, 32, 128),
+  RECURSIVE_DOUBLING(256, 512, 128, 1024), NEIGHBOR(256, 512, 1024, 131072),
+  AG_RING(256, 512, 131072, 524288), NEIGHBOR(256, 512, 524288, 1048576),
+  AG_RING(256, 512, 1048576, 0),
+
+  RECURSIVE_DOUBLING(512, 1024, 0, 64), AG_BRUCK(512, 1024, 64, 256),
+  RECURSIVE_DOUBLING(512, 1024, 256, 2048), NEIGHBOR(512, 1024, 2048, 0),
+
+  RECURSIVE_DOUBLING(1024, 2048, 0, 4), AG_BRUCK(1024, 2048, 4, 8),
+  RECURSIVE_DOUBLING(1024, 2048, 8, 16), AG_BRUCK(1024, 2048, 16, 32),
+  RECURSIVE_DOUBLING(1024, 2048, 32, 256), AG_BRUCK(1024, 2048, 256, 512),
+  RECURSIVE_DOUBLING(1024, 2048, 512, 4096), NEIGHBOR(1024, 2048, 4096, 0),
+
+  AG_BRUCK(2048, 4096, 0, 32), RECURSIVE_DOUBLING(2048, 4096, 32, 128),
+  AG_BRUCK(2048, 4096, 128, 512), RECURSIVE_DOUBLING(2048, 4096, 512, 4096),
+  NEIGHBOR(2048, 4096, 4096, 0),
+
+  RECURSIVE_DOUBLING(4096, 0, 0, 2), AG_BRUCK(4096, 0, 2, 8),
+  RECURSIVE_DOUBLING(4096, 0, 8, 16), AG_BRUCK(4096, 0, 16, 512),
+  RECURSIVE_DOUBLING(4096, 0, 512, 4096), NEIGHBOR(4096, 0, 4096, 0),
+};
+
+/* ---- MPI_Bcast: algorithms 1 - 9 of coll_tuned_bcast_decision.c -------- */
+
+#define BASIC_LINEAR(pf, pb, sf, sb)                                                            \
+  ROW(pf, pb, sf, sb, "basic_linear", bcast, flat, "flat",                                      \
+      .note = "Open MPI posts the root's p-1 sends at once; flat sends them in turn")
+#define CHAIN(pf, pb, sf, sb)                                                                   \
+  ROW(pf, pb, sf, sb, "chain", bcast, linear, "linear",                                         \
+      .note = "a chain of fanout 0 is forced to fanout 1: the pipeline, unsegmented")
+#define PIPELINE(pf, pb, sf, sb)                                                                \
+  ROW(pf, pb, sf, sb, "pipeline", bcast, linear, "linear",                                      \
+      .note = "segment size 0: one segment down the chain")
+#define SPLIT_BINARY_TREE(pf, pb, sf, sb)                                                       \
+  ROW(pf, pb, sf, sb, "split_binary_tree", bcast, bintree, "bintree",                           \
+      .note = "no split-binary planner: the halves' final exchange is left out")
+#define BINARY_TREE(pf, pb, sf, sb) ROW(pf, pb, sf, sb, "binary_tree", bcast, bintree, "bintree")
+#define BINOMIAL(pf, pb, sf, sb) ROW(pf, pb, sf, sb, "binomial", bcast, bmtree, "bmtree")
+#define KNOMIAL(pf, pb, sf, sb)                                                                 \
+  ROW(pf, pb, sf, sb, "knomial", bcast, knomial, "knomial", .arity = 4)
+#define SCATTER_ALLGATHER(pf, pb, sf, sb)                                                       \
+  ROW(pf, pb, sf, sb, "scatter_allgather", bcast, scatter_allgather, "scatter-allgather",       \
+      .note = "binomial scatter then a ring all-gather; Open MPI all-gathers by recursive "      \
+              "doubling")
+
+static const NsSelRow bcast_rows[] = {
+  PIPELINE(0, 4, 0, 32), BINARY_TREE(0, 4, 32, 256), PIPELINE(0, 4, 256, 512),
+  KNOMIAL(0, 4, 512, 1024), BASIC_LINEAR(0, 4, 1024, 32768), BINARY_TREE(0, 4, 32768, 131072),
+  CHAIN(0, 4, 131072, 262144), BASIC_LINEAR(0, 4, 262144, 524288),
+  BINOMIAL(0, 4, 524288, 1048576), BINARY_TREE(0, 4, 1048576, 0),
+
+  BINARY_TREE(4, 8, 0, 64), BINOMIAL(4, 8, 64, 128), BINARY_TREE(4, 8, 128, 2048),
+  BINOMIAL(4, 8, 2048, 8192), BASIC_LINEAR(4, 8, 8192, 1048576), CHAIN(4, 8, 1048576, 0),
+
+  KNOMIAL(8, 16, 0, 8), BINARY_TREE(8, 16, 8, 64), KNOMIAL(8, 16, 64, 4096),
+  BINARY_TREE(8, 16, 4096, 16384), BINOMIAL(8, 16, 16384, 32768), BASIC_LINEAR(8, 16, 32768, 0),
+
+  KNOMIAL(16, 32, 0, 4096), BINOMIAL(16, 32, 4096, 1048576), SCATTER_ALLGATHER(16, 32, 1048576, 0),
+
+  BINOMIAL(32, 64, 0, 2048), KNOMIAL(32, 64, 2048, 0),
+
+  KNOMIAL(64, 128, 0, 0),
+
+  BINOMIAL(128, 256, 0, 2), BINARY_TREE(128, 256, 2, 16384), BASIC_LINEAR(128, 256, 16384, 32768),
+  BINARY_TREE(128, 256, 32768, 65536), KNOMIAL(128, 256, 65536, 0),
+
+  KNOMIAL(256, 1024, 0, 16384), SPLIT_BINARY_TREE(256, 1024, 16384, 32768),
+  KNOMIAL(256, 1024, 32768, 0),
+
+  KNOMIAL(1024, 2048, 0, 524288), SCATTER_ALLGATHER(1024, 2048, 524288, 0),
+
+  KNOMIAL(2048, 4096, 0, 262144), SCATTER_ALLGATHER(2048, 4096, 262144, 0),
+
+  KNOMIAL(4096, 0, 0, 8192), BINARY_TREE(4096, 0, 8192, 16384), KNOMIAL(4096, 0, 16384, 262144),
+  SCATTER_ALLGATHER(4096, 0, 262144, 0),
+};
+
+#define OMPI_4_1_4 "Open MPI 4.1.4 ompi/mca/coll/tuned/coll_tuned_decision_fixed.c"
+
+/* The registered selectors `ompi` (planners.def). Params: msize, root
+ * (bcast); the segment (0) and arity are the row's. Errors: those of the
+ * chosen planner. */
+NS_SEL_TABLE(ns_sel_alltoall_ompi, ns_alltoall_ompi, "ompi", NS_COLL_ALLTOALL, NS_SEL_MSG,
+             OMPI_4_1_4 " (ompi_coll_tuned_alltoall_intra_dec_fixed)", alltoall_rows)
+NS_SEL_TABLE(ns_sel_allgather_ompi, ns_allgather_ompi, "ompi", NS_COLL_ALLGATHER, NS_SEL_MSG,
+             OMPI_4_1_4 " (ompi_coll_tuned_allgather_intra_dec_fixed)", allgather_rows)
+NS_SEL_TABLE(ns_sel_bcast_ompi, ns_bcast_ompi, "ompi", NS_COLL_BCAST, NS_SEL_MSG,
+             OMPI_4_1_4 " (ompi_coll_tuned_bcast_intra_dec_fixed)", bcast_rows)
