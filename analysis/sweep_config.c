@@ -944,8 +944,14 @@ static char *point_template(const NsSweepGen *gen, char **n, char **v, const cha
   }
   switch (gen->model) {
   case NS_SWEEP_WAXMAN: {
+    NsWaxmanParams d; /* the generator's defaults, not a copy of them */
+    ns_waxman_params_init(&d);
     const char *deg = lookup(n, v, "degree");
-    g_string_append_printf(s, "waxman:{seed},%s,%s", sw, deg ? deg : "4");
+    g_string_append_printf(s, "waxman:{seed},%s,", sw);
+    if (deg != NULL)
+      g_string_append(s, deg);
+    else
+      g_string_append_printf(s, "%g", d.degree);
     option(s, n, v, "alpha", "alpha");
     option(s, n, v, "beta", "beta");
     option(s, n, v, "connect", "connect");
@@ -961,9 +967,13 @@ static char *point_template(const NsSweepGen *gen, char **n, char **v, const cha
       g_string_append_printf(s, ",%s", t);
     else
       g_string_append_printf(s, ",%d", d.transit_domains);
-    g_string_append_printf(s, ",%s", nt ? nt : "4");
-    g_string_append_printf(s, ",%s", k ? k : "3");
-    g_string_append_printf(s, ",%s", ns ? ns : "8");
+    const char *given[] = { nt, k, ns };
+    const int fallback[] = { d.transit_nodes, d.stubs, d.stub_nodes };
+    for (gsize i = 0; i < G_N_ELEMENTS(given); i++)
+      if (given[i] != NULL)
+        g_string_append_printf(s, ",%s", given[i]);
+      else
+        g_string_append_printf(s, ",%d", fallback[i]);
     const char *keys[] = { "p_top", "p_transit", "p_stub", "extra_ts", "extra_ss", "hosts" };
     for (gsize i = 0; i < G_N_ELEMENTS(keys); i++)
       option(s, n, v, keys[i], keys[i]);

@@ -670,16 +670,6 @@ gboolean ns_gtitm_is_shape(const char *shape)
   return FALSE;
 }
 
-static gboolean parse_int(const char *text, gint64 lo, gint64 hi, gint64 *out)
-{
-  char *end = NULL;
-  gint64 v = g_ascii_strtoll(text, &end, 10);
-  if (end == text || *end != '\0' || v < lo || v > hi)
-    return FALSE;
-  *out = v;
-  return TRUE;
-}
-
 static gboolean parse_double(const char *text, double *out)
 {
   char *end = NULL;
@@ -711,7 +701,7 @@ static gboolean parse_option(const char *shape, const char *key, const char *val
   }
   if (strcmp(key, "total") == 0) {
     *why = "expected a number of machines from 2 to 1000000";
-    if (!parse_int(value, 2, MAX_MACHINES, &i))
+    if (!ns_shape_parse_int(value, 2, MAX_MACHINES, &i))
       return FALSE;
     s->go.attach.total = (int)i;
     return TRUE;
@@ -727,7 +717,7 @@ static gboolean parse_option(const char *shape, const char *key, const char *val
       return FALSE;
     g_autofree char *lo = g_strndup(value, (gsize)(dash - value));
     gint64 a = 0, b = 0;
-    if (!parse_int(lo, 0, 100000, &a) || !parse_int(dash + 1, a, 100000, &b))
+    if (!ns_shape_parse_int(lo, 0, 100000, &a) || !ns_shape_parse_int(dash + 1, a, 100000, &b))
       return FALSE;
     s->go.attach.kind = NS_ATTACH_RANGE;
     s->go.attach.lo = (int)a;
@@ -738,20 +728,10 @@ static gboolean parse_option(const char *shape, const char *key, const char *val
     *why = "expected none, bfs, dfs, kruskal (random) or uniform";
     return ns_gtitm_tree_from_name(value, &s->go.tree);
   }
-  if (strcmp(key, "bandwidth") == 0)
-    return ns_parse_bandwidth(value, &s->go.shape.bandwidth, why);
-  if (strcmp(key, "uplink") == 0)
-    return ns_parse_bandwidth(value, &s->go.shape.uplink, why);
-  if (strcmp(key, "latency") == 0)
-    return ns_parse_time(value, &s->go.shape.latency, why);
-  if (strcmp(key, "forwarding") == 0) {
-    *why = "expected cut-through or store-and-forward";
-    return ns_forwarding_parse(value, &s->go.shape.forwarding);
-  }
-  if (strcmp(key, "ports") == 0) {
-    *why = "expected all, 1 or a number of ports";
-    return ns_port_kind_parse(value, &s->go.shape.ports, &s->go.shape.k_ports);
-  }
+  gboolean set = ns_shape_option_set(&s->go.shape, key, value, known, why);
+  if (*known)
+    return set;
+  *known = TRUE;
   if (waxman && (strcmp(key, "alpha") == 0 || strcmp(key, "beta") == 0)) {
     *why = strcmp(key, "alpha") == 0 ? "expected 0 < alpha <= 1" : "expected beta > 0";
     if (!parse_double(value, &d) || d <= 0 || (strcmp(key, "alpha") == 0 && d > 1))
@@ -775,7 +755,7 @@ static gboolean parse_option(const char *shape, const char *key, const char *val
   }
   if (ts && (strcmp(key, "extra_ts") == 0 || strcmp(key, "extra_ss") == 0)) {
     *why = "expected a number of links from 0 to 1000000";
-    if (!parse_int(value, 0, 1000000, &i))
+    if (!ns_shape_parse_int(value, 0, 1000000, &i))
       return FALSE;
     *(strcmp(key, "extra_ts") == 0 ? &s->ts.extra_transit_stub : &s->ts.extra_stub_stub) =
         (int)i;
@@ -790,15 +770,16 @@ static gboolean parse_option(const char *shape, const char *key, const char *val
   return FALSE;
 }
 
-static const char *option_list(const char *shape)
+/* The shape's own keys, then the table every generator shares. */
+static char *option_list(const char *shape)
 {
-  if (strcmp(shape, "waxman") == 0)
-    return "alpha, beta, connect, machines, total, attach, tree, bandwidth, uplink, latency, "
-           "forwarding, ports";
-  if (strcmp(shape, "transit-stub") == 0)
-    return "p_top, p_transit, p_stub, extra_ts, extra_ss, hosts, machines, total, attach, "
-           "tree, bandwidth, uplink, latency, forwarding, ports";
-  return "machines, total, attach, bandwidth, uplink, latency, forwarding, ports";
+  const char *own = strcmp(shape, "waxman") == 0
+                        ? "alpha, beta, connect, machines, total, attach, tree"
+                    : strcmp(shape, "transit-stub") == 0
+                        ? "p_top, p_transit, p_stub, extra_ts, extra_ss, hosts, machines, total, "
+                          "attach, tree"
+                        : "machines, total, attach";
+  return g_strconcat(own, ", ", ns_shape_option_keys(), NULL);
 }
 
 static const char *usage(const char *shape)
@@ -834,9 +815,9 @@ NsTopology *ns_gtitm_generate(const char *spec, NsGtitmInfo *info, GError **erro
     char *eq = strchr(parts[i], '=');
     if (eq == NULL || eq == parts[i] || eq[1] == '\0') {
       g_autofree char *shown = g_strescape(parts[i], NULL);
+      g_autofree char *keys = option_list(shape);
       ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                      "gen:%s: option '%s' is not KEY=VALUE (%s)", spec, shown,
-                      option_list(shape));
+                      "gen:%s: option '%s' is not KEY=VALUE (%s)", spec, shown, keys);
       return NULL;
     }
     *eq = '\0';
@@ -845,10 +826,10 @@ NsTopology *ns_gtitm_generate(const char *spec, NsGtitmInfo *info, GError **erro
     if (!parse_option(shape, parts[i], eq + 1, &s, &why, &known)) {
       g_autofree char *key = g_strescape(parts[i], NULL);
       g_autofree char *value = g_strescape(eq + 1, NULL);
+      g_autofree char *keys = option_list(shape);
       if (!known)
         ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                        "gen:%s: unknown option '%s' for %s (%s)", spec, key, shape,
-                        option_list(shape));
+                        "gen:%s: unknown option '%s' for %s (%s)", spec, key, shape, keys);
       else
         ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "gen:%s: %s '%s': %s", spec, key, value,
                         why);
@@ -859,10 +840,10 @@ NsTopology *ns_gtitm_generate(const char *spec, NsGtitmInfo *info, GError **erro
   guint n_args = g_strv_length(args);
   gint64 seed = 0, v[4] = { 0 };
   double degree = s.w.degree;
-  gboolean ok = n_args >= 1 && parse_int(args[0], 0, G_MAXINT64, &seed);
+  gboolean ok = n_args >= 1 && ns_shape_parse_int(args[0], 0, G_MAXINT64, &seed);
   g_autofree char *source = g_strdup_printf("gen:%s", spec);
   if (strcmp(shape, "waxman") == 0) {
-    ok = ok && (n_args == 2 || n_args == 3) && parse_int(args[1], 2, NS_GTITM_MAX_SWITCHES, &v[0]) &&
+    ok = ok && (n_args == 2 || n_args == 3) && ns_shape_parse_int(args[1], 2, NS_GTITM_MAX_SWITCHES, &v[0]) &&
          (n_args == 2 || (parse_double(args[2], &degree) && degree > 0));
     if (ok) {
       s.w.switches = (int)v[0];
@@ -872,7 +853,7 @@ NsTopology *ns_gtitm_generate(const char *spec, NsGtitmInfo *info, GError **erro
   } else if (strcmp(shape, "transit-stub") == 0) {
     ok = ok && (n_args == 1 || n_args == 5);
     for (guint k = 1; ok && k < n_args; k++)
-      ok = parse_int(args[k], k == 3 ? 0 : 1, NS_GTITM_MAX_SWITCHES, &v[k - 1]);
+      ok = ns_shape_parse_int(args[k], k == 3 ? 0 : 1, NS_GTITM_MAX_SWITCHES, &v[k - 1]);
     if (ok) {
       if (n_args == 5) {
         s.ts.transit_domains = (int)v[0];
@@ -883,7 +864,7 @@ NsTopology *ns_gtitm_generate(const char *spec, NsGtitmInfo *info, GError **erro
       return ns_gtitm_transit_stub((uint64_t)seed, &s.ts, &s.go, source, info, error);
     }
   } else {
-    ok = ok && n_args == 2 && parse_int(args[1], 1, NS_GTITM_MAX_SWITCHES, &v[0]);
+    ok = ok && n_args == 2 && ns_shape_parse_int(args[1], 1, NS_GTITM_MAX_SWITCHES, &v[0]);
     if (ok)
       return ns_gtitm_kruskal_tree((uint64_t)seed, (int)v[0], &s.go, source, info, error);
   }

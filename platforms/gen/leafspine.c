@@ -6,9 +6,8 @@
 
 static gboolean parse_count(const char *text, gint64 lo, gint64 hi, int *out)
 {
-  char *end;
-  gint64 v = g_ascii_strtoll(text, &end, 10);
-  if (end == text || *end != '\0' || v < lo || v > hi)
+  gint64 v = 0;
+  if (!ns_shape_parse_int(text, lo, hi, &v))
     return FALSE;
   *out = (int)v;
   return TRUE;

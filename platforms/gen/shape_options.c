@@ -21,6 +21,63 @@ void ns_shape_apply_node(NsTopology *t, int node, const NsShapeOptions *o)
   }
 }
 
+static const NsShapeOptionInfo option_table[] = {
+  { "bandwidth", "BANDWIDTH", "every link (machine links only when uplink= is given)" },
+  { "uplink", "BANDWIDTH", "the switch-to-switch links" },
+  { "latency", "TIME", "every link" },
+  { "forwarding", "store-and-forward|cut-through", "every switch" },
+  { "ports", "one|all|K", "every machine's port model (default: by its link count)" },
+  { NULL, NULL, NULL },
+};
+
+const NsShapeOptionInfo *ns_shape_option_table(void) { return option_table; }
+
+const char *ns_shape_option_keys(void)
+{
+  static gsize once = 0;
+  static char *keys;
+  if (g_once_init_enter(&once)) {
+    GString *s = g_string_new(NULL);
+    for (const NsShapeOptionInfo *i = option_table; i->key != NULL; i++)
+      g_string_append_printf(s, "%s%s", i == option_table ? "" : ", ", i->key);
+    keys = g_string_free(s, FALSE);
+    g_once_init_leave(&once, 1);
+  }
+  return keys;
+}
+
+gboolean ns_shape_option_set(NsShapeOptions *o, const char *key, const char *value,
+                             gboolean *known, const char **why)
+{
+  *known = TRUE;
+  if (strcmp(key, "bandwidth") == 0)
+    return ns_parse_bandwidth(value, &o->bandwidth, why);
+  if (strcmp(key, "uplink") == 0)
+    return ns_parse_bandwidth(value, &o->uplink, why);
+  if (strcmp(key, "latency") == 0)
+    return ns_parse_time(value, &o->latency, why);
+  if (strcmp(key, "forwarding") == 0) {
+    *why = "expected cut-through or store-and-forward";
+    return ns_forwarding_parse(value, &o->forwarding);
+  }
+  if (strcmp(key, "ports") == 0) {
+    *why = "expected all, 1 or a number of ports";
+    return ns_port_kind_parse(value, &o->ports, &o->k_ports);
+  }
+  *known = FALSE;
+  return FALSE;
+}
+
+gboolean ns_shape_parse_int(const char *text, gint64 lo, gint64 hi, gint64 *out)
+{
+  char *end = NULL;
+  gint64 v = g_ascii_strtoll(text, &end, 10);
+  if (end == text || *end != '\0' || v < lo || v > hi)
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
 double ns_shape_link_bandwidth(const NsShapeOptions *o, gboolean switch_to_switch)
 {
   return switch_to_switch && o->uplink > 0 ? o->uplink : o->bandwidth;

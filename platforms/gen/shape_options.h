@@ -23,6 +23,31 @@ double ns_shape_link_bandwidth(const NsShapeOptions *o, gboolean switch_to_switc
 /* Applies the switch or machine attributes of `o` to node `node`. */
 void ns_shape_apply_node(NsTopology *t, int node, const NsShapeOptions *o);
 
+/* The link and node options every generator takes, one row each: the key,
+ * what its value is, and what it means (the one table that shapes.c and
+ * gtitm.c read, and help texts list). */
+typedef struct {
+  const char *key;
+  const char *value;   /* the value's form, e.g. "BANDWIDTH" */
+  const char *meaning;
+} NsShapeOptionInfo;
+
+/* The table, ended by a row with key NULL. */
+const NsShapeOptionInfo *ns_shape_option_table(void);
+/* "bandwidth, uplink, latency, forwarding, ports": the table's keys. */
+const char *ns_shape_option_keys(void);
+
+/* Sets option `key` of the table in `o` from `value`: TRUE when set;
+ * FALSE with *known FALSE for a key not in the table, or *known TRUE and
+ * *why saying what a good value is. */
+gboolean ns_shape_option_set(NsShapeOptions *o, const char *key, const char *value,
+                             gboolean *known, const char **why);
+
+/* The integer of a generator argument: decimal digits (after an optional
+ * sign) from lo to hi, nothing else. The one integer reader of the
+ * generators (shapes.c, leafspine.c, gtitm.c). */
+gboolean ns_shape_parse_int(const char *text, gint64 lo, gint64 hi, gint64 *out);
+
 /* The checks every generator specification ("SHAPE:ARGS:KEY=VALUE...",
  * without "gen:") passes before it is parsed: not empty, printable ASCII
  * without spaces (a number is never " 4"), a shape name first, and no

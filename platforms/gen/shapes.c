@@ -267,9 +267,8 @@ static gboolean parse_ints(const char *text, int *out, int max, int *n)
   g_auto(GStrv) parts = g_strsplit(text, ",", -1);
   *n = 0;
   for (int i = 0; parts[i] != NULL; i++) {
-    char *end;
-    gint64 v = g_ascii_strtoll(parts[i], &end, 10);
-    if (*n >= max || end == parts[i] || *end != '\0' || v < 0 || v > 100000000)
+    gint64 v = 0;
+    if (*n >= max || !ns_shape_parse_int(parts[i], 0, 100000000, &v))
       return FALSE;
     out[(*n)++] = (int)v;
   }
@@ -284,30 +283,17 @@ static gboolean parse_options(const char *spec, char **parts, NsShapeOptions *o,
     char *eq = strchr(parts[i], '=');
     const char *why = NULL;
     if (eq == NULL) {
-      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                      "gen:%s: option '%s' is not KEY=VALUE (bandwidth, uplink, latency, "
-                      "forwarding, ports)", spec, parts[i]);
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "gen:%s: option '%s' is not KEY=VALUE (%s)",
+                      spec, parts[i], ns_shape_option_keys());
       return FALSE;
     }
     *eq = '\0';
     const char *key = parts[i], *value = eq + 1;
-    gboolean ok = TRUE;
-    if (g_str_equal(key, "bandwidth"))
-      ok = ns_parse_bandwidth(value, &o->bandwidth, &why);
-    else if (g_str_equal(key, "uplink"))
-      ok = ns_parse_bandwidth(value, &o->uplink, &why);
-    else if (g_str_equal(key, "latency"))
-      ok = ns_parse_time(value, &o->latency, &why);
-    else if (g_str_equal(key, "forwarding")) {
-      ok = ns_forwarding_parse(value, &o->forwarding);
-      why = "expected cut-through or store-and-forward";
-    } else if (g_str_equal(key, "ports")) {
-      ok = ns_port_kind_parse(value, &o->ports, &o->k_ports);
-      why = "expected all, 1 or a number of ports";
-    } else {
-      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                      "gen:%s: unknown option '%s' (bandwidth, uplink, latency, forwarding, "
-                      "ports)", spec, key);
+    gboolean known = FALSE;
+    gboolean ok = ns_shape_option_set(o, key, value, &known, &why);
+    if (!known) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "gen:%s: unknown option '%s' (%s)", spec,
+                      key, ns_shape_option_keys());
       return FALSE;
     }
     if (!ok) {
