@@ -70,10 +70,10 @@ int ns_cli_usage(const char *command, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* An NsWarnFunc: "warning: MESSAGE" on stderr. */
 void ns_cli_print_warning(const char *message, void *data);
 
-/* Loads a topology from a file (format from `format`, or guessed) or from a
- * "gen:SPEC" generator; warnings go to stderr. With `spanning`
- * (METHOD[:SEED][@ROOT], platforms/routing/spanning.h) the result is that spanning
- * tree of the graph, under tree routing. */
+/* -T SPEC -f FORMAT --spanning METHOD: the topology they name
+ * (ns_topology_from_spec, platforms/io/topology_spec.h: FILE or gen:SPEC,
+ * a spanning tree of it); a missing -T is "no topology given (--topology
+ * FILE)", the readers' warnings go to stderr. */
 NsTopology *ns_cli_load_topology(const char *path, const char *format, const char *spanning,
                                  GError **error);
 

@@ -6,6 +6,7 @@
 #include "platforms/model/error.h"
 #include "platforms/gen/shapes.h"
 #include "analysis/bounds.h"
+#include "analysis/topology_summary.h"
 #include "platforms/io/topology_io.h"
 #include "sched/planners/allgather/allgather_ring_common.h"
 #include "sched/planners/registry.h"
@@ -785,6 +786,37 @@ static void test_ring_forwarding(void)
   }
 }
 
+/* What `topo show` reports, computed below the CLI: Faraj-Yuan Figure 1
+ * (a tree without a 2-hop ring) and a torus (no rings: not a tree). */
+static void test_topology_summary(void)
+{
+  g_autoptr(NsTopology) fig1 = ns_test_topology("faraj-fig1.topo");
+  NsTopologySummary s;
+  ns_topology_summarize(fig1, &s);
+  g_assert_true(s.tree);
+  g_assert_cmpfloat(s.bw_min, ==, 100e6);
+  g_assert_cmpfloat(s.bw_max, ==, 100e6);
+  g_assert_cmpfloat(s.lat_min, ==, 10e-6);
+  g_assert_cmpint(s.ports_one, ==, 6);
+  g_assert_cmpint(s.ports_all + s.ports_k, ==, 0);
+  g_assert_cmpuint(s.a2a.load, ==, 9);
+  g_assert_false(s.two_hop.holds);
+  g_assert_cmpint(s.lr1, ==, 3);
+  g_assert_cmpint(s.lr2, ==, -1);
+  g_assert_cmpint(s.lr3, ==, 3);
+  g_assert_null(s.lr3_error);
+  g_assert_cmpstr(s.routing, ==, "tree: the unique path of the switch tree");
+  ns_topology_summary_clear(&s);
+
+  g_autoptr(NsTopology) torus = ns_shape_from_spec("torus:3x3", NULL);
+  ns_topology_summarize(torus, &s);
+  g_assert_false(s.tree);
+  g_assert_cmpint(s.ports_all, ==, 9);
+  g_assert_cmpint(s.lr1, ==, -1);
+  g_assert_cmpint(s.lr3, ==, -1);
+  ns_topology_summary_clear(&s);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -800,5 +832,6 @@ int main(int argc, char **argv)
   g_test_add_func("/allgather/lr3-caterpillars", test_lr3_caterpillars);
   g_test_add_func("/allgather/lr3-deep-random", test_lr3_deep_random);
   g_test_add_func("/allgather/lr3-refuses", test_lr3_refuses);
+  g_test_add_func("/allgather/topology-summary", test_topology_summary);
   return g_test_run();
 }
