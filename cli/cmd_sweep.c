@@ -19,6 +19,15 @@ static gboolean install_measure(NsSweep *sw, void *data, GError **error)
   ns_sweep_set_measure(sw, ns_cli_measure_by_simulation, opt, settings);
   return TRUE;
 }
+#else
+/* -DNETSCHED_SIMULATOR=OFF: as netsched.c answers the commands that simulate. */
+static gboolean install_measure(NsSweep *sw, void *data, GError **error)
+{
+  ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                  "sweep's measure simulates: this netsched was built without the simulator "
+                  "(-DNETSCHED_SIMULATOR=OFF)");
+  return FALSE;
+}
 #endif
 
 static void print_note(const char *message, void *data)
@@ -30,10 +39,10 @@ int ns_cmd_sweep(int argc, char **argv)
 {
   NsSweepCommandHooks hooks = { .warn = ns_cli_print_warning, .note = print_note,
                                 .report = stdout, .progress = stderr };
+  hooks.install_measure = install_measure;
 #ifdef NETSCHED_HAVE_SIMULATOR
   NsSimOptions opt;
   ns_sim_options_init(&opt);
-  hooks.install_measure = install_measure;
   hooks.measure_data = &opt;
 #endif
   NsSweepFailure failure;
