@@ -79,7 +79,8 @@ static NsCompareSpec run_spec(const NsStudy *st, int c, int d, int m, const char
     .params = { .root = st->roots[d * sp->n_collectives + c], .segment = dc->segment },
     .model = sp->models[m].name, .settings = sp->models[m].settings, .outdir = dir,
     .resume = !sp->restart, .retry_failed = sp->retry_failed, .measure = sp->measure,
-    .measure_data = sp->models[m].measure_data,
+    .measure_data = sp->models[m].measure_data, .warn = sp->warn, .note = sp->note,
+    .warn_data = sp->warn_data,
   };
 }
 

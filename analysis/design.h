@@ -104,6 +104,9 @@ typedef struct {
   int jobs;                        /* runs (collective x design x model) at once in worker
                                       processes (analysis/pool.h); <= 1: one at a time */
   FILE *out;                       /* the run's log and the report (NULL: quiet) */
+  NsWarnFunc warn;                 /* told of a plot not drawn, a row cut short (NULL: nobody) */
+  NsWarnFunc note;                 /* told of a compare.csv upgraded to the current format */
+  void *warn_data;                 /* passed to both */
 } NsDesignSpec;
 
 /*

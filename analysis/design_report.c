@@ -391,8 +391,7 @@ gboolean ns_study_write_plots(NsStudy *st, GError **error)
       if (!ns_plot_run(sp->outdir, gp_name, outputs, &why, error)) {
         if (why == NULL)
           return FALSE;
-        fprintf(stderr, "warning: no plot %s (%s); the data and script are in %s\n", base, why,
-                sp->outdir);
+        ns_plot_warn_none(sp->warn, sp->warn_data, base, why, sp->outdir);
       }
     }
   return TRUE;

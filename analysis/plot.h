@@ -25,6 +25,7 @@
 #ifndef NETSCHED_PLOT_H
 #define NETSCHED_PLOT_H
 
+#include "platforms/model/topology.h" /* NsWarnFunc */
 #include <glib.h>
 
 /* 'text' as a gnuplot single-quoted string literal, newly allocated.
@@ -52,5 +53,11 @@ void ns_gnuplot_output(GString *script, const char *name);
  */
 gboolean ns_plot_run(const char *dir, const char *script, const char *const *outputs,
                      char **why, GError **error);
+
+/* Tells `warn` (nothing when NULL) that no plot was drawn because of `why`
+ * (ns_plot_run's reason): "no plot[ WHAT] (WHY); the data and script are
+ * in DIR". `what` may be NULL. */
+void ns_plot_warn_none(NsWarnFunc warn, void *warn_data, const char *what, const char *why,
+                       const char *dir);
 
 #endif

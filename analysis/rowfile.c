@@ -2,6 +2,7 @@
 #include "analysis/rowfile.h"
 #include "analysis/output_dir.h"
 #include "platforms/model/error.h"
+#include "platforms/model/text.h"
 #include "platforms/io/output_file.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -75,8 +76,8 @@ static gboolean load(NsRowFile *f, const NsRowFileSpec *spec, GError **error)
   while (complete > 0 && text[complete - 1] != '\n')
     complete--;
   if (complete < len) {
-    fprintf(stderr, "warning: %s: the last row was cut short (interrupted run): dropped\n",
-            f->path);
+    ns_warnf(spec->warn, spec->warn_data,
+             "%s: the last row was cut short (interrupted run): dropped", f->path);
     if (ftruncate(f->fd, (off_t)complete) != 0) {
       ns_set_error_at(error, NS_ERROR_IO, f->path, 0, "cannot truncate: %s", g_strerror(errno));
       return FALSE;

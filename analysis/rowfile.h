@@ -5,7 +5,7 @@
  *   - atomic rows: the file is opened O_APPEND and every row goes out in
  *     one write(2), so a killed run leaves whole rows and at most one last
  *     line cut short, which a resume drops (truncating the file before
- *     it) with a warning on stderr;
+ *     it) with a warning through the spec's `warn`;
  *   - the header identifies the file's columns (compare.csv) or its whole
  *     configuration (a sweep's grid digest): a file that does not start
  *     with it is refused at line 1, never appended to;
@@ -26,6 +26,7 @@
 #define NETSCHED_ROWFILE_H
 
 #include "platforms/io/output_file.h" /* ns_write_all */
+#include "platforms/model/topology.h" /* NsWarnFunc */
 #include <glib.h>
 
 typedef struct NsRowFile NsRowFile;
@@ -51,6 +52,8 @@ typedef struct {
   gboolean lock;            /* take the file's lock; another holder is an error */
   NsRowFunc row;            /* resume: called for every row (may be NULL: no keys) */
   void *user;
+  NsWarnFunc warn;          /* told of a last row cut short and dropped (NULL: nobody) */
+  void *warn_data;
 } NsRowFileSpec;
 
 /*

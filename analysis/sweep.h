@@ -143,6 +143,8 @@ typedef struct {
   const NsSweepExecutor *executor;  /* NULL: the built-in one with `jobs` */
   NsProgress *progress;        /* told of every row (analysis/progress.h; NULL: none) */
   FILE *report;                /* what was done, where the files are (NULL: nothing) */
+  NsWarnFunc warn;             /* told of a row cut short, a plot not drawn (NULL: nobody) */
+  void *warn_data;
 } NsSweepRunOptions;
 
 /*
@@ -166,6 +168,6 @@ gboolean ns_sweep_run(const NsSweep *sw, const NsSweepRunOptions *opt, GError **
  * NS_ERROR_IO for files. Time O(rows).
  */
 gboolean ns_sweep_merge(const NsSweep *sw, const char *outdir, const char *const *files,
-                        FILE *report, GError **error);
+                        FILE *report, NsWarnFunc warn, void *warn_data, GError **error);
 
 #endif

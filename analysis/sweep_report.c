@@ -391,7 +391,7 @@ static char *plot_name(const char *metrics)
 /* Counts in *drawn the plots gnuplot wrote (none without gnuplot). */
 static gboolean write_plot(const NsSweep *sw, const char *outdir, const char *entry,
                            GPtrArray *names, const PointStats *ps, guint *drawn,
-                           GError **error)
+                           NsWarnFunc warn, void *warn_data, GError **error)
 {
   g_auto(GStrv) metrics = g_strsplit(entry, "+", -1);
   g_autofree char *base = plot_name(entry);
@@ -495,15 +495,14 @@ static gboolean write_plot(const NsSweep *sw, const char *outdir, const char *en
   }
   if (why == NULL)
     return FALSE;
-  fprintf(stderr, "warning: no plot %s (%s); the data and script are in %s\n", base, why,
-          outdir);
+  ns_plot_warn_none(warn, warn_data, base, why, outdir);
   return TRUE;
 }
 
 /* ---- finishing ---------------------------------------------------------------------------- */
 
 gboolean ns_sweep_finish(const NsSweep *sw, const char *outdir, char **rows, FILE *report,
-                         GError **error)
+                         NsWarnFunc warn, void *warn_data, GError **error)
 {
   gboolean ok = FALSE;
   char *agg_json = NULL, *agg_csv = NULL;
@@ -547,7 +546,8 @@ gboolean ns_sweep_finish(const NsSweep *sw, const char *outdir, char **rows, FIL
     goto out;
   guint drawn = 0;
   for (guint i = 0; i < sw->plots->len; i++)
-    if (!write_plot(sw, outdir, g_ptr_array_index(sw->plots, i), names, ps, &drawn, error))
+    if (!write_plot(sw, outdir, g_ptr_array_index(sw->plots, i), names, ps, &drawn, warn,
+                    warn_data, error))
       goto out;
   if (report != NULL) {
     g_autofree char *files = g_build_filename(outdir, "{rows.jsonl,rows.csv,aggregate.json,"

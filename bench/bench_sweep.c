@@ -93,7 +93,7 @@ int main(int argc, char **argv)
                                   .progress = NULL };
       ok = ns_sweep_run(sw, &shard, &error);
     }
-    ok = ok && ns_sweep_merge(sw, parts, NULL, NULL, &error);
+    ok = ok && ns_sweep_merge(sw, parts, NULL, NULL, NULL, NULL, &error);
   }
   int status = 0;
   if (!ok) {

@@ -73,6 +73,11 @@ int ns_cli_fail(GError *error);
 /* Prints a usage problem with the option context's help hint; returns 2. */
 int ns_cli_usage(const char *command, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
+/* NsWarnFunc callbacks for the library: "warning: MESSAGE" and "note:
+ * MESSAGE" lines on stderr (`data` unused). */
+void ns_cli_print_warning(const char *message, void *data);
+void ns_cli_print_note(const char *message, void *data);
+
 /* Loads a topology from a file (format from `format`, or guessed) or from a
  * "gen:SPEC" generator; warnings go to stderr. With `spanning`
  * (METHOD[:SEED][@ROOT], platforms/routing/spanning.h) the result is that spanning

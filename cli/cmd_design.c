@@ -229,6 +229,7 @@ int ns_cli_run_study(const NsScenario *sc, const NsCliStudyArgs *args)
     .n_models = s.n_models, .measure = ns_cli_measure_by_simulation, .prices = s.prices,
     .outdir = sc->output, .one_collective_layout = s.n_collectives == 1, .progress = progress,
     .retry_failed = args->retry_failed, .restart = !resume, .jobs = args->jobs, .out = stdout,
+    .warn = ns_cli_print_warning, .note = ns_cli_print_note,
   };
   if (ns_design_study(&spec, &error))
     status = 0;

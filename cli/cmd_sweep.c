@@ -185,14 +185,16 @@ static int run(const Args *a, gboolean merge, int argc, char **argv)
   NsSimOptions opt;
   ns_sim_options_init(&opt);
   int status = 2;
-  NsSweepRunOptions ro = { .outdir = outdir, .jobs = a->jobs, .report = stdout };
+  NsSweepRunOptions ro = { .outdir = outdir, .jobs = a->jobs, .report = stdout,
+                          .warn = ns_cli_print_warning };
   g_autofree char *own = NULL; /* this run's result file */
   if (ns_sweep_n_measures(sw) > 0 && !install_measure(sw, &opt, &error)) {
     status = ns_cli_fail(error);
     goto out;
   }
   if (merge) {
-    status = ns_sweep_merge(sw, outdir, (const char *const *)argv + first_file, stdout, &error)
+    status = ns_sweep_merge(sw, outdir, (const char *const *)argv + first_file, stdout,
+                            ns_cli_print_warning, NULL, &error)
                  ? 0 : ns_cli_fail(error);
     goto out;
   }

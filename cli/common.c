@@ -31,9 +31,14 @@ int ns_cli_usage(const char *command, const char *fmt, ...)
   return 2;
 }
 
-static void print_warning(const char *message, void *data)
+void ns_cli_print_warning(const char *message, void *data)
 {
   fprintf(stderr, "warning: %s\n", message);
+}
+
+void ns_cli_print_note(const char *message, void *data)
+{
+  fprintf(stderr, "note: %s\n", message);
 }
 
 static NsTopology *load_graph(const char *path, const char *format, GError **error)
@@ -48,7 +53,7 @@ static NsTopology *load_graph(const char *path, const char *format, GError **err
   NsReadOptions options;
   if (!ns_read_options_parse(format, &options, error))
     return NULL;
-  return ns_topology_load_with(path, &options, print_warning, NULL, error);
+  return ns_topology_load_with(path, &options, ns_cli_print_warning, NULL, error);
 }
 
 NsTopology *ns_cli_load_topology(const char *path, const char *format, const char *spanning,

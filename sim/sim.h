@@ -176,9 +176,10 @@ int ns_sim_platform_fd(const NsTopology *topo, const NsSimGridExport *exp, GErro
 /* Exports `topo` to SimGrid and compares, for every ordered machine pair,
  * SimGrid's route (sg_host_get_route, asked from an actor in a child
  * process) with netsched's. *pairs receives the number of pairs compared,
- * *mismatches those whose directed edges differ (the first one is logged).
- * O(|M|² · depth). */
+ * *mismatches those whose directed edges differ, and *first (when not
+ * NULL) a description of the first of them (newly allocated; NULL when
+ * none differ). O(|M|² · depth). */
 gboolean ns_sim_check_routes(const NsTopology *topo, uint64_t *pairs, uint64_t *mismatches,
-                             GError **error);
+                             char **first, GError **error);
 
 #endif

@@ -134,3 +134,14 @@ void ns_input_warnf(NsWarnFunc warn, void *warn_data, const char *fmt, ...)
   NsInputWarn w = { warn, warn_data };
   ns_input_escaping_warn(msg, &w);
 }
+
+void ns_warnf(NsWarnFunc warn, void *warn_data, const char *fmt, ...)
+{
+  if (warn == NULL)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  warn(msg, warn_data);
+}
