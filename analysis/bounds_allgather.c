@@ -2,7 +2,7 @@
 #include "analysis/bounds_allgather.h"
 #include "platforms/model/error.h"
 #include "platforms/routing/tree.h"
-#include "sched/planners/allgather/allgather_ring_common.h"
+#include "sched/planners/allgather/allgather_ring_common_internal.h"
 
 double ns_allgather_bandwidth(const NsTopology *topo)
 {

@@ -1,9 +1,9 @@
 /* netsched — the design study's outputs: design.csv, summary.csv, the
- * plots and the report (see design.h for what each holds). */
-#include "analysis/csv.h"
-#include "analysis/design_private.h"
-#include "analysis/plot.h"
-#include "platforms/io/output_file.h"
+ * plots and the report (see design_internal.h for what each holds). */
+#include "analysis/csv_internal.h"
+#include "analysis/design_study_internal.h"
+#include "analysis/plot_internal.h"
+#include "platforms/io/output_file_internal.h"
 #include "platforms/model/units.h"
 #include <math.h>
 #include <string.h>

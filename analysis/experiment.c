@@ -1,12 +1,12 @@
-/* netsched — the experiment engine of compare and scenario. See experiment.h. */
-#include "analysis/experiment.h"
+/* netsched — the experiment engine of compare and scenario. See experiment_internal.h. */
+#include "analysis/experiment_internal.h"
 #include "analysis/bounds_collective.h"
-#include "analysis/csv.h"
-#include "analysis/output_dir.h"
-#include "analysis/plot.h"
-#include "analysis/rowfile.h"
+#include "analysis/csv_internal.h"
+#include "analysis/output_dir_internal.h"
+#include "analysis/plot_internal.h"
+#include "analysis/rowfile_internal.h"
 #include "platforms/model/error.h"
-#include "platforms/model/text.h"
+#include "platforms/model/text_internal.h"
 #include "platforms/io/topology_digest.h"
 #include "platforms/model/units.h"
 #include "sched/ir/sync.h"
@@ -180,7 +180,7 @@ typedef struct {
                               writer's text): rows keyed so are resumed under it */
   char *topology_name;
   Cell *cells;             /* variant × size */
-  NsRowFile *rows;         /* compare.csv (analysis/rowfile.h) */
+  NsRowFile *rows;         /* compare.csv (analysis/rowfile_internal.h) */
   char *csv_path;
 } Run;
 
@@ -249,7 +249,7 @@ static void cell_from_fields(Cell *c, char **f)
   c->fields = f;
 }
 
-/* Resume: one row of compare.csv (rowfile.h drops a last row cut short
+/* Resume: one row of compare.csv (rowfile_internal.h drops a last row cut short
  * by a crash). Its key is (label, size); the row must be of this
  * configuration. */
 static gboolean load_row(const char *line, int lineno, char **key, void *user, GError **error)

@@ -1,7 +1,7 @@
-/* netsched — gnuplot scripts and runs. See plot.h. */
-#include "analysis/plot.h"
+/* netsched — gnuplot scripts and runs. See plot_internal.h. */
+#include "analysis/plot_internal.h"
 #include "platforms/model/error.h"
-#include "platforms/model/text.h"
+#include "platforms/model/text_internal.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <signal.h>

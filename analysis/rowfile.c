@@ -1,9 +1,9 @@
-/* netsched — resumable result files. See rowfile.h. */
-#include "analysis/rowfile.h"
-#include "analysis/output_dir.h"
+/* netsched — resumable result files. See rowfile_internal.h. */
+#include "analysis/rowfile_internal.h"
+#include "analysis/output_dir_internal.h"
 #include "platforms/model/error.h"
-#include "platforms/model/text.h"
-#include "platforms/io/output_file.h"
+#include "platforms/model/text_internal.h"
+#include "platforms/io/output_file_internal.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
@@ -15,7 +15,7 @@
 struct NsRowFile {
   char *path;
   int fd;
-  NsOutputLock *lock;   /* spec->lock: this file's lock (analysis/output_dir.h) */
+  NsOutputLock *lock;   /* spec->lock: this file's lock (analysis/output_dir_internal.h) */
   GHashTable *keys;     /* key -> GINT_TO_POINTER(line) */
 };
 

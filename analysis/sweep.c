@@ -1,9 +1,9 @@
-/* netsched — running, resuming and merging sweeps. See sweep.h. */
-#include "analysis/output_dir.h"
-#include "analysis/rowfile.h"
-#include "analysis/sweep_private.h"
+/* netsched — running, resuming and merging sweeps. See sweep_internal.h. */
+#include "analysis/output_dir_internal.h"
+#include "analysis/rowfile_internal.h"
+#include "analysis/sweep_engine_internal.h"
 #include "platforms/model/error.h"
-#include "platforms/model/text.h"
+#include "platforms/model/text_internal.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>

@@ -2,12 +2,12 @@
  * rows.csv, aggregate.json, aggregate.csv and the plots. Everything is a
  * function of the rows alone, taken in task order, so an unsharded run and
  * a merge of shards write the same bytes. */
-#include "analysis/csv.h"
-#include "analysis/plot.h"
+#include "analysis/csv_internal.h"
+#include "analysis/plot_internal.h"
 #include "analysis/stats.h"
-#include "analysis/sweep_private.h"
+#include "analysis/sweep_engine_internal.h"
 #include "platforms/model/error.h"
-#include "platforms/io/output_file.h"
+#include "platforms/io/output_file_internal.h"
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>

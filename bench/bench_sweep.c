@@ -14,7 +14,7 @@
  * less). Then runs the same sweep as 4 shards, merges them, and checks that
  * the aggregate and the rows are byte-identical to the unsharded run's
  * (exit status 1 otherwise). Prints figures; it is no test. */
-#include "analysis/sweep.h"
+#include "analysis/sweep_internal.h"
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 #ifndef NETSCHED_CLI_H
 #define NETSCHED_CLI_H
 
-#include "analysis/progress.h"
+#include "analysis/progress_internal.h"
 #include "platforms/model/topology.h"
 #include "sched/planners/registry.h"
 #include "sched/ir/schedule.h"
@@ -50,7 +50,7 @@ int ns_cmd_sweep(int argc, char **argv);
 
 /* netsched-mpi (mpi/) sets this before ns_cmd_sweep(): given the loaded
  * sweep, it returns on rank 0 the executor that spreads the tasks over the
- * MPI ranks (analysis/sweep.h), and on the other ranks computes rows for
+ * MPI ranks (analysis/sweep_internal.h), and on the other ranks computes rows for
  * rank 0 until told to stop, then returns NULL with *served set. NULL
  * otherwise (the built-in worker processes). */
 struct NsSweep;
@@ -106,7 +106,7 @@ void ns_cli_print_json(struct _JsonBuilder *builder);
 gboolean ns_cli_check_writable(const char *path, GError **error);
 
 /* The progress of plan -o and verify FILE (cli/output.c): the shared
- * reporter (analysis/progress.h) on stderr in its AUTO mode — a line
+ * reporter (analysis/progress_internal.h) on stderr in its AUTO mode — a line
  * redrawn in place on a terminal, a plain line every 10 s in a log. */
 typedef struct {
   NsProgress *reporter;
@@ -130,7 +130,7 @@ gboolean ns_cli_progress_new(const NsCliProgressArgs *a, const char *what, const
                              NsProgress **reporter, GError **error);
 
 /* --resume and --overwrite (and sweep's deprecated --restart): what a run
- * does with an output directory holding results (analysis/outdir.h). */
+ * does with an output directory holding results (analysis/outdir_internal.h). */
 typedef struct {
   gboolean resume, overwrite, restart;
 } NsCliOutdirArgs;

@@ -2,7 +2,7 @@
  * a table, a CSV written row by row (resumable) and a plot. The engine is
  * analysis/experiment.c; this file parses options and hands it a
  * measurement that runs the simulator. */
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 #include "cli/cli.h"
 #include "cli/cli_sim.h"
 #include "platforms/model/error.h"

@@ -1,8 +1,8 @@
-/* netsched design — candidate cluster designs side by side (analysis/design.h):
+/* netsched design — candidate cluster designs side by side (analysis/design_internal.h):
  * from a scenario file, or from -T options on the command line. `scenario
  * run` is the same study read from a file. */
-#include "analysis/design.h"
-#include "analysis/scenario.h"
+#include "analysis/design_internal.h"
+#include "analysis/scenario_internal.h"
 #include "cli/cli.h"
 #include "cli/cli_sim.h"
 #include "platforms/model/error.h"
@@ -193,7 +193,7 @@ static gboolean study_designs(Study *s, const NsScenario *sc, GError **error)
 }
 
 /* The result files of a study in its output directory: the cross-design
- * files and every run's compare.csv (analysis/outdir.h). */
+ * files and every run's compare.csv (analysis/outdir_internal.h). */
 static const char *const study_results[] = { "design.csv", "summary.csv", "*/compare.csv",
                                               NULL };
 

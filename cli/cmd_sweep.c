@@ -7,7 +7,7 @@
  * The engine is analysis/sweep.c; this file parses options, picks the
  * shard (also from a Slurm job array), and hands the engine a measurement
  * that simulates schedules with SimGrid. */
-#include "analysis/sweep.h"
+#include "analysis/sweep_internal.h"
 #include "cli/cli.h"
 #include "platforms/model/error.h"
 #ifndef NETSCHED_SWEEP_NO_SIM

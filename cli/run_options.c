@@ -1,8 +1,8 @@
 /* netsched — the options every long command shares, one spelling each:
- * --progress and --progress-interval (the reporter of analysis/progress.h
+ * --progress and --progress-interval (the reporter of analysis/progress_internal.h
  * on stderr), --resume and --overwrite (the output-directory policy of
- * analysis/outdir.h), and repeatable list options. */
-#include "analysis/outdir.h"
+ * analysis/outdir_internal.h), and repeatable list options. */
+#include "analysis/outdir_internal.h"
 #include "cli/cli.h"
 #include "platforms/model/error.h"
 #include <math.h>

@@ -3,7 +3,7 @@
 #include "analysis/bounds.h"
 #include "analysis/bounds_allgather.h"
 #include "cli/cli.h"
-#include "platforms/io/hostlist_compress.h"
+#include "platforms/io/hostlist_compress_internal.h"
 #include "platforms/model/units.h"
 #include <json-glib/json-glib.h>
 #include <string.h>

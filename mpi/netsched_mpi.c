@@ -22,7 +22,7 @@
  * The ranks compute metrics only: SimGrid's library defines MPI's symbols
  * itself (SMPI), so this program cannot link the simulator.
  */
-#include "analysis/sweep.h"
+#include "analysis/sweep_internal.h"
 #include "cli/cli.h"
 #include "platforms/model/error.h"
 #include <fcntl.h>

@@ -5,9 +5,9 @@
  * exact messages, and the identity of a sharded-and-merged sweep with an
  * unsharded one. */
 #include "analysis/bounds.h"
-#include "analysis/rowfile.h"
+#include "analysis/rowfile_internal.h"
 #include "analysis/stats.h"
-#include "analysis/sweep.h"
+#include "analysis/sweep_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/gen/gtitm.h"
 #include "platforms/gen/shapes.h"

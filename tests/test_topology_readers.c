@@ -4,9 +4,9 @@
  * and the input limits (size, streams, byte-order marks, invisible
  * characters, the GraphML pre-check). */
 #include "platforms/model/error.h"
-#include "platforms/io/hostlist.h"
+#include "platforms/io/hostlist_internal.h"
 #include "platforms/io/read_options.h"
-#include "platforms/io/topology_input.h"
+#include "platforms/io/topology_input_internal.h"
 #include "platforms/io/topology_io.h"
 #include "tests/testutil.h"
 

@@ -1,7 +1,7 @@
 /* netsched — calibrated presets: gen:quadrics:N and gen:gige:N. See shapes.h.
  *
  * A preset is a generator specification with link values fitted from a
- * measured table (analysis/calibrate.h, the plain linear fit rounded to 4
+ * measured table (analysis/calibrate_internal.h, the plain linear fit rounded to 4
  * digits, per link of a two-link route) and the switches of the machine
  * the table was measured on. Its bundled calibration (scenarios/
  * calibrations/NAME.ini, fitted on this very topology between n0 and n1)

@@ -354,6 +354,27 @@ NsTopology *ns_shape_preset(const char *spec, GError **error)
   return t;
 }
 
+/**
+ * \function ns_shape_from_spec
+ * \brief Builds the topology of a generator specification ("gen:SPEC").
+ *
+ * SPEC is SHAPE:ARGS[:KEY=VALUE]... without the "gen:" prefix: a star,
+ * chain, tree, random tree, ring, mesh, torus, hypercube, fat tree,
+ * leaf/spine, dragonfly, hierarchy, preset or GT-ITM model, with the link
+ * options of shape_options.h. The specification is checked whole before it
+ * is parsed (no spaces, a known shape, each option once), and every size is
+ * bounded before it is formed.
+ *
+ * \param spec The specification, e.g. "chain:4,8" or "torus:8x8:ports=one".
+ * \param error Set on failure (see errors).
+ * \return The finalized topology (ns_topology_free() it), or NULL.
+ * \errors NS_ERROR_INPUT "gen:SPEC: what is wrong" naming the expected form
+ *         or the range of the value at fault.
+ * \complexity The generator's: O(|V| + |E|) for the shapes, plus the
+ *         routing's set-up (shortest paths: O(|M|·(|V| + |E|))).
+ * \source docs/topology-format.md, "Generated topologies"; the papers each shape
+ *         cites in its own file of platforms/gen/.
+ */
 NsTopology *ns_shape_from_spec(const char *spec, GError **error)
 {
   /* Also guarantees parts[0] (the shape) exists: g_strsplit("") is empty. */

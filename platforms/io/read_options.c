@@ -1,6 +1,6 @@
 /* netsched — format specifications with reader options (read_options.h). */
 #include "platforms/model/error.h"
-#include "platforms/io/hostlist.h"
+#include "platforms/io/hostlist_internal.h"
 #include "platforms/io/read_options.h"
 #include "platforms/model/units.h"
 
@@ -124,8 +124,12 @@ static gboolean parse_item(const char *text, const char *item, NsReadOptions *o,
  * \param text "native", "slurm:1Gbps:core=10Gbps", "graphml:largest-component",
  *        "simgrid", ...; NULL or "auto" guesses the format from the file name.
  * \param o Filled (ns_read_options_init() first, here).
- * \param error NS_ERROR_INPUT "format 'TEXT': what is wrong".
- * \return TRUE on success. Time complexity: O(length of text).
+ * \param error Set on failure (see errors).
+ * \return TRUE on success.
+ * \errors NS_ERROR_INPUT "format 'TEXT': what is wrong" (an unknown format,
+ *         an empty or unknown option, an option of another format).
+ * \complexity O(length of text).
+ * \source The format options table of docs/topology-format.md.
  */
 gboolean ns_read_options_parse(const char *text, NsReadOptions *o, GError **error)
 {

@@ -36,9 +36,9 @@
  * as many names in Nodes= and Switches= together.
  */
 #include "platforms/model/error.h"
-#include "platforms/io/hostlist.h"
+#include "platforms/io/hostlist_internal.h"
 #include "platforms/io/read_options.h"
-#include "platforms/io/topology_input.h"
+#include "platforms/io/topology_input_internal.h"
 #include "platforms/io/topology_io.h"
 #include "platforms/model/units.h"
 
@@ -598,10 +598,11 @@ static void announce_speeds(const Parser *P)
  *        when they are not connected); the other fields are ignored.
  * \param warn, warn_data Receive the speeds taken by default, the core
  *        assumed and finalize's findings (may be NULL).
- * \param error NS_ERROR_INPUT "source:line: what is wrong".
+ * \param error Set on failure (see errors).
  * \return The finalized topology, or NULL on error.
- *
- * Time complexity: O(len + expanded names + switches).
+ * \errors NS_ERROR_INPUT "source:line: what is wrong".
+ * \complexity O(len + expanded names + switches).
+ * \source Slurm's topology.conf(5) (topology/tree); docs/topology-format.md.
  */
 NsTopology *ns_topology_parse_slurm_with(const char *source, const char *text, gsize len,
                                          const NsReadOptions *o, NsWarnFunc warn,

@@ -6,7 +6,7 @@
  * resumable result is keyed by this digest. */
 #include "platforms/io/topology_digest.h"
 #include "platforms/io/topology_io.h"
-#include "platforms/model/topology_private.h"
+#include "platforms/model/topology_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +41,28 @@ static void put_double(GChecksum *c, double v)
   put_u64(c, bits);
 }
 
+/**
+ * \function ns_topology_digest
+ * \brief SHA-256 of a topology's canonical model.
+ *
+ * Fed to GChecksum directly, in this order: a version tag; every node in
+ * node-id order — kind, name, and for a machine its port model and k, for
+ * a switch its forwarding, buffering and buffer size; every link in
+ * link-id order — its two ends as stored, its bandwidth and latency (exact
+ * IEEE-754 bits, -0 as 0); the routing, the grid (sizes and wrap) and every
+ * explicit route as its node ids. Integers are 64-bit big-endian and
+ * strings length-prefixed, so no two models share an input. Where the
+ * topology came from (file name, generator text), its title, source line
+ * numbers and how any writer spells it are not part of it: two topologies
+ * with the same digest are the same network under the same routing.
+ *
+ * \param topo A finalized topology.
+ * \return 64 lowercase hex digits, newly allocated.
+ * \errors none (GLib aborts when memory runs out).
+ * \complexity O(|V| + |E| + total length of the explicit routes).
+ * \source docs/sweeps.md, "Resume keys"; issue 19 point 4 (a writer change
+ *         must not invalidate results).
+ */
 char *ns_topology_digest(const NsTopology *topo)
 {
   GChecksum *c = g_checksum_new(G_CHECKSUM_SHA256);
@@ -89,6 +111,23 @@ char *ns_topology_digest(const NsTopology *topo)
   return digest;
 }
 
+/**
+ * \function ns_topology_digest_legacy
+ * \brief The topology digest of netsched 0.x: SHA-256 of the native text.
+ *
+ * Only to recognise result files keyed before ns_topology_digest() (an
+ * alias on resume). The text holds the path the topology was read from, so
+ * it depends on how that path was spelled. tests/test_sweep.c pins its
+ * value for a few topologies: a writer change that would break the alias
+ * fails there.
+ *
+ * \param topo A finalized topology.
+ * \return 64 lowercase hex digits, newly allocated, or NULL.
+ * \errors NULL when the native writer refuses the topology (a node name
+ *         with control characters) or its text cannot be built.
+ * \complexity O(size of the native text).
+ * \source ns_topology_write_native(); docs/sweeps.md, "Resume keys".
+ */
 char *ns_topology_digest_legacy(const NsTopology *topo)
 {
   char *text = NULL;

@@ -4,8 +4,8 @@
  * function. */
 #include "platforms/model/topology.h"
 #include "platforms/model/error.h"
-#include "platforms/model/topology_private.h"
-#include "platforms/model/text.h"
+#include "platforms/model/topology_internal.h"
+#include "platforms/model/text_internal.h"
 #include "platforms/model/units.h"
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +42,15 @@ static void free_derived(NsTopology *t)
   g_clear_pointer(&t->preorder, g_free);
 }
 
+/**
+ * \function ns_topology_free
+ * \brief Frees a topology.
+ *
+ * \param topo The topology (NULL is accepted).
+ * \errors none.
+ * \complexity O(|V| + |E|).
+ * \source platforms/model/topology.h.
+ */
 void ns_topology_free(NsTopology *t)
 {
   if (t == NULL)

@@ -3,7 +3,7 @@
  * the input states, or the one its shape implies — and builds its tables, so
  * the model never depends on the routings above it. */
 #include "platforms/model/topology.h"
-#include "platforms/model/topology_private.h"
+#include "platforms/model/topology_internal.h"
 
 static const NsRoutingOps *routing_ops(NsRoutingKind kind)
 {

@@ -216,6 +216,27 @@ void ns_lower_bound_from_loads(const NsTopology *t, const NsLowerBound *cut,
                          .n_bottlenecks = ties };
 }
 
+/**
+ * \function ns_lower_bound_routed
+ * \brief The transmission lower bound for the routing in use.
+ *
+ * For the all-to-all, the busiest directed link under the topology's own
+ * routes when it exceeds the cut bound (ns_lower_bound()); the cut bound
+ * for the other collectives, on trees, under dimension-order routing and
+ * when the routed loads are too costly to count (NS_ROUTED_LOAD_MAX_WORK).
+ *
+ * \param topo A finalized topology.
+ * \param c The collective.
+ * \param msize Bytes of a chunk.
+ * \param root The broadcast's root machine (ignored otherwise).
+ * \param n_segments The broadcast's number of segments (ignored otherwise).
+ * \param out Filled with the bound, its kind and what binds.
+ * \errors none.
+ * \complexity That of ns_lower_bound() plus ns_a2a_routed_loads():
+ *         O(|M|·|V|) for destination-based routings, O(|M|²·route length)
+ *         for explicit routes.
+ * \source docs/architecture.md, "Two lower bounds"; issue 17 items 1-2.
+ */
 void ns_lower_bound_routed(const NsTopology *t, NsCollective c, uint64_t msize, int root,
                            uint32_t n_segments, NsLowerBound *out)
 {

@@ -1,7 +1,7 @@
 /* netsched — schedule streams: the reader. See schedule_stream.h and
  * docs/schedule-format.md.
  *
- * The reader pulls tokens from NsTok (schedule_stream_private.h) and
+ * The reader pulls tokens from NsTok (schedule_stream_internal.h) and
  * checks the schema as values arrive, so that a schedule is never held as
  * a document tree. It gives the messages of the former tree reader, in the
  * same order of precedence:
@@ -28,7 +28,7 @@
  * phase line is a phase, trailing object lines carry sync edges, routes and
  * the end counts. The reader stops at the first error there, in line order.
  */
-#include "sched/io/schedule_stream_private.h"
+#include "sched/io/schedule_stream_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/model/units.h"
 #include "sched/io/schedule_json.h"

@@ -13,7 +13,7 @@
 #include "sched/io/schedule_stream.h"
 #include "sched/io/schedule_json.h"
 #include "platforms/model/error.h"
-#include "platforms/io/output_file.h"
+#include "platforms/io/output_file_internal.h"
 #include "platforms/model/units.h"
 
 #include <errno.h>
@@ -566,7 +566,7 @@ gboolean ns_schedule_save(const NsSchedule *s, NsScheduleFormat format, const ch
 {
   if (!check_writable(s, path, error))
     return FALSE;
-  /* A temporary file renamed over `path` (platforms/io/output_file.h): a
+  /* A temporary file renamed over `path` (platforms/io/output_file_internal.h): a
    * link there is replaced, not written through, and a failed write
    * leaves the old file; a device or pipe is written directly. */
   char *temp = NULL;

@@ -2,7 +2,7 @@
 #include "sched/ir/schedule.h"
 #include "platforms/model/error.h"
 #include "platforms/model/topology.h"
-#include "platforms/io/topology_input.h"
+#include "platforms/io/topology_input_internal.h"
 #include <string.h>
 
 static const char *const collective_names[] = {
@@ -215,6 +215,15 @@ gboolean ns_schedule_stream_finish(NsSchedule *s, uint32_t *n_phases, uint64_t *
   return ok;
 }
 
+/**
+ * \function ns_schedule_free
+ * \brief Frees a schedule, its phases and its chunks.
+ *
+ * \param s The schedule (NULL is accepted).
+ * \errors none.
+ * \complexity O(phases + transfers).
+ * \source sched/ir/schedule.h.
+ */
 void ns_schedule_free(NsSchedule *s)
 {
   if (s == NULL)

@@ -43,6 +43,20 @@ static gboolean same_name(const char *a, const char *b)
   return *a == *b;
 }
 
+/**
+ * \function ns_planner_find
+ * \brief Finds a registered planner by collective and name.
+ *
+ * '-' and '_' count as the same character, so "linear-cf" and "linear_cf"
+ * find the same planner.
+ *
+ * \param collective The collective.
+ * \param algorithm The algorithm's name, or "collective/algorithm".
+ * \return The registry entry (static, not to be freed), or NULL if unknown.
+ * \errors none (NULL for an unknown name).
+ * \complexity O(registered planners · name length).
+ * \source sched/planners/planners.def.
+ */
 const NsPlanner *ns_planner_find(NsCollective collective, const char *algorithm)
 {
   for (gsize i = 0; i < G_N_ELEMENTS(planners); i++)
@@ -141,6 +155,31 @@ NsSchedule *ns_plan_streamed(const NsTopology *topo, NsCollective collective,
   return s;
 }
 
+/**
+ * \function ns_plan
+ * \brief Plans a collective on a topology with a registered algorithm.
+ *
+ * Looks the algorithm up (ns_planner_find()), checks the collective's size
+ * limit and the planner's needs (a switch tree for tree-only planners) and
+ * runs it; the schedule is held whole (ns_plan_streamed() hands the phases
+ * on instead).
+ *
+ * \param topo A finalized topology.
+ * \param collective NS_COLL_ALLTOALL, NS_COLL_ALLGATHER or NS_COLL_BCAST.
+ * \param algorithm A registered name ("faraj", "lr3", "linear-cf", ...; '-'
+ *        and '_' alike) or an MPI library's selector ("mpich", "ompi").
+ * \param params Message size, root, segment size, arity, sync scheme.
+ * \param error Set on failure (see errors).
+ * \return The schedule (ns_schedule_free() it), or NULL.
+ * \errors NS_ERROR_INPUT for an unknown algorithm (the known ones of the
+ *         collective are listed) or bad parameters, NS_ERROR_UNSUPPORTED when
+ *         a tree-only planner meets another fabric or the collective is too
+ *         large, and what the planner itself reports.
+ * \complexity The planner's (each planner's file states it); the schedule
+ *         holds O(transfers) memory.
+ * \source sched/planners/planners.def and docs/algorithms.md name each
+ *         algorithm's paper and section.
+ */
 NsSchedule *ns_plan(const NsTopology *topo, NsCollective collective, const char *algorithm,
                     const NsPlanParams *params, GError **error)
 {

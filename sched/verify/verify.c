@@ -5,7 +5,7 @@
 #include "sched/io/schedule_stream.h"
 #include "platforms/model/error.h"
 #include "sched/bound/lower_bound.h"
-#include "sched/verify/relay_set_private.h"
+#include "sched/verify/relay_set_internal.h"
 #include "sched/ir/route.h"
 #include "sched/ir/sync.h"
 #include <pthread.h>
@@ -46,6 +46,18 @@ NsCheck ns_finding_check(NsFindingKind k)
   return NS_CHECK_OPTIMAL;
 }
 
+/**
+ * \function ns_verify_options_init
+ * \brief Sets verification options to their defaults.
+ *
+ * Every check on, coverage of all the topology's machines, the default
+ * limits on what a session keeps; change fields after this call.
+ *
+ * \param opt The options to fill.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/verify.md.
+ */
 void ns_verify_options_init(NsVerifyOptions *opt)
 {
   opt->port = NS_PORT_TOPOLOGY;
@@ -76,6 +88,15 @@ gboolean ns_verify_tail_needs_phases(const NsSchedule *header, const NsSchedule 
   return window != ns_verify_stepped(header); /* the steps change what is checked */
 }
 
+/**
+ * \function ns_verify_report_clear
+ * \brief Frees what a verification report holds and empties it.
+ *
+ * \param r A report filled by ns_verify() or a session (or zeroed).
+ * \errors none.
+ * \complexity O(findings kept).
+ * \source docs/verify.md.
+ */
 void ns_verify_report_clear(NsVerifyReport *r)
 {
   if (r->findings != NULL)
@@ -85,6 +106,20 @@ void ns_verify_report_clear(NsVerifyReport *r)
   memset(r, 0, sizeof *r);
 }
 
+/**
+ * \function ns_verify_passed
+ * \brief Whether every check that ran found nothing.
+ *
+ * Optimality and shortest paths are informative unless `required` asks
+ * for them.
+ *
+ * \param r A filled report.
+ * \param required NsRequire bits: NS_REQUIRE_OPTIMAL, NS_REQUIRE_SHORTEST.
+ * \return TRUE when the schedule passes.
+ * \errors none.
+ * \complexity O(number of checks).
+ * \source docs/verify.md.
+ */
 gboolean ns_verify_passed(const NsVerifyReport *r, unsigned required)
 {
   for (int c = 0; c < NS_N_CHECKS; c++) {
@@ -1339,6 +1374,31 @@ static const NsVerifyOptions *options_or_defaults(const NsVerifyOptions *opt,
   return defaults;
 }
 
+/**
+ * \function ns_verify
+ * \brief Verifies a schedule held whole on a topology.
+ *
+ * Matches schedule machines to topology machines by name, then checks
+ * coverage, completeness (chunk ownership replayed phase by phase),
+ * contention on directed edges weighted by bandwidth, ports, sync edges,
+ * shortest paths and optimality against the bound of the routing in use;
+ * the same checks as a session (ns_verify_begin()) fed the phases.
+ *
+ * \param topo A finalized topology.
+ * \param s The schedule.
+ * \param opt Options (ns_verify_options_init()).
+ * \param report Filled with the findings (ns_verify_report_clear() it).
+ * \param error Set when the schedule cannot be checked at all (see errors).
+ * \return TRUE when the checks ran (look at the report for the verdict:
+ *         ns_verify_passed()); FALSE on error.
+ * \errors NS_ERROR_INPUT when a machine name is unknown to the topology, a
+ *         listed name is not a machine of it, or indices are out of range;
+ *         failed checks are findings, not errors.
+ * \complexity O(Σ route lengths + Σ chunks + required pairs), plus one route
+ *         per relayed all-to-all message for the shortest-path check; memory
+ *         O(chunks) plus O(|E| + |M|).
+ * \source Faraj and Yuan §3 (contention on directed links); docs/verify.md.
+ */
 gboolean ns_verify(const NsTopology *topo, const NsSchedule *s, const NsVerifyOptions *opt,
                    NsVerifyReport *r, GError **error)
 {

@@ -14,18 +14,18 @@
  *     its key or refuses the row ("row of another configuration" is an
  *     error, never a row kept), and the keys are remembered so the caller
  *     runs only what is missing; optionally a key seen twice is an error;
- *   - optionally the file's lock (analysis/output_dir.h), so two runs never
+ *   - optionally the file's lock (analysis/output_dir_internal.h), so two runs never
  *     append to one file; the kernel drops it when the process dies, even
  *     by SIGKILL (a caller that locks the whole directory needs none);
  *   - never written through a link: a resumed file is opened O_NOFOLLOW
  *     (a link is refused), a file started over is a new file renamed over
- *     the old one (platforms/io/output_file.h).
+ *     the old one (platforms/io/output_file_internal.h).
  * Digests of configurations are ns_row_digest(): 64 bits of SHA-256.
  */
 #ifndef NETSCHED_ROWFILE_H
 #define NETSCHED_ROWFILE_H
 
-#include "platforms/io/output_file.h" /* ns_write_all */
+#include "platforms/io/output_file_internal.h" /* ns_write_all */
 #include "platforms/model/topology.h" /* NsWarnFunc */
 #include <glib.h>
 

@@ -4,7 +4,7 @@
 #ifndef NETSCHED_SWEEP_PRIVATE_H
 #define NETSCHED_SWEEP_PRIVATE_H
 
-#include "analysis/sweep.h"
+#include "analysis/sweep_internal.h"
 #include "sched/ir/schedule.h"
 
 /* Version of the row schema: part of every key, so rows of an older

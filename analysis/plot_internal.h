@@ -47,7 +47,7 @@ void ns_gnuplot_output(GString *script, const char *name);
  * no error, so the caller can warn and keep its data. gnuplot failing, or
  * an output missing or incomplete (a full disk): FALSE with NS_ERROR_IO
  * "DIR/NAME: ...", and no output replaced.
- * The caller holds `dir`'s lock (analysis/output_dir.h): private
+ * The caller holds `dir`'s lock (analysis/output_dir_internal.h): private
  * directories that a run killed by SIGKILL during a plot left in `dir` are
  * removed first.
  */
