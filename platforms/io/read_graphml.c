@@ -1581,6 +1581,24 @@ NsTopology *ns_topology_parse_graphml(const char *source, const char *text, gsiz
   return ns_topology_parse_graphml_with(source, text, len, &o, warn, warn_data, error);
 }
 
+/**
+ * \function ns_topology_parse_graphml_with
+ * \brief Reads GraphML in memory with the GraphML options.
+ *
+ * \param source Name used in messages (NULL: "<graphml>").
+ * \param text The GraphML text (at most NS_TOPOLOGY_MAX_BYTES).
+ * \param len Its length.
+ * \param o machines-per-switch, largest-component and bandwidth (Topology Zoo graphs); the other
+ *        fields are ignored.
+ * \param warn Receives non-fatal findings (may be NULL).
+ * \param warn_data Passed to `warn`.
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors those of ns_topology_parse_graphml().
+ * \complexity that of ns_topology_parse_graphml().
+ * \source docs/topology-format.md, "Graphs without netsched's attributes (Internet Topology
+ *        Zoo)".
+ */
 NsTopology *ns_topology_parse_graphml_with(const char *source, const char *text, gsize len,
                                            const NsReadOptions *o, NsWarnFunc warn,
                                            void *warn_data, GError **error)

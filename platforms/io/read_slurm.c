@@ -549,12 +549,42 @@ static gboolean build(Parser *P, NsTopology *topo)
   return ok;
 }
 
+/**
+ * \function ns_topology_parse_slurm
+ * \brief Reads a Slurm topology.conf in memory, LinkSpeed ignored.
+ *
+ * ns_topology_parse_slurm_with() with no option.
+ *
+ * \param source Name used in messages (NULL: "<topology.conf>").
+ * \param text, len The file (need not be NUL-terminated).
+ * \param warn, warn_data Receive non-fatal findings (may be NULL).
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors NS_ERROR_INPUT "source:line: what is wrong".
+ * \complexity O(len + expanded names + switches).
+ * \source Slurm's topology.conf(5); docs/topology-format.md.
+ */
 NsTopology *ns_topology_parse_slurm(const char *source, const char *text, gsize len,
                                     NsWarnFunc warn, void *warn_data, GError **error)
 {
   return ns_topology_parse_slurm_unit(source, text, len, 0, warn, warn_data, error);
 }
 
+/**
+ * \function ns_topology_parse_slurm_unit
+ * \brief Reads a Slurm topology.conf whose LinkSpeed=1 is `link_unit` bit/s.
+ *
+ * \param source Name used in messages (NULL: "<topology.conf>").
+ * \param text, len The file (need not be NUL-terminated).
+ * \param link_unit Bit/s of LinkSpeed=1; 0 ignores LinkSpeed (a warning).
+ * \param warn, warn_data Receive non-fatal findings (may be NULL).
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors NS_ERROR_INPUT "source:line: what is wrong".
+ * \complexity O(len + expanded names + switches).
+ * \source Slurm's topology.conf(5); docs/topology-format.md, "LinkSpeed
+ *         needs a unit".
+ */
 NsTopology *ns_topology_parse_slurm_unit(const char *source, const char *text, gsize len,
                                          double link_unit, NsWarnFunc warn, void *warn_data,
                                          GError **error)

@@ -13,6 +13,20 @@ static gboolean has_suffix(const char *s, const char *suffix)
   return n >= k && g_ascii_strcasecmp(s + n - k, suffix) == 0;
 }
 
+/**
+ * \function ns_topo_format_guess
+ * \brief A topology file's format from its name.
+ *
+ * *.graphml and *.xml: GraphML (the loaders read a guessed GraphML file
+ * whose root element is <platform> as SimGrid); topology.conf and *.conf:
+ * Slurm; anything else: native.
+ *
+ * \param path The file name.
+ * \return The format.
+ * \errors none.
+ * \complexity O(length of path).
+ * \source docs/topology-format.md.
+ */
 NsTopoFormat ns_topo_format_guess(const char *path)
 {
   if (path == NULL)
@@ -109,6 +123,19 @@ NsTopology *ns_topology_load_limited(const char *path, NsTopoFormat format, gsiz
   return load(path, &o, max_bytes, warn, warn_data, error);
 }
 
+/**
+ * \function ns_topology_load_slurm
+ * \brief Reads a Slurm topology.conf file whose LinkSpeed=1 is `link_unit`.
+ *
+ * \param path The file.
+ * \param link_unit Bit/s of LinkSpeed=1; 0 ignores LinkSpeed (a warning).
+ * \param warn, warn_data Receive non-fatal findings (may be NULL).
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors Those of ns_topology_load_limited().
+ * \complexity That of ns_topology_load_limited().
+ * \source docs/topology-format.md, "Slurm topology.conf".
+ */
 NsTopology *ns_topology_load_slurm(const char *path, double link_unit, NsWarnFunc warn,
                                    void *warn_data, GError **error)
 {

@@ -444,6 +444,18 @@ static void dot_id(GString *out, const char *s)
   g_string_append_c(out, '"');
 }
 
+/**
+ * \function ns_topology_write_dot
+ * \brief Writes a topology as a Graphviz graph (for pictures only).
+ *
+ * \param topo A finalized topology.
+ * \param out The stream (flushed and checked).
+ * \param error Set on failure (see errors).
+ * \return TRUE when everything was written.
+ * \errors NS_ERROR_IO when the stream cannot be written.
+ * \complexity O(|V| + |E|).
+ * \source docs/topology-format.md, "DOT".
+ */
 gboolean ns_topology_write_dot(const NsTopology *topo, FILE *out, GError **error)
 {
   GString *o = g_string_new(NULL);
@@ -517,6 +529,25 @@ static void xml_text(GString *out, const char *s)
   g_free(e);
 }
 
+/**
+ * \function ns_topology_write_graphml
+ * \brief Writes a topology as GraphML that the GraphML reader takes back.
+ *
+ * An undirected graph with the keys read_graphml.c understands (kind,
+ * bandwidth and latency printed exactly, forwarding and buffering of every
+ * switch, buffer when specified); reading it back gives the same nodes and
+ * links in the same order.
+ *
+ * \param topo A finalized topology.
+ * \param out The stream (flushed and checked).
+ * \param error Set on failure (see errors).
+ * \return TRUE when everything was written.
+ * \errors NS_ERROR_UNSUPPORTED for names with control characters or not
+ *         UTF-8, or what GraphML cannot carry (explicit routes);
+ *         NS_ERROR_IO when the stream cannot be written.
+ * \complexity O(|V| + |E|).
+ * \source docs/topology-format.md, "GraphML".
+ */
 gboolean ns_topology_write_graphml(const NsTopology *topo, FILE *out, GError **error)
 {
   if (!writable_names(topo, "GraphML", error))

@@ -382,6 +382,20 @@ void ns_lower_bound(const NsTopology *topo, NsCollective c, uint64_t msize, int 
   bisection_cuts(&x);
 }
 
+/**
+ * \function ns_lower_bound_describe
+ * \brief What binds a lower bound, in words.
+ *
+ * E.g. "link s0->s1 (|M_u|·|M_v| = 768 messages at 10Gbps)" or the port
+ * bound of a machine.
+ *
+ * \param topo The topology the bound was computed on.
+ * \param b The bound.
+ * \return Newly allocated text.
+ * \errors none.
+ * \complexity O(1) plus the names quoted.
+ * \source docs/architecture.md, "Two lower bounds".
+ */
 char *ns_lower_bound_describe(const NsTopology *topo, const NsLowerBound *b)
 {
   g_autofree char *what = NULL;

@@ -22,8 +22,28 @@ static const char *const check_names[NS_N_CHECKS] = {
   [NS_CHECK_COVERAGE] = "coverage",
 };
 
+/**
+ * \function ns_check_name
+ * \brief A check's name in reports ("dataflow", "contention", ...).
+ *
+ * \param c The check.
+ * \return A static string.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/verify.md.
+ */
 const char *ns_check_name(NsCheck c) { return check_names[c]; }
 
+/**
+ * \function ns_finding_check
+ * \brief The check a kind of finding belongs to.
+ *
+ * \param k The finding's kind.
+ * \return The check that reports it.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/verify.md.
+ */
 NsCheck ns_finding_check(NsFindingKind k)
 {
   switch (k) {
@@ -69,6 +89,19 @@ void ns_verify_options_init(NsVerifyOptions *opt)
   opt->max_kept = NS_VERIFY_MAX_KEPT;
 }
 
+/**
+ * \function ns_verify_stepped
+ * \brief Whether a schedule is checked step by step.
+ *
+ * A posted schedule under the sync scheme window:W is checked per step of
+ * W transfers a machine, not per phase.
+ *
+ * \param s The schedule (its header suffices).
+ * \return TRUE for posted execution under window:W.
+ * \errors none.
+ * \complexity O(length of the sync scheme's name).
+ * \source docs/verify.md.
+ */
 gboolean ns_verify_stepped(const NsSchedule *s)
 {
   NsSyncScheme scheme;
@@ -76,6 +109,22 @@ gboolean ns_verify_stepped(const NsSchedule *s)
          ns_sync_scheme_parse(s->sync_scheme, &scheme, NULL) && scheme.kind == NS_SYNC_WINDOW;
 }
 
+/**
+ * \function ns_verify_tail_needs_phases
+ * \brief Whether a session that kept no phases cannot end with this tail.
+ *
+ * True when the tail brings sync edges or routes, or a sync scheme that
+ * changes whether the posted schedule is checked step by step (JSON writes
+ * sync_scheme after the phases); callers that can read the schedule again
+ * then keep its phases.
+ *
+ * \param header The header the session began with.
+ * \param tail What came after the phases.
+ * \return TRUE when the phases are needed.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/verify.md.
+ */
 gboolean ns_verify_tail_needs_phases(const NsSchedule *header, const NsSchedule *tail)
 {
   if (tail->sync->len > 0 || tail->sync_set || (tail->routes != NULL && tail->routes->len > 0))
@@ -1437,6 +1486,27 @@ struct NsVerifySession {
   gboolean failed, ended;
 };
 
+/**
+ * \function ns_verify_begin
+ * \brief Starts verifying a schedule phase by phase.
+ *
+ * The session checks each phase as it comes and keeps only what later
+ * phases and the final checks need (holdings, relays, stamps), unless the
+ * header carries sync edges or routes or NS_VERIFY_KEEP is given: then it
+ * keeps the phases (16 bytes a transfer) and checks the whole at the end.
+ *
+ * \param topo A finalized topology.
+ * \param header A schedule without phases (any it holds are ignored),
+ *        copied.
+ * \param opt Options, or NULL for the defaults.
+ * \param flags NsVerifyFlags.
+ * \param error Set on failure (see errors).
+ * \return The session (ns_verify_session_free() it), or NULL.
+ * \errors NS_ERROR_INPUT when the header cannot be checked (a machine
+ *         unknown to the topology, a bad root).
+ * \complexity O(|E| + |M| + holdings) time and memory.
+ * \source docs/verify.md.
+ */
 NsVerifySession *ns_verify_begin(const NsTopology *topo, const NsSchedule *header,
                                  const NsVerifyOptions *opt, unsigned flags, GError **error)
 {
@@ -1471,6 +1541,22 @@ NsVerifySession *ns_verify_begin(const NsTopology *topo, const NsSchedule *heade
   return vs;
 }
 
+/**
+ * \function ns_verify_whole
+ * \brief Verifies a schedule held whole and returns the ended session.
+ *
+ * As ns_verify(), for callers that describe findings through sessions.
+ *
+ * \param topo A finalized topology.
+ * \param s The schedule; taken (freed on error too).
+ * \param opt Options, or NULL for the defaults.
+ * \param report Filled with the findings.
+ * \param error Set on failure (see errors).
+ * \return The ended session owning `s`, or NULL.
+ * \errors Those of ns_verify().
+ * \complexity That of ns_verify().
+ * \source docs/verify.md.
+ */
 NsVerifySession *ns_verify_whole(const NsTopology *topo, NsSchedule *s,
                                  const NsVerifyOptions *opt, NsVerifyReport *report,
                                  GError **error)
@@ -1492,11 +1578,40 @@ NsVerifySession *ns_verify_whole(const NsTopology *topo, NsSchedule *s,
   return vs;
 }
 
+/**
+ * \function ns_verify_session_keeps
+ * \brief Whether a session keeps the phases (NS_VERIFY_KEEP, sync edges or
+ *        routes).
+ *
+ * \param vs The session.
+ * \return TRUE when it keeps them.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/verify.md.
+ */
 gboolean ns_verify_session_keeps(const NsVerifySession *vs)
 {
   return vs->kept != NULL;
 }
 
+/**
+ * \function ns_verify_phase
+ * \brief Checks the next phase of a session.
+ *
+ * Data flow, contention, ports, shortest paths and the phase's share of
+ * the transmission time; the arrays are not kept.
+ *
+ * \param vs The session.
+ * \param transfers The phase's transfers.
+ * \param n How many.
+ * \param chunk_pool The chunks of multi-chunk transfers (offsets as in
+ *        NsSchedule).
+ * \param error Set on failure (see errors).
+ * \return FALSE on error; the session can then only be freed.
+ * \errors NS_ERROR_INPUT for an index out of range ("transfer #T ...").
+ * \complexity O(Σ route lengths + chunks of the phase).
+ * \source Faraj and Yuan §3; docs/verify.md.
+ */
 gboolean ns_verify_phase(NsVerifySession *vs, const NsTransfer *transfers, uint64_t n,
                          const uint32_t *chunk_pool, GError **error)
 {
@@ -1566,6 +1681,23 @@ static void take_tail(NsSchedule *s, const NsSchedule *tail)
   }
 }
 
+/**
+ * \function ns_verify_end
+ * \brief The final checks of a session (completeness, optimality, sync).
+ *
+ * Once per session.
+ *
+ * \param vs The session.
+ * \param tail The sync scheme, and sync edges and routes that came after
+ *        the phases (may be NULL).
+ * \param report Cleared, then filled with the findings.
+ * \param error Set on failure (see errors).
+ * \return FALSE on error.
+ * \errors NS_ERROR_UNSUPPORTED when a session that kept no phases gets sync
+ *         edges or routes in the tail; otherwise those of ns_verify().
+ * \complexity O(holdings + required pairs), the whole schedule when kept.
+ * \source docs/verify.md.
+ */
 gboolean ns_verify_end(NsVerifySession *vs, const NsSchedule *tail, NsVerifyReport *report,
                        GError **error)
 {
@@ -1597,6 +1729,20 @@ gboolean ns_verify_end(NsVerifySession *vs, const NsSchedule *tail, NsVerifyRepo
   return ok;
 }
 
+/**
+ * \function ns_verify_session_schedule
+ * \brief A schedule to describe an ended session's findings with.
+ *
+ * The whole schedule when kept; else the header with the transfers the
+ * findings name at their indices (the others are reserved memory, never
+ * written nor read).
+ *
+ * \param vs An ended session.
+ * \return The schedule, owned by the session.
+ * \errors none.
+ * \complexity O(findings) the first time.
+ * \source docs/verify.md.
+ */
 const NsSchedule *ns_verify_session_schedule(NsVerifySession *vs)
 {
   if (vs->kept != NULL)
@@ -1631,6 +1777,15 @@ const NsSchedule *ns_verify_session_schedule(NsVerifySession *vs)
   return d;
 }
 
+/**
+ * \function ns_verify_session_free
+ * \brief Frees a session and all it holds.
+ *
+ * \param vs The session (NULL is accepted).
+ * \errors none.
+ * \complexity O(what it holds).
+ * \source docs/verify.md.
+ */
 void ns_verify_session_free(NsVerifySession *vs)
 {
   if (vs == NULL)
