@@ -121,6 +121,19 @@ static gboolean routed_figures(const NsTopology *t, uint64_t msize, NsA2ABound *
   return ok;
 }
 
+/**
+ * \function ns_a2a_bound
+ * \brief The all-to-all bounds of a topology: both bounds, routed loads, path lengths.
+ *
+ * \param topo A finalized topology.
+ * \param msize Bytes of a message.
+ * \param out Filled.
+ * \errors none.
+ * \complexity O(|V| + |M|·depth) on a tree; O(|M|·dims) on rings, meshes and tori; O(|M|·|V|)
+ *        elsewhere; past NS_ROUTED_LOAD_MAX_WORK the routed figures are skipped and path lengths
+ *        come from 2^22 seeded random pairs.
+ * \source Faraj and Yuan §3 (Lemma 1); docs/architecture.md, "Two lower bounds".
+ */
 void ns_a2a_bound(const NsTopology *t, uint64_t msize, NsA2ABound *out)
 {
   int p = ns_topology_n_machines(t);

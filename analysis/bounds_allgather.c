@@ -2,8 +2,18 @@
 #include "analysis/bounds_allgather.h"
 #include "platforms/model/error.h"
 #include "platforms/routing/tree.h"
-#include "sched/planners/allgather/allgather_ring_common.h"
+#include "sched/planners/allgather/allgather_ring_common_internal.h"
 
+/**
+ * \function ns_allgather_bandwidth
+ * \brief The slowest machine link: the B of the all-gather bounds.
+ *
+ * \param topo A finalized topology.
+ * \return Bit/s.
+ * \errors none.
+ * \complexity O(P).
+ * \source dissertation §3.3 (all-gather: Theorem 3, Algorithms 1-3).
+ */
 double ns_allgather_bandwidth(const NsTopology *topo)
 {
   double b = G_MAXDOUBLE;
@@ -14,6 +24,17 @@ double ns_allgather_bandwidth(const NsTopology *topo)
   return b;
 }
 
+/**
+ * \function ns_allgather_lower_bound
+ * \brief The lower bound of any all-gather: (P−1)·msize·8/B.
+ *
+ * \param topo A finalized topology.
+ * \param msize Bytes of a block.
+ * \return Seconds.
+ * \errors none.
+ * \complexity O(P).
+ * \source dissertation §3.3 (all-gather: Theorem 3, Algorithms 1-3).
+ */
 double ns_allgather_lower_bound(const NsTopology *topo, uint64_t msize)
 {
   int p = ns_topology_n_machines(topo);
@@ -30,6 +51,20 @@ static gboolean any_store_and_forward(const NsTopology *topo)
   return FALSE;
 }
 
+/**
+ * \function ns_allgather_ring_time
+ * \brief The estimate of a contention-free ring of maximum path length d.
+ *
+ * \param topo A finalized topology.
+ * \param msize Bytes of a block.
+ * \param d The ring's maximum path length (switches).
+ * \param pkt Packet size for the store-and-forward term.
+ * \return Seconds: (P−1)·msize·8/B + (d−1)(P−1)·pkt·8/B, the second term only when some switch
+ *        stores and forwards.
+ * \errors none.
+ * \complexity O(|V|).
+ * \source dissertation §3.3 (all-gather: Theorem 3, Algorithms 1-3).
+ */
 double ns_allgather_ring_time(const NsTopology *topo, uint64_t msize, int d, uint64_t pkt)
 {
   int p = ns_topology_n_machines(topo);
@@ -39,6 +74,16 @@ double ns_allgather_ring_time(const NsTopology *topo, uint64_t msize, int d, uin
   return t;
 }
 
+/**
+ * \function ns_allgather_lr1_path
+ * \brief The maximum path length of Algorithm 1's ring (LR1).
+ *
+ * \param topo A finalized topology.
+ * \return Switches, or −1 on a fabric other than a switch tree.
+ * \errors none.
+ * \complexity that of the ring's construction, O(P·depth).
+ * \source dissertation §3.3, Algorithm 1.
+ */
 int ns_allgather_lr1_path(const NsTopology *topo)
 {
   if (ns_topology_routing(topo) != NS_ROUTING_TREE)
@@ -50,6 +95,16 @@ int ns_allgather_lr1_path(const NsTopology *topo)
   return d;
 }
 
+/**
+ * \function ns_allgather_lr2_path
+ * \brief The maximum path length of Algorithm 2's ring (LR2).
+ *
+ * \param topo A finalized topology.
+ * \return Switches, or −1 on another fabric or when Theorem 3's condition fails.
+ * \errors none.
+ * \complexity O(P·depth).
+ * \source dissertation §3.3, Algorithm 2, Theorem 3.
+ */
 int ns_allgather_lr2_path(const NsTopology *topo)
 {
   if (ns_topology_routing(topo) != NS_ROUTING_TREE)
@@ -60,6 +115,18 @@ int ns_allgather_lr2_path(const NsTopology *topo)
   return d;
 }
 
+/**
+ * \function ns_allgather_lr3_path
+ * \brief The maximum path length of Algorithm 3's optimal ring (LR3).
+ *
+ * \param topo A finalized topology.
+ * \param error Set on failure (see errors).
+ * \return Switches, or −1.
+ * \errors NS_ERROR_UNSUPPORTED on a fabric other than a switch tree, or the error of
+ *        ns_ring_lr3() when the exact programme refuses the topology.
+ * \complexity that of LR3's dynamic programme.
+ * \source dissertation §3.3, Algorithm 3.
+ */
 int ns_allgather_lr3_path(const NsTopology *topo, GError **error)
 {
   if (ns_topology_routing(topo) != NS_ROUTING_TREE) {
@@ -73,6 +140,20 @@ int ns_allgather_lr3_path(const NsTopology *topo, GError **error)
   return d;
 }
 
+/**
+ * \function ns_allgather_bound
+ * \brief Every all-gather bound and ring estimate of a topology in one go.
+ *
+ * \param topo A finalized topology.
+ * \param msize Bytes of a block.
+ * \param pkt Packet size for the store-and-forward term.
+ * \param out Filled (lr3 −1 when LR3 refused).
+ * \param error Set on failure (see errors).
+ * \return FALSE only when LR3 refused the topology.
+ * \errors those of ns_allgather_lr3_path().
+ * \complexity that of the three rings.
+ * \source dissertation §3.3 (all-gather: Theorem 3, Algorithms 1-3).
+ */
 gboolean ns_allgather_bound(const NsTopology *topo, uint64_t msize, uint64_t pkt,
                             NsAllgatherBound *out, GError **error)
 {

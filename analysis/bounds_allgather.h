@@ -14,7 +14,7 @@
  *     least as many directly attached machines as directly attached
  *     switches (Theorem 3); on a single switch d = 1.
  * The LR1/LR2/LR3 path lengths come from the ring builders of
- * sched/planners/allgather/allgather_ring_common.h.
+ * sched/planners/allgather/allgather_ring_common_internal.h.
  */
 #ifndef NETSCHED_BOUNDS_ALLGATHER_H
 #define NETSCHED_BOUNDS_ALLGATHER_H

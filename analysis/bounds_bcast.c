@@ -4,6 +4,21 @@
 #include <math.h>
 #include <string.h>
 
+/**
+ * \function ns_bcast_tree_shape
+ * \brief Height and largest degree of a broadcast tree.
+ *
+ * \param n Number of machines.
+ * \param root The root machine index.
+ * \param parent parent[m]: the machine m receives from (parent[root] = -1).
+ * \param height Receives H, edges on the longest root-to-machine path.
+ * \param degree Receives D, the largest number of children.
+ * \param error Set on failure (see errors).
+ * \return FALSE when parent[] is not a tree rooted at root.
+ * \errors NS_ERROR_INPUT for an index out of range, a second root or a cycle.
+ * \complexity O(n).
+ * \source dissertation Table 3.7 (broadcast estimates).
+ */
 gboolean ns_bcast_tree_shape(int n, int root, const int *parent, int *height, int *degree,
                              GError **error)
 {
@@ -59,6 +74,20 @@ gboolean ns_bcast_tree_shape(int n, int root, const int *parent, int *height, in
   return TRUE;
 }
 
+/**
+ * \function ns_bcast_schedule_tree
+ * \brief The broadcast tree of a planned bcast schedule.
+ *
+ * \param s A bcast schedule.
+ * \param parent Receives, per schedule machine, the machine it receives its segments from (-1
+ *        for the root).
+ * \param error Set on failure (see errors).
+ * \return FALSE when there is no single tree.
+ * \errors NS_ERROR_UNSUPPORTED when a machine receives from two machines (as in
+ *        scatter-allgather) or from none; NS_ERROR_INPUT for a non-bcast schedule.
+ * \complexity O(transfers + chunks).
+ * \source dissertation Table 3.7 (broadcast estimates).
+ */
 gboolean ns_bcast_schedule_tree(const NsSchedule *s, int *parent, GError **error)
 {
   if (s->collective != NS_COLL_BCAST) {
@@ -114,6 +143,19 @@ static double time_of(double bw, double lat, double bytes)
   return isinf(bw) ? 0.0 : bytes * 8.0 / bw + lat;
 }
 
+/**
+ * \function ns_bcast_transfer_time
+ * \brief T(bytes) = bytes·8/B + λ over the route between two machines.
+ *
+ * \param topo A finalized topology.
+ * \param src_machine The sender.
+ * \param dst_machine The receiver (0 s when it is the sender).
+ * \param bytes The bytes sent.
+ * \return Seconds.
+ * \errors none.
+ * \complexity O(route length).
+ * \source dissertation Table 3.7 (broadcast estimates).
+ */
 double ns_bcast_transfer_time(const NsTopology *topo, int src_machine, int dst_machine,
                               double bytes)
 {
@@ -125,6 +167,19 @@ double ns_bcast_transfer_time(const NsTopology *topo, int src_machine, int dst_m
   return time_of(bw, lat, bytes);
 }
 
+/**
+ * \function ns_bcast_pipelined_time
+ * \brief Table 3.7's pipelined tree: (X + H − 1)·D·T(msize/X).
+ *
+ * \param n_segments X.
+ * \param height H.
+ * \param degree D.
+ * \param t_segment T of one segment.
+ * \return Seconds.
+ * \errors none.
+ * \complexity O(1).
+ * \source dissertation Table 3.7 (broadcast estimates).
+ */
 double ns_bcast_pipelined_time(uint64_t n_segments, int height, int degree, double t_segment)
 {
   if (height == 0)
@@ -132,8 +187,30 @@ double ns_bcast_pipelined_time(uint64_t n_segments, int height, int degree, doub
   return (double)(n_segments + (uint64_t)height - 1) * degree * t_segment;
 }
 
+/**
+ * \function ns_bcast_flat_time
+ * \brief Table 3.7's flat tree: (P − 1)·T(msize).
+ *
+ * \param n_machines P.
+ * \param t_msize T of the whole message.
+ * \return Seconds.
+ * \errors none.
+ * \complexity O(1).
+ * \source dissertation Table 3.7 (broadcast estimates).
+ */
 double ns_bcast_flat_time(int n_machines, double t_msize) { return (n_machines - 1) * t_msize; }
 
+/**
+ * \function ns_bcast_binomial_time
+ * \brief Table 3.7's binomial tree: ⌈log2 P⌉·T(msize).
+ *
+ * \param n_machines P.
+ * \param t_msize T of the whole message.
+ * \return Seconds.
+ * \errors none.
+ * \complexity O(1).
+ * \source dissertation Table 3.7 (broadcast estimates).
+ */
 double ns_bcast_binomial_time(int n_machines, double t_msize)
 {
   int rounds = 0;
@@ -142,6 +219,16 @@ double ns_bcast_binomial_time(int n_machines, double t_msize)
   return rounds * t_msize;
 }
 
+/**
+ * \function ns_bcast_scatter_allgather_time
+ * \brief Table 3.7's scatter/allgather: 2·T((P−1)/P·msize).
+ *
+ * \param t_part T((P−1)/P·msize).
+ * \return Seconds.
+ * \errors none.
+ * \complexity O(1).
+ * \source dissertation Table 3.7 (broadcast estimates).
+ */
 double ns_bcast_scatter_allgather_time(double t_part) { return 2 * t_part; }
 
 /* Algorithm names compare with '-' and '_' alike (sched/planners/registry.h). */
@@ -153,6 +240,19 @@ static gboolean is_algorithm(const char *name, const char *want)
   return *name == *want;
 }
 
+/**
+ * \function ns_bcast_bound
+ * \brief Bounds and the Table 3.7 estimate of a bcast schedule on a topology.
+ *
+ * \param topo A finalized topology.
+ * \param s A bcast schedule (machines matched by name).
+ * \param out Filled.
+ * \param error Set on failure (see errors).
+ * \return FALSE on error.
+ * \errors NS_ERROR_INPUT for a non-bcast schedule or an unknown machine name.
+ * \complexity O(Σ route lengths over the transfers); memory O(P).
+ * \source dissertation Table 3.7 (broadcast estimates).
+ */
 gboolean ns_bcast_bound(const NsTopology *topo, const NsSchedule *s, NsBcastBound *out,
                         GError **error)
 {

@@ -20,7 +20,7 @@
  * For large X these tend to Table 3.7's T(msize), 2·T(msize), k·T(msize).
  * (The paper's H counts tree levels, one more than netsched's edges; with
  * edges the pipelined formula is exactly the phase bound of
- * sched/planners/bcast/bcast_pipeline.h times the stage time.) In the estimates T uses
+ * sched/planners/bcast/bcast_pipeline_internal.h times the stage time.) In the estimates T uses
  * the smallest bandwidth and the largest latency over the routes the
  * schedule uses (the slowest transfer of any stage); the scatter/allgather
  * term uses the slowest route for (P − 1)/P·msize bytes.

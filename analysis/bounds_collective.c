@@ -7,6 +7,19 @@
 #include "sched/ir/route.h"
 #include <string.h>
 
+/**
+ * \function ns_schedule_edge_bytes_routed
+ * \brief Bytes crossing every directed edge, over a route table already resolved.
+ *
+ * \param topo A finalized topology.
+ * \param s The schedule.
+ * \param router The schedule's route table (ns_router_for()).
+ * \param msize Bytes per chunk.
+ * \param bytes Receives ns_topology_n_edges() totals (floating point).
+ * \errors none.
+ * \complexity O(Σ route lengths).
+ * \source Faraj and Yuan §3 (directed links).
+ */
 void ns_schedule_edge_bytes_routed(const NsTopology *topo, const NsSchedule *s,
                                    const NsRouter *router, uint64_t msize, double *bytes)
 {
@@ -21,6 +34,18 @@ void ns_schedule_edge_bytes_routed(const NsTopology *topo, const NsSchedule *s,
   g_free(route);
 }
 
+/**
+ * \function ns_schedule_edge_bytes
+ * \brief Bytes crossing every directed edge, from routes and transfer sizes.
+ *
+ * \param topo A finalized topology.
+ * \param s The schedule.
+ * \param msize Bytes per chunk.
+ * \param bytes Receives ns_topology_n_edges() totals (floating point).
+ * \errors none.
+ * \complexity O(Σ route lengths).
+ * \source Faraj and Yuan §3 (directed links).
+ */
 void ns_schedule_edge_bytes(const NsTopology *topo, const NsSchedule *s, uint64_t msize,
                             double *bytes)
 {
@@ -33,6 +58,18 @@ void ns_schedule_edge_bytes(const NsTopology *topo, const NsSchedule *s, uint64_
   g_free(node);
 }
 
+/**
+ * \function ns_collective_bound
+ * \brief The lower bound of a schedule's collective on a topology, in seconds.
+ *
+ * \param topo A finalized topology.
+ * \param s The schedule (its collective, root and segments).
+ * \param msize The bytes per chunk it is measured with.
+ * \return Seconds (the routed bound for the all-to-all).
+ * \errors none.
+ * \complexity that of the collective's bound.
+ * \source docs/architecture.md, "Two lower bounds".
+ */
 double ns_collective_bound(const NsTopology *topo, const NsSchedule *s, uint64_t msize)
 {
   return ns_collective_bound_routed(topo, s, msize, NULL);
@@ -68,6 +105,18 @@ double ns_collective_bound_routed(const NsTopology *topo, const NsSchedule *s, u
   return bound;
 }
 
+/**
+ * \function ns_collective_required_bytes
+ * \brief Bytes a collective must deliver.
+ *
+ * \param s The schedule.
+ * \param msize Bytes per chunk.
+ * \return p(p−1)·msize for all-to-all and all-gather, (p−1)·segments·msize for bcast (floating
+ *        point: totals may exceed 64 bits).
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/architecture.md.
+ */
 double ns_collective_required_bytes(const NsSchedule *s, uint64_t msize)
 {
   double p = (double)s->n_machines;

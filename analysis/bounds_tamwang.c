@@ -2,26 +2,96 @@
 #include "analysis/bounds_tamwang.h"
 #include "platforms/model/units.h"
 
+/**
+ * \function ns_tw_t_w
+ * \brief T_w = O_s + L − g + O_r + U_r of eq. 1.
+ *
+ * \param m The model's parameters.
+ * \return Seconds.
+ * \errors none.
+ * \complexity O(1).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet eq. 1.
+ */
 double ns_tw_t_w(const NsTwModel *m) { return m->o_s + m->l - m->g + m->o_r + m->u_r; }
 
+/**
+ * \function ns_tw_sync_time
+ * \brief Eq. 2: the synchronous shuffle's time, k(p−1)g + T_w.
+ *
+ * \param m The model's parameters.
+ * \param k Items per message.
+ * \param p Machines.
+ * \return Seconds.
+ * \errors none.
+ * \complexity O(1).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet eq. 2.
+ */
 double ns_tw_sync_time(const NsTwModel *m, double k, int p)
 {
   return k * (p - 1) * m->g + ns_tw_t_w(m);
 }
 
+/**
+ * \function ns_tw_gpe_time
+ * \brief Eq. 6: pairwise exchange, rounds·(kg + T_w).
+ *
+ * \param m The model's parameters.
+ * \param k Items per message.
+ * \param p Machines.
+ * \return Seconds.
+ * \errors none.
+ * \complexity O(1).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet eq. 6.
+ */
 double ns_tw_gpe_time(const NsTwModel *m, double k, int p)
 {
   int rounds = p % 2 == 1 ? p : p - 1; /* Algorithm 3: p rounds for odd p */
   return rounds * (k * m->g + ns_tw_t_w(m));
 }
 
+/**
+ * \function ns_tw_nu
+ * \brief Eq. 3: ν = (p − d1)·d1 / (p − 1).
+ *
+ * \param p Machines.
+ * \param d1 Machines per leaf switch.
+ * \return Packets per step into an uplink.
+ * \errors none.
+ * \complexity O(1).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet eq. 3.
+ */
 double ns_tw_nu(int p, int d1) { return (double)(p - d1) * d1 / (p - 1); }
 
+/**
+ * \function ns_tw_window_eq4
+ * \brief Eq. 4 on a two-level hierarchy with B_L at the uplink ports.
+ *
+ * \param buffer B_L, packets.
+ * \param p Machines.
+ * \param d1 Machines per leaf switch.
+ * \param control Control packets per data packet (1 for the paper's GBN).
+ * \return W_g.
+ * \errors none.
+ * \complexity O(1).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet eq. 4.
+ */
 int ns_tw_window_eq4(int buffer, int p, int d1, int control)
 {
   return ns_tw_window_of(buffer, (uint64_t)(p - d1) * (uint64_t)d1, (uint64_t)(p - 1), control);
 }
 
+/**
+ * \function ns_tw_node_bandwidth
+ * \brief Eq. 7: the best per-machine bandwidth for an uplink capacity.
+ *
+ * \param uplink U, B/s, both directions together.
+ * \param p Machines.
+ * \param d1 Machines per leaf switch.
+ * \return B/s; 0 when d1 = p (no uplink).
+ * \errors none.
+ * \complexity O(1).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet eq. 7.
+ */
 double ns_tw_node_bandwidth(double uplink, int p, int d1)
 {
   if (d1 >= p)
@@ -29,6 +99,19 @@ double ns_tw_node_bandwidth(double uplink, int p, int d1)
   return uplink * (p - 1) / (2.0 * (p - d1) * d1);
 }
 
+/**
+ * \function ns_tw_cross_switch_time
+ * \brief Eq. 7: the best time, 2(p − d1)·d1·msize / U.
+ *
+ * \param uplink U, B/s.
+ * \param msize Bytes per message.
+ * \param p Machines.
+ * \param d1 Machines per leaf switch.
+ * \return Seconds.
+ * \errors none.
+ * \complexity O(1).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet eq. 7.
+ */
 double ns_tw_cross_switch_time(double uplink, uint64_t msize, int p, int d1)
 {
   return 2.0 * (p - d1) * d1 * (double)msize / uplink;
@@ -76,6 +159,21 @@ static gboolean buffered(const NsTopology *topo)
   return FALSE;
 }
 
+
+/**
+ * \function ns_tw_bound
+ * \brief Tam and Wang's figures for an all-to-all on a topology.
+ *
+ * \param topo A finalized topology.
+ * \param msize Bytes per message.
+ * \param item Bytes per item (0: NS_SYNC_WINDOW_ITEM).
+ * \param uplink Effective uplink capacity U, B/s (NS_TW_UPLINK_MEASURED for the paper's).
+ * \param out Filled: W_g, eq. 2 and 6 times, and eq. 7 on a d1-per-switch hierarchy.
+ * \return FALSE, with nothing to print, when no switch declares a buffer size.
+ * \errors none.
+ * \complexity O(|M|² · route length).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet §3-4.
+ */
 gboolean ns_tw_bound(const NsTopology *topo, uint64_t msize, uint64_t item, double uplink,
                      NsTwBound *out)
 {
@@ -121,6 +219,17 @@ static char *region_name(const NsTopology *topo, const NsTwWindow *w)
                          ns_topology_node(topo, other)->name);
 }
 
+/**
+ * \function ns_tw_bound_print
+ * \brief Tam and Wang's figures as lines for `netsched bound`.
+ *
+ * \param f The stream.
+ * \param topo The topology.
+ * \param b The figures.
+ * \errors none (the caller checks the stream).
+ * \complexity O(1).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet.
+ */
 void ns_tw_bound_print(FILE *f, const NsTopology *topo, const NsTwBound *b)
 {
   g_autofree char *region = region_name(topo, &b->window);
@@ -145,6 +254,18 @@ void ns_tw_bound_print(FILE *f, const NsTopology *topo, const NsTwBound *b)
             b->cross_time, b->node_bandwidth / 1e6, b->uplink / 1e6);
 }
 
+/**
+ * \function ns_tw_bound_json
+ * \brief Tam and Wang's figures as a member "tam_wang" of a JSON object being built.
+ *
+ * \param j The builder, inside an object.
+ * \param topo The topology.
+ * \param b The figures.
+ * \errors none.
+ * \complexity O(1).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet; docs/sweeps.md, "bound
+ *        --json".
+ */
 void ns_tw_bound_json(JsonBuilder *j, const NsTopology *topo, const NsTwBound *b)
 {
   g_autofree char *region = region_name(topo, &b->window);

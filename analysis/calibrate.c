@@ -1,8 +1,8 @@
-/* netsched — calibrations: timing tables, the fit, key files. See calibrate.h. */
-#include "analysis/calibrate.h"
-#include "analysis/keyfile.h"
+/* netsched — calibrations: timing tables, the fit, key files. See calibrate_internal.h. */
+#include "analysis/calibrate_internal.h"
+#include "analysis/keyfile_internal.h"
 #include "platforms/model/error.h"
-#include "platforms/io/topology_input.h"
+#include "platforms/io/topology_input_internal.h"
 #include "platforms/model/units.h"
 #include <errno.h>
 #include <math.h>

@@ -1,5 +1,5 @@
-/* netsched — RFC 4180 CSV fields. See csv.h. */
-#include "analysis/csv.h"
+/* netsched — RFC 4180 CSV fields. See csv_internal.h. */
+#include "analysis/csv_internal.h"
 #include <string.h>
 
 void ns_csv_append(GString *row, const char *field)

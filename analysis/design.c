@@ -1,9 +1,9 @@
-/* netsched — the design study engine (see design.h): runs every row, then
+/* netsched — the design study engine (see design_internal.h): runs every row, then
  * has the cells summarised (design_cells.c) and written (design_report.c). */
-#include "analysis/design_private.h"
-#include "analysis/csv.h"
-#include "analysis/pool.h"
-#include "analysis/output_dir.h"
+#include "analysis/design_study_internal.h"
+#include "analysis/csv_internal.h"
+#include "analysis/pool_internal.h"
+#include "analysis/output_dir_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/model/units.h"
 #include "sched/bound/lower_bound.h"
@@ -79,11 +79,12 @@ static NsCompareSpec run_spec(const NsStudy *st, int c, int d, int m, const char
     .params = { .root = st->roots[d * sp->n_collectives + c], .segment = dc->segment },
     .model = sp->models[m].name, .settings = sp->models[m].settings, .outdir = dir,
     .resume = !sp->restart, .retry_failed = sp->retry_failed, .measure = sp->measure,
-    .measure_data = sp->models[m].measure_data,
+    .measure_data = sp->models[m].measure_data, .warn = sp->warn, .note = sp->note,
+    .warn_data = sp->warn_data,
   };
 }
 
-/* ---- -j: the runs in worker processes (analysis/pool.h) ---- */
+/* ---- -j: the runs in worker processes (analysis/pool_internal.h) ---- */
 
 typedef struct {
   const NsStudy *st;

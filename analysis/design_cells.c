@@ -1,10 +1,10 @@
-/* netsched — the design study's cells (see design_private.h): per
+/* netsched — the design study's cells (see design_study_internal.h): per
  * collective × size × model × design, the bound and bottleneck, the
  * fastest verified schedule, the best contention-free one, the MPI
  * selectors' rows, what the model cannot tell apart from the fastest, and
  * which model ranks a design. Between the runs (design.c) and the tables,
  * plots and report (design_report.c). */
-#include "analysis/design_private.h"
+#include "analysis/design_study_internal.h"
 #include "sched/bound/lower_bound.h"
 #include <string.h>
 

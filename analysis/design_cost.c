@@ -1,6 +1,6 @@
-/* netsched — hardware counts and prices of a design (see design.h). */
-#include "analysis/design.h"
-#include "analysis/keyfile.h"
+/* netsched — hardware counts and prices of a design (see design_internal.h). */
+#include "analysis/design_internal.h"
+#include "analysis/keyfile_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/model/units.h"
 #include <math.h>

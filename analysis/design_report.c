@@ -1,9 +1,9 @@
 /* netsched — the design study's outputs: design.csv, summary.csv, the
- * plots and the report (see design.h for what each holds). */
-#include "analysis/csv.h"
-#include "analysis/design_private.h"
-#include "analysis/plot.h"
-#include "platforms/io/output_file.h"
+ * plots and the report (see design_internal.h for what each holds). */
+#include "analysis/csv_internal.h"
+#include "analysis/design_study_internal.h"
+#include "analysis/plot_internal.h"
+#include "platforms/io/output_file_internal.h"
 #include "platforms/model/units.h"
 #include <math.h>
 #include <string.h>
@@ -391,8 +391,7 @@ gboolean ns_study_write_plots(NsStudy *st, GError **error)
       if (!ns_plot_run(sp->outdir, gp_name, outputs, &why, error)) {
         if (why == NULL)
           return FALSE;
-        fprintf(stderr, "warning: no plot %s (%s); the data and script are in %s\n", base, why,
-                sp->outdir);
+        ns_plot_warn_none(sp->warn, sp->warn_data, base, why, sp->outdir);
       }
     }
   return TRUE;

@@ -1,5 +1,5 @@
-/* netsched — a design study (analysis/design.h) built from a scenario
- * (analysis/scenario.h): `design -T ...` and `scenario run` both end here.
+/* netsched — a design study (analysis/design_internal.h) built from a scenario
+ * (analysis/scenario_internal.h): `design -T ...` and `scenario run` both end here.
  *
  * Everything ns_design_study needs is built below the command line: the
  * message sizes, the models (the union of the designs' lists, in order,
@@ -17,8 +17,8 @@
 #ifndef NETSCHED_DESIGN_SPEC_H
 #define NETSCHED_DESIGN_SPEC_H
 
-#include "analysis/design.h"
-#include "analysis/scenario.h"
+#include "analysis/design_internal.h"
+#include "analysis/scenario_internal.h"
 
 typedef struct {
   /* Reads design topology `file` (format and spanning as the scenario

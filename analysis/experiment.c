@@ -1,12 +1,13 @@
-/* netsched — the experiment engine of compare and scenario. See experiment.h. */
-#include "analysis/experiment.h"
+/* netsched — the experiment engine of compare and scenario. See experiment_internal.h. */
+#include "analysis/experiment_internal.h"
 #include "analysis/bounds_collective.h"
 #include "sched/ir/route.h"
-#include "analysis/csv.h"
-#include "analysis/output_dir.h"
-#include "analysis/plot.h"
-#include "analysis/rowfile.h"
+#include "analysis/csv_internal.h"
+#include "analysis/output_dir_internal.h"
+#include "analysis/plot_internal.h"
+#include "analysis/rowfile_internal.h"
 #include "platforms/model/error.h"
+#include "platforms/model/text_internal.h"
 #include "platforms/io/topology_digest.h"
 #include "platforms/model/units.h"
 #include "sched/ir/sync.h"
@@ -210,22 +211,38 @@ static void cell_spread(Cell *c, double completion, double min_s, double max_s)
 typedef struct {
   const NsCompareSpec *spec;
   char *config;            /* digest of everything that determines a row */
+  char *config_legacy;     /* the same under the digest of netsched 0.x (the native
+                              writer's text): rows keyed so are resumed under it */
   char *topology_name;
   Cell *cells;             /* variant × size */
-  NsRowFile *rows;         /* compare.csv (analysis/rowfile.h) */
+  NsRowFile *rows;         /* compare.csv (analysis/rowfile_internal.h) */
   char *csv_path;
 } Run;
 
 static Cell *cell(Run *run, guint v, guint k) { return &run->cells[v * run->spec->sizes->len + k]; }
 
-/* A digest of the topology's contents and every setting that changes a row. */
-static char *config_digest(const NsCompareSpec *spec, GError **error)
+/* A digest of the topology's model, its name in rows and every setting
+ * that changes a row (docs/sweeps.md, "Resume keys"). */
+static char *config_digest(const NsCompareSpec *spec, const char *topology_name)
 {
   g_autofree char *topo = ns_topology_digest(spec->topo);
-  if (topo == NULL) {
-    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot digest the topology");
+  g_autofree char *text = g_strdup_printf(
+      "netsched-compare/3\ntopology-model %s\nname %s\ncollective %s\nmodel %s\nsettings %s\n"
+      "root %d\nsegment %" G_GUINT64_FORMAT "\narity %d\n",
+      topo, topology_name, ns_collective_name(spec->collective), spec->model,
+      spec->settings ? spec->settings : "", spec->params.root, spec->params.segment,
+      spec->params.arity);
+  return ns_row_digest(text);
+}
+
+/* The configuration digest netsched 0.x wrote (the topology by the native
+ * writer's text), recognised on resume; NULL when the writer refuses the
+ * topology, which then has no such rows. */
+static char *config_digest_legacy(const NsCompareSpec *spec)
+{
+  g_autofree char *topo = ns_topology_digest_legacy(spec->topo);
+  if (topo == NULL)
     return NULL;
-  }
   g_autofree char *text = g_strdup_printf(
       "netsched-compare/2\ntopology %s\ncollective %s\nmodel %s\nsettings %s\nroot %d\n"
       "segment %" G_GUINT64_FORMAT "\narity %d\n",
@@ -267,7 +284,7 @@ static void cell_from_fields(Cell *c, char **f)
   c->fields = f;
 }
 
-/* Resume: one row of compare.csv (rowfile.h drops a last row cut short
+/* Resume: one row of compare.csv (rowfile_internal.h drops a last row cut short
  * by a crash). Its key is (label, size); the row must be of this
  * configuration. */
 static gboolean load_row(const char *line, int lineno, char **key, void *user, GError **error)
@@ -278,6 +295,12 @@ static gboolean load_row(const char *line, int lineno, char **key, void *user, G
     ns_set_error_at(error, NS_ERROR_INPUT, run->csv_path, lineno,
                     "malformed row (expected %d fields): remove the row or the file", N_COLS);
     return FALSE;
+  }
+  if (run->config_legacy != NULL && strcmp(f[COL_CONFIG], run->config_legacy) == 0) {
+    /* A file of netsched 0.x: resumed under its own key, so that its rows
+     * stay of one configuration and a resume changes no byte of them. */
+    g_free(run->config);
+    run->config = g_steal_pointer(&run->config_legacy);
   }
   if (strcmp(f[COL_CONFIG], run->config) != 0) {
     ns_set_error_at(error, NS_ERROR_INPUT, run->csv_path, lineno,
@@ -324,7 +347,7 @@ static void sink_cell(Run *run, const Cell *c)
  * the current one, in place and whole (temporary file and rename): every
  * row gains runs 1 and min = max = its completion. Anything else is left
  * alone for the row file to accept or refuse. */
-static gboolean upgrade_v1(const char *path, GError **error)
+static gboolean upgrade_v1(const NsCompareSpec *spec, const char *path, GError **error)
 {
   g_autofree char *text = NULL;
   gsize len = 0;
@@ -357,7 +380,8 @@ static gboolean upgrade_v1(const char *path, GError **error)
   }
   if (!g_file_set_contents(path, out->str, (gssize)out->len, error))
     return FALSE;
-  fprintf(stderr, "note: %s: upgraded to the current compare.csv format (runs columns)\n", path);
+  ns_warnf(spec->note, spec->warn_data,
+           "%s: upgraded to the current compare.csv format (runs columns)", path);
   return TRUE;
 }
 
@@ -557,7 +581,7 @@ static gboolean write_plot(Run *run, gboolean *plotted, GError **error)
   g_autofree char *why = NULL;
   *plotted = ns_plot_run(spec->outdir, "compare.gp", outputs, &why, error);
   if (why != NULL)
-    fprintf(stderr, "warning: no plot (%s); the data and script are in %s\n", why, spec->outdir);
+    ns_plot_warn_none(spec->warn, spec->warn_data, NULL, why, spec->outdir);
   return *plotted || why != NULL;
 }
 
@@ -571,22 +595,21 @@ gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error)
   /* Refused as a whole, at once, rather than row by row. */
   if (!ns_collective_size_check(spec->collective, ns_topology_n_machines(spec->topo), error))
     return FALSE;
-  run.config = config_digest(spec, error);
-  if (run.config == NULL)
-    return FALSE;
   run.topology_name = spec->name != NULL ? g_strdup(spec->name)
                                           : g_path_get_basename(ns_topology_source(spec->topo));
+  run.config = config_digest(spec, run.topology_name);
+  run.config_legacy = spec->resume ? config_digest_legacy(spec) : NULL;
   run.cells = g_new0(Cell, (gsize)spec->variants->len * spec->sizes->len);
   run.csv_path = g_build_filename(spec->outdir, "compare.csv", NULL);
   if ((lock = ns_output_dir_lock(spec->outdir, NULL, error)) == NULL)
     goto out;
   NsRowFileSpec rows = {
     .path = run.csv_path, .header = csv_header, .resume = spec->resume, .row = load_row,
-    .user = &run,
+    .user = &run, .warn = spec->warn, .warn_data = spec->warn_data,
     .header_hint = "not a compare.csv of this netsched version (its columns differ): "
                    "choose another --output, or remove it to start over",
   };
-  if ((spec->resume && !upgrade_v1(run.csv_path, error)) ||
+  if ((spec->resume && !upgrade_v1(spec, run.csv_path, error)) ||
       (run.rows = ns_row_file_open(&rows, error)) == NULL)
     goto out;
   if (spec->table != NULL)
@@ -637,6 +660,7 @@ out:
   ns_row_file_close(run.rows);
   ns_output_dir_unlock(lock);
   g_free(run.config);
+  g_free(run.config_legacy);
   g_free(run.topology_name);
   for (gsize i = 0; run.cells != NULL && i < (gsize)spec->variants->len * spec->sizes->len; i++)
     g_strfreev(run.cells[i].fields);

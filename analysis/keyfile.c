@@ -1,7 +1,7 @@
-/* netsched — strict GLib key files (see keyfile.h). */
-#include "analysis/keyfile.h"
+/* netsched — strict GLib key files (see keyfile_internal.h). */
+#include "analysis/keyfile_internal.h"
 #include "platforms/model/error.h"
-#include "platforms/io/topology_input.h"
+#include "platforms/io/topology_input_internal.h"
 #include <string.h>
 
 void ns_keyentry_free(gpointer p)

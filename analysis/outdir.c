@@ -1,6 +1,6 @@
 /* netsched — the output-directory policy of compare, design, scenario and
- * sweep (see outdir.h). */
-#include "analysis/outdir.h"
+ * sweep (see outdir_internal.h). */
+#include "analysis/outdir_internal.h"
 #include "platforms/model/error.h"
 #include <string.h>
 

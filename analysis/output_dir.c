@@ -1,6 +1,6 @@
-/* netsched — output directories: created, never a link, locked. See output_dir.h. */
-#include "analysis/output_dir.h"
-#include "platforms/io/output_file.h"
+/* netsched — output directories: created, never a link, locked. See output_dir_internal.h. */
+#include "analysis/output_dir_internal.h"
+#include "platforms/io/output_file_internal.h"
 #include "platforms/model/error.h"
 #include <errno.h>
 #include <fcntl.h>

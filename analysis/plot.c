@@ -1,6 +1,7 @@
-/* netsched — gnuplot scripts and runs. See plot.h. */
-#include "analysis/plot.h"
+/* netsched — gnuplot scripts and runs. See plot_internal.h. */
+#include "analysis/plot_internal.h"
 #include "platforms/model/error.h"
+#include "platforms/model/text_internal.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <signal.h>
@@ -160,4 +161,11 @@ gboolean ns_plot_run(const char *dir, const char *script, const char *const *out
   remove_private(private_dir);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   return ok;
+}
+
+void ns_plot_warn_none(NsWarnFunc warn, void *warn_data, const char *what, const char *why,
+                       const char *dir)
+{
+  ns_warnf(warn, warn_data, "no plot%s%s (%s); the data and script are in %s",
+           what != NULL ? " " : "", what != NULL ? what : "", why, dir);
 }

@@ -1,4 +1,4 @@
-/* netsched — forked worker processes (see pool.h), first written for the
+/* netsched — forked worker processes (see pool_internal.h), first written for the
  * sweep, now shared with the design study's -j.
  *
  * Why processes and not GLib threads: Debian's libigraph 0.10 is built
@@ -14,9 +14,9 @@
  * pipe, at most two ahead so a worker never waits; the worker answers each
  * with one frame — task (uint32), length (uint32), the row's bytes — on its
  * row pipe. EOF on the task pipe tells a worker to exit. */
-#include "analysis/pool.h"
+#include "analysis/pool_internal.h"
 #include "platforms/model/error.h"
-#include "analysis/rowfile.h"
+#include "analysis/rowfile_internal.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

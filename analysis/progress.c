@@ -1,6 +1,6 @@
 /* netsched — the progress reporter and its estimate of the time left (see
- * progress.h). */
-#include "analysis/progress.h"
+ * progress_internal.h). */
+#include "analysis/progress_internal.h"
 #include "platforms/model/error.h"
 #include <string.h>
 #include <unistd.h>
@@ -36,7 +36,7 @@ double ns_eta_left(const NsEta *e, double done, double now)
   if (done >= e->total)
     return 0;
   double ran = done - e->base, to_run = e->total - e->base, elapsed = now - e->t0;
-  /* Under 5 % of this run's work the rate says little (see progress.h). */
+  /* Under 5 % of this run's work the rate says little (see progress_internal.h). */
   if (!(ran > 0) || ran < 0.05 * to_run || elapsed < 1)
     return -1;
   return (e->total - done) * elapsed / ran;

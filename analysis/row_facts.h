@@ -1,6 +1,6 @@
 /* netsched — the facts a row derives once from its (topology, schedule).
  *
- * The experiment engine (analysis/experiment.h) verifies a row's schedule
+ * The experiment engine (analysis/experiment_internal.h) verifies a row's schedule
  * and computes its bound; the measurement it hands them to (the simulator,
  * sim/sim.h) reuses them instead of deriving them again (issue #19: one
  * verification, one bound and one route table per row; the counts are in

@@ -1,8 +1,9 @@
-/* netsched — resumable result files. See rowfile.h. */
-#include "analysis/rowfile.h"
-#include "analysis/output_dir.h"
+/* netsched — resumable result files. See rowfile_internal.h. */
+#include "analysis/rowfile_internal.h"
+#include "analysis/output_dir_internal.h"
 #include "platforms/model/error.h"
-#include "platforms/io/output_file.h"
+#include "platforms/model/text_internal.h"
+#include "platforms/io/output_file_internal.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
@@ -14,7 +15,7 @@
 struct NsRowFile {
   char *path;
   int fd;
-  NsOutputLock *lock;   /* spec->lock: this file's lock (analysis/output_dir.h) */
+  NsOutputLock *lock;   /* spec->lock: this file's lock (analysis/output_dir_internal.h) */
   GHashTable *keys;     /* key -> GINT_TO_POINTER(line) */
 };
 
@@ -75,8 +76,8 @@ static gboolean load(NsRowFile *f, const NsRowFileSpec *spec, GError **error)
   while (complete > 0 && text[complete - 1] != '\n')
     complete--;
   if (complete < len) {
-    fprintf(stderr, "warning: %s: the last row was cut short (interrupted run): dropped\n",
-            f->path);
+    ns_warnf(spec->warn, spec->warn_data,
+             "%s: the last row was cut short (interrupted run): dropped", f->path);
     if (ftruncate(f->fd, (off_t)complete) != 0) {
       ns_set_error_at(error, NS_ERROR_IO, f->path, 0, "cannot truncate: %s", g_strerror(errno));
       return FALSE;

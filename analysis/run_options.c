@@ -1,6 +1,6 @@
 /* netsched — the options every long run shares (run_options.h). */
 #include "analysis/run_options.h"
-#include "analysis/outdir.h"
+#include "analysis/outdir_internal.h"
 #include "platforms/model/error.h"
 #include <math.h>
 

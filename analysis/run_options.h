@@ -1,12 +1,12 @@
 /* netsched — the options every long run shares, one spelling each, for
  * every program that runs one (netsched's simulate, compare, design,
  * scenario and sweep; netsched-mpi's sweep): --progress and
- * --progress-interval (the reporter of analysis/progress.h), --resume and
- * --overwrite (the output-directory policy of analysis/outdir.h). */
+ * --progress-interval (the reporter of analysis/progress_internal.h), --resume and
+ * --overwrite (the output-directory policy of analysis/outdir_internal.h). */
 #ifndef NETSCHED_RUN_OPTIONS_H
 #define NETSCHED_RUN_OPTIONS_H
 
-#include "analysis/progress.h"
+#include "analysis/progress_internal.h"
 #include <glib.h>
 #include <stdio.h>
 
@@ -24,7 +24,7 @@ gboolean ns_progress_args_reporter(const NsProgressArgs *a, FILE *stream, const 
                                    const char *unit, NsProgress **reporter, GError **error);
 
 /* --resume and --overwrite (and sweep's deprecated --restart): what a run
- * does with an output directory holding results (analysis/outdir.h). */
+ * does with an output directory holding results (analysis/outdir_internal.h). */
 typedef struct {
   gboolean resume, overwrite, restart;
 } NsOutdirArgs;

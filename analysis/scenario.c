@@ -1,8 +1,8 @@
-/* netsched — scenario files (see scenario.h). */
-#include "analysis/scenario.h"
-#include "analysis/design.h"
-#include "analysis/experiment.h"
-#include "analysis/keyfile.h"
+/* netsched — scenario files (see scenario_internal.h). */
+#include "analysis/scenario_internal.h"
+#include "analysis/design_internal.h"
+#include "analysis/experiment_internal.h"
+#include "analysis/keyfile_internal.h"
 #include "platforms/io/topology_spec.h"
 #include "platforms/model/error.h"
 #include "sched/ir/schedule.h"

@@ -1,8 +1,9 @@
-/* netsched — running, resuming and merging sweeps. See sweep.h. */
-#include "analysis/output_dir.h"
-#include "analysis/rowfile.h"
-#include "analysis/sweep_private.h"
+/* netsched — running, resuming and merging sweeps. See sweep_internal.h. */
+#include "analysis/output_dir_internal.h"
+#include "analysis/rowfile_internal.h"
+#include "analysis/sweep_engine_internal.h"
 #include "platforms/model/error.h"
+#include "platforms/model/text_internal.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -17,6 +18,8 @@ typedef struct {
   int shard, n_shards;     /* expected; n_shards 0: any (merge), filled from the header */
   char **rows;             /* rows[task] = the line (merge, finish); NULL: keys only */
   int *lines;              /* lines[task] = its line number, 0 when absent */
+  NsWarnFunc warn;         /* told of a last row cut short */
+  void *warn_data;
 } Reader;
 
 static const char restart_hint[] = "choose another output directory, or --restart to start over";
@@ -147,8 +150,8 @@ static gboolean read_rows_file(Reader *r, GError **error)
   for (char *line = nl + 1; *line != '\0'; lineno++) {
     char *end = strchr(line, '\n');
     if (end == NULL) {
-      fprintf(stderr, "warning: %s:%d: the last row was cut short (interrupted run): "
-                      "ignored\n", r->path, lineno);
+      ns_warnf(r->warn, r->warn_data,
+               "%s:%d: the last row was cut short (interrupted run): ignored", r->path, lineno);
       break;
     }
     *end = '\0';
@@ -216,7 +219,8 @@ gboolean ns_sweep_run(const NsSweep *sw, const NsSweepRunOptions *opt, GError **
   reader.lines = g_new0(int, sw->n_tasks + 1);
   NsRowFileSpec spec = { .path = path, .header = header, .header_check = check_header,
                          .resume = !opt->restart, .unique_keys = TRUE, .lock = n_shards > 1,
-                         .row = read_row, .user = &reader };
+                         .row = read_row, .user = &reader, .warn = opt->warn,
+                         .warn_data = opt->warn_data };
   Sink sink = { .sw = sw };
   sink.file = ns_row_file_open(&spec, error);
   g_free(reader.lines);
@@ -266,7 +270,8 @@ gboolean ns_sweep_run(const NsSweep *sw, const NsSweepRunOptions *opt, GError **
   g_array_unref(pending);
   if (ok && n_shards == 1) { /* finish while holding the lock */
     char **rows = g_new0(char *, sw->n_tasks + 1);
-    Reader all = { .sw = sw, .path = path, .shard = 0, .n_shards = 1, .rows = rows };
+    Reader all = { .sw = sw, .path = path, .shard = 0, .n_shards = 1, .rows = rows,
+                   .warn = opt->warn, .warn_data = opt->warn_data };
     all.lines = g_new0(int, sw->n_tasks + 1);
     ok = read_rows_file(&all, error);
     for (guint t = 0; ok && t < sw->n_tasks; t++)
@@ -276,7 +281,8 @@ gboolean ns_sweep_run(const NsSweep *sw, const NsSweepRunOptions *opt, GError **
                         t, label);
         ok = FALSE;
       }
-    ok = ok && ns_sweep_finish(sw, opt->outdir, rows, opt->report, error);
+    ok = ok && ns_sweep_finish(sw, opt->outdir, rows, opt->report, opt->warn, opt->warn_data,
+                                 error);
     free_rows(rows, sw->n_tasks);
     g_free(all.lines);
   } else if (ok && opt->report != NULL) {
@@ -321,7 +327,7 @@ static GPtrArray *shard_files(const char *outdir, GError **error)
 }
 
 gboolean ns_sweep_merge(const NsSweep *sw, const char *outdir, const char *const *files,
-                        FILE *report, GError **error)
+                        FILE *report, NsWarnFunc warn, void *warn_data, GError **error)
 {
   gboolean ok = FALSE;
   g_autoptr(NsOutputLock) lock = ns_output_dir_lock(outdir, NULL, error);
@@ -347,7 +353,8 @@ gboolean ns_sweep_merge(const NsSweep *sw, const char *outdir, const char *const
   int n_shards = 0;
   const char **by_shard = NULL;
   for (guint f = 0; f < list->len; f++) {
-    Reader r = { .sw = sw, .path = g_ptr_array_index(list, f), .rows = rows, .lines = lines };
+    Reader r = { .sw = sw, .path = g_ptr_array_index(list, f), .rows = rows, .lines = lines,
+                  .warn = warn, .warn_data = warn_data };
     /* The header first: the shard and its count. */
     g_autofree char *text = NULL;
     GError *io = NULL;
@@ -407,7 +414,7 @@ gboolean ns_sweep_merge(const NsSweep *sw, const char *outdir, const char *const
   if (report != NULL)
     fprintf(report, "sweep %s: merged %d shard%s, %u rows\n", sw->digest, n_shards,
             n_shards == 1 ? "" : "s", sw->n_tasks);
-  ok = ns_sweep_finish(sw, outdir, rows, report, error);
+  ok = ns_sweep_finish(sw, outdir, rows, report, warn, warn_data, error);
 out:
   free_rows(rows, sw->n_tasks);
   g_free(lines);

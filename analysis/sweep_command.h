@@ -12,7 +12,7 @@
 #ifndef NETSCHED_SWEEP_COMMAND_H
 #define NETSCHED_SWEEP_COMMAND_H
 
-#include "analysis/sweep.h"
+#include "analysis/sweep_internal.h"
 #include <stdio.h>
 
 typedef struct {

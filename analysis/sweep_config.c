@@ -1,4 +1,4 @@
-/* netsched — sweep specifications and the grid. See sweep.h and
+/* netsched — sweep specifications and the grid. See sweep_internal.h and
  * docs/sweeps.md for the format.
  *
  * A key file is read twice: a scan of its lines records where every
@@ -7,9 +7,9 @@
  * value, a key outside any group; GKeyFile then supplies the values (its
  * escapes and syntax). The command line builds the same entries, so both
  * go through one validation. */
-#include "analysis/keyfile.h"
-#include "analysis/rowfile.h"
-#include "analysis/sweep_private.h"
+#include "analysis/keyfile_internal.h"
+#include "analysis/rowfile_internal.h"
+#include "analysis/sweep_engine_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/gen/gtitm.h"
 #include "platforms/io/read_options.h"

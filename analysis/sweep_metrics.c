@@ -3,7 +3,7 @@
 #include "analysis/bounds.h"
 #include "analysis/bounds_allgather.h"
 #include "analysis/bounds_bcast.h"
-#include "analysis/sweep_private.h"
+#include "analysis/sweep_engine_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/gen/gtitm.h"
 #include "platforms/gen/shapes.h"
@@ -11,7 +11,7 @@
 #include "platforms/io/topology_io.h"
 #include "platforms/io/topology_spec.h"
 #include "platforms/routing/tree.h"
-#include "sched/planners/allgather/allgather_ring_common.h"
+#include "sched/planners/allgather/allgather_ring_common_internal.h"
 #include "sched/planners/registry.h"
 #include <math.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* netsched — the sweep's built-in executor: its topologies computed by the
- * shared worker processes (analysis/pool.h). See sweep.h. */
-#include "analysis/pool.h"
-#include "analysis/sweep_private.h"
+ * shared worker processes (analysis/pool_internal.h). See sweep_internal.h. */
+#include "analysis/pool_internal.h"
+#include "analysis/sweep_engine_internal.h"
 
 static void work(guint task, GString *out, void *user)
 {

@@ -2,12 +2,12 @@
  * rows.csv, aggregate.json, aggregate.csv and the plots. Everything is a
  * function of the rows alone, taken in task order, so an unsharded run and
  * a merge of shards write the same bytes. */
-#include "analysis/csv.h"
-#include "analysis/plot.h"
+#include "analysis/csv_internal.h"
+#include "analysis/plot_internal.h"
 #include "analysis/stats.h"
-#include "analysis/sweep_private.h"
+#include "analysis/sweep_engine_internal.h"
 #include "platforms/model/error.h"
-#include "platforms/io/output_file.h"
+#include "platforms/io/output_file_internal.h"
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -391,7 +391,7 @@ static char *plot_name(const char *metrics)
 /* Counts in *drawn the plots gnuplot wrote (none without gnuplot). */
 static gboolean write_plot(const NsSweep *sw, const char *outdir, const char *entry,
                            GPtrArray *names, const PointStats *ps, guint *drawn,
-                           GError **error)
+                           NsWarnFunc warn, void *warn_data, GError **error)
 {
   g_auto(GStrv) metrics = g_strsplit(entry, "+", -1);
   g_autofree char *base = plot_name(entry);
@@ -495,15 +495,14 @@ static gboolean write_plot(const NsSweep *sw, const char *outdir, const char *en
   }
   if (why == NULL)
     return FALSE;
-  fprintf(stderr, "warning: no plot %s (%s); the data and script are in %s\n", base, why,
-          outdir);
+  ns_plot_warn_none(warn, warn_data, base, why, outdir);
   return TRUE;
 }
 
 /* ---- finishing ---------------------------------------------------------------------------- */
 
 gboolean ns_sweep_finish(const NsSweep *sw, const char *outdir, char **rows, FILE *report,
-                         GError **error)
+                         NsWarnFunc warn, void *warn_data, GError **error)
 {
   gboolean ok = FALSE;
   char *agg_json = NULL, *agg_csv = NULL;
@@ -547,7 +546,8 @@ gboolean ns_sweep_finish(const NsSweep *sw, const char *outdir, char **rows, FIL
     goto out;
   guint drawn = 0;
   for (guint i = 0; i < sw->plots->len; i++)
-    if (!write_plot(sw, outdir, g_ptr_array_index(sw->plots, i), names, ps, &drawn, error))
+    if (!write_plot(sw, outdir, g_ptr_array_index(sw->plots, i), names, ps, &drawn, warn,
+                    warn_data, error))
       goto out;
   if (report != NULL) {
     g_autofree char *files = g_build_filename(outdir, "{rows.jsonl,rows.csv,aggregate.json,"

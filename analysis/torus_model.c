@@ -3,12 +3,32 @@
 #include "analysis/torus_model.h"
 #include <math.h>
 
+/**
+ * \function ns_torus_algo_name
+ * \brief A torus algorithm's short name ("tseng97", "suh98", "suh01", "at2").
+ *
+ * \param a The algorithm.
+ * \return A static string.
+ * \errors none.
+ * \complexity O(1).
+ * \source Liu Gang et al. §III-B, §IV-D, §V, Table II.
+ */
 const char *ns_torus_algo_name(NsTorusAlgo a)
 {
   static const char *names[] = { "tseng97", "suh98", "suh01", "at2" };
   return a < NS_TORUS_N_ALGOS ? names[a] : "?";
 }
 
+/**
+ * \function ns_torus_algo_label
+ * \brief A torus algorithm's label in the paper.
+ *
+ * \param a The algorithm.
+ * \return A static string.
+ * \errors none.
+ * \complexity O(1).
+ * \source Liu Gang et al. §III-B, §IV-D, §V, Table II.
+ */
 const char *ns_torus_algo_label(NsTorusAlgo a)
 {
   static const char *labels[] = { "[5] Tseng et al. (diagonal propagation)",
@@ -17,6 +37,17 @@ const char *ns_torus_algo_label(NsTorusAlgo a)
   return a < NS_TORUS_N_ALGOS ? labels[a] : "?";
 }
 
+/**
+ * \function ns_torus_model_table2
+ * \brief Table II's cost of an algorithm on a 2^d × 2^d torus.
+ *
+ * \param a The algorithm.
+ * \param d 2 <= d <= 15 (asserted).
+ * \return Startups, transmission and rearrangement coefficients.
+ * \errors none (d is asserted in range).
+ * \complexity O(1).
+ * \source Liu Gang et al. Table II.
+ */
 NsTorusCost ns_torus_model_table2(NsTorusAlgo a, int d)
 {
   g_assert(d >= 2 && d <= 15);
@@ -48,6 +79,16 @@ NsTorusCost ns_torus_model_table2(NsTorusAlgo a, int d)
   return c;
 }
 
+/**
+ * \function ns_torus_model_ar
+ * \brief Lemma 2's cost of AR on a ring of p.
+ *
+ * \param p Even, >= 4 (asserted).
+ * \return p/2 startups, ⌈p²/8⌉ message times, 3p rearrangement.
+ * \errors none (p is asserted).
+ * \complexity O(1).
+ * \source Liu Gang et al. Lemma 2.
+ */
 NsTorusCost ns_torus_model_ar(int p)
 {
   g_assert(p >= 4 && p % 2 == 0);
@@ -55,6 +96,18 @@ NsTorusCost ns_torus_model_ar(int p)
   return c;
 }
 
+/**
+ * \function ns_torus_model_at2
+ * \brief §IV-D's cost of AT2 on an r × c torus.
+ *
+ * \param r Rows, a positive multiple of four.
+ * \param c Columns, a positive multiple of four (swapped with r when r > c).
+ * \param out Receives (c/2 + 2) startups, r·c²/8 message times, 3·r·c rearrangement.
+ * \return FALSE when a size is not a positive multiple of four.
+ * \errors none (FALSE).
+ * \complexity O(1).
+ * \source Liu Gang et al. §IV-D, Lemma 4.
+ */
 gboolean ns_torus_model_at2(int r, int c, NsTorusCost *out)
 {
   if (r <= 0 || c <= 0 || r % 4 != 0 || c % 4 != 0)
@@ -70,6 +123,20 @@ gboolean ns_torus_model_at2(int r, int c, NsTorusCost *out)
   return TRUE;
 }
 
+/**
+ * \function ns_torus_time
+ * \brief The time of a cost for messages of m bytes.
+ *
+ * \param c The cost.
+ * \param ts Startup time (s).
+ * \param tw Time per byte in a channel (s).
+ * \param rho Time per byte rearranged (s).
+ * \param m Message bytes.
+ * \return startups·ts + transmission·m·tw + rearrangement·m·rho seconds.
+ * \errors none.
+ * \complexity O(1).
+ * \source Liu Gang et al. §II.
+ */
 double ns_torus_time(const NsTorusCost *c, double ts, double tw, double rho, double m)
 {
   return c->startups * ts + c->transmission * m * tw + c->rearrangement * m * rho;

@@ -3,8 +3,8 @@
  *
  * For each random tree kind (uniform Prüfer trees, stars, chains, deep and
  * unbalanced trees; platforms/gen/shapes.h) and each seed, builds the LR1, LR2
- * and LR3 rings (sched/planners/allgather/allgather_ring_common.h) and prints the time each
- * took and the maximum path length it found, then the time of the whole
+ * and LR3 rings (sched/planners/allgather/allgather_ring_common_internal.h) and
+ * prints the time each took and the maximum path length it found, then the time of the whole
  * allgather/lr3 planner (ring + the p(p−1)-transfer schedule) and of
  * verifying that schedule. Target (issue #4, 2-core machine): LR3 under
  * 1 s on random trees with 1024 machines and 128 switches.
@@ -21,7 +21,7 @@
  * Build without sanitizers for meaningful figures (the default build).
  */
 #include "platforms/gen/shapes.h"
-#include "sched/planners/allgather/allgather_ring_common.h"
+#include "sched/planners/allgather/allgather_ring_common_internal.h"
 #include "sched/planners/registry.h"
 #include "sched/verify/verify.h"
 #include <stdio.h>

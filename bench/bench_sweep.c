@@ -14,7 +14,7 @@
  * less). Then runs the same sweep as 4 shards, merges them, and checks that
  * the aggregate and the rows are byte-identical to the unsharded run's
  * (exit status 1 otherwise). Prints figures; it is no test. */
-#include "analysis/sweep.h"
+#include "analysis/sweep_internal.h"
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,7 +93,7 @@ int main(int argc, char **argv)
                                   .progress = NULL };
       ok = ns_sweep_run(sw, &shard, &error);
     }
-    ok = ok && ns_sweep_merge(sw, parts, NULL, NULL, &error);
+    ok = ok && ns_sweep_merge(sw, parts, NULL, NULL, NULL, NULL, &error);
   }
   int status = 0;
   if (!ok) {

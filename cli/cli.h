@@ -2,7 +2,7 @@
 #ifndef NETSCHED_CLI_H
 #define NETSCHED_CLI_H
 
-#include "analysis/progress.h"
+#include "analysis/progress_internal.h"
 #include "analysis/run_options.h"
 #include "platforms/model/topology.h"
 #include "sched/planners/registry.h"
@@ -69,6 +69,8 @@ int ns_cli_usage(const char *command, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
 /* An NsWarnFunc: "warning: MESSAGE" on stderr. */
 void ns_cli_print_warning(const char *message, void *data);
+/* An NsWarnFunc: "note: MESSAGE" on stderr. */
+void ns_cli_print_note(const char *message, void *data);
 
 /* -T SPEC -f FORMAT --spanning METHOD: the topology they name
  * (ns_topology_from_spec, platforms/io/topology_spec.h: FILE or gen:SPEC,
@@ -98,7 +100,7 @@ void ns_cli_print_json(struct _JsonBuilder *builder);
 gboolean ns_cli_check_writable(const char *path, GError **error);
 
 /* The progress of plan -o and verify FILE (cli/output.c): the shared
- * reporter (analysis/progress.h) on stderr in its AUTO mode — a line
+ * reporter (analysis/progress_internal.h) on stderr in its AUTO mode — a line
  * redrawn in place on a terminal, a plain line every 10 s in a log. */
 typedef struct {
   NsProgress *reporter;

@@ -3,8 +3,8 @@
 #ifndef NETSCHED_CLI_SIM_H
 #define NETSCHED_CLI_SIM_H
 
-#include "analysis/experiment.h"
-#include "analysis/scenario.h"
+#include "analysis/experiment_internal.h"
+#include "analysis/scenario_internal.h"
 #include "cli/cli.h"
 #include "sim/sim.h"
 

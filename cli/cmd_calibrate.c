@@ -1,7 +1,7 @@
 /* netsched calibrate — fit a point-to-point timing table for SimGrid's SMPI
- * network model (analysis/calibrate.h), write the calibration, and check
+ * network model (analysis/calibrate_internal.h), write the calibration, and check
  * the fit by simulating one message of every table size. */
-#include "analysis/calibrate.h"
+#include "analysis/calibrate_internal.h"
 #include "cli/cli.h"
 #include "platforms/model/error.h"
 #include "platforms/model/units.h"

@@ -2,7 +2,7 @@
  * a table, a CSV written row by row (resumable) and a plot. The engine is
  * analysis/experiment.c; this file parses options and hands it a
  * measurement that runs the simulator. */
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 #include "cli/cli.h"
 #include "cli/cli_sim.h"
 #include "platforms/model/error.h"
@@ -61,7 +61,7 @@ int ns_compare_run(const NsCompareArgs *a)
     .model = ns_net_model_name(opt.model), .settings = settings,
     .outdir = outdir, .resume = resume, .progress = progress,
     .table = stdout, .measure = ns_cli_measure_by_simulation, .measure_data = &opt,
-    .need_result = TRUE,
+    .need_result = TRUE, .warn = ns_cli_print_warning, .note = ns_cli_print_note,
   };
   status = ns_compare_experiment(&spec, &error) ? 0 : ns_cli_fail(error);
   error = NULL;

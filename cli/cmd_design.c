@@ -1,8 +1,9 @@
-/* netsched design — candidate cluster designs side by side (analysis/design.h):
+/* netsched design — candidate cluster designs side by side (analysis/design_internal.h):
  * from a scenario file, or from -T options on the command line. `scenario
  * run` is the same study read from a file. */
 #include "analysis/design_spec.h"
-#include "analysis/scenario.h"
+#include "analysis/scenario_internal.h"
+#include "analysis/design_internal.h"
 #include "cli/cli.h"
 #include "cli/cli_sim.h"
 #include "platforms/model/error.h"
@@ -56,7 +57,7 @@ static const char *model_name(const char *name, void *user, GError **error)
 }
 
 /* The result files of a study in its output directory: the cross-design
- * files and every run's compare.csv (analysis/outdir.h). */
+ * files and every run's compare.csv (analysis/outdir_internal.h). */
 static const char *const study_results[] = { "design.csv", "summary.csv", "*/compare.csv",
                                               NULL };
 
@@ -98,6 +99,8 @@ int ns_cli_run_study(const NsScenario *sc, const NsCliStudyArgs *args)
   spec.restart = !resume;
   spec.jobs = args->jobs;
   spec.out = stdout;
+  spec.warn = ns_cli_print_warning;
+  spec.note = ns_cli_print_note;
   if (ns_design_study(&spec, &error))
     status = 0;
 out:

@@ -1,8 +1,8 @@
-/* netsched scenario — run a declarative experiment (analysis/scenario.h).
+/* netsched scenario — run a declarative experiment (analysis/scenario_internal.h).
  * A scenario is a design study (cli/cmd_design.c): every [topology NAME]
  * × collective × model through the compare engine, resumably, and the
  * cross-design summary, plots and report. */
-#include "analysis/scenario.h"
+#include "analysis/scenario_internal.h"
 #include "cli/cli.h"
 #include "cli/cli_sim.h"
 #include <string.h>

@@ -1,7 +1,7 @@
 /* netsched simulate — replay a schedule on SimGrid and report timings. */
 #include "analysis/bounds_collective.h"
-#include "analysis/calibrate.h"
-#include "analysis/csv.h"
+#include "analysis/calibrate_internal.h"
+#include "analysis/csv_internal.h"
 #include "analysis/link_use.h"
 #include "cli/cli.h"
 #include "platforms/model/error.h"

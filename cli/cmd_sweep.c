@@ -1,8 +1,13 @@
 /* netsched sweep — batch sweeps over random topologies (docs/sweeps.md).
  *
- * The command is analysis/sweep_command.c (netsched-mpi runs the same one
- * with its MPI executor); this hands it the local worker processes and a
- * measurement that simulates schedules with SimGrid, and prints. */
+ *   netsched sweep SPEC.ini [-o DIR] [-j N] [--shard I/N] [--restart]
+ *   netsched sweep -g 'waxman:machines=100,200:ratio=5' --seeds 1..50 --trees bfs,dfs -o DIR
+ *   netsched sweep merge SPEC.ini|GRID [-o DIR] [SHARD_FILE...]
+ *
+ * The engine is analysis/sweep.c; this file parses options, picks the
+ * shard (also from a Slurm job array), and hands the engine a measurement
+ * that simulates schedules with SimGrid. */
+#include "analysis/sweep_internal.h"
 #include "analysis/sweep_command.h"
 #include "cli/cli.h"
 #include "platforms/model/error.h"
@@ -30,14 +35,9 @@ static gboolean install_measure(NsSweep *sw, void *data, GError **error)
 }
 #endif
 
-static void print_note(const char *message, void *data)
-{
-  fprintf(stderr, "note: %s\n", message);
-}
-
 int ns_cmd_sweep(int argc, char **argv)
 {
-  NsSweepCommandHooks hooks = { .warn = ns_cli_print_warning, .note = print_note,
+  NsSweepCommandHooks hooks = { .warn = ns_cli_print_warning, .note = ns_cli_print_note,
                                 .report = stdout, .progress = stderr };
   hooks.install_measure = install_measure;
 #ifdef NETSCHED_HAVE_SIMULATOR

@@ -1,11 +1,11 @@
 /* netsched torus — Liu Gang et al.'s §V analysis: Table II and Fig. 6
  * (analysis/torus_model.h). */
-#include "analysis/output_dir.h"
-#include "analysis/plot.h"
+#include "analysis/output_dir_internal.h"
+#include "analysis/plot_internal.h"
 #include "analysis/torus_model.h"
 #include "cli/cli.h"
 #include "platforms/model/error.h"
-#include "platforms/io/output_file.h"
+#include "platforms/io/output_file_internal.h"
 #include <math.h>
 
 /* Table II as Markdown, with each formula's value for d = 4 .. 7. */

@@ -1,7 +1,7 @@
 /* netsched verify — prove a schedule correct on a topology. */
 #include "cli/cli.h"
 #include "platforms/model/error.h"
-#include "platforms/io/hostlist.h"
+#include "platforms/io/hostlist_internal.h"
 #include "platforms/model/units.h"
 #include "sched/io/schedule_json.h"
 #include "sched/io/schedule_stream.h"

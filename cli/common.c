@@ -33,6 +33,11 @@ void ns_cli_print_warning(const char *message, void *data)
   fprintf(stderr, "warning: %s\n", message);
 }
 
+void ns_cli_print_note(const char *message, void *data)
+{
+  fprintf(stderr, "note: %s\n", message);
+}
+
 NsTopology *ns_cli_load_topology(const char *path, const char *format, const char *spanning,
                                  GError **error)
 {

@@ -3,14 +3,14 @@
  * A device or pipe that exists (/dev/null, a FIFO) is written directly:
  * there is nothing to replace atomically, and a rename would replace the
  * device itself. Every other output is a temporary file "PATH.XXXXXX" in the destination's
- * directory (platforms/io/output_file.h: the final rename is atomic on one file
+ * directory (platforms/io/output_file_internal.h: the final rename is atomic on one file
  * system and replaces a link at PATH instead of writing through it). Its name
  * sits in a fixed table that a signal handler can walk without allocating:
  * on SIGINT, SIGTERM or SIGHUP the temporary files are unlinked and the
  * signal raised again with its default action. */
 #include "cli/cli.h"
 #include "platforms/model/error.h"
-#include "platforms/io/output_file.h"
+#include "platforms/io/output_file_internal.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,6 +1,8 @@
-/* netsched — the progress line of plan -o and verify FILE, and options
- * whose values go through a callback (the options every long run shares
- * are analysis/run_options.h's). */
+/* netsched — the options every long command shares, one spelling each:
+ * --progress and --progress-interval (the reporter of analysis/progress_internal.h
+ * on stderr), --resume and --overwrite (the output-directory policy of
+ * analysis/outdir_internal.h), and repeatable list options. */
+#include "analysis/outdir_internal.h"
 #include "cli/cli.h"
 #include <string.h>
 

@@ -1,5 +1,6 @@
 /* netsched — the simulation settings shared by compare, scenario and
  * design, and the measurement they hand the experiment engine. */
+#include "analysis/calibrate_internal.h"
 #include "cli/cli_sim.h"
 #include "analysis/bounds_collective.h"
 #include "platforms/model/error.h"

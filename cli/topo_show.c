@@ -2,7 +2,7 @@
  * people or JSON for programs (schema in docs/topology-format.md). */
 #include "analysis/topology_summary.h"
 #include "cli/cli.h"
-#include "platforms/io/hostlist_compress.h"
+#include "platforms/io/hostlist_compress_internal.h"
 #include "platforms/model/units.h"
 #include <json-glib/json-glib.h>
 #include <string.h>

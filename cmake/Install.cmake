@@ -3,7 +3,8 @@
 #   LIBEXECDIR/netsched/netsched-replay         the simulator's child process
 #   LIBDIR/libnetsched.so.0                     platforms + sched + analysis: the verifier's half
 #   LIBDIR/pkgconfig/netsched.pc
-#   INCLUDEDIR/netsched/{platforms,sched,analysis}/*.h   (-I INCLUDEDIR/netsched)
+#   INCLUDEDIR/netsched/{platforms,sched,analysis}/*.h   public headers (-I INCLUDEDIR/netsched)
+#   MANDIR/man3/ns_*.3                          their functions (when python3 was found)
 #   DATADIR/netsched/calibrations/              bundled calibrations
 #   DATADIR/bash-completion/completions/netsched
 #   MANDIR/man1/netsched.1, netsched-COMMAND.1  (when help2man was found)
@@ -37,13 +38,17 @@ if(NETSCHED_SIMULATOR)
 endif()
 install(TARGETS netsched_shared LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
-# The public headers: everything but *_private.h (and sched/planners/planners.def,
-# which sched/planners/registry.h includes), by stage, so that the headers' own
+# The public headers: every header of the three stages but those named
+# *_internal.h (helpers of one part, and the engines only netsched's own
+# programs use: CONTRIBUTING.md), plus sched/planners/planners.def, which
+# sched/planners/registry.h includes; by stage, so that the headers' own
 # "platforms/model/topology.h" includes work with -I INCLUDEDIR/netsched.
+# tests/cli_install.sh checks each compiles alone and none is internal;
+# check_api_docs that each of their functions is documented (docs/api.md).
 foreach(stage platforms sched analysis)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${stage}/
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/netsched/${stage}
-          FILES_MATCHING PATTERN "*.h" PATTERN "*.def" PATTERN "*_private.h" EXCLUDE)
+          FILES_MATCHING PATTERN "*.h" PATTERN "*.def" PATTERN "*_internal.h" EXCLUDE)
 endforeach()
 
 # pkg-config: relocatable (prefix found from the .pc file's own place), so
@@ -70,4 +75,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/scenarios/calibrations/
 if(HELP2MAN)
   install(DIRECTORY ${NETSCHED_MAN_DIR}/ DESTINATION ${CMAKE_INSTALL_MANDIR}/man1
           FILES_MATCHING PATTERN "*.1")
+endif()
+if(Python3_Interpreter_FOUND)
+  install(DIRECTORY ${NETSCHED_MAN3_DIR}/ DESTINATION ${CMAKE_INSTALL_MANDIR}/man3
+          FILES_MATCHING PATTERN "*.3")
 endif()

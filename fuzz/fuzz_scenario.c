@@ -3,7 +3,7 @@
  * `file:line: ...`; a scenario that reads has at least one collective and
  * one topology, and every topology a models list. */
 #include "fuzz/fuzz_spec_file.h"
-#include "analysis/scenario.h"
+#include "analysis/scenario_internal.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -5,7 +5,7 @@
  * before they are built, so a few bytes asking for 10^12 tasks are refused
  * at once instead of allocating. */
 #include "fuzz/fuzz_spec_file.h"
-#include "analysis/sweep.h"
+#include "analysis/sweep_internal.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -24,6 +24,8 @@
  * itself (SMPI), so this program cannot link the simulator.
  */
 #include "analysis/sweep_command.h"
+#include "analysis/sweep_internal.h"
+#include "cli/cli.h"
 #include "platforms/model/error.h"
 #include <fcntl.h>
 #include <locale.h>

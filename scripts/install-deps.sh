@@ -26,9 +26,10 @@ for arg in "$@"; do
   esac
 done
 
-# The verify-only build: the core libraries, the command, the man pages.
+# The verify-only build: the core libraries, the command, the man pages
+# (help2man for man1, python3 for the man3 pages of the library).
 packages=(build-essential cmake pkg-config libglib2.0-dev libjson-glib-dev libigraph-dev
-          libzstd-dev help2man)
+          libzstd-dev help2man python3)
 if [[ $verify_only -eq 0 ]]; then
   # The simulator (libsimgrid-dev brings SimGrid's ns-3 backend) and plots.
   packages+=(libsimgrid-dev gnuplot-nox)

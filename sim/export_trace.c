@@ -35,7 +35,7 @@
  */
 #include "sim/export_trace.h"
 #include "platforms/model/error.h"
-#include "platforms/io/output_file.h"
+#include "platforms/io/output_file_internal.h"
 #include "sim/smpi_baseline.h"
 #include <errno.h>
 #include <string.h>

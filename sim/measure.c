@@ -1,7 +1,7 @@
 /* netsched — the measurement policy of the commands that simulate (see
  * measure.h). */
 #include "sim/measure.h"
-#include "analysis/progress.h"
+#include "analysis/progress_internal.h"
 #include "analysis/stats.h"
 
 void ns_sim_options_calibrate(NsSimOptions *opt, const NsCalibration *cal)

@@ -1,6 +1,6 @@
 /* netsched — the one measurement policy of every command that simulates
  * (simulate, compare, scenario, design, sweep --measure):
- *   calibration  a calibration (analysis/calibrate.h) simulates with the
+ *   calibration  a calibration (analysis/calibrate_internal.h) simulates with the
  *                smpi model and the calibration's factors;
  *   runs         the packet model runs N times, run k with FqCoDel salt
  *                ns_sim_run_perturbation(k) (sim.h); the fluid models are
@@ -11,7 +11,7 @@
 #ifndef NETSCHED_SIM_MEASURE_H
 #define NETSCHED_SIM_MEASURE_H
 
-#include "analysis/calibrate.h"
+#include "analysis/calibrate_internal.h"
 #include "sim/sim.h"
 
 /* The smpi model with the calibration's factors (copied from `cal`). */

@@ -65,7 +65,7 @@ static void route_actor(int argc, char **argv)
 }
 
 gboolean ns_sim_check_routes(const NsTopology *topo, uint64_t *pairs, uint64_t *mismatches,
-                             GError **error)
+                             char **first, GError **error)
 {
   RouteShared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
                          -1, 0);
@@ -113,8 +113,8 @@ gboolean ns_sim_check_routes(const NsTopology *topo, uint64_t *pairs, uint64_t *
   if (ok) {
     *pairs = sh->pairs;
     *mismatches = sh->mismatches;
-    if (sh->mismatches > 0)
-      g_message("first route mismatch: %s", sh->first);
+    if (first != NULL)
+      *first = sh->mismatches > 0 ? g_strdup(sh->first) : NULL;
   }
   munmap(sh, sizeof *sh);
   return ok;

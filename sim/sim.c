@@ -3,7 +3,7 @@
 #include "sim/sim.h"
 #include "platforms/model/units.h"
 #include "analysis/bounds_collective.h"
-#include "analysis/progress.h"
+#include "analysis/progress_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/io/topology_simgrid.h"
 #include "sched/ir/route.h"
@@ -224,7 +224,7 @@ static void report_progress(NsProgress *progress, const Program *prog)
  * a stop signal arrived. Tells `progress` (may be NULL) five times a second
  * what the child publishes: "340/992 messages, 1.200 s simulated" and the
  * fraction of messages delivered (the reporter estimates the time left,
- * analysis/progress.h). */
+ * analysis/progress_internal.h). */
 static int wait_child(pid_t pid, double limit, const Program *prog, NsProgress *progress,
                       gboolean *timed_out)
 {

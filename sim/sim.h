@@ -86,7 +86,7 @@ typedef struct {
   char *tcp_variant;       /* ns-3 TCP: "Cubic" (default) or "NewReno" */
   int segment_size;        /* TCP segment size in bytes (default 1000, SimGrid's) */
   GPtrArray *ns3;          /* extra ns-3 attributes "ns3::Class::Attr=value" */
-  /* calibration (analysis/calibrate.h): SimGrid's smpi/lat-factor and
+  /* calibration (analysis/calibrate_internal.h): SimGrid's smpi/lat-factor and
    * smpi/bw-factor strings, validated by ns_cal_factors_parse(). When
    * either is set the SMPI network model is used, whatever `model` says,
    * with these factors and without TCP-gamma window limit or cross-traffic
@@ -106,7 +106,7 @@ typedef struct {
                                     platforms/io/topology_simgrid.h) */
   gboolean allow_invalid;  /* replay a schedule that fails data flow, completeness or
                               the sync check (result marked invalid); default: refuse */
-  struct NsProgress *progress; /* the reporter (analysis/progress.h) told the fraction of
+  struct NsProgress *progress; /* the reporter (analysis/progress_internal.h) told the fraction of
                                   messages delivered while simulating; NULL: none */
   /* Repetitions (packet model). ns-3's only source of variation on
    * SimGrid's path is FqCoDel's flow hash: the salt
@@ -199,9 +199,10 @@ gboolean ns_sim_write_platform(const NsTopology *topo, const NsSchedule *s, FILE
 /* Exports `topo` to SimGrid and compares, for every ordered machine pair,
  * SimGrid's route (sg_host_get_route, asked from an actor in a child
  * process) with netsched's. *pairs receives the number of pairs compared,
- * *mismatches those whose directed edges differ (the first one is logged).
- * O(|M|² · depth). */
+ * *mismatches those whose directed edges differ, and *first (when not
+ * NULL) a description of the first of them (newly allocated; NULL when
+ * none differ). O(|M|² · depth). */
 gboolean ns_sim_check_routes(const NsTopology *topo, uint64_t *pairs, uint64_t *mismatches,
-                             GError **error);
+                             char **first, GError **error);
 
 #endif

@@ -1,7 +1,7 @@
 /* netsched — SMPI's own collectives as baselines (see smpi_baseline.h). */
 #include "sim/smpi_baseline.h"
 #include "platforms/model/error.h"
-#include "platforms/io/output_file.h"
+#include "platforms/io/output_file_internal.h"
 #include "platforms/io/topology_simgrid.h"
 #include "sim/child.h"
 #include <errno.h>

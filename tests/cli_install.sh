@@ -23,6 +23,15 @@ expect "help lists verify" "$tmp/out" "verify +verify a schedule"
 check "installed netsched --version" 0 "$bin" --version
 version=$(cat "$tmp/out")
 
+# A man page as text (its source when man is missing): render_page PAGE OUT.
+render_page() {
+  if command -v man >/dev/null; then
+    MANWIDTH=200 man -l "$1" 2>/dev/null | col -b >"$2"
+  else
+    cp "$1" "$2"
+  fi
+}
+
 # ---- man pages: netsched.1 and one per command, from --help ----
 man1="$prefix/share/man/man1"
 if [[ -f $build/man/netsched.1 ]]; then
@@ -31,12 +40,7 @@ if [[ -f $build/man/netsched.1 ]]; then
     [[ -f $man1/netsched-$cmd.1 ]] || echo "$cmd"
   done >"$tmp/missing"
   check "a page per command" 0 test ! -s "$tmp/missing"
-  page="$man1/netsched-verify.1"
-  if command -v man >/dev/null; then
-    MANWIDTH=200 man -l "$page" 2>/dev/null | col -b >"$tmp/page"
-  else
-    cp "$page" "$tmp/page"
-  fi
+  render_page "$man1/netsched-verify.1" "$tmp/page"
   expect "verify page: NAME from the command table" "$tmp/page" "netsched-verify +\\\\?- +verify a schedule"
   expect "verify page: SYNOPSIS" "$tmp/page" "netsched verify \[OPTION"
   expect "verify page: --junit" "$tmp/page" "junit"
@@ -44,13 +48,37 @@ if [[ -f $build/man/netsched.1 ]]; then
 else
   echo "ok - man pages skipped (help2man was not found at configure time) # SKIP"
 fi
+# man3: a page per documented public function, from its doc block.
+man3="$prefix/share/man/man3"
+if [[ -d $build/man3 ]]; then
+  check "man3: ns_verify.3" 0 test -f "$man3/ns_verify.3"
+  check "man3: ns_topology_digest.3" 0 test -f "$man3/ns_topology_digest.3"
+  render_page "$man3/ns_topology_digest.3" "$tmp/page3"
+  expect "man3: NAME" "$tmp/page3" "ns_topology_digest +\\\\?- +SHA-256 of a topology"
+  expect "man3: SYNOPSIS names the header" "$tmp/page3" "platforms/io/topology_digest.h"
+  expect "man3: COMPLEXITY" "$tmp/page3" "COMPLEXITY"
+else
+  echo "ok - man3 pages skipped (python3 was not found at configure time) # SKIP"
+fi
 
 # ---- bash completion, calibrations, headers ----
 check "bash completion" 0 bash -n "$prefix/share/bash-completion/completions/netsched"
 check "bundled calibration" 0 test -f "$prefix/share/netsched/calibrations/lemieux.ini"
 check "header" 0 test -f "$prefix/include/netsched/sched/verify/verify.h"
-find "$prefix/include" -name '*_private.h' >"$tmp/private"
-check "no private headers" 0 test ! -s "$tmp/private"
+find "$prefix/include" -name '*_private.h' -o -name '*_internal.h' >"$tmp/private"
+check "no internal headers installed" 0 test ! -s "$tmp/private"
+# Exactly the public headers: every header of the three stages not named
+# *_internal.h (and no *_private.h is left in the tree: they were renamed).
+(cd "$src" && find platforms sched analysis -name '*.h' ! -name '*_internal.h' | sort) >"$tmp/public"
+(cd "$prefix/include/netsched" && find . -name '*.h' | sed 's|^\./||' | sort) >"$tmp/installed"
+check "installed = public headers ($(wc -l <"$tmp/public"))" 0 diff "$tmp/public" "$tmp/installed"
+(cd "$src" && find platforms sched analysis -name '*_private.h') >"$tmp/private-src"
+check "no *_private.h in the tree" 0 test ! -s "$tmp/private-src"
+# A public header never includes an internal one (it could not compile
+# installed); checked here on the sources, with the names.
+(cd "$src" && grep -l '_internal\.h"' $(cat "$tmp/public")) >"$tmp/leaks"
+check "no public header includes an internal one" 1 test -s "$tmp/leaks"
+[[ -s $tmp/leaks ]] && sed 's/^/#   /' "$tmp/leaks"
 
 # ---- a program against the installed library, through pkg-config ----
 pc=$(find "$prefix" -name netsched.pc -print -quit)

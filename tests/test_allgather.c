@@ -8,7 +8,7 @@
 #include "analysis/bounds.h"
 #include "analysis/topology_summary.h"
 #include "platforms/io/topology_io.h"
-#include "sched/planners/allgather/allgather_ring_common.h"
+#include "sched/planners/allgather/allgather_ring_common_internal.h"
 #include "sched/planners/registry.h"
 #include "sched/verify/verify.h"
 #include "tests/testutil.h"

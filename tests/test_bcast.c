@@ -6,7 +6,7 @@
  *  - hand-computed examples: Algorithm 4's order and Algorithm 5's tree on
  *    the Figure 1 cluster and on a 3-switch chain (root at the end and in
  *    the middle), the pipeline's exact phases for two small trees;
- *  - the O(1) contention test of bcast_dfs.h equals routing the edges of
+ *  - the O(1) contention test of bcast_dfs_internal.h equals routing the edges of
  *    actual trees, and binary-cf equals a literal implementation of Figure
  *    3.28 (route-based line 17) on a few hundred small random trees;
  *  - on 1000 seeded random trees: Algorithm 4 and 5 trees (and kary-cf)
@@ -28,8 +28,8 @@
 #include "platforms/model/error.h"
 #include "platforms/gen/shapes.h"
 #include "platforms/io/topology_io.h"
-#include "sched/planners/bcast/bcast_dfs.h"
-#include "sched/planners/bcast/bcast_pipeline.h"
+#include "sched/planners/bcast/bcast_dfs_internal.h"
+#include "sched/planners/bcast/bcast_pipeline_internal.h"
 #include "sched/planners/registry.h"
 #include "sched/verify/verify.h"
 #include "tests/testutil.h"

@@ -1,7 +1,7 @@
 /* Calibrations: timing tables, the fit, SMPI factor strings, key files,
  * the presets, and Faraj's Tables 4.6 and 4.7 reproduced analytically and
  * by simulation within 5 % per size. */
-#include "analysis/calibrate.h"
+#include "analysis/calibrate_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/gen/shapes.h"
 #include "platforms/model/units.h"

@@ -1,12 +1,12 @@
-/* netsched — the design study engine (analysis/design.h): which model may
+/* netsched — the design study engine (analysis/design_internal.h): which model may
  * name an algorithm, the summary, resume and retry, "what one change
  * buys", hardware counts and prices. Measurements are synthetic (a table
  * of times per model, label and design), so every expected number is
  * known exactly and no simulator runs. */
-#include "analysis/design.h"
+#include "analysis/design_internal.h"
 #include "analysis/design_spec.h"
-#include "analysis/csv.h"
-#include "analysis/scenario.h"
+#include "analysis/csv_internal.h"
+#include "analysis/scenario_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/gen/shapes.h"
 #include "testutil.h"

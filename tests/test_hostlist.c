@@ -1,5 +1,5 @@
 /* platforms/hostlist: Slurm hostlist expressions. */
-#include "platforms/io/hostlist.h"
+#include "platforms/io/hostlist_internal.h"
 #include "tests/testutil.h"
 
 /* Expands `expr` and compares with the space-separated `expected`. */

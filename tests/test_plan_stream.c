@@ -7,7 +7,7 @@
  * planner that changes its header after streaming began is caught. */
 #include "platforms/model/error.h"
 #include "platforms/gen/shapes.h"
-#include "sched/planners/common/phase_packing.h"
+#include "sched/planners/common/phase_packing_internal.h"
 #include "sched/planners/registry.h"
 #include "sched/io/schedule_stream.h"
 #include "sched/verify/verify.h"

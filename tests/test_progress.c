@@ -1,9 +1,9 @@
 /* analysis/progress: the estimate of the time left converges and is never
  * absurd, on synthetic sequences of progress points (no clock); the
  * reporter's lines (LINES mode, a file for a stream); the output-directory
- * policy (analysis/outdir.h). */
-#include "analysis/outdir.h"
-#include "analysis/progress.h"
+ * policy (analysis/outdir_internal.h). */
+#include "analysis/outdir_internal.h"
+#include "analysis/progress_internal.h"
 #include "platforms/model/error.h"
 #include "tests/testutil.h"
 

@@ -1,8 +1,8 @@
-/* netsched — the verifier's relay set (sched/verify/relay_set_private.h) against a
+/* netsched — the verifier's relay set (sched/verify/relay_set_internal.h) against a
  * GHashTable reference: a million seeded random operations through many
  * growths, keys that differ only in the message or only in the machine,
  * the extreme message and machine ids, and saturating hops. */
-#include "sched/verify/relay_set_private.h"
+#include "sched/verify/relay_set_internal.h"
 #include <glib.h>
 
 static guint64 ref_key(uint32_t c, uint32_t m)

@@ -5,15 +5,16 @@
  * exact messages, and the identity of a sharded-and-merged sweep with an
  * unsharded one. */
 #include "analysis/bounds.h"
-#include "analysis/keyfile.h"
-#include "analysis/rowfile.h"
+#include "analysis/keyfile_internal.h"
+#include "analysis/rowfile_internal.h"
 #include "analysis/stats.h"
-#include "analysis/sweep.h"
+#include "analysis/sweep_internal.h"
 #include "analysis/sweep_command.h"
 #include "platforms/model/error.h"
 #include "platforms/gen/gtitm.h"
 #include "platforms/gen/shapes.h"
 #include "platforms/io/topology_digest.h"
+#include "platforms/io/topology_io.h"
 #include "tests/testutil.h"
 #include <glib/gstdio.h>
 #include <math.h>
@@ -105,34 +106,143 @@ static void test_waxman_reject(void)
 
 /* The same specification gives the same topology, to the digest, on every
  * machine: these digests were computed once and change only when the
- * digest's text does (the native writer's output). They changed once, when
- * the writer began to state the routing of graphs ("routing shortest"):
- * the old digests are those of the same text without that line. */
+ * generators or the canonical model's fields (topology_digest.c) do.
+ * `legacy` is the digest of netsched 0.x (the native writer's text), which
+ * resumes result files written then: it must not change either — a writer
+ * change that fails here would orphan those files (docs/sweeps.md, "Resume
+ * keys"). It changed once, when the writer began to state the routing of
+ * graphs ("routing shortest"). */
 static void test_reproducible(void)
 {
   static const struct {
-    const char *spec, *digest;
+    const char *spec, *digest, *legacy;
   } golden[] = {
-    { "waxman:7,50,4", "d261a8ce982f3555a73e1a007c97330c874a7fdbbc994c8cb86140aeacdf596b" },
-    { "waxman:7,50,4:tree=bfs", "a83e89fd3f2c03e45443b24e4be6e8fd015f428153db76b41de8e4fdcd54c63c" },
-    { "transit-stub:3", "bbeaf75f6b6847087705d7a20f7c10bbe05e375b8c21ba8fb281c095bb6a4588" },
-    { "kruskal-tree:11,16:machines=8", "7c31951a33ca9f3d572db51ab554712af0dfcd2b025488e135d4a3de83969278" },
+    { "waxman:7,50,4", "c3e40a8275acc57bd3d72d6b41eb0fa842f3afbc4746bd110d7b57ba54023caa",
+      "d261a8ce982f3555a73e1a007c97330c874a7fdbbc994c8cb86140aeacdf596b" },
+    { "waxman:7,50,4:tree=bfs", "cd0716d0374e7eacef9db1912a1f4042433cf77252c4e1c72e1e34415fe4c97f",
+      "a83e89fd3f2c03e45443b24e4be6e8fd015f428153db76b41de8e4fdcd54c63c" },
+    { "transit-stub:3", "2e41fe3da08acf74a8c3c05bf96fc9bafef74417387f6dc7e86dbecf4dfdb390",
+      "bbeaf75f6b6847087705d7a20f7c10bbe05e375b8c21ba8fb281c095bb6a4588" },
+    { "kruskal-tree:11,16:machines=8", "7ca4822b232eda95befc215a0528c71dfec764ed81a9dda1fc6259a17a202270",
+      "7c31951a33ca9f3d572db51ab554712af0dfcd2b025488e135d4a3de83969278" },
   };
   for (gsize i = 0; i < G_N_ELEMENTS(golden); i++) {
     g_autoptr(NsTopology) a = gen(golden[i].spec, NULL);
     g_autoptr(NsTopology) b = gen(golden[i].spec, NULL);
     g_autofree char *da = ns_topology_digest(a);
     g_autofree char *db = ns_topology_digest(b);
+    g_autofree char *legacy = ns_topology_digest_legacy(a);
     g_assert_cmpstr(da, ==, db);
-    if (g_getenv("NETSCHED_PRINT_GOLDEN") != NULL)
-      g_printerr("%s %s\n", golden[i].spec, da);
+    if (g_getenv("NETSCHED_PRINT_GOLDEN") != NULL) { /* to fill the table */
+      g_printerr("%s %s %s\n", golden[i].spec, da, legacy);
+      continue;
+    }
     g_assert_cmpstr(da, ==, golden[i].digest);
+    g_assert_cmpstr(legacy, ==, golden[i].legacy);
   }
   g_autoptr(NsTopology) x = gen("waxman:8,50,4", NULL);
   g_autoptr(NsTopology) y = gen("waxman:7,50,4", NULL);
   g_autofree char *dx = ns_topology_digest(x);
   g_autofree char *dy = ns_topology_digest(y);
   g_assert_cmpstr(dx, !=, dy);
+}
+
+/* A small native topology, from text. */
+static NsTopology *native(const char *source, const char *text)
+{
+  GError *error = NULL;
+  NsTopology *t = ns_topology_parse_native(source, text, strlen(text), NULL, NULL, &error);
+  g_assert_no_error(error);
+  return t;
+}
+
+static char *digest_of(const char *text)
+{
+  g_autoptr(NsTopology) t = native("model.topo", text);
+  return ns_topology_digest(t);
+}
+
+/* Faraj-Yuan Figure 1, spelled two ways: defaults and hostlists against
+ * one statement per node and per link with every attribute, another file
+ * name, another title, comments. */
+static const char fig1_short[] =
+    "name \"Figure 1\"\ndefault bandwidth 100Mbps\ndefault latency 10us\n"
+    "machine n[0-5]\nswitch s1 s0 s3\nlink n[0-2] s0\nlink n[3-4] s3\nlink n5 s1\n"
+    "link s0 s1\nlink s3 s1\n";
+static const char fig1_long[] =
+    "# the same network, every attribute written out\n"
+    "machine n0\nmachine n1\nmachine n2\nmachine n3\nmachine n4\nmachine n5\n"
+    "switch s1 forwarding=store-and-forward buffering=output\nswitch s0\nswitch s3\n"
+    "link n0 s0 bandwidth=100Mbps latency=10us\nlink n1 s0 bandwidth=0.1Gbps latency=0.01ms\n"
+    "link n2 s0 bandwidth=100000000bps latency=10us\nlink n3 s3 bandwidth=100Mbps latency=10us\n"
+    "link n4 s3 bandwidth=100Mbps latency=10us\nlink n5 s1 bandwidth=100Mbps latency=10us\n"
+    "link s0 s1 bandwidth=100Mbps latency=10us\nlink s3 s1 bandwidth=100Mbps latency=10us\n";
+
+/* (a) The digest is the model's, not a writer's text: the same network
+ * spelled two ways, from two files with two titles, has one digest — which
+ * the native writer's text (the digest of netsched 0.x, kept as an alias
+ * for old result files) does not give. */
+static void test_digest_model(void)
+{
+  g_autoptr(NsTopology) a = native("a.topo", fig1_short);
+  g_autoptr(NsTopology) b = native("elsewhere/b.topo", fig1_long);
+  g_autofree char *da = ns_topology_digest(a), *db = ns_topology_digest(b);
+  g_assert_cmpuint(strlen(da), ==, 64);
+  g_assert_cmpstr(da, ==, db);
+  g_autofree char *la = ns_topology_digest_legacy(a), *lb = ns_topology_digest_legacy(b);
+  g_assert_cmpstr(la, !=, lb); /* the writer's first lines name the file and the title */
+  g_assert_cmpstr(la, !=, da);
+}
+
+/* (b) Every part of the model changes the digest: each variant differs
+ * from the base and from every other variant. */
+static void test_digest_changes(void)
+{
+  static const char *const variants[] = {
+    "machine n[0-3]\nswitch s0\nlink n[0-3] s0\n", /* the base */
+    "machine n[0-3]\nswitch s0\nlink n[0-2] s0\nlink n3 s0 bandwidth=1Gbps\n",
+    "machine n[0-3]\nswitch s0\nlink n[0-2] s0\nlink n3 s0 latency=11us\n",
+    "machine n0 n1 n2 m3\nswitch s0\nlink n[0-2] s0\nlink m3 s0\n",      /* a name */
+    "machine n1 n0 n2 n3\nswitch s0\nlink n[0-3] s0\n",                /* machine order */
+    "machine n[0-3] ports=all\nswitch s0\nlink n[0-3] s0\n",
+    "machine n[0-3] ports=2\nswitch s0\nlink n[0-3] s0\n",
+    "machine n[0-3] ports=3\nswitch s0\nlink n[0-3] s0\n",
+    "machine n[0-3]\nswitch s0 forwarding=cut-through\nlink n[0-3] s0\n",
+    "machine n[0-3]\nswitch s0 buffering=shared\nlink n[0-3] s0\n",
+    "machine n[0-3]\nswitch s0 buffer=64p\nlink n[0-3] s0\n",
+    "machine n[0-3]\nswitch s0 buffer=65p\nlink n[0-3] s0\n",
+    "machine n[0-3]\nswitch s0\nlink n[0-3] s0\nrouting shortest\n",  /* routing */
+    "machine n[0-3]\nswitch s0\nlink n[0-3] s0\nrouting ecmp\n",
+    "machine n[0-3]\nswitch s0 s1\nlink n[0-1] s0\nlink n[2-3] s1\nlink s0 s1\n",
+    "machine n[0-3]\nswitch s1 s0\nlink n[0-1] s0\nlink n[2-3] s1\nlink s0 s1\n",
+    "machine n[0-3]\nswitch s0 s1\nlink n[0-1] s0\nlink n[2-3] s1\nlink s1 s0\n", /* ends */
+  };
+  g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  for (gsize i = 0; i < G_N_ELEMENTS(variants); i++) {
+    char *d = digest_of(variants[i]);
+    if (g_hash_table_contains(seen, d))
+      g_error("variant %zu has the digest of an earlier one:\n%s", i, variants[i]);
+    g_hash_table_add(seen, d);
+  }
+  /* Grids: sizes and wrap; explicit routes. */
+  const char *shapes[] = { "torus:4x4", "mesh:4x4", "torus:2x8", "torus:16" };
+  for (gsize i = 0; i < G_N_ELEMENTS(shapes); i++) {
+    GError *error = NULL;
+    g_autoptr(NsTopology) t = ns_shape_from_spec(shapes[i], &error);
+    g_assert_no_error(error);
+    char *d = ns_topology_digest(t);
+    g_assert_false(g_hash_table_contains(seen, d));
+    g_hash_table_add(seen, d);
+  }
+  const char *routed[] = {
+    "machine a b c\nlink a b\nlink b c\nlink c a\nrouting explicit\nroute a b c\n",
+    "machine a b c\nlink a b\nlink b c\nlink c a\nrouting explicit\nroute a c\n",
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(routed); i++) {
+    char *d = digest_of(routed[i]);
+    g_assert_false(g_hash_table_contains(seen, d));
+    g_hash_table_add(seen, d);
+  }
 }
 
 static void test_transit_stub(void)
@@ -326,7 +436,7 @@ static void test_shard_merge_identity(void)
     g_assert_true(run(sw, parts, i, 4, &error));
     g_assert_no_error(error);
   }
-  g_assert_true(ns_sweep_merge(sw, parts, NULL, NULL, &error));
+  g_assert_true(ns_sweep_merge(sw, parts, NULL, NULL, NULL, NULL, &error));
   g_assert_no_error(error);
   const char *files[] = { "rows.jsonl", "rows.csv", "aggregate.json", "aggregate.csv",
                           "plot-lr1_max_path+lr3_max_path.dat" };
@@ -338,7 +448,7 @@ static void test_shard_merge_identity(void)
   /* a missing shard is named */
   g_autofree char *gone = g_build_filename(parts, "shard-2-of-4.jsonl", NULL);
   g_unlink(gone);
-  g_assert_false(ns_sweep_merge(sw, parts, NULL, NULL, &error));
+  g_assert_false(ns_sweep_merge(sw, parts, NULL, NULL, NULL, NULL, &error));
   g_autofree char *want = g_strdup_printf("%s: shard 2/4 is missing (no shard-2-of-4.jsonl): "
                                           "run it with --shard 2/4, then merge again", parts);
   g_assert_cmpstr(error->message, ==, want);
@@ -632,6 +742,12 @@ static gboolean key_is_line(const char *line, int lineno, char **key, void *user
   return TRUE;
 }
 
+/* An NsWarnFunc that keeps the messages, one per line. */
+static void keep_warning(const char *message, void *data)
+{
+  g_string_append_printf(data, "%s\n", message);
+}
+
 static void test_rowfile(void)
 {
   g_autofree char *dir = tmpdir();
@@ -649,8 +765,14 @@ static void test_rowfile(void)
   g_clear_error(&error);
   ns_row_file_close(f);
   g_assert_true(g_file_set_contents(path, "H\na\nb\nc", -1, NULL)); /* c cut short */
+  g_autoptr(GString) warnings = g_string_new(NULL);
+  spec.warn = keep_warning; /* told through the callback, never printed by the library */
+  spec.warn_data = warnings;
   f = ns_row_file_open(&spec, &error);
   g_assert_no_error(error);
+  g_autofree char *cut = g_strdup_printf("%s: the last row was cut short (interrupted run): "
+                                         "dropped\n", path);
+  g_assert_cmpstr(warnings->str, ==, cut);
   g_assert_true(ns_row_file_has(f, "a") && ns_row_file_has(f, "b"));
   g_assert_false(ns_row_file_has(f, "c"));
   g_assert_cmpuint(ns_row_file_n_keys(f), ==, 2);
@@ -699,6 +821,8 @@ int main(int argc, char **argv)
   g_test_add_func("/gtitm/waxman/reject", test_waxman_reject);
   g_test_add_func("/gtitm/reproducible", test_reproducible);
   g_test_add_func("/gtitm/transit-stub", test_transit_stub);
+  g_test_add_func("/digest/model", test_digest_model);
+  g_test_add_func("/digest/changes", test_digest_changes);
   g_test_add_func("/gtitm/kruskal-tree", test_kruskal_tree);
   g_test_add_func("/gtitm/spanning", test_spanning_options);
   g_test_add_func("/stats/known", test_stats);

@@ -5,7 +5,7 @@
 #include "platforms/model/error.h"
 #include "platforms/gen/shapes.h"
 #include "sched/planners/registry.h"
-#include "sched/planners/alltoall/torus_exchange.h"
+#include "sched/planners/alltoall/torus_exchange_internal.h"
 #include "sched/verify/verify.h"
 #include "tests/testutil.h"
 #include <math.h>

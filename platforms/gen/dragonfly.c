@@ -70,6 +70,22 @@ static Router router_of(const NsDragonfly *d, int machine)
                    f % d->routers };
 }
 
+/**
+ * \function ns_dragonfly_build
+ * \brief Builds and finalizes a dragonfly as SimGrid lays it out.
+ *
+ * \param d Groups, chassis, routers, machines per router and the link multiplicities.
+ * \param o The generator options (link speeds, latency, switch and machine attributes).
+ * \param source The topology's source name.
+ * \param machine_names The machines' names (NULL: n0, n1, ...).
+ * \param error Set on failure (see errors).
+ * \return The finalized topology (minimal routing as explicit routes), or NULL.
+ * \errors NS_ERROR_INPUT "source: ..." for sizes < 1, fewer than 2 machines, more than
+ *        NS_DRAGONFLY_MAX_MACHINES, or more groups than routers in a group.
+ * \complexity O(P² · 8) time and memory for P machines.
+ * \source Kim et al., "Technology-Driven, Highly-Scalable Dragonfly Topology" (2008); SimGrid's
+ *        DRAGONFLY cluster.
+ */
 NsTopology *ns_dragonfly_build(const NsDragonfly *d, const NsShapeOptions *o,
                                const char *source, char *const *machine_names, GError **error)
 {
@@ -155,6 +171,19 @@ NsTopology *ns_dragonfly_build(const NsDragonfly *d, const NsShapeOptions *o,
   return t;
 }
 
+/**
+ * \function ns_shape_dragonfly
+ * \brief gen:dragonfly:G,C,R,N[,GL,CL,RL].
+ *
+ * \param args "G,C,R,N[,GL,CL,RL]" (multiplicities default 1).
+ * \param o The generator options (link speeds, latency, switch and machine attributes).
+ * \param suffix Appended to the topology's name.
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors NS_ERROR_INPUT for malformed arguments and those of ns_dragonfly_build().
+ * \complexity O(P² · 8) for P machines.
+ * \source docs/topology-format.md, "Generated topologies".
+ */
 NsTopology *ns_shape_dragonfly(const char *args, const NsShapeOptions *o, const char *suffix,
                                GError **error)
 {

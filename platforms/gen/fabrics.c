@@ -12,6 +12,20 @@ static NsTopology *finish(NsTopology *t, GError **error)
   return t;
 }
 
+/**
+ * \function ns_shape_fattree
+ * \brief The k-ary n-tree of Petrini and Vanneschi, under d-mod-k routing.
+ *
+ * \param k The arity (>= 2).
+ * \param n The levels (>= 1): k^n machines, n levels of k^(n-1) switches.
+ * \param o The generator options (link speeds, latency, switch and machine attributes).
+ * \param suffix Appended to the topology's name.
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors NS_ERROR_INPUT for k < 2, n < 1 or more than 1,000,000 nodes.
+ * \complexity O(n · k^n).
+ * \source Petrini and Vanneschi (1997); Zahavi et al. (2010, d-mod-k).
+ */
 NsTopology *ns_shape_fattree(int k, int n, const NsShapeOptions *o, const char *suffix,
                              GError **error)
 {
@@ -59,6 +73,22 @@ NsTopology *ns_shape_fattree(int k, int n, const NsShapeOptions *o, const char *
   return finish(t, error);
 }
 
+/**
+ * \function ns_shape_grid
+ * \brief A torus or a mesh under dimension-order routing.
+ *
+ * \param dims The sizes of the dimensions.
+ * \param n_dims Their number.
+ * \param wrap TRUE for a torus.
+ * \param o The generator options (link speeds, latency, switch and machine attributes). Machines
+ *        are all-port unless it says otherwise.
+ * \param suffix Appended to the topology's name.
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors NS_ERROR_INPUT for a size < 1, fewer than 2 machines or more than 1,000,000.
+ * \complexity O(P · dims).
+ * \source Liu Gang et al. §II-III.
+ */
 NsTopology *ns_shape_grid(const int *dims, int n_dims, gboolean wrap, const NsShapeOptions *o,
                           const char *suffix, GError **error)
 {

@@ -13,12 +13,31 @@
 /* Machines a generated topology may hold (the readers' node limit). */
 #define MAX_MACHINES 1000000
 
+/**
+ * \function ns_waxman_params_init
+ * \brief Default Waxman parameters: degree 4, α solved, β 0.2, patch.
+ *
+ * \param w The parameters to fill.
+ * \errors none.
+ * \complexity O(1).
+ * \source Waxman 1988; Zegura, Calvert and Bhattacharjee 1996 (GT-ITM); Faraj dissertation
+ *        §3.3.3.
+ */
 void ns_waxman_params_init(NsWaxmanParams *w)
 {
   *w = (NsWaxmanParams){ .switches = 0, .degree = 4, .alpha = 0, .beta = 0.2,
                          .connect = NS_CONNECT_PATCH };
 }
 
+/**
+ * \function ns_transit_stub_params_init
+ * \brief Default transit-stub parameters.
+ *
+ * \param ts The parameters to fill.
+ * \errors none.
+ * \complexity O(1).
+ * \source Zegura, Calvert and Bhattacharjee 1996; Calvert, Doar and Zegura 1997.
+ */
 void ns_transit_stub_params_init(NsTransitStubParams *ts)
 {
   *ts = (NsTransitStubParams){ .transit_domains = 1, .transit_nodes = 4, .stubs = 3,
@@ -26,6 +45,17 @@ void ns_transit_stub_params_init(NsTransitStubParams *ts)
                                .p_stub = 0.42 };
 }
 
+/**
+ * \function ns_gtitm_options_init
+ * \brief Default GT-ITM options: 5 machines per host switch, uniform; shapes.h's links; the
+ *        graph itself.
+ *
+ * \param go The options to fill.
+ * \errors none.
+ * \complexity O(1).
+ * \source Waxman 1988; Zegura, Calvert and Bhattacharjee 1996 (GT-ITM); Faraj dissertation
+ *        §3.3.3.
+ */
 void ns_gtitm_options_init(NsGtitmOptions *go)
 {
   *go = (NsGtitmOptions){ .attach = { .ratio = 5, .kind = NS_ATTACH_UNIFORM },
@@ -39,11 +69,34 @@ G_STATIC_ASSERT(NS_GTITM_UNIFORM - NS_GTITM_BFS == NS_SPAN_UNIFORM - NS_SPAN_BFS
                 NS_GTITM_KRUSKAL - NS_GTITM_BFS == NS_SPAN_KRUSKAL &&
                 NS_GTITM_DFS - NS_GTITM_BFS == NS_SPAN_DFS);
 
+/**
+ * \function ns_gtitm_tree_name
+ * \brief The name of a spanning-tree choice ("none", "bfs", ...).
+ *
+ * \param tree The choice.
+ * \return A static string.
+ * \errors none.
+ * \complexity O(1).
+ * \source Waxman 1988; Zegura, Calvert and Bhattacharjee 1996 (GT-ITM); Faraj dissertation
+ *        §3.3.3.
+ */
 const char *ns_gtitm_tree_name(NsGtitmTree tree)
 {
   return tree == NS_GTITM_GRAPH ? "none" : ns_span_method_name((NsSpanMethod)(tree - NS_GTITM_BFS));
 }
 
+/**
+ * \function ns_gtitm_tree_from_name
+ * \brief A spanning-tree choice from its name.
+ *
+ * \param name "none" (or "graph"), "bfs", "dfs", "kruskal" (or "random"), "uniform".
+ * \param tree Receives the choice.
+ * \return FALSE for an unknown name.
+ * \errors none.
+ * \complexity O(1).
+ * \source Waxman 1988; Zegura, Calvert and Bhattacharjee 1996 (GT-ITM); Faraj dissertation
+ *        §3.3.3.
+ */
 gboolean ns_gtitm_tree_from_name(const char *name, NsGtitmTree *tree)
 {
   NsSpanMethod m;
@@ -356,6 +409,24 @@ static int patch_components(const Points *pt, const int *membership, GArray *lin
   return added;
 }
 
+/**
+ * \function ns_gtitm_waxman
+ * \brief A Waxman switch graph with machines, or its spanning tree.
+ *
+ * \param seed The seed of the generator's own random stream.
+ * \param w Switches, degree, α, β, connect mode.
+ * \param go Machines, link and node attributes, and the spanning tree to take (tree=).
+ * \param source Names the topology (NULL: a description).
+ * \param info Receives what the generator did (may be NULL).
+ * \param error Set on failure (see errors).
+ * \return The finalized topology (shortest-path routing unless it is a tree), or NULL.
+ * \errors NS_ERROR_INPUT for n < 2 or > NS_GTITM_MAX_SWITCHES, k outside (0, n−1], α outside (0,
+ *        1], β <= 0, more than NS_GTITM_MAX_LINKS links, fewer than 2 machines, or a rejection
+ *        that never connects.
+ * \complexity O(n² + P) per draw (O(n² log) when β is solved); memory O(n + links + P).
+ * \source Waxman 1988; Zegura, Calvert and Bhattacharjee 1996 (GT-ITM); Faraj dissertation
+ *        §3.3.3.
+ */
 NsTopology *ns_gtitm_waxman(uint64_t seed, const NsWaxmanParams *w, const NsGtitmOptions *go,
                             const char *source, NsGtitmInfo *info, GError **error)
 {
@@ -483,6 +554,23 @@ static gboolean connected_gnp(igraph_rng_t *rng, int first, int n, double p, GAr
 
 static gint64 pair_key(int a, int b) { return ((gint64)MIN(a, b) << 32) | (gint64)MAX(a, b); }
 
+/**
+ * \function ns_gtitm_transit_stub
+ * \brief GT-ITM's transit-stub graph with machines, or its spanning tree.
+ *
+ * \param seed The seed of the generator's own random stream.
+ * \param ts Domains, nodes, stubs, probabilities, extra links, where machines go.
+ * \param go Machines, link and node attributes, and the spanning tree to take (tree=).
+ * \param source Names the topology (NULL: a description).
+ * \param info Receives what the generator did (may be NULL).
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors NS_ERROR_INPUT for counts < 1 (K < 0), probabilities outside (0, 1], more than
+ *        NS_GTITM_MAX_SWITCHES switches, a domain not connected after 10000 draws, extra links
+ *        that cannot be placed, fewer than 2 machines.
+ * \complexity O(Σ domain sizes² + extras + P).
+ * \source Zegura, Calvert and Bhattacharjee 1996; Calvert, Doar and Zegura 1997.
+ */
 NsTopology *ns_gtitm_transit_stub(uint64_t seed, const NsTransitStubParams *ts,
                                   const NsGtitmOptions *go, const char *source,
                                   NsGtitmInfo *info, GError **error)
@@ -612,6 +700,22 @@ out:
 
 /* ---- random-order Kruskal trees ---------------------------------------------------- */
 
+/**
+ * \function ns_gtitm_kruskal_tree
+ * \brief A random switch tree grown by random-order Kruskal, with machines.
+ *
+ * \param seed The seed of the generator's own random stream.
+ * \param switches S, 1 .. NS_GTITM_MAX_SWITCHES.
+ * \param go Machines, link and node attributes, and the spanning tree to take (tree=). Its tree
+ *        choice is ignored: the graph is a tree.
+ * \param source Names the topology (NULL: a description).
+ * \param info Receives what the generator did (may be NULL).
+ * \param error Set on failure (see errors).
+ * \return The finalized topology under tree routing, or NULL.
+ * \errors NS_ERROR_INPUT for S out of range or fewer than 2 machines.
+ * \complexity O(S log S) expected draws with union-find, plus O(P).
+ * \source Faraj dissertation §3.4.2.2 (Figure 3.29) and §3.3.3 ("random tree").
+ */
 NsTopology *ns_gtitm_kruskal_tree(uint64_t seed, int switches, const NsGtitmOptions *go,
                                   const char *source, NsGtitmInfo *info, GError **error)
 {
@@ -662,6 +766,17 @@ NsTopology *ns_gtitm_kruskal_tree(uint64_t seed, int switches, const NsGtitmOpti
 
 static const char *const shapes[] = { "waxman", "transit-stub", "kruskal-tree" };
 
+/**
+ * \function ns_gtitm_is_shape
+ * \brief Whether a shape is a GT-ITM one (waxman, transit-stub, kruskal-tree).
+ *
+ * \param shape The shape name.
+ * \return TRUE for those three.
+ * \errors none.
+ * \complexity O(1).
+ * \source Waxman 1988; Zegura, Calvert and Bhattacharjee 1996 (GT-ITM); Faraj dissertation
+ *        §3.3.3.
+ */
 gboolean ns_gtitm_is_shape(const char *shape)
 {
   for (gsize i = 0; i < G_N_ELEMENTS(shapes); i++)
@@ -791,11 +906,37 @@ static const char *usage(const char *shape)
   return "kruskal-tree:SEED,SWITCHES[:KEY=VALUE...]";
 }
 
+/**
+ * \function ns_gtitm_from_spec
+ * \brief ns_gtitm_generate() without the generator's report.
+ *
+ * \param spec The specification (without "gen:").
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors NS_ERROR_INPUT "gen:SPEC: what is wrong".
+ * \complexity that of the generator.
+ * \source Waxman 1988; Zegura, Calvert and Bhattacharjee 1996 (GT-ITM); Faraj dissertation
+ *        §3.3.3.
+ */
 NsTopology *ns_gtitm_from_spec(const char *spec, GError **error)
 {
   return ns_gtitm_generate(spec, NULL, error);
 }
 
+/**
+ * \function ns_gtitm_generate
+ * \brief Builds a GT-ITM topology from its specification, telling what the generator did.
+ *
+ * \param spec waxman:SEED,SWITCHES[,DEGREE], transit-stub:SEED[,T,N_T,K,N_S] or
+ *        kruskal-tree:SEED,SWITCHES, then :KEY=VALUE options (without "gen:").
+ * \param info Receives what the generator did (may be NULL).
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, named "gen:" + spec, or NULL.
+ * \errors NS_ERROR_INPUT "gen:SPEC: what is wrong".
+ * \complexity that of the generator.
+ * \source Waxman 1988; Zegura, Calvert and Bhattacharjee 1996 (GT-ITM); Faraj dissertation
+ *        §3.3.3; docs/sweeps.md, "Generators".
+ */
 NsTopology *ns_gtitm_generate(const char *spec, NsGtitmInfo *info, GError **error)
 {
   if (!ns_shape_spec_check(spec, error))

@@ -64,6 +64,20 @@ static int add_switch(NsTopology *t, int index, NsBuffering buffering, int buffe
  * options as given) is appended to the topology's name. Time O(A·B).
  * Errors: NS_ERROR_INPUT for a malformed AxB or more than 1,000,000 nodes.
  */
+/**
+ * \function ns_shape_hierarchy
+ * \brief Tam and Wang's two-level Ethernet hierarchy "AxB".
+ *
+ * \param args "AxB": A machines on each of B FE switches under one GE switch.
+ * \param o The generator options (link speeds, latency, switch and machine attributes). Uplinks
+ *        default to 1 Gbit/s.
+ * \param suffix Appended to the topology's name.
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors NS_ERROR_INPUT for a malformed AxB or factors out of range.
+ * \complexity O(A·B).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet (§4).
+ */
 NsTopology *ns_shape_hierarchy(const char *args, const NsShapeOptions *o, const char *suffix,
                                GError **error)
 {

@@ -13,6 +13,21 @@ static gboolean parse_count(const char *text, gint64 lo, gint64 hi, int *out)
   return TRUE;
 }
 
+/**
+ * \function ns_shape_leafspine
+ * \brief A two-level Clos: L leaves, S spines, M machines a leaf, under ecmp.
+ *
+ * \param args "L,S,M[,R]": R the leaves' oversubscription (default 1, non-blocking).
+ * \param o The generator options (link speeds, latency, switch and machine attributes).
+ *        `uplink=` sets the up-links' speed instead of R.
+ * \param suffix Appended to the topology's name.
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors NS_ERROR_INPUT for L < 2, S < 1, M < 1, R not in (0, 1000], both R and uplink=, or
+ *        more than 1,000,000 nodes or 10,000,000 links.
+ * \complexity O(L·(S + M)).
+ * \source issue 18 item 8 (leaf/spine fabrics); docs/topology-format.md, "Generated topologies".
+ */
 NsTopology *ns_shape_leafspine(const char *args, const NsShapeOptions *o, const char *suffix,
                                GError **error)
 {

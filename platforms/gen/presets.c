@@ -1,7 +1,7 @@
 /* netsched — calibrated presets: gen:quadrics:N and gen:gige:N. See shapes.h.
  *
  * A preset is a generator specification with link values fitted from a
- * measured table (analysis/calibrate.h, the plain linear fit rounded to 4
+ * measured table (analysis/calibrate_internal.h, the plain linear fit rounded to 4
  * digits, per link of a two-link route) and the switches of the machine
  * the table was measured on. Its bundled calibration (scenarios/
  * calibrations/NAME.ini, fitted on this very topology between n0 and n1)
@@ -37,14 +37,47 @@ static const Preset *find(const char *shape)
   return NULL;
 }
 
+/**
+ * \function ns_shape_is_preset
+ * \brief Whether a shape name is a calibrated preset ("quadrics", "gige").
+ *
+ * \param shape The shape name.
+ * \return TRUE for a preset.
+ * \errors none.
+ * \complexity O(presets).
+ * \source Faraj's dissertation Tables 4.6 and 4.7; docs/simulator.md.
+ */
 gboolean ns_shape_is_preset(const char *shape) { return find(shape) != NULL; }
 
+/**
+ * \function ns_shape_preset_calibration
+ * \brief The bundled calibration of a preset.
+ *
+ * \param shape The shape name.
+ * \return "lemieux" or "beowulf-gige", or NULL for other shapes.
+ * \errors none.
+ * \complexity O(presets).
+ * \source docs/simulator.md.
+ */
 const char *ns_shape_preset_calibration(const char *shape)
 {
   const Preset *p = find(shape);
   return p != NULL ? p->calibration : NULL;
 }
 
+/**
+ * \function ns_shape_preset_expand
+ * \brief The generator specification and title a preset stands for.
+ *
+ * \param spec The specification without "gen:" ("quadrics:64").
+ * \param generator Receives the generator specification (newly allocated).
+ * \param title Receives the topology's title (newly allocated).
+ * \param error Set on failure (see errors).
+ * \return FALSE on error.
+ * \errors NS_ERROR_INPUT for a bad N.
+ * \complexity O(length of the result).
+ * \source Faraj's dissertation Tables 4.6 and 4.7.
+ */
 gboolean ns_shape_preset_expand(const char *spec, char **generator_out, char **title_out,
                                 GError **error)
 {

@@ -4,12 +4,32 @@
 #include "platforms/model/units.h"
 #include <string.h>
 
+/**
+ * \function ns_shape_options_init
+ * \brief Default generator options: 100 Mbit/s, 10 us, store-and-forward, default ports.
+ *
+ * \param o The options to fill.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/topology-format.md, "Generated topologies".
+ */
 void ns_shape_options_init(NsShapeOptions *o)
 {
   *o = (NsShapeOptions){ .bandwidth = NS_DEFAULT_BANDWIDTH, .latency = NS_DEFAULT_LATENCY,
                          .forwarding = NS_FORWARD_STORE_AND_FORWARD };
 }
 
+/**
+ * \function ns_shape_apply_node
+ * \brief Gives a node the options' switch or machine attributes.
+ *
+ * \param t A topology being built.
+ * \param node The node id.
+ * \param o The options.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/topology-format.md, "Generated topologies".
+ */
 void ns_shape_apply_node(NsTopology *t, int node, const NsShapeOptions *o)
 {
   NsNode *nd = ns_topology_node_mut(t, node);
@@ -78,11 +98,35 @@ gboolean ns_shape_parse_int(const char *text, gint64 lo, gint64 hi, gint64 *out)
   return TRUE;
 }
 
+
+/**
+ * \function ns_shape_link_bandwidth
+ * \brief The bandwidth the options give a link.
+ *
+ * \param o The options.
+ * \param switch_to_switch TRUE for an uplink (switch to switch).
+ * \return The uplink speed for an uplink when set, else the bandwidth.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/topology-format.md, "Generated topologies".
+ */
 double ns_shape_link_bandwidth(const NsShapeOptions *o, gboolean switch_to_switch)
 {
   return switch_to_switch && o->uplink > 0 ? o->uplink : o->bandwidth;
 }
 
+/**
+ * \function ns_shape_spec_check
+ * \brief The checks every generator specification passes before it is parsed.
+ *
+ * \param spec "SHAPE:ARGS:KEY=VALUE..." without "gen:".
+ * \param error Set on failure (see errors).
+ * \return FALSE when it is refused.
+ * \errors NS_ERROR_INPUT "gen:SPEC: ..." for an empty specification, characters other than
+ *        printable ASCII without spaces, no shape name first, or an option key given twice.
+ * \complexity O(length of spec).
+ * \source docs/topology-format.md, "Generated topologies".
+ */
 gboolean ns_shape_spec_check(const char *spec, GError **error)
 {
   for (const char *c = spec; *c != '\0'; c++)

@@ -80,6 +80,21 @@ static NsTopology *star(int machines, const NsShapeOptions *o, const char *suffi
   return from_switch_tree(src, 1, parent, &machines, o, NULL);
 }
 
+/**
+ * \function ns_shape_star
+ * \brief One switch with `machines` machines (gen:star:N).
+ *
+ * Machines n0..n(N-1) on switch s0, every link of one speed, tree routing.
+ *
+ * \param machines Number of machines (>= 2).
+ * \param bandwidth Every link's bandwidth in bit/s (> 0).
+ * \param latency Every link's latency in seconds (>= 0).
+ * \return The finalized topology, or NULL when the arguments make none
+ *         (fewer than 2 machines).
+ * \errors none reported (NULL; ns_shape_from_spec() says why).
+ * \complexity O(machines).
+ * \source docs/topology-format.md, "Generated topologies".
+ */
 NsTopology *ns_shape_star(int machines, double bw, double lat)
 {
   NsShapeOptions o = plain(bw, lat);
@@ -102,12 +117,40 @@ static NsTopology *switch_line(const char *kind, int switches, int per_switch, g
   return t;
 }
 
+/**
+ * \function ns_shape_chain
+ * \brief Switches in a chain, `per_switch` machines on each (gen:chain:S,K).
+ *
+ * Faraj and Yuan's topology (c) is chain:4,8.
+ *
+ * \param switches Number of switches (>= 1).
+ * \param per_switch Machines on each switch.
+ * \param bandwidth Every link's bandwidth in bit/s (> 0).
+ * \param latency Every link's latency in seconds (>= 0).
+ * \return The finalized topology, or NULL when the arguments make none.
+ * \errors none reported (NULL; ns_shape_from_spec() says why).
+ * \complexity O(switches · per_switch).
+ * \source Faraj and Yuan §6 (topologies); docs/topology-format.md, "Generated topologies".
+ */
 NsTopology *ns_shape_chain(int switches, int per_switch, double bw, double lat)
 {
   NsShapeOptions o = plain(bw, lat);
   return switch_line("chain", switches, per_switch, FALSE, &o, "");
 }
 
+/**
+ * \function ns_shape_switch_star
+ * \brief Switches s1.. around switch s0, `per_switch` machines on each.
+ *
+ * \param switches Number of switches, the hub included (>= 1).
+ * \param per_switch Machines on each switch.
+ * \param bandwidth Every link's bandwidth in bit/s (> 0).
+ * \param latency Every link's latency in seconds (>= 0).
+ * \return The finalized topology, or NULL when the arguments make none.
+ * \errors none reported (NULL; ns_shape_from_spec() says why).
+ * \complexity O(switches · per_switch).
+ * \source docs/topology-format.md, "Generated topologies".
+ */
 NsTopology *ns_shape_switch_star(int switches, int per_switch, double bw, double lat)
 {
   NsShapeOptions o = plain(bw, lat);
@@ -117,6 +160,24 @@ NsTopology *ns_shape_switch_star(int switches, int per_switch, double bw, double
 static NsTopology *tree(const int *fanout, int levels, const NsShapeOptions *o,
                         const char *suffix, GError **error);
 
+/**
+ * \function ns_shape_tree
+ * \brief A uniform switch tree (gen:tree:F1xF2x...).
+ *
+ * fanout[0..levels-2] child switches per switch, fanout[levels-1] machines
+ * per leaf switch.
+ *
+ * \param fanout The fanouts, levels of them.
+ * \param levels Number of levels (>= 1).
+ * \param bandwidth Every link's bandwidth in bit/s (> 0).
+ * \param latency Every link's latency in seconds (>= 0).
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors NS_ERROR_INPUT when a fanout is < 1 or the tree would exceed
+ *         1,000,000 nodes.
+ * \complexity O(nodes).
+ * \source docs/topology-format.md, "Generated topologies".
+ */
 NsTopology *ns_shape_tree(const int *fanout, int levels, double bw, double lat, GError **error)
 {
   NsShapeOptions o = plain(bw, lat);
@@ -174,6 +235,16 @@ static const char *const random_kind_names[] = {
   [NS_RANDOM_DEEP] = "deep",       [NS_RANDOM_UNBALANCED] = "unbalanced",
 };
 
+/**
+ * \function ns_random_kind_name
+ * \brief The name of a random tree's kind ("uniform", "star", ...).
+ *
+ * \param kind The kind.
+ * \return A static string.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/topology-format.md, "Generated topologies".
+ */
 const char *ns_random_kind_name(NsRandomKind kind) { return random_kind_names[kind]; }
 
 /* Parent pointers of a uniformly random labelled tree on n switches:
@@ -201,6 +272,26 @@ static gboolean uniform_switch_tree(int n, int *parent, GError **error)
 static NsTopology *random_tree(uint64_t seed, int machines, int switches, NsRandomKind kind,
                                const NsShapeOptions *o, const char *suffix, GError **error);
 
+/**
+ * \function ns_shape_random
+ * \brief A random switch tree with machines on it, reproducible from a seed.
+ *
+ * Switches that end up with no machine below them are pruned by finalize,
+ * so the result may have fewer switches than asked.
+ *
+ * \param seed The seed: the same seed gives the same tree on every machine.
+ * \param machines Number of machines (2 .. 1,000,000).
+ * \param switches Number of switches (1 .. 1,000,000).
+ * \param kind How the tree is drawn (uniform over labelled trees through
+ *        Prüfer codes, star, chain, deep, unbalanced).
+ * \param bandwidth Every link's bandwidth in bit/s (> 0).
+ * \param latency Every link's latency in seconds (>= 0).
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors NS_ERROR_INPUT for counts out of range.
+ * \complexity O(switches + machines).
+ * \source The dissertation's random trees; docs/topology-format.md, "Generated topologies".
+ */
 NsTopology *ns_shape_random(uint64_t seed, int machines, int switches, NsRandomKind kind,
                             double bw, double lat, GError **error)
 {
@@ -323,6 +414,18 @@ static gboolean parse_dims(const char *text, int *dims, int *n)
 
 static NsTopology *from_checked_spec(const char *spec, GError **error);
 
+/**
+ * \function ns_shape_preset
+ * \brief Builds a preset's topology ("quadrics:N", "gige:N").
+ *
+ * \param spec The specification without "gen:"; generator options after N override the link
+ *        values.
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors NS_ERROR_INPUT for a bad N or option.
+ * \complexity O(size of the topology).
+ * \source Faraj's dissertation Tables 4.6 and 4.7; docs/simulator.md.
+ */
 NsTopology *ns_shape_preset(const char *spec, GError **error)
 {
   g_autofree char *generator = NULL, *title = NULL;
@@ -338,6 +441,27 @@ NsTopology *ns_shape_preset(const char *spec, GError **error)
   return t;
 }
 
+/**
+ * \function ns_shape_from_spec
+ * \brief Builds the topology of a generator specification ("gen:SPEC").
+ *
+ * SPEC is SHAPE:ARGS[:KEY=VALUE]... without the "gen:" prefix: a star,
+ * chain, tree, random tree, ring, mesh, torus, hypercube, fat tree,
+ * leaf/spine, dragonfly, hierarchy, preset or GT-ITM model, with the link
+ * options of shape_options.h. The specification is checked whole before it
+ * is parsed (no spaces, a known shape, each option once), and every size is
+ * bounded before it is formed.
+ *
+ * \param spec The specification, e.g. "chain:4,8" or "torus:8x8:ports=one".
+ * \param error Set on failure (see errors).
+ * \return The finalized topology (ns_topology_free() it), or NULL.
+ * \errors NS_ERROR_INPUT "gen:SPEC: what is wrong" naming the expected form
+ *         or the range of the value at fault.
+ * \complexity The generator's: O(|V| + |E|) for the shapes, plus the
+ *         routing's set-up (shortest paths: O(|M|·(|V| + |E|))).
+ * \source docs/topology-format.md, "Generated topologies"; the papers each shape
+ *         cites in its own file of platforms/gen/.
+ */
 NsTopology *ns_shape_from_spec(const char *spec, GError **error)
 {
   /* Also guarantees parts[0] (the shape) exists: g_strsplit("") is empty. */

@@ -1,4 +1,4 @@
-/* netsched — Slurm-style hostlist expressions (see hostlist.h).
+/* netsched — Slurm-style hostlist expressions (see hostlist_internal.h).
  *
  * Grammar (no white space anywhere):
  *   expr   := item (',' item)*          commas outside brackets separate items
@@ -10,7 +10,7 @@
  * first group varying slowest. The expansion is counted before anything is
  * allocated, so hostile input costs O(|expr|) until it is refused.
  */
-#include "platforms/io/hostlist.h"
+#include "platforms/io/hostlist_internal.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* netsched — the inverse of hostlist expansion: names -> "n[0-7,12]". */
-#include "platforms/io/hostlist_compress.h"
+#include "platforms/io/hostlist_compress_internal.h"
 #include <string.h>
 
 /* Splits "node012" into prefix "node", number 12 and digit width 3.

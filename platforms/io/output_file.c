@@ -1,5 +1,5 @@
-/* netsched — output files created without following links. See output_file.h. */
-#include "platforms/io/output_file.h"
+/* netsched — output files created without following links. See output_file_internal.h. */
+#include "platforms/io/output_file_internal.h"
 #include "platforms/model/error.h"
 #include <errno.h>
 #include <fcntl.h>

@@ -44,9 +44,9 @@
  * "a&amp;b" as "a&#38;b".
  */
 #include "platforms/model/error.h"
-#include "platforms/io/hostlist.h"
+#include "platforms/io/hostlist_internal.h"
 #include "platforms/io/read_options.h"
-#include "platforms/io/topology_input.h"
+#include "platforms/io/topology_input_internal.h"
 #include "platforms/io/topology_io.h"
 #include "platforms/model/units.h"
 
@@ -1552,14 +1552,16 @@ static gboolean igraph_parse(const char *source, const char *text, gsize len, ig
  * \param len Its length in bytes.
  * \param warn, warn_data Receive non-fatal findings (may be NULL), with
  *        invisible characters escaped.
- * \param error NS_ERROR_INPUT "source:line: what is wrong" (no line for
- *        what concerns the whole file); invisible characters of the input
- *        appear escaped.
+ * \param error Set on failure (see errors).
  * \return The finalized topology, or NULL on error.
- *
- * Time complexity: O(len + n + m) for n nodes and m edges, igraph's
- * parse included (its quadratic cases are bounded by the pre-check);
- * memory O(len + n + m).
+ * \errors NS_ERROR_INPUT "source:line: what is wrong" (no line for what
+ *         concerns the whole file); invisible characters of the input appear
+ *         escaped.
+ * \complexity O(len + n + m) for n nodes and m edges, igraph's parse
+ *         included (its quadratic cases are bounded by the pre-check);
+ *         memory O(len + n + m).
+ * \source GraphML (graphml.graphdrawing.org) through igraph's reader;
+ *         docs/topology-format.md, "GraphML".
  */
 NsTopology *ns_topology_parse_graphml(const char *source, const char *text, gsize len,
                                       NsWarnFunc warn, void *warn_data, GError **error)
@@ -1569,6 +1571,24 @@ NsTopology *ns_topology_parse_graphml(const char *source, const char *text, gsiz
   return ns_topology_parse_graphml_with(source, text, len, &o, warn, warn_data, error);
 }
 
+/**
+ * \function ns_topology_parse_graphml_with
+ * \brief Reads GraphML in memory with the GraphML options.
+ *
+ * \param source Name used in messages (NULL: "<graphml>").
+ * \param text The GraphML text (at most NS_TOPOLOGY_MAX_BYTES).
+ * \param len Its length.
+ * \param o machines-per-switch, largest-component and bandwidth (Topology Zoo graphs); the other
+ *        fields are ignored.
+ * \param warn Receives non-fatal findings (may be NULL).
+ * \param warn_data Passed to `warn`.
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors those of ns_topology_parse_graphml().
+ * \complexity that of ns_topology_parse_graphml().
+ * \source docs/topology-format.md, "Graphs without netsched's attributes (Internet Topology
+ *        Zoo)".
+ */
 NsTopology *ns_topology_parse_graphml_with(const char *source, const char *text, gsize len,
                                            const NsReadOptions *o, NsWarnFunc warn,
                                            void *warn_data, GError **error)

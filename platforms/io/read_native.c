@@ -21,8 +21,8 @@
  * proportional: at most NS_HOSTLIST_MAX nodes, links and tokens per line.
  */
 #include "platforms/model/error.h"
-#include "platforms/io/hostlist.h"
-#include "platforms/io/topology_input.h"
+#include "platforms/io/hostlist_internal.h"
+#include "platforms/io/topology_input_internal.h"
 #include "platforms/io/topology_io.h"
 #include "platforms/model/units.h"
 
@@ -586,6 +586,24 @@ static gboolean parse_line(Parser *P, const char *s, gsize len)
   return ok;
 }
 
+/**
+ * \function ns_topology_parse_native
+ * \brief Reads a topology in the native format from memory.
+ *
+ * A UTF-8 byte-order mark at the very start is skipped; anywhere else it
+ * is an error naming it.
+ *
+ * \param source Name used in messages ("file:line").
+ * \param text, len The text (need not be NUL-terminated).
+ * \param warn, warn_data Receive non-fatal findings (may be NULL).
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL on error.
+ * \errors NS_ERROR_INPUT "source:line: what is wrong" (invisible characters
+ *         escaped).
+ * \complexity O(len + expanded hostlists + |V| + |E|), plus the routing's
+ *         set-up.
+ * \source docs/topology-format.md, "Native format".
+ */
 NsTopology *ns_topology_parse_native(const char *source, const char *text, gsize len,
                                      NsWarnFunc warn, void *warn_data, GError **error)
 {

@@ -1,6 +1,6 @@
 /* netsched — format specifications with reader options (read_options.h). */
 #include "platforms/model/error.h"
-#include "platforms/io/hostlist.h"
+#include "platforms/io/hostlist_internal.h"
 #include "platforms/io/read_options.h"
 #include "platforms/model/units.h"
 
@@ -16,6 +16,18 @@ static const struct {
   {NS_TOPO_FORMAT_DOT, "dot"},         {NS_TOPO_FORMAT_SIMGRID, "simgrid"},
 };
 
+/**
+ * \function ns_topo_format_from_name
+ * \brief A topology format from its name ("native", "slurm", "graphml",
+ *        "dot", "simgrid", "auto"; any case).
+ *
+ * \param name The name (NULL: unknown).
+ * \param format Receives the format.
+ * \return FALSE for an unknown name (*format untouched).
+ * \errors none.
+ * \complexity O(formats).
+ * \source docs/topology-format.md.
+ */
 gboolean ns_topo_format_from_name(const char *name, NsTopoFormat *format)
 {
   if (name == NULL)
@@ -28,6 +40,16 @@ gboolean ns_topo_format_from_name(const char *name, NsTopoFormat *format)
   return FALSE;
 }
 
+/**
+ * \function ns_topo_format_name
+ * \brief The name of a topology format.
+ *
+ * \param format The format.
+ * \return A static string ("unknown" for a value out of range).
+ * \errors none.
+ * \complexity O(formats).
+ * \source docs/topology-format.md.
+ */
 const char *ns_topo_format_name(NsTopoFormat format)
 {
   for (gsize i = 0; i < G_N_ELEMENTS(formats); i++)
@@ -36,6 +58,15 @@ const char *ns_topo_format_name(NsTopoFormat format)
   return "unknown";
 }
 
+/**
+ * \function ns_read_options_init
+ * \brief Zero read options: the format guessed, nothing assumed.
+ *
+ * \param o The options to fill.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/topology-format.md, the format options table.
+ */
 void ns_read_options_init(NsReadOptions *o)
 {
   *o = (NsReadOptions){ .format = NS_TOPO_FORMAT_AUTO };
@@ -124,8 +155,12 @@ static gboolean parse_item(const char *text, const char *item, NsReadOptions *o,
  * \param text "native", "slurm:1Gbps:core=10Gbps", "graphml:largest-component",
  *        "simgrid", ...; NULL or "auto" guesses the format from the file name.
  * \param o Filled (ns_read_options_init() first, here).
- * \param error NS_ERROR_INPUT "format 'TEXT': what is wrong".
- * \return TRUE on success. Time complexity: O(length of text).
+ * \param error Set on failure (see errors).
+ * \return TRUE on success.
+ * \errors NS_ERROR_INPUT "format 'TEXT': what is wrong" (an unknown format,
+ *         an empty or unknown option, an option of another format).
+ * \complexity O(length of text).
+ * \source The format options table of docs/topology-format.md.
  */
 gboolean ns_read_options_parse(const char *text, NsReadOptions *o, GError **error)
 {

@@ -22,11 +22,11 @@
  * ignored.
  */
 #include "platforms/model/error.h"
-#include "platforms/io/hostlist.h"
+#include "platforms/io/hostlist_internal.h"
 #include "platforms/io/read_options.h"
 #include "platforms/io/topology_io.h"
-#include "platforms/io/simgrid_clusters.h"
-#include "platforms/io/topology_input.h"
+#include "platforms/io/simgrid_clusters_internal.h"
+#include "platforms/io/topology_input_internal.h"
 #include "platforms/model/units.h"
 
 #include <math.h>
@@ -463,11 +463,13 @@ static NsTopology *build_flat(Sg *S, NsWarnFunc warn, void *warn_data, GError **
  * \param source Name used in messages (NULL: "<platform>").
  * \param text, len The XML (at most NS_TOPOLOGY_MAX_BYTES).
  * \param warn, warn_data Receive non-fatal findings (may be NULL).
- * \param error NS_ERROR_INPUT "source:line: what is wrong".
+ * \param error Set on failure (see errors).
  * \return The finalized topology, or NULL.
- *
- * Time complexity: O(len + nodes + links + route entries) for flat zones;
- * the generators' for clusters (a dragonfly's routes are O(P²)).
+ * \errors NS_ERROR_INPUT "source:line: what is wrong".
+ * \complexity O(len + nodes + links + route entries) for flat zones; the
+ *         generators' for clusters (a dragonfly's routes are O(P²)).
+ * \source SimGrid's platform description (simgrid.org, "Describing your
+ *         platform"); docs/topology-format.md, "SimGrid platforms".
  */
 NsTopology *ns_topology_parse_simgrid(const char *source, const char *text, gsize len,
                                       NsWarnFunc warn, void *warn_data, GError **error)

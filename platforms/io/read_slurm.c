@@ -36,9 +36,9 @@
  * as many names in Nodes= and Switches= together.
  */
 #include "platforms/model/error.h"
-#include "platforms/io/hostlist.h"
+#include "platforms/io/hostlist_internal.h"
 #include "platforms/io/read_options.h"
-#include "platforms/io/topology_input.h"
+#include "platforms/io/topology_input_internal.h"
 #include "platforms/io/topology_io.h"
 #include "platforms/model/units.h"
 
@@ -549,12 +549,42 @@ static gboolean build(Parser *P, NsTopology *topo)
   return ok;
 }
 
+/**
+ * \function ns_topology_parse_slurm
+ * \brief Reads a Slurm topology.conf in memory, LinkSpeed ignored.
+ *
+ * ns_topology_parse_slurm_with() with no option.
+ *
+ * \param source Name used in messages (NULL: "<topology.conf>").
+ * \param text, len The file (need not be NUL-terminated).
+ * \param warn, warn_data Receive non-fatal findings (may be NULL).
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors NS_ERROR_INPUT "source:line: what is wrong".
+ * \complexity O(len + expanded names + switches).
+ * \source Slurm's topology.conf(5); docs/topology-format.md.
+ */
 NsTopology *ns_topology_parse_slurm(const char *source, const char *text, gsize len,
                                     NsWarnFunc warn, void *warn_data, GError **error)
 {
   return ns_topology_parse_slurm_unit(source, text, len, 0, warn, warn_data, error);
 }
 
+/**
+ * \function ns_topology_parse_slurm_unit
+ * \brief Reads a Slurm topology.conf whose LinkSpeed=1 is `link_unit` bit/s.
+ *
+ * \param source Name used in messages (NULL: "<topology.conf>").
+ * \param text, len The file (need not be NUL-terminated).
+ * \param link_unit Bit/s of LinkSpeed=1; 0 ignores LinkSpeed (a warning).
+ * \param warn, warn_data Receive non-fatal findings (may be NULL).
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors NS_ERROR_INPUT "source:line: what is wrong".
+ * \complexity O(len + expanded names + switches).
+ * \source Slurm's topology.conf(5); docs/topology-format.md, "LinkSpeed
+ *         needs a unit".
+ */
 NsTopology *ns_topology_parse_slurm_unit(const char *source, const char *text, gsize len,
                                          double link_unit, NsWarnFunc warn, void *warn_data,
                                          GError **error)
@@ -598,10 +628,11 @@ static void announce_speeds(const Parser *P)
  *        when they are not connected); the other fields are ignored.
  * \param warn, warn_data Receive the speeds taken by default, the core
  *        assumed and finalize's findings (may be NULL).
- * \param error NS_ERROR_INPUT "source:line: what is wrong".
+ * \param error Set on failure (see errors).
  * \return The finalized topology, or NULL on error.
- *
- * Time complexity: O(len + expanded names + switches).
+ * \errors NS_ERROR_INPUT "source:line: what is wrong".
+ * \complexity O(len + expanded names + switches).
+ * \source Slurm's topology.conf(5) (topology/tree); docs/topology-format.md.
  */
 NsTopology *ns_topology_parse_slurm_with(const char *source, const char *text, gsize len,
                                          const NsReadOptions *o, NsWarnFunc warn,

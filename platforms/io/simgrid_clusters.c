@@ -1,10 +1,10 @@
 /* netsched — SimGrid <cluster> zones as netsched networks
- * (simgrid_clusters.h): FLAT, TORUS, FAT_TREE, DRAGONFLY. */
+ * (simgrid_clusters_internal.h): FLAT, TORUS, FAT_TREE, DRAGONFLY. */
 #include "platforms/gen/dragonfly.h"
 #include "platforms/model/error.h"
 #include "platforms/gen/fabrics.h"
-#include "platforms/io/hostlist.h"
-#include "platforms/io/simgrid_clusters.h"
+#include "platforms/io/hostlist_internal.h"
+#include "platforms/io/simgrid_clusters_internal.h"
 
 #include <string.h>
 
@@ -137,7 +137,7 @@ static NsTopology *pgft(const NsSimGridCluster *S, int L, const int *m, const in
 
 /**
  * \function ns_simgrid_cluster_build
- * \brief The network of a SimGrid <cluster> (mapping in simgrid_clusters.h).
+ * \brief The network of a SimGrid <cluster> (mapping in simgrid_clusters_internal.h).
  *
  * \param S The cluster's attributes.
  * \param warn, warn_data Receive finalize's findings (may be NULL).

@@ -1,7 +1,7 @@
 /* netsched — bounded reading of topology files and escaping of invisible
- * characters in messages (platforms/io/topology_input.h). */
+ * characters in messages (platforms/io/topology_input_internal.h). */
 #include "platforms/model/error.h"
-#include "platforms/io/topology_input.h"
+#include "platforms/io/topology_input_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* netsched — topology formats: names, guessing, loading and saving. */
 #include "platforms/model/error.h"
 #include "platforms/io/read_options.h"
-#include "platforms/io/topology_input.h"
+#include "platforms/io/topology_input_internal.h"
 #include "platforms/io/topology_io.h"
 #include "platforms/io/topology_simgrid.h"
 
@@ -13,6 +13,20 @@ static gboolean has_suffix(const char *s, const char *suffix)
   return n >= k && g_ascii_strcasecmp(s + n - k, suffix) == 0;
 }
 
+/**
+ * \function ns_topo_format_guess
+ * \brief A topology file's format from its name.
+ *
+ * *.graphml and *.xml: GraphML (the loaders read a guessed GraphML file
+ * whose root element is <platform> as SimGrid); topology.conf and *.conf:
+ * Slurm; anything else: native.
+ *
+ * \param path The file name.
+ * \return The format.
+ * \errors none.
+ * \complexity O(length of path).
+ * \source docs/topology-format.md.
+ */
 NsTopoFormat ns_topo_format_guess(const char *path)
 {
   if (path == NULL)
@@ -41,14 +55,15 @@ NsTopoFormat ns_topo_format_guess(const char *path)
  * \param max_bytes The size limit (ns_topology_load() uses
  *        NS_TOPOLOGY_MAX_BYTES).
  * \param warn, warn_data Receive non-fatal findings (may be NULL).
- * \param error NS_ERROR_IO when the file cannot be read, NS_ERROR_INPUT
- *        "path: topology larger than the N MiB limit" or a reader's
- *        "path:line: what is wrong", NS_ERROR_UNSUPPORTED for a format
- *        that has no reader.
+ * \param error Set on failure (see errors).
  * \return The finalized topology, or NULL on error.
- *
- * Time complexity: O(min(file size, max_bytes)) for reading, then the
- * reader's (linear in the input and the expanded hostlists).
+ * \errors NS_ERROR_IO when the file cannot be read, NS_ERROR_INPUT
+ *         "path: topology larger than the N MiB limit" or a reader's
+ *         "path:line: what is wrong", NS_ERROR_UNSUPPORTED for a format
+ *         that has no reader.
+ * \complexity O(min(file size, max_bytes)) for reading, then the reader's
+ *         (linear in the input and the expanded hostlists).
+ * \source docs/topology-format.md, "Input: encoding and limits".
  */
 /* A SimGrid platform and a GraphML file may both be called *.xml: the
  * root element decides (the first of <platform or <graphml). */
@@ -108,6 +123,19 @@ NsTopology *ns_topology_load_limited(const char *path, NsTopoFormat format, gsiz
   return load(path, &o, max_bytes, warn, warn_data, error);
 }
 
+/**
+ * \function ns_topology_load_slurm
+ * \brief Reads a Slurm topology.conf file whose LinkSpeed=1 is `link_unit`.
+ *
+ * \param path The file.
+ * \param link_unit Bit/s of LinkSpeed=1; 0 ignores LinkSpeed (a warning).
+ * \param warn, warn_data Receive non-fatal findings (may be NULL).
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL.
+ * \errors Those of ns_topology_load_limited().
+ * \complexity That of ns_topology_load_limited().
+ * \source docs/topology-format.md, "Slurm topology.conf".
+ */
 NsTopology *ns_topology_load_slurm(const char *path, double link_unit, NsWarnFunc warn,
                                    void *warn_data, GError **error)
 {
@@ -122,8 +150,16 @@ NsTopology *ns_topology_load_slurm(const char *path, double link_unit, NsWarnFun
  * \function ns_topology_load_with
  * \brief Reads a topology file with a format's options (read_options.h).
  *
- * ns_topology_load() with `o->format` and the options of that format; same
- * errors and complexity.
+ * ns_topology_load() with `o->format` and the options of that format.
+ *
+ * \param path The file.
+ * \param o The format and its options (ns_read_options_parse()).
+ * \param warn, warn_data Receive non-fatal findings (may be NULL).
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL on error.
+ * \errors Those of ns_topology_load_limited().
+ * \complexity That of ns_topology_load_limited().
+ * \source docs/topology-format.md, the format options table.
  */
 NsTopology *ns_topology_load_with(const char *path, const NsReadOptions *o, NsWarnFunc warn,
                                   void *warn_data, GError **error)
@@ -135,8 +171,16 @@ NsTopology *ns_topology_load_with(const char *path, const NsReadOptions *o, NsWa
  * \function ns_topology_load
  * \brief Reads a topology file of at most NS_TOPOLOGY_MAX_BYTES (256 MiB).
  *
- * ns_topology_load_limited() with the readers' limit; same parameters,
- * errors and complexity.
+ * ns_topology_load_limited() with the readers' limit.
+ *
+ * \param path The file.
+ * \param format Its format; NS_TOPO_FORMAT_AUTO guesses from the name.
+ * \param warn, warn_data Receive non-fatal findings (may be NULL).
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL on error.
+ * \errors Those of ns_topology_load_limited().
+ * \complexity That of ns_topology_load_limited().
+ * \source docs/topology-format.md.
  */
 NsTopology *ns_topology_load(const char *path, NsTopoFormat format, NsWarnFunc warn,
                              void *warn_data, GError **error)
@@ -151,6 +195,14 @@ NsTopology *ns_topology_load(const char *path, NsTopoFormat format, NsWarnFunc w
  *
  * ns_topology_load() in the GraphML format; see ns_topology_parse_graphml()
  * for what is accepted.
+ *
+ * \param path The file.
+ * \param warn, warn_data Receive non-fatal findings (may be NULL).
+ * \param error Set on failure (see errors).
+ * \return The finalized topology, or NULL on error.
+ * \errors Those of ns_topology_load_limited() and ns_topology_parse_graphml().
+ * \complexity That of ns_topology_parse_graphml().
+ * \source docs/topology-format.md, "GraphML".
  */
 NsTopology *ns_topology_read_graphml(const char *path, NsWarnFunc warn, void *warn_data,
                                      GError **error)
@@ -159,6 +211,21 @@ NsTopology *ns_topology_read_graphml(const char *path, NsWarnFunc warn, void *wa
                                   warn_data, error);
 }
 
+/**
+ * \function ns_topology_save
+ * \brief Writes a topology in a format.
+ *
+ * \param topo A finalized topology.
+ * \param format NS_TOPO_FORMAT_NATIVE, _DOT, _GRAPHML or _SIMGRID.
+ * \param out The stream (flushed and checked).
+ * \param error Set on failure (see errors).
+ * \return TRUE when everything was written.
+ * \errors NS_ERROR_IO when the stream cannot be written, NS_ERROR_UNSUPPORTED
+ *         for a format without a writer or what it cannot carry (a node
+ *         name with control characters; routes in GraphML).
+ * \complexity O(|V| + |E| + explicit routes) (SimGrid: plus its routes).
+ * \source docs/topology-format.md.
+ */
 gboolean ns_topology_save(const NsTopology *topo, NsTopoFormat format, FILE *out,
                           GError **error)
 {

@@ -10,10 +10,10 @@
  * attributes read_graphml.c understands.
  */
 #include "platforms/model/error.h"
-#include "platforms/io/hostlist.h"
-#include "platforms/io/hostlist_compress.h"
+#include "platforms/io/hostlist_internal.h"
+#include "platforms/io/hostlist_compress_internal.h"
 #include "platforms/io/topology_io.h"
-#include "platforms/model/topology_private.h"
+#include "platforms/model/topology_internal.h"
 #include "platforms/model/units.h"
 
 #include <errno.h>
@@ -295,6 +295,25 @@ static char *switch_attrs(const NsNode *s)
   return g_string_free(a, FALSE);
 }
 
+/**
+ * \function ns_topology_write_native
+ * \brief Writes a topology as native text that reads back identical.
+ *
+ * Nodes in id order and links in link order with their stored ends, so the
+ * same node ids, machine indices, link ids and directed edges come back;
+ * consecutive names compressed into hostlists (each expanded again and
+ * checked), names that are not plain quoted.
+ *
+ * \param topo A finalized topology.
+ * \param out The stream (flushed and checked).
+ * \param error Set on failure (see errors).
+ * \return TRUE when everything was written.
+ * \errors NS_ERROR_UNSUPPORTED for a node name with control characters or
+ *         not UTF-8; NS_ERROR_IO when the stream cannot be written.
+ * \complexity O(|V| + |E| + explicit routes), hostlist compression
+ *         O(k log k) per operand of k names.
+ * \source docs/topology-format.md, "Native format".
+ */
 gboolean ns_topology_write_native(const NsTopology *topo, FILE *out, GError **error)
 {
   if (!writable_names(topo, "native", error))
@@ -400,6 +419,18 @@ static void dot_id(GString *out, const char *s)
   g_string_append_c(out, '"');
 }
 
+/**
+ * \function ns_topology_write_dot
+ * \brief Writes a topology as a Graphviz graph (for pictures only).
+ *
+ * \param topo A finalized topology.
+ * \param out The stream (flushed and checked).
+ * \param error Set on failure (see errors).
+ * \return TRUE when everything was written.
+ * \errors NS_ERROR_IO when the stream cannot be written.
+ * \complexity O(|V| + |E|).
+ * \source docs/topology-format.md, "DOT".
+ */
 gboolean ns_topology_write_dot(const NsTopology *topo, FILE *out, GError **error)
 {
   GString *o = g_string_new(NULL);
@@ -473,6 +504,25 @@ static void xml_text(GString *out, const char *s)
   g_free(e);
 }
 
+/**
+ * \function ns_topology_write_graphml
+ * \brief Writes a topology as GraphML that the GraphML reader takes back.
+ *
+ * An undirected graph with the keys read_graphml.c understands (kind,
+ * bandwidth and latency printed exactly, forwarding and buffering of every
+ * switch, buffer when specified); reading it back gives the same nodes and
+ * links in the same order.
+ *
+ * \param topo A finalized topology.
+ * \param out The stream (flushed and checked).
+ * \param error Set on failure (see errors).
+ * \return TRUE when everything was written.
+ * \errors NS_ERROR_UNSUPPORTED for names with control characters or not
+ *         UTF-8, or what GraphML cannot carry (explicit routes);
+ *         NS_ERROR_IO when the stream cannot be written.
+ * \complexity O(|V| + |E|).
+ * \source docs/topology-format.md, "GraphML".
+ */
 gboolean ns_topology_write_graphml(const NsTopology *topo, FILE *out, GError **error)
 {
   if (!writable_names(topo, "GraphML", error))

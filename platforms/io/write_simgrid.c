@@ -4,6 +4,17 @@
 #include "platforms/model/error.h"
 #include "platforms/io/topology_simgrid.h"
 
+/**
+ * \function ns_simgrid_link_name
+ * \brief SimGrid's name of the link direction carrying a directed edge.
+ *
+ * \param topo The topology exported.
+ * \param edge The directed edge.
+ * \return "l<i>_UP" for 2i (a to b), "l<i>_DOWN" for 2i+1 (newly allocated).
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/simulator.md.
+ */
 char *ns_simgrid_link_name(const NsTopology *topo, int edge)
 {
   return g_strdup_printf("l%d_%s", ns_edge_link(edge), (edge & 1) ? "DOWN" : "UP");
@@ -107,6 +118,20 @@ static gboolean write_full_routes(const NsTopology *t, const NsSimGridExport *op
   return TRUE;
 }
 
+/**
+ * \function ns_topology_write_simgrid_with
+ * \brief Writes a SimGrid platform with export options.
+ *
+ * \param topo A finalized topology.
+ * \param opt Store-and-forward packet size, and the routes of machine pairs that are not the
+ *        topology's (a schedule's own routes: Full routing).
+ * \param out The stream.
+ * \param error Set on failure (see errors).
+ * \return TRUE when written.
+ * \errors those of ns_topology_write_simgrid().
+ * \complexity O(Σ route lengths).
+ * \source SimGrid's platform description; docs/simulator.md.
+ */
 gboolean ns_topology_write_simgrid_with(const NsTopology *t, const NsSimGridExport *opt,
                                         FILE *out, GError **error)
 {
@@ -137,6 +162,19 @@ gboolean ns_topology_write_simgrid_with(const NsTopology *t, const NsSimGridExpo
   return TRUE;
 }
 
+/**
+ * \function ns_topology_write_simgrid
+ * \brief Writes a topology as a SimGrid 4.1 platform.
+ *
+ * \param topo A finalized topology.
+ * \param out The stream.
+ * \param error Set on failure (see errors).
+ * \return TRUE when written.
+ * \errors NS_ERROR_UNSUPPORTED when explicit routes would exceed NS_SIMGRID_MAX_ROUTE_LINKS,
+ *        NS_ERROR_IO on a write error.
+ * \complexity O(|V| + |E|) for trees, O(Σ route lengths) otherwise.
+ * \source SimGrid's platform description; docs/simulator.md.
+ */
 gboolean ns_topology_write_simgrid(const NsTopology *t, FILE *out, GError **error)
 {
   NsSimGridExport opt = { 0 };

@@ -1,7 +1,7 @@
 /* netsched — escaping of invisible characters in messages that quote user
- * text (platforms/model/text.h). The topology model checks names with it, so
+ * text (platforms/model/text_internal.h). The topology model checks names with it, so
  * it lives with the model; the readers (platforms/io/) use it too. */
-#include "platforms/model/text.h"
+#include "platforms/model/text_internal.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -123,14 +123,36 @@ void ns_input_escaping_warn(const char *message, void *data)
   g_free(escaped);
 }
 
+/* Formats a warning and passes it on, escaped for ns_input_warnf. */
+static void warn_vformat(NsWarnFunc warn, void *warn_data, gboolean escape, const char *fmt,
+                         va_list ap) G_GNUC_PRINTF(4, 0);
+static void warn_vformat(NsWarnFunc warn, void *warn_data, gboolean escape, const char *fmt,
+                         va_list ap)
+{
+  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+  NsInputWarn w = { warn, warn_data };
+  if (escape)
+    ns_input_escaping_warn(msg, &w);
+  else
+    warn(msg, warn_data);
+}
+
 void ns_input_warnf(NsWarnFunc warn, void *warn_data, const char *fmt, ...)
 {
   if (warn == NULL)
     return;
   va_list ap;
   va_start(ap, fmt);
-  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+  warn_vformat(warn, warn_data, TRUE, fmt, ap);
   va_end(ap);
-  NsInputWarn w = { warn, warn_data };
-  ns_input_escaping_warn(msg, &w);
+}
+
+void ns_warnf(NsWarnFunc warn, void *warn_data, const char *fmt, ...)
+{
+  if (warn == NULL)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  warn_vformat(warn, warn_data, FALSE, fmt, ap);
+  va_end(ap);
 }

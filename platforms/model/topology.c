@@ -4,14 +4,25 @@
  * function. */
 #include "platforms/model/topology.h"
 #include "platforms/model/error.h"
-#include "platforms/model/topology_private.h"
-#include "platforms/model/text.h"
+#include "platforms/model/topology_internal.h"
+#include "platforms/model/text_internal.h"
 #include "platforms/model/units.h"
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- construction ---------------------------------------------------- */
 
+/**
+ * \function ns_topology_new
+ * \brief A new, empty topology.
+ *
+ * \param source Where it comes from (a file name, a generator description); it prefixes every
+ *        error message.
+ * \return The topology (ns_topology_free() it).
+ * \errors none.
+ * \complexity O(1).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 NsTopology *ns_topology_new(const char *source)
 {
   NsTopology *t = g_new0(NsTopology, 1);
@@ -42,6 +53,15 @@ static void free_derived(NsTopology *t)
   g_clear_pointer(&t->preorder, g_free);
 }
 
+/**
+ * \function ns_topology_free
+ * \brief Frees a topology.
+ *
+ * \param topo The topology (NULL is accepted).
+ * \errors none.
+ * \complexity O(|V| + |E|).
+ * \source platforms/model/topology.h.
+ */
 void ns_topology_free(NsTopology *t)
 {
   if (t == NULL)
@@ -59,12 +79,32 @@ void ns_topology_free(NsTopology *t)
   g_free(t);
 }
 
+/**
+ * \function ns_topology_set_title
+ * \brief Sets the topology's title (the native `name "..."`).
+ *
+ * \param topo A topology.
+ * \param title The title (copied; NULL: none).
+ * \errors none.
+ * \complexity O(length of title).
+ * \source docs/topology-format.md.
+ */
 void ns_topology_set_title(NsTopology *t, const char *title)
 {
   g_free(t->title);
   t->title = g_strdup(title);
 }
 
+/**
+ * \function ns_topology_title
+ * \brief The topology's title.
+ *
+ * \param topo A topology.
+ * \return The title, or NULL when there is none.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/topology-format.md.
+ */
 const char *ns_topology_title(const NsTopology *t) { return t->title; }
 
 /* Names are printed raw in findings, reports and schedules: one holding a
@@ -92,6 +132,21 @@ static gboolean name_visible(const NsTopology *t, const char *name, int line, GE
   return TRUE;
 }
 
+/**
+ * \function ns_topology_add_node
+ * \brief Adds a machine or a switch.
+ *
+ * \param topo A topology being built (before ns_topology_finalize()).
+ * \param name Its name, unique and not empty.
+ * \param kind NS_NODE_MACHINE or NS_NODE_SWITCH.
+ * \param line The source line that declares it (0: generated).
+ * \param error Set on failure (see errors).
+ * \return The node id, or -1.
+ * \errors NS_ERROR_INPUT "source:line: duplicate node name 'x' (first declared at line N)", or
+ *        for an empty name.
+ * \complexity O(1) amortised.
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 int ns_topology_add_node(NsTopology *t, const char *name, NsNodeKind kind, int line,
                          GError **error)
 {
@@ -129,6 +184,23 @@ int ns_topology_add_node(NsTopology *t, const char *name, NsNodeKind kind, int l
   return id;
 }
 
+/**
+ * \function ns_topology_add_link
+ * \brief Adds a full-duplex link between two nodes.
+ *
+ * \param topo A topology being built (before ns_topology_finalize()).
+ * \param a One end (node id).
+ * \param b The other end.
+ * \param bandwidth Bit/s, > 0.
+ * \param latency Seconds, >= 0.
+ * \param line The source line (0: generated).
+ * \param error Set on failure (see errors).
+ * \return The link id, or -1.
+ * \errors NS_ERROR_INPUT with the line for a self-loop, a bandwidth <= 0 or a negative latency
+ *        (parallel links and cycles are for ns_topology_finalize()).
+ * \complexity O(1) amortised.
+ * \source Faraj and Yuan §3 (directed links); platforms/model/topology.h.
+ */
 int ns_topology_add_link(NsTopology *t, int a, int b, double bandwidth, double latency,
                          int line, GError **error)
 {
@@ -165,11 +237,34 @@ int ns_topology_add_link(NsTopology *t, int a, int b, double bandwidth, double l
   return (int)t->links->len - 1;
 }
 
+/**
+ * \function ns_topology_find_node
+ * \brief The id of the node of a name.
+ *
+ * \param topo A topology.
+ * \param name The name.
+ * \return The node id, or -1.
+ * \errors none.
+ * \complexity O(1) (hash table).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 int ns_topology_find_node(const NsTopology *t, const char *name)
 {
   return GPOINTER_TO_INT(g_hash_table_lookup(t->by_name, name)) - 1;
 }
 
+/**
+ * \function ns_topology_set_routing
+ * \brief Chooses the routing before finalize.
+ *
+ * \param topo A topology being built (before ns_topology_finalize()).
+ * \param kind The routing; without this call finalize takes tree for a tree whose machines are
+ *        leaves, shortest otherwise.
+ * \param line Locates the choice in messages.
+ * \errors none (finalize checks the routing fits).
+ * \complexity O(1).
+ * \source docs/architecture.md, "Routing is an object".
+ */
 void ns_topology_set_routing(NsTopology *t, NsRoutingKind kind, int line)
 {
   g_return_if_fail(!t->finalized);
@@ -177,6 +272,23 @@ void ns_topology_set_routing(NsTopology *t, NsRoutingKind kind, int line)
   t->routing_line = line;
 }
 
+/**
+ * \function ns_topology_set_grid
+ * \brief Declares the machines, in index order, a grid.
+ *
+ * \param topo A topology being built (before ns_topology_finalize()).
+ * \param n_dims Number of dimensions (1..NS_MAX_DIMS).
+ * \param sizes Their sizes, coordinate 0 varying fastest.
+ * \param wrap TRUE for a torus, FALSE for a mesh.
+ * \param line Locates the grid in messages.
+ * \param error Set on failure (see errors).
+ * \return FALSE on error.
+ * \errors NS_ERROR_INPUT for sizes < 1 or more than NS_MAX_DIMS dimensions (finalize checks that
+ *        grid neighbours are linked).
+ * \complexity O(n_dims).
+ * \source Liu Gang et al. §III (dimension-order routing); docs/architecture.md, "Routing is an
+ *        object".
+ */
 gboolean ns_topology_set_grid(NsTopology *t, int n_dims, const int *sizes, gboolean wrap,
                               int line, GError **error)
 {
@@ -207,6 +319,21 @@ gboolean ns_topology_set_grid(NsTopology *t, int n_dims, const int *sizes, gbool
   return TRUE;
 }
 
+/**
+ * \function ns_topology_add_route
+ * \brief Adds an explicit route (routing explicit).
+ *
+ * \param topo A topology being built (before ns_topology_finalize()).
+ * \param nodes Node ids from the source machine to the destination machine; consecutive nodes
+ *        must be linked (the lowest-id link is used).
+ * \param n_nodes How many.
+ * \param line The source line.
+ * \param error Set on failure (see errors).
+ * \return FALSE on error.
+ * \errors NS_ERROR_INPUT for a second route of the same pair (paths are checked by finalize).
+ * \complexity O(n_nodes).
+ * \source docs/architecture.md, "Routing is an object".
+ */
 gboolean ns_topology_add_route(NsTopology *t, const int *nodes, int n_nodes, int line,
                                GError **error)
 {
@@ -228,6 +355,17 @@ gboolean ns_topology_add_route(NsTopology *t, const int *nodes, int n_nodes, int
   return TRUE;
 }
 
+/**
+ * \function ns_topology_node_mut
+ * \brief A node, to change its attributes before finalize.
+ *
+ * \param topo A topology being built (before ns_topology_finalize()).
+ * \param node The node id.
+ * \return The node, valid until the next node is added.
+ * \errors none.
+ * \complexity O(1).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 NsNode *ns_topology_node_mut(NsTopology *t, int node)
 {
   g_return_val_if_fail(node >= 0 && (guint)node < t->nodes->len, NULL);
@@ -444,70 +582,324 @@ gboolean ns_topology_prepare(NsTopology *t, NsWarnFunc warn, void *warn_data, GE
 
 /* ---- queries --------------------------------------------------------- */
 
+/**
+ * \function ns_topology_source
+ * \brief Where the topology came from (file name or generator).
+ *
+ * \param topo A finalized topology.
+ * \return The source, owned by the topology.
+ * \errors none.
+ * \complexity O(1).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 const char *ns_topology_source(const NsTopology *t) { return t->source; }
+/**
+ * \function ns_topology_n_nodes
+ * \brief Number of nodes (machines and switches).
+ *
+ * \param topo A finalized topology.
+ * \return The count.
+ * \errors none.
+ * \complexity O(1).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 int ns_topology_n_nodes(const NsTopology *t) { return (int)t->nodes->len; }
+/**
+ * \function ns_topology_n_links
+ * \brief Number of links.
+ *
+ * \param topo A finalized topology.
+ * \return The count.
+ * \errors none.
+ * \complexity O(1).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 int ns_topology_n_links(const NsTopology *t) { return (int)t->links->len; }
+/**
+ * \function ns_topology_n_machines
+ * \brief Number of machines.
+ *
+ * \param topo A finalized topology.
+ * \return The count.
+ * \errors none.
+ * \complexity O(1).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 int ns_topology_n_machines(const NsTopology *t) { return t->n_machines; }
+/**
+ * \function ns_topology_n_switches
+ * \brief Number of switches.
+ *
+ * \param topo A finalized topology.
+ * \return The count.
+ * \errors none.
+ * \complexity O(1).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 int ns_topology_n_switches(const NsTopology *t) { return (int)t->nodes->len - t->n_machines; }
+/**
+ * \function ns_topology_n_edges
+ * \brief Number of directed edges (twice the links).
+ *
+ * \param topo A finalized topology.
+ * \return The count.
+ * \errors none.
+ * \complexity O(1).
+ * \source Faraj and Yuan §3 (directed links); platforms/model/topology.h.
+ */
 int ns_topology_n_edges(const NsTopology *t) { return 2 * (int)t->links->len; }
 
+/**
+ * \function ns_topology_node
+ * \brief A node by id.
+ *
+ * \param topo A finalized topology.
+ * \param node The node id (0..n_nodes-1).
+ * \return The node, owned by the topology.
+ * \errors none.
+ * \complexity O(1).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 const NsNode *ns_topology_node(const NsTopology *t, int node) { return NODE(t, node); }
+/**
+ * \function ns_topology_link
+ * \brief A link by id.
+ *
+ * \param topo A finalized topology.
+ * \param link The link id (0..n_links-1).
+ * \return The link, owned by the topology.
+ * \errors none.
+ * \complexity O(1).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 const NsLink *ns_topology_link(const NsTopology *t, int link) { return LINK(t, link); }
+/**
+ * \function ns_topology_machine_node
+ * \brief The node id of a machine index.
+ *
+ * \param topo A finalized topology.
+ * \param machine The machine index (what schedules refer to).
+ * \return The node id.
+ * \errors none.
+ * \complexity O(1).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 int ns_topology_machine_node(const NsTopology *t, int machine) { return t->machine_node[machine]; }
+/**
+ * \function ns_topology_node_machine
+ * \brief The machine index of a node.
+ *
+ * \param topo A finalized topology.
+ * \param node The node id.
+ * \return The machine index, or -1 for a switch.
+ * \errors none.
+ * \complexity O(1).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 int ns_topology_node_machine(const NsTopology *t, int node) { return t->node_machine[node]; }
 
+/**
+ * \function ns_topology_find_machine
+ * \brief The machine index of a machine name.
+ *
+ * \param topo A finalized topology.
+ * \param name The name.
+ * \return The machine index, or -1 (unknown, or a switch).
+ * \errors none.
+ * \complexity O(1).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 int ns_topology_find_machine(const NsTopology *t, const char *name)
 {
   int v = ns_topology_find_node(t, name);
   return v < 0 || t->node_machine == NULL ? -1 : t->node_machine[v];
 }
 
+/**
+ * \function ns_topology_machine_name
+ * \brief The name of a machine index.
+ *
+ * \param topo A finalized topology.
+ * \param machine The machine index.
+ * \return The name, owned by the topology.
+ * \errors none.
+ * \complexity O(1).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 const char *ns_topology_machine_name(const NsTopology *t, int machine)
 {
   return NODE(t, t->machine_node[machine])->name;
 }
 
+/**
+ * \function ns_topology_degree
+ * \brief Number of links at a node.
+ *
+ * \param topo A finalized topology.
+ * \param node The node id.
+ * \return The degree.
+ * \errors none.
+ * \complexity O(1).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 int ns_topology_degree(const NsTopology *t, int node)
 {
   return t->inc_start[node + 1] - t->inc_start[node];
 }
 
+/**
+ * \function ns_topology_incident
+ * \brief The link ids at a node, in link-id order (CSR view).
+ *
+ * \param topo A finalized topology.
+ * \param node The node id.
+ * \return ns_topology_degree() link ids, valid until the topology is freed.
+ * \errors none.
+ * \complexity O(1).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 const int *ns_topology_incident(const NsTopology *t, int node) { return t->inc + t->inc_start[node]; }
 
+/**
+ * \function ns_topology_link_other
+ * \brief The other end of a link.
+ *
+ * \param topo A finalized topology.
+ * \param link The link id.
+ * \param node One of its ends.
+ * \return The other end's node id.
+ * \errors none.
+ * \complexity O(1).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 int ns_topology_link_other(const NsTopology *t, int link, int node)
 {
   const NsLink *l = LINK(t, link);
   return l->a == node ? l->b : l->a;
 }
 
+/**
+ * \function ns_topology_edge_from
+ * \brief The node a directed edge leaves.
+ *
+ * \param topo A finalized topology.
+ * \param edge The directed edge.
+ * \return The node id.
+ * \errors none.
+ * \complexity O(1).
+ * \source Faraj and Yuan §3 (directed links); platforms/model/topology.h.
+ */
 int ns_topology_edge_from(const NsTopology *t, int edge)
 {
   const NsLink *l = LINK(t, edge >> 1);
   return (edge & 1) ? l->b : l->a;
 }
 
+/**
+ * \function ns_topology_edge_to
+ * \brief The node a directed edge enters.
+ *
+ * \param topo A finalized topology.
+ * \param edge The directed edge.
+ * \return The node id.
+ * \errors none.
+ * \complexity O(1).
+ * \source Faraj and Yuan §3 (directed links); platforms/model/topology.h.
+ */
 int ns_topology_edge_to(const NsTopology *t, int edge)
 {
   const NsLink *l = LINK(t, edge >> 1);
   return (edge & 1) ? l->a : l->b;
 }
 
+/**
+ * \function ns_topology_edge_name
+ * \brief A directed edge as text, "s0->s1".
+ *
+ * \param topo A finalized topology.
+ * \param edge The directed edge.
+ * \return Newly allocated text.
+ * \errors none.
+ * \complexity O(length of the names).
+ * \source Faraj and Yuan §3 (directed links); platforms/model/topology.h.
+ */
 char *ns_topology_edge_name(const NsTopology *t, int edge)
 {
   return g_strdup_printf("%s->%s", NODE(t, ns_topology_edge_from(t, edge))->name,
                          NODE(t, ns_topology_edge_to(t, edge))->name);
 }
 
+/**
+ * \function ns_topology_routing
+ * \brief The topology's routing.
+ *
+ * \param topo A finalized topology.
+ * \return The routing kind.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/architecture.md, "Routing is an object".
+ */
 NsRoutingKind ns_topology_routing(const NsTopology *t) { return t->routing; }
+/**
+ * \function ns_topology_max_route_len
+ * \brief An upper bound on the number of edges of any route.
+ *
+ * \param topo A finalized topology.
+ * \return The bound (the capacity ns_topology_route() needs).
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/architecture.md, "Routing is an object".
+ */
 int ns_topology_max_route_len(const NsTopology *t) { return MAX(t->max_route_len, 1); }
 
+/**
+ * \function ns_topology_routing_describe
+ * \brief The routing in words, with its tie rules.
+ *
+ * \param topo A finalized topology.
+ * \return Newly allocated text, e.g. "dimension-order on an 8x8 torus: dimension 0 first; the
+ *        shorter way round; at distance N/2 the positive direction".
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/architecture.md, "Routing is an object".
+ */
 char *ns_topology_routing_describe(const NsTopology *t) { return t->ops->describe(t); }
 
+/**
+ * \function ns_topology_next_hops
+ * \brief The tree of routes towards a machine (destination-based routings).
+ *
+ * \param topo A finalized topology.
+ * \param dst_machine The destination machine index.
+ * \param next_edge Receives, for every node, the directed edge it sends on towards the machine
+ *        (-1 at its node and at nodes no route crosses); s-mod-k: the edges of the routes from
+ *        it, reversed.
+ * \return TRUE for shortest, ecmp, dmodk and smodk; FALSE (nothing written) for tree,
+ *        dimension-order and explicit routing.
+ * \errors none.
+ * \complexity O(|V|) (dmodk: O(|V| + levels)).
+ * \source Zahavi et al. 2010 (d-mod-k); docs/architecture.md, "Routing is an object".
+ */
 gboolean ns_topology_next_hops(const NsTopology *t, int dst_machine, int *next_edge)
 {
   return t->ops->next_hops != NULL && t->ops->next_hops(t, dst_machine, next_edge);
 }
 
+/**
+ * \function ns_topology_route
+ * \brief The route between two nodes, as directed edges.
+ *
+ * \param topo A finalized topology.
+ * \param src The source node (a machine; any node under tree routing).
+ * \param dst The destination node.
+ * \param edges Receives the directed edges in travel order (capacity
+ *        ns_topology_max_route_len()).
+ * \return The number of edges (0 when src == dst).
+ * \errors none.
+ * \complexity O(route length) for tree, dimension-order, dmodk, smodk, shortest and
+ *        explicit routing.
+ * \source docs/architecture.md, "Routing is an object".
+ */
 int ns_topology_route(const NsTopology *t, int src, int dst, int *edges)
 {
   if (src == dst)
@@ -515,6 +907,19 @@ int ns_topology_route(const NsTopology *t, int src, int dst, int *edges)
   return t->ops->route(t, src, dst, edges);
 }
 
+/**
+ * \function ns_topology_route_machines
+ * \brief The route between two machine indices.
+ *
+ * \param topo A finalized topology.
+ * \param src_machine The source machine index.
+ * \param dst_machine The destination machine index.
+ * \param edges Receives the directed edges (capacity ns_topology_max_route_len()).
+ * \return The number of edges.
+ * \errors none.
+ * \complexity O(route length).
+ * \source docs/architecture.md, "Routing is an object".
+ */
 int ns_topology_route_machines(const NsTopology *t, int src_machine, int dst_machine, int *edges)
 {
   return ns_topology_route(t, t->machine_node[src_machine], t->machine_node[dst_machine], edges);
@@ -539,8 +944,29 @@ static const char *const routing_names[] = {
   [NS_ROUTING_ECMP] = "ecmp",
 };
 
+/**
+ * \function ns_routing_kind_name
+ * \brief The name of a routing ("tree", "dimension-order", "dmodk", ...).
+ *
+ * \param kind The routing.
+ * \return A static string.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/architecture.md, "Routing is an object".
+ */
 const char *ns_routing_kind_name(NsRoutingKind kind) { return routing_names[kind]; }
 
+/**
+ * \function ns_routing_kind_from_name
+ * \brief A routing from its name.
+ *
+ * \param name "tree", "dimension-order", "dmodk", "smodk", "shortest", "ecmp" or "explicit".
+ * \param kind Receives the routing.
+ * \return FALSE for an unknown name.
+ * \errors none.
+ * \complexity O(routings).
+ * \source docs/architecture.md, "Routing is an object".
+ */
 gboolean ns_routing_kind_from_name(const char *name, NsRoutingKind *kind)
 {
   for (gsize i = 1; i < G_N_ELEMENTS(routing_names); i++)
@@ -592,6 +1018,20 @@ gboolean ns_buffering_parse(const char *name, NsBuffering *b)
 
 /* ---- port model -------------------------------------------------------- */
 
+/**
+ * \function ns_grid_spec_parse
+ * \brief A grid from its text ("8x8 torus", "4x4x4 mesh").
+ *
+ * \param text The text of the native `grid` statement or GraphML's `grid` attribute.
+ * \param n_dims Receives the number of dimensions.
+ * \param sizes Receives the sizes (capacity NS_MAX_DIMS).
+ * \param wrap Receives TRUE for a torus.
+ * \param why On failure, why (newly allocated).
+ * \return FALSE when the text is not a grid.
+ * \errors FALSE with *why; no GError.
+ * \complexity O(length of text).
+ * \source docs/topology-format.md (grid).
+ */
 gboolean ns_grid_spec_parse(const char *text, int *n_dims, int *sizes, gboolean *wrap,
                             char **why)
 {
@@ -624,6 +1064,18 @@ gboolean ns_grid_spec_parse(const char *text, int *n_dims, int *sizes, gboolean 
   return TRUE;
 }
 
+/**
+ * \function ns_port_kind_parse
+ * \brief A machine's port model from its spelling ("one" or "1", "all", or K).
+ *
+ * \param text The spelling, as the native format, generators and `verify --port` write it.
+ * \param kind Receives the port model.
+ * \param k Receives K for NS_PORTS_K, else 0.
+ * \return FALSE for anything else (K outside 2..NS_MAX_PORTS).
+ * \errors none.
+ * \complexity O(length of text).
+ * \source Liu Gang et al. §II (port models); docs/topology-format.md.
+ */
 gboolean ns_port_kind_parse(const char *text, NsPortKind *kind, int *k)
 {
   char *end = NULL;
@@ -655,6 +1107,18 @@ char *ns_port_kind_to_string(NsPortKind kind, int k)
   }
 }
 
+
+/**
+ * \function ns_topology_machine_port_kind
+ * \brief A machine's port model, the default resolved.
+ *
+ * \param topo A finalized topology.
+ * \param machine The machine index.
+ * \return NS_PORTS_ONE, NS_PORTS_K or NS_PORTS_ALL.
+ * \errors none.
+ * \complexity O(1).
+ * \source Liu Gang et al. §II (port models); docs/topology-format.md.
+ */
 NsPortKind ns_topology_machine_port_kind(const NsTopology *t, int machine)
 {
   const NsNode *nd = NODE(t, t->machine_node[machine]);
@@ -663,6 +1127,17 @@ NsPortKind ns_topology_machine_port_kind(const NsTopology *t, int machine)
   return ns_topology_degree(t, t->machine_node[machine]) > 1 ? NS_PORTS_ALL : NS_PORTS_ONE;
 }
 
+/**
+ * \function ns_topology_machine_ports
+ * \brief How many transfers a machine may send, and receive, in a phase.
+ *
+ * \param topo A finalized topology.
+ * \param machine The machine index.
+ * \return 1 (1-port), k (k-port) or its number of links (all-port).
+ * \errors none.
+ * \complexity O(1).
+ * \source Liu Gang et al. §II (port models); docs/topology-format.md.
+ */
 int ns_topology_machine_ports(const NsTopology *t, int machine)
 {
   switch (ns_topology_machine_port_kind(t, machine)) {
@@ -675,6 +1150,17 @@ int ns_topology_machine_ports(const NsTopology *t, int machine)
   }
 }
 
+/**
+ * \function ns_topology_machine_port_text
+ * \brief A machine's port model as text ("1-port", "4-port", "all-port").
+ *
+ * \param topo A finalized topology.
+ * \param machine The machine index.
+ * \return Newly allocated text.
+ * \errors none.
+ * \complexity O(1).
+ * \source Liu Gang et al. §II (port models); docs/topology-format.md.
+ */
 char *ns_topology_machine_port_text(const NsTopology *t, int machine)
 {
   switch (ns_topology_machine_port_kind(t, machine)) {
@@ -689,6 +1175,18 @@ char *ns_topology_machine_port_text(const NsTopology *t, int machine)
 
 /* ---- grids --------------------------------------------------------------- */
 
+/**
+ * \function ns_topology_grid
+ * \brief The topology's grid, if any.
+ *
+ * \param topo A finalized topology.
+ * \param sizes Receives the sizes (capacity NS_MAX_DIMS).
+ * \param wrap Receives TRUE for a torus.
+ * \return The number of dimensions, 0 when there is no grid.
+ * \errors none.
+ * \complexity O(dimensions).
+ * \source Liu Gang et al. §III; docs/topology-format.md (grid).
+ */
 int ns_topology_grid(const NsTopology *t, int *sizes, gboolean *wrap)
 {
   if (sizes != NULL)
@@ -698,6 +1196,17 @@ int ns_topology_grid(const NsTopology *t, int *sizes, gboolean *wrap)
   return t->n_dims;
 }
 
+/**
+ * \function ns_topology_machine_coords
+ * \brief A machine's grid coordinates.
+ *
+ * \param topo A finalized topology with a grid.
+ * \param machine The machine index.
+ * \param coords Receives one coordinate per dimension.
+ * \errors none.
+ * \complexity O(dimensions).
+ * \source Liu Gang et al. §III.
+ */
 void ns_topology_machine_coords(const NsTopology *t, int machine, int *coords)
 {
   for (int d = 0; d < t->n_dims; d++) {
@@ -706,6 +1215,17 @@ void ns_topology_machine_coords(const NsTopology *t, int machine, int *coords)
   }
 }
 
+/**
+ * \function ns_topology_machine_at
+ * \brief The machine at grid coordinates.
+ *
+ * \param topo A finalized topology with a grid.
+ * \param coords One coordinate per dimension.
+ * \return The machine index.
+ * \errors none.
+ * \complexity O(dimensions).
+ * \source Liu Gang et al. §III.
+ */
 int ns_topology_machine_at(const NsTopology *t, const int *coords)
 {
   int m = 0;
@@ -716,6 +1236,17 @@ int ns_topology_machine_at(const NsTopology *t, const int *coords)
 
 /* ---- distances -------------------------------------------------------------- */
 
+/**
+ * \function ns_topology_hop_distances
+ * \brief Hop distances from a node to every node (BFS).
+ *
+ * \param topo A finalized topology.
+ * \param src The node id.
+ * \param dist Receives ns_topology_n_nodes() distances in links (-1: unreachable).
+ * \errors none.
+ * \complexity O(|V| + |E|).
+ * \source platforms/model/topology.h (the model); docs/topology-format.md.
+ */
 void ns_topology_hop_distances(const NsTopology *t, int src, int *dist)
 {
   int n = (int)t->nodes->len;
@@ -740,10 +1271,85 @@ void ns_topology_hop_distances(const NsTopology *t, int src, int *dist)
 
 /* ---- tree view ---------------------------------------------------------------- */
 
+/**
+ * \function ns_tree_anchor
+ * \brief The anchor of the tree view (the first switch).
+ *
+ * \param topo A finalized topology under tree routing.
+ * \return Its node id.
+ * \errors none.
+ * \complexity O(1).
+ * \source Faraj and Yuan §4 (the tree); docs/architecture.md, "Routing is an object".
+ */
 int ns_tree_anchor(const NsTopology *t) { return t->anchor; }
+/**
+ * \function ns_tree_parent
+ * \brief A node's parent in the tree view.
+ *
+ * \param topo A finalized topology under tree routing.
+ * \param node The node id.
+ * \return The parent's node id, -1 for the anchor.
+ * \errors none.
+ * \complexity O(1).
+ * \source Faraj and Yuan §4.
+ */
 int ns_tree_parent(const NsTopology *t, int node) { return t->parent[node]; }
+/**
+ * \function ns_tree_depth
+ * \brief A node's depth in the tree view (the anchor: 0).
+ *
+ * \param topo A finalized topology under tree routing.
+ * \param node The node id.
+ * \return The depth.
+ * \errors none.
+ * \complexity O(1).
+ * \source Faraj and Yuan §4.
+ */
 int ns_tree_depth(const NsTopology *t, int node) { return t->depth[node]; }
+/**
+ * \function ns_tree_up_edge
+ * \brief The directed edge from a node to its parent.
+ *
+ * \param topo A finalized topology under tree routing.
+ * \param node The node id (not the anchor).
+ * \return The directed edge.
+ * \errors none.
+ * \complexity O(1).
+ * \source Faraj and Yuan §4.
+ */
 int ns_tree_up_edge(const NsTopology *t, int node) { return t->up_edge[node]; }
+/**
+ * \function ns_tree_down_edge
+ * \brief The directed edge from a node's parent to it.
+ *
+ * \param topo A finalized topology under tree routing.
+ * \param node The node id (not the anchor).
+ * \return The directed edge.
+ * \errors none.
+ * \complexity O(1).
+ * \source Faraj and Yuan §4.
+ */
 int ns_tree_down_edge(const NsTopology *t, int node) { return t->down_edge[node]; }
+/**
+ * \function ns_tree_machines_below
+ * \brief Number of machines in the subtree below a node, itself included.
+ *
+ * \param topo A finalized topology under tree routing.
+ * \param node The node id.
+ * \return The count.
+ * \errors none.
+ * \complexity O(1).
+ * \source Faraj and Yuan §3 (|M_u|·|M_v| messages on a link).
+ */
 int ns_tree_machines_below(const NsTopology *t, int node) { return t->below[node]; }
+/**
+ * \function ns_tree_preorder
+ * \brief The nodes in depth-first preorder from the anchor, children in link order.
+ *
+ * \param topo A finalized topology under tree routing.
+ * \return ns_topology_n_nodes() node ids, owned by the topology.
+ * \errors none.
+ * \complexity O(1).
+ * \source Faraj and Yuan §4.
+ */
 const int *ns_tree_preorder(const NsTopology *t) { return t->preorder; }

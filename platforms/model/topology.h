@@ -240,6 +240,16 @@ const int *ns_topology_incident(const NsTopology *topo, int node);
 int ns_topology_link_other(const NsTopology *topo, int link, int node);
 
 /* Directed edges: 2*link (a -> b), 2*link+1 (b -> a). */
+/**
+ * \function ns_edge_link
+ * \brief The link a directed edge crosses.
+ *
+ * \param edge A directed edge: 2·link (a to b) or 2·link + 1 (b to a).
+ * \return The link id.
+ * \errors none.
+ * \complexity O(1).
+ * \source Faraj and Yuan §3 (directed links); platforms/model/topology.h.
+ */
 static inline int ns_edge_link(int edge) { return edge >> 1; }
 int ns_topology_edge_from(const NsTopology *topo, int edge);
 int ns_topology_edge_to(const NsTopology *topo, int edge);

@@ -195,6 +195,19 @@ static gboolean parse_with(const char *text, const Unit *units, gsize n_units,
   return TRUE;
 }
 
+/**
+ * \function ns_parse_bandwidth
+ * \brief A bandwidth with its unit ("100Mbps", "1Gbit/s", "12.5MB/s") in bit/s.
+ *
+ * \param text The text.
+ * \param bits_per_s Receives the bandwidth.
+ * \param why On failure, a static explanation.
+ * \return FALSE when the text is not a bandwidth from NS_MIN_BANDWIDTH (1 bit/s) to
+ *        NS_MAX_BANDWIDTH (1 Ebit/s).
+ * \errors FALSE with *why; no GError.
+ * \complexity O(length of text).
+ * \source docs/topology-format.md, "Attributes and values".
+ */
 gboolean ns_parse_bandwidth(const char *text, double *bits_per_s, const char **why)
 {
   const char *dummy;
@@ -223,6 +236,18 @@ gboolean ns_parse_bandwidth(const char *text, double *bits_per_s, const char **w
   return TRUE;
 }
 
+/**
+ * \function ns_parse_time
+ * \brief A time with its unit ("5us", "1ms") in seconds (>= 0).
+ *
+ * \param text The text.
+ * \param seconds Receives the time.
+ * \param why On failure, a static explanation.
+ * \return FALSE when the text is not a time.
+ * \errors FALSE with *why; no GError.
+ * \complexity O(length of text).
+ * \source docs/topology-format.md, "Attributes and values".
+ */
 gboolean ns_parse_time(const char *text, double *seconds, const char **why)
 {
   const char *dummy;
@@ -289,6 +314,18 @@ static gboolean parse_size_integer(const char *text, uint64_t *bytes, gboolean *
   return TRUE;
 }
 
+/**
+ * \function ns_parse_size
+ * \brief A size with its unit ("64KiB") in bytes, a whole number > 0.
+ *
+ * \param text The text.
+ * \param bytes Receives the size.
+ * \param why On failure, a static explanation.
+ * \return FALSE when the text is not a size.
+ * \errors FALSE with *why; no GError.
+ * \complexity O(length of text).
+ * \source docs/topology-format.md, "Attributes and values".
+ */
 gboolean ns_parse_size(const char *text, uint64_t *bytes, const char **why)
 {
   const char *dummy;
@@ -375,16 +412,46 @@ static char *format_with(double v, const Unit *units, gsize n, const char *base)
   return g_strconcat(buf, base, NULL);
 }
 
+/**
+ * \function ns_format_bandwidth
+ * \brief A bandwidth as text the parser reads back ("100Mbps").
+ *
+ * \param bits_per_s The bandwidth.
+ * \return Newly allocated text.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/topology-format.md, "Attributes and values".
+ */
 char *ns_format_bandwidth(double bits_per_s)
 {
   return format_with(bits_per_s, bandwidth_out, G_N_ELEMENTS(bandwidth_out), "bps");
 }
 
+/**
+ * \function ns_format_time
+ * \brief A time as text the parser reads back ("10us").
+ *
+ * \param seconds The time.
+ * \return Newly allocated text.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/topology-format.md, "Attributes and values".
+ */
 char *ns_format_time(double seconds)
 {
   return format_with(seconds, time_out, G_N_ELEMENTS(time_out), "s");
 }
 
+/**
+ * \function ns_format_size
+ * \brief A size as text the parser reads back ("64KiB").
+ *
+ * \param bytes The size.
+ * \return Newly allocated text.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/topology-format.md, "Attributes and values".
+ */
 char *ns_format_size(uint64_t bytes)
 {
   if (bytes > 0)
@@ -395,6 +462,18 @@ char *ns_format_size(uint64_t bytes)
   return g_strdup_printf("%" G_GUINT64_FORMAT "B", bytes);
 }
 
+/**
+ * \function ns_parse_msize
+ * \brief A message size: ns_parse_size() limited to NS_MAX_MSIZE (1 TiB).
+ *
+ * \param text The text.
+ * \param bytes Receives the size.
+ * \param why On failure, a static explanation ("above the 1TiB limit of a message size").
+ * \return FALSE when the text is not a size or is above the limit.
+ * \errors FALSE with *why; no GError.
+ * \complexity O(length of text).
+ * \source docs/security.md, "Limits".
+ */
 gboolean ns_parse_msize(const char *text, uint64_t *bytes, const char **why)
 {
   if (!ns_parse_size(text, bytes, why))
@@ -406,6 +485,17 @@ gboolean ns_parse_msize(const char *text, uint64_t *bytes, const char **why)
   return TRUE;
 }
 
+/**
+ * \function ns_format_bytes
+ * \brief A byte total that may exceed 64 bits, as text.
+ *
+ * \param bytes The total.
+ * \return Newly allocated text: exact like ns_format_size() up to 2^53, else four significant
+ *        digits with a binary prefix ("1.5EiB").
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/topology-format.md, "Attributes and values".
+ */
 char *ns_format_bytes(double bytes)
 {
   if (bytes >= 0 && bytes < 9007199254740992.0 && bytes == (double)(uint64_t)bytes)

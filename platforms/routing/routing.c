@@ -3,7 +3,7 @@
  * the input states, or the one its shape implies — and builds its tables, so
  * the model never depends on the routings above it. */
 #include "platforms/model/topology.h"
-#include "platforms/model/topology_private.h"
+#include "platforms/model/topology_internal.h"
 
 static const NsRoutingOps *routing_ops(NsRoutingKind kind)
 {
@@ -20,6 +20,21 @@ static const NsRoutingOps *routing_ops(NsRoutingKind kind)
   return NULL;
 }
 
+/**
+ * \function ns_topology_finalize
+ * \brief Validates and freezes a topology and builds its routing.
+ *
+ * \param topo A topology being built (before ns_topology_finalize()).
+ * \param warn Receives non-fatal findings, such as a pruned switch (may be NULL).
+ * \param warn_data Passed to `warn`.
+ * \param error Set on failure (see errors).
+ * \return FALSE on error.
+ * \errors NS_ERROR_INPUT for fewer than 2 machines, a disconnected graph, or a routing the graph
+ *        does not fit (tree: a link closing a cycle is named; dimension-order: grid neighbours
+ *        not linked; dmodk/smodk: not a levelled fat tree; explicit: invalid paths).
+ * \complexity O(|V| + |E|) plus the routing's set-up (shortest: O(|M|·(|V| + |E|))).
+ * \source dissertation §3.1 (leaf switches pruned); docs/architecture.md, "Routing is an object".
+ */
 gboolean ns_topology_finalize(NsTopology *t, NsWarnFunc warn, void *warn_data, GError **error)
 {
   g_return_val_if_fail(!t->finalized, FALSE);

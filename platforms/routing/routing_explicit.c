@@ -8,7 +8,7 @@
  * route: it joins two distinct machines, its nodes are linked one to the
  * next, it visits no node twice, and no pair is listed twice. */
 #include "platforms/model/error.h"
-#include "platforms/model/topology_private.h"
+#include "platforms/model/topology_internal.h"
 #include <string.h>
 
 typedef struct {

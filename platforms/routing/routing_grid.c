@@ -17,7 +17,7 @@
  * is the positive link of its negative neighbour, crossed backwards.
  */
 #include "platforms/model/error.h"
-#include "platforms/model/topology_private.h"
+#include "platforms/model/topology_internal.h"
 
 typedef struct {
   int *plus;            /* plus[m * n_dims + d]: positive link of machine m in dim d, or -1 */

@@ -22,7 +22,7 @@
  * 2^27 entries (512 MiB) with advice (a spanning tree, or a structured
  * routing). Routes between machines only. */
 #include "platforms/model/error.h"
-#include "platforms/model/topology_private.h"
+#include "platforms/model/topology_internal.h"
 
 #define MAX_ENTRIES ((uint64_t)1 << 27)
 

@@ -7,7 +7,7 @@
  * the parent and the machines below every node are precomputed, so a path
  * is climbed in O(length) without allocation (the ns_tree_* queries). */
 #include "platforms/model/error.h"
-#include "platforms/model/topology_private.h"
+#include "platforms/model/topology_internal.h"
 
 #define NODE(t, i) (&g_array_index((t)->nodes, NsNode, (i)))
 #define LINK(t, i) (&g_array_index((t)->links, NsLink, (i)))

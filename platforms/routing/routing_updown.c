@@ -21,7 +21,7 @@
  * pair meets (above that a deterministic sample of 2^22 pairs is checked).
  */
 #include "platforms/model/error.h"
-#include "platforms/model/topology_private.h"
+#include "platforms/model/topology_internal.h"
 #include <stdlib.h>
 
 typedef struct {

@@ -10,6 +10,16 @@ static const char *const method_names[] = {
   [NS_SPAN_UNIFORM] = "uniform",
 };
 
+/**
+ * \function ns_span_method_name
+ * \brief A spanning-tree method's name ("bfs", "dfs", "kruskal", "uniform").
+ *
+ * \param m The method.
+ * \return A static string.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/topology-format.md (spanning trees); igraph's spanning trees.
+ */
 const char *ns_span_method_name(NsSpanMethod m) { return method_names[m]; }
 
 gboolean ns_span_method_parse(const char *name, NsSpanMethod *m)
@@ -26,12 +36,34 @@ gboolean ns_span_method_parse(const char *name, NsSpanMethod *m)
   return FALSE;
 }
 
+
+/**
+ * \function ns_span_spec_clear
+ * \brief Frees what a spanning-tree specification holds.
+ *
+ * \param spec The specification.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/topology-format.md (spanning trees); igraph's spanning trees.
+ */
 void ns_span_spec_clear(NsSpanSpec *spec)
 {
   g_free(spec->root);
   spec->root = NULL;
 }
 
+/**
+ * \function ns_span_spec_parse
+ * \brief A spanning-tree specification, METHOD[:SEED][@ROOT].
+ *
+ * \param text "bfs", "dfs:SEED", "kruskal:7@s3", ...
+ * \param spec Receives the method, seed (default 1) and root (newly allocated, or NULL).
+ * \param error Set on failure (see errors).
+ * \return FALSE on error.
+ * \errors NS_ERROR_INPUT listing the methods.
+ * \complexity O(length of text).
+ * \source docs/topology-format.md (spanning trees); igraph's spanning trees.
+ */
 gboolean ns_span_spec_parse(const char *text, NsSpanSpec *spec, GError **error)
 {
   *spec = (NsSpanSpec){ .seed = 1 };
@@ -266,6 +298,22 @@ static int pick_root(const NsTopology *t, const NsSpanSpec *spec, GError **error
   return 0;
 }
 
+/**
+ * \function ns_topology_spanning_tree
+ * \brief A spanning tree of a graph topology, under tree routing.
+ *
+ * \param graph A finalized topology.
+ * \param spec The method, seed and root.
+ * \param error Set on failure (see errors).
+ * \return The same nodes with the links of the tree (attributes and source lines kept),
+ *        finalized; its source reads "SOURCE (bfs spanning tree, seed 3, root s4)". NULL on
+ *        error.
+ * \errors NS_ERROR_INPUT for an unknown root, or when the tree leaves a machine with several
+ *        links (a direct network: machines would forward).
+ * \complexity O(|V| + |E|) (kruskal O(|E| log |E|)).
+ * \source the dissertation's random trees (kruskal); docs/topology-format.md (spanning trees);
+ *        igraph's spanning trees.
+ */
 NsTopology *ns_topology_spanning_tree(const NsTopology *graph, const NsSpanSpec *spec,
                                       GError **error)
 {

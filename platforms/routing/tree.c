@@ -10,6 +10,16 @@ static int child_side(const NsTopology *t, int link)
   return ns_tree_parent(t, l->a) == l->b ? l->a : l->b;
 }
 
+/**
+ * \function ns_a2a_link_loads
+ * \brief The all-to-all load of every link of a tree: |M_u|·|M_v| each way.
+ *
+ * \param topo A finalized topology under tree routing.
+ * \param loads Receives ns_topology_n_links() loads.
+ * \errors none.
+ * \complexity O(|V|).
+ * \source Faraj and Yuan §3; dissertation §3.1.
+ */
 void ns_a2a_link_loads(const NsTopology *t, uint64_t *loads)
 {
   uint64_t p = (uint64_t)ns_topology_n_machines(t);
@@ -55,6 +65,18 @@ static int walk_to_root(const NsTopology *t, int u, int via)
   return u;
 }
 
+/**
+ * \function ns_a2a_find_root
+ * \brief The root of Faraj and Yuan §4.1.
+ *
+ * \param topo A finalized topology under tree routing.
+ * \return The node id of a switch: from a bottleneck link (u,v) with |M_u| >= |M_v|, towards u
+ *        while u has a single branch with machines (ties: fewer subtrees, then the lower id; |M|
+ *        = 2: the switch of machine 0).
+ * \errors none.
+ * \complexity O(|V|).
+ * \source Faraj and Yuan §4.1.
+ */
 int ns_a2a_find_root(const NsTopology *t)
 {
   int p = ns_topology_n_machines(t);
@@ -106,6 +128,20 @@ static int compare_int(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/**
+ * \function ns_root_subtrees
+ * \brief The subtrees of a root, as Faraj and Yuan §4.2 needs them.
+ *
+ * \param topo A finalized topology under tree routing.
+ * \param root The root switch.
+ * \param n_subtrees Receives the number of subtrees (branches holding machines).
+ * \param sizes Receives their machine counts, decreasing (newly allocated).
+ * \param offset Receives where each starts in members (newly allocated).
+ * \param members Receives the machine indices, increasing within a subtree (newly allocated).
+ * \errors none.
+ * \complexity O(|V| log |V|).
+ * \source Faraj and Yuan §4.2.
+ */
 void ns_root_subtrees(const NsTopology *t, int root, int *n_subtrees, int **sizes,
                       int **offset, int **members)
 {
@@ -159,6 +195,18 @@ void ns_root_subtrees(const NsTopology *t, int root, int *n_subtrees, int **size
   *members = mem;
 }
 
+/**
+ * \function ns_path_length
+ * \brief Number of switches on the path between two machines.
+ *
+ * \param topo A finalized topology under tree routing.
+ * \param src_machine A machine index.
+ * \param dst_machine Another.
+ * \return The count.
+ * \errors none.
+ * \complexity O(path length).
+ * \source Faraj and Yuan §3-4; dissertation §3.1.
+ */
 int ns_path_length(const NsTopology *t, int src_machine, int dst_machine)
 {
   if (src_machine == dst_machine)
@@ -175,6 +223,17 @@ int ns_path_length(const NsTopology *t, int src_machine, int dst_machine)
   return edges - 1;
 }
 
+/**
+ * \function ns_allgather_two_hop
+ * \brief Checks Theorem 3's condition on every switch (a contention-free 2-hop ring).
+ *
+ * \param topo A finalized topology under tree routing.
+ * \param out Receives whether it holds and the first violating switch.
+ * \return TRUE when it holds.
+ * \errors none.
+ * \complexity O(|V|).
+ * \source dissertation §3.3.2.3, Theorem 3.
+ */
 gboolean ns_allgather_two_hop(const NsTopology *topo, NsTwoHop *out)
 {
   *out = (NsTwoHop){ .holds = TRUE, .sw = -1 };
@@ -198,6 +257,18 @@ gboolean ns_allgather_two_hop(const NsTopology *topo, NsTwoHop *out)
   return TRUE;
 }
 
+/**
+ * \function ns_two_hop_describe
+ * \brief Why Theorem 3's condition fails, in words.
+ *
+ * \param topo The topology checked.
+ * \param th The result of ns_allgather_two_hop().
+ * \return "switch s1 has 1 directly attached machine but 3 directly attached switches" (newly
+ *        allocated), or NULL when the condition holds.
+ * \errors none.
+ * \complexity O(1).
+ * \source dissertation §3.3.2.3, Theorem 3.
+ */
 char *ns_two_hop_describe(const NsTopology *topo, const NsTwoHop *th)
 {
   if (th->holds)

@@ -333,6 +333,27 @@ static void block_cuts(Ctx *x)
   g_free(order);
 }
 
+/**
+ * \function ns_lower_bound
+ * \brief The transmission lower bound of a collective over any routing.
+ *
+ * The largest of the machines' port bounds (1-port, k-port, all-port) and
+ * the cut bounds (tree links or graph bridges, grid bisections, fat-tree
+ * and leaf/spine blocks), in whole messages when a cut's links have one
+ * speed; ties keep the first found in that order.
+ *
+ * \param topo A finalized topology.
+ * \param c The collective.
+ * \param msize Bytes of a chunk (an all-to-all message, an all-gather block,
+ *        a broadcast segment).
+ * \param root The broadcast's root machine (ignored otherwise).
+ * \param n_segments The broadcast's number of segments (ignored otherwise).
+ * \param out Filled with the bound, its kind and what binds.
+ * \errors none: every finalized topology has a bound.
+ * \complexity O(|V| + |E|) plus O(blocks · |M| / 64) for levelled fat trees.
+ * \source Faraj and Yuan §3 (the bottleneck link); Liu Gang et al., Lemma 1
+ *         (grid bisections); docs/architecture.md, "Two lower bounds".
+ */
 void ns_lower_bound(const NsTopology *topo, NsCollective c, uint64_t msize, int root,
                     uint32_t n_segments, NsLowerBound *out)
 {
@@ -361,6 +382,20 @@ void ns_lower_bound(const NsTopology *topo, NsCollective c, uint64_t msize, int 
   bisection_cuts(&x);
 }
 
+/**
+ * \function ns_lower_bound_describe
+ * \brief What binds a lower bound, in words.
+ *
+ * E.g. "link s0->s1 (|M_u|·|M_v| = 768 messages at 10Gbps)" or the port
+ * bound of a machine.
+ *
+ * \param topo The topology the bound was computed on.
+ * \param b The bound.
+ * \return Newly allocated text.
+ * \errors none.
+ * \complexity O(1) plus the names quoted.
+ * \source docs/architecture.md, "Two lower bounds".
+ */
 char *ns_lower_bound_describe(const NsTopology *topo, const NsLowerBound *b)
 {
   g_autofree char *what = NULL;

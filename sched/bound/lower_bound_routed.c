@@ -160,6 +160,28 @@ static void pair_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *paths
   g_free(route);
 }
 
+/**
+ * \function ns_a2a_routed_loads
+ * \brief All-to-all messages on every directed edge under the routing in use.
+ *
+ * Each ordered machine pair sends one message along its route; counted
+ * without walking the pairs where the routing allows it: closed forms per
+ * dimension for dimension-order, subtree sizes over the tree of routes
+ * towards each machine for shortest, ecmp, d-mod-k and s-mod-k, |M_u|·|M_v|
+ * per tree link; explicit routes pair by pair.
+ *
+ * \param topo A finalized topology.
+ * \param edge ns_topology_n_edges() counters, filled.
+ * \param paths When not NULL, the routes' path lengths (not under tree
+ *        routing).
+ * \return FALSE (edge zeroed) when the work would exceed
+ *         NS_ROUTED_LOAD_MAX_WORK.
+ * \errors none.
+ * \complexity O(|V|) on trees, O(|M|·dims) under dimension-order,
+ *         O(|M|·|V|) for destination-based routings, O(|M|²·route length)
+ *         for explicit routes.
+ * \source issue 17 items 1-2 (the routed bound); docs/architecture.md.
+ */
 gboolean ns_a2a_routed_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *paths)
 {
   NsRoutedPaths scratch;
@@ -190,6 +212,22 @@ gboolean ns_a2a_routed_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths 
   }
 }
 
+/**
+ * \function ns_lower_bound_from_loads
+ * \brief The routed bound from counted loads and the cut bound.
+ *
+ * The busiest directed link (kind LINK, its messages, the number of links
+ * as busy) when it exceeds the cut bound, else the cut bound itself.
+ *
+ * \param topo The topology the loads were counted on.
+ * \param cut The cut bound of the same collective (ns_lower_bound()).
+ * \param edge The loads of ns_a2a_routed_loads().
+ * \param msize Bytes of a message.
+ * \param out Filled with the bound.
+ * \errors none.
+ * \complexity O(|E|).
+ * \source docs/architecture.md, "Two lower bounds".
+ */
 void ns_lower_bound_from_loads(const NsTopology *t, const NsLowerBound *cut,
                                const uint64_t *edge, uint64_t msize, NsLowerBound *out)
 {
@@ -216,6 +254,27 @@ void ns_lower_bound_from_loads(const NsTopology *t, const NsLowerBound *cut,
                          .n_bottlenecks = ties };
 }
 
+/**
+ * \function ns_lower_bound_routed
+ * \brief The transmission lower bound for the routing in use.
+ *
+ * For the all-to-all, the busiest directed link under the topology's own
+ * routes when it exceeds the cut bound (ns_lower_bound()); the cut bound
+ * for the other collectives, on trees, under dimension-order routing and
+ * when the routed loads are too costly to count (NS_ROUTED_LOAD_MAX_WORK).
+ *
+ * \param topo A finalized topology.
+ * \param c The collective.
+ * \param msize Bytes of a chunk.
+ * \param root The broadcast's root machine (ignored otherwise).
+ * \param n_segments The broadcast's number of segments (ignored otherwise).
+ * \param out Filled with the bound, its kind and what binds.
+ * \errors none.
+ * \complexity That of ns_lower_bound() plus ns_a2a_routed_loads():
+ *         O(|M|·|V|) for destination-based routings, O(|M|²·route length)
+ *         for explicit routes.
+ * \source docs/architecture.md, "Two lower bounds"; issue 17 items 1-2.
+ */
 void ns_lower_bound_routed(const NsTopology *t, NsCollective c, uint64_t msize, int root,
                            uint32_t n_segments, NsLowerBound *out)
 {

@@ -256,7 +256,7 @@ gboolean ns_schedule_write(const NsSchedule *s, NsScheduleFormat format, FILE *o
  * ns_schedule_save — writes a schedule into the file `path`, compressed
  * when its name ends in .gz or .zst: into a temporary file beside it,
  * renamed over `path` when complete (a link at `path` is replaced, never
- * followed; platforms/io/output_file.h), so a schedule that cannot be
+ * followed; platforms/io/output_file_internal.h), so a schedule that cannot be
  * written leaves the old file, or none; a device or pipe is written
  * directly.
  * Errors as ns_schedule_write, "PATH: what". O(schedule).

@@ -1,6 +1,6 @@
 /* netsched — schedule streams: byte sources (files, standard input,
  * memory), with gzip and zstd recognised by their magic bytes. See
- * schedule_stream_private.h.
+ * schedule_stream_internal.h.
  *
  * Every source is a GInputStream: a file descriptor (a small stream class
  * of our own, so that messages carry the system's own words, "No such file
@@ -10,7 +10,7 @@
  * streaming decoder (its window limited to 2^27 bytes, the library's
  * default, so a file cannot ask for more memory than that).
  */
-#include "sched/io/schedule_stream_private.h"
+#include "sched/io/schedule_stream_internal.h"
 #include "platforms/model/error.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* netsched — schedule streams: the reader. See schedule_stream.h and
  * docs/schedule-format.md.
  *
- * The reader pulls tokens from NsTok (schedule_stream_private.h) and
+ * The reader pulls tokens from NsTok (schedule_stream_internal.h) and
  * checks the schema as values arrive, so that a schedule is never held as
  * a document tree. It gives the messages of the former tree reader, in the
  * same order of precedence:
@@ -28,7 +28,7 @@
  * phase line is a phase, trailing object lines carry sync edges, routes and
  * the end counts. The reader stops at the first error there, in line order.
  */
-#include "sched/io/schedule_stream_private.h"
+#include "sched/io/schedule_stream_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/model/units.h"
 #include "sched/io/schedule_json.h"
@@ -481,6 +481,19 @@ static gboolean header_complete(const NsScheduleReader *r)
 
 /* ---- limits -------------------------------------------------------------------- */
 
+/**
+ * \function ns_schedule_max_moves
+ * \brief The most chunk moves (and transfers, and sync edges) a schedule can need.
+ *
+ * \param collective The collective.
+ * \param machines P.
+ * \param segments S (bcast).
+ * \return P(P−1)² for an all-to-all, P(P−1) for an all-gather, S(P−1) for a bcast; saturates at
+ *        G_MAXUINT64.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md and docs/security.md, "Limits".
+ */
 uint64_t ns_schedule_max_moves(NsCollective collective, uint64_t machines, uint64_t segments)
 {
   uint64_t p = MIN(machines, (uint64_t)G_MAXUINT32), others = p > 0 ? p - 1 : 0;
@@ -491,6 +504,18 @@ uint64_t ns_schedule_max_moves(NsCollective collective, uint64_t machines, uint6
   return others > 0 && items > G_MAXUINT64 / others ? G_MAXUINT64 : items * others;
 }
 
+/**
+ * \function ns_schedule_max_input
+ * \brief The decompressed bytes such a schedule can need (saturating).
+ *
+ * \param collective The collective.
+ * \param machines P.
+ * \param segments S (bcast).
+ * \return NS_SCHEDULE_INPUT_BASE plus NS_SCHEDULE_INPUT_PER_MOVE bytes a move and a machine.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md and docs/security.md, "Limits".
+ */
 uint64_t ns_schedule_max_input(NsCollective collective, uint64_t machines, uint64_t segments)
 {
   uint64_t moves = ns_schedule_max_moves(collective, machines, segments);
@@ -1668,6 +1693,18 @@ static NsScheduleReader *reader_new(NsByteSource *in)
   return r;
 }
 
+/**
+ * \function ns_schedule_reader_set_limits
+ * \brief Bounds what a file can make the reader read and hold.
+ *
+ * \param r The reader.
+ * \param limits Input bytes, and/or what the header's collective can need, and the most machines
+ *        it is counted with.
+ * \errors none here; past the limits the reads fail with NS_ERROR_INPUT "FILE: the schedule is
+ *        larger than the input limit of ..." or "FILE: more than N transfers: ...".
+ * \complexity O(1).
+ * \source docs/schedule-format.md and docs/security.md, "Limits".
+ */
 void ns_schedule_reader_set_limits(NsScheduleReader *r, const NsScheduleLimits *limits)
 {
   r->limits = *limits;
@@ -1675,12 +1712,35 @@ void ns_schedule_reader_set_limits(NsScheduleReader *r, const NsScheduleLimits *
   apply_limits(r);
 }
 
+/**
+ * \function ns_schedule_reader_open
+ * \brief Starts reading a schedule file (nothing is read yet).
+ *
+ * \param path The file; "-" reads standard input (named "<stdin>" in messages).
+ * \param error Set on failure (see errors).
+ * \return The reader (ns_schedule_reader_free() it), or NULL.
+ * \errors NS_ERROR_IO "PATH: cannot open: why".
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 NsScheduleReader *ns_schedule_reader_open(const char *path, GError **error)
 {
   NsByteSource *in = ns_byte_source_open(path, error);
   return in != NULL ? reader_new(in) : NULL;
 }
 
+/**
+ * \function ns_schedule_reader_new_for_data
+ * \brief Reads a schedule from memory (compressed data recognised too).
+ *
+ * \param source Names it in messages (NULL: "<schedule>").
+ * \param text The bytes; not copied, they must outlive the reader (need not be NUL-terminated).
+ * \param len Their number.
+ * \return The reader.
+ * \errors none here (they come with the reads).
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 NsScheduleReader *ns_schedule_reader_new_for_data(const char *source, const void *text,
                                                   gsize len)
 {
@@ -1688,11 +1748,30 @@ NsScheduleReader *ns_schedule_reader_new_for_data(const char *source, const void
                                                 len));
 }
 
+/**
+ * \function ns_schedule_reader_set_read_size
+ * \brief Bytes asked of the file per read (default 256 KiB), before the first read.
+ *
+ * \param r The reader.
+ * \param bytes The size (1 is allowed: tests cross every boundary).
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 void ns_schedule_reader_set_read_size(NsScheduleReader *r, gsize bytes)
 {
   r->tok.chunk = CLAMP(bytes, 1, r->tok.cap);
 }
 
+/**
+ * \function ns_schedule_reader_free
+ * \brief Frees a reader (and closes its file).
+ *
+ * \param r The reader (NULL is accepted).
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 void ns_schedule_reader_free(NsScheduleReader *r)
 {
   if (r == NULL)
@@ -1726,6 +1805,18 @@ static void propagate(NsScheduleReader *r, GError **error)
     g_propagate_error(error, g_error_copy(r->failed));
 }
 
+/**
+ * \function ns_schedule_reader_header
+ * \brief Reads until the schedule's header is complete and checked.
+ *
+ * \param r The reader.
+ * \param error Set on failure (see errors).
+ * \return A schedule with no phases, sync edges or routes, owned by the reader; NULL on error.
+ * \errors NS_ERROR_INPUT (the file's first error) or NS_ERROR_IO.
+ * \complexity O(header) for files netsched writes; a JSON document listing its phases before its
+ *        header keys is read to its end first.
+ * \source docs/schedule-format.md.
+ */
 const NsSchedule *ns_schedule_reader_header(NsScheduleReader *r, GError **error)
 {
   if (advance(r, TRUE) < 0) {
@@ -1750,32 +1841,116 @@ const NsSchedule *ns_schedule_reader_header(NsScheduleReader *r, GError **error)
   return r->header;
 }
 
+/**
+ * \function ns_schedule_reader_format
+ * \brief The file's format (after the header).
+ *
+ * \param r The reader.
+ * \return NS_SCHEDULE_JSON or NS_SCHEDULE_JSONL.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 NsScheduleFormat ns_schedule_reader_format(const NsScheduleReader *r)
 {
   return r->lines ? NS_SCHEDULE_JSONL : NS_SCHEDULE_JSON;
 }
 
+/**
+ * \function ns_schedule_reader_compression
+ * \brief The file's compression (after the header).
+ *
+ * \param r The reader.
+ * \return NS_COMPRESS_NONE, _GZIP or _ZSTD.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 NsCompression ns_schedule_reader_compression(const NsScheduleReader *r)
 {
   return ns_byte_source_compression(r->tok.in);
 }
 
+/**
+ * \function ns_schedule_reader_rereadable
+ * \brief Whether the file can be read again from the start.
+ *
+ * \param r The reader.
+ * \return FALSE for standard input and files that are not regular (pipes, FIFOs);
+ *        TRUE for regular files and data in memory.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 gboolean ns_schedule_reader_rereadable(const NsScheduleReader *r)
 {
   return ns_byte_source_rereadable(r->tok.in);
 }
 
+/**
+ * \function ns_schedule_reader_tail_known
+ * \brief Whether sync edges or routes will follow the phases.
+ *
+ * \param r The reader.
+ * \return NS_TAIL_NONE, NS_TAIL_SOME or NS_TAIL_UNKNOWN (a JSON document may list some after its
+ *        phases).
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 NsTailKnown ns_schedule_reader_tail_known(const NsScheduleReader *r) { return r->tail_known; }
 
+/**
+ * \function ns_schedule_reader_n_transfers
+ * \brief Transfers read so far.
+ *
+ * \param r The reader.
+ * \return The count.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 uint64_t ns_schedule_reader_n_transfers(const NsScheduleReader *r) { return r->total; }
 
+/**
+ * \function ns_schedule_reader_n_phases
+ * \brief Phases read so far.
+ *
+ * \param r The reader.
+ * \return The count.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 uint32_t ns_schedule_reader_n_phases(const NsScheduleReader *r) { return r->n_phases; }
 
+/**
+ * \function ns_schedule_reader_position
+ * \brief Bytes of the (decompressed) document read so far, for progress lines.
+ *
+ * \param r The reader.
+ * \return The count.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 uint64_t ns_schedule_reader_position(const NsScheduleReader *r)
 {
   return r->tok.base + (uint64_t)(r->tok.p - r->tok.buf);
 }
 
+/**
+ * \function ns_schedule_reader_next_phase
+ * \brief Reads the next phase.
+ *
+ * \param r The reader.
+ * \param phase Filled, valid until the next call.
+ * \param error Set on failure (see errors).
+ * \return 1 with a phase, 0 when the phases are over, -1 on error.
+ * \errors NS_ERROR_INPUT "FILE:LINE:COLUMN: what" or "FILE: $.path: what", NS_ERROR_IO.
+ * \complexity O(phase).
+ * \source docs/schedule-format.md.
+ */
 int ns_schedule_reader_next_phase(NsScheduleReader *r, NsPhase *phase, GError **error)
 {
   if (r->header == NULL && ns_schedule_reader_header(r, error) == NULL)
@@ -1795,6 +1970,18 @@ int ns_schedule_reader_next_phase(NsScheduleReader *r, NsPhase *phase, GError **
   return 1;
 }
 
+/**
+ * \function ns_schedule_reader_finish
+ * \brief Reads to the end and returns the tail.
+ *
+ * \param r The reader.
+ * \param error Set on failure (see errors).
+ * \return The header with the sync edges, routes and sync scheme and no phases (the caller frees
+ *        it), or NULL.
+ * \errors the file's first error.
+ * \complexity O(rest of the file).
+ * \source docs/schedule-format.md.
+ */
 NsSchedule *ns_schedule_reader_finish(NsScheduleReader *r, GError **error)
 {
   if (r->header == NULL && ns_schedule_reader_header(r, error) == NULL)
@@ -1817,6 +2004,17 @@ NsSchedule *ns_schedule_reader_finish(NsScheduleReader *r, GError **error)
   return tail;
 }
 
+/**
+ * \function ns_schedule_reader_read_all
+ * \brief Reads the whole schedule into memory.
+ *
+ * \param r The reader.
+ * \param error Set on failure (see errors).
+ * \return The schedule (16 bytes a transfer), or NULL.
+ * \errors the reader's.
+ * \complexity O(file).
+ * \source docs/schedule-format.md.
+ */
 NsSchedule *ns_schedule_reader_read_all(NsScheduleReader *r, GError **error)
 {
   const NsSchedule *header = ns_schedule_reader_header(r, error);
@@ -1860,11 +2058,34 @@ NsSchedule *ns_schedule_reader_read_all(NsScheduleReader *r, GError **error)
   return s;
 }
 
+/**
+ * \function ns_schedule_load
+ * \brief Reads a schedule file of either format, compressed or not.
+ *
+ * \param path The file ("-": standard input).
+ * \param error Set on failure (see errors).
+ * \return The schedule, or NULL.
+ * \errors the reader's, "PATH...".
+ * \complexity O(file).
+ * \source docs/schedule-format.md.
+ */
 NsSchedule *ns_schedule_load(const char *path, GError **error)
 {
   return ns_schedule_load_limited(path, NULL, error);
 }
 
+/**
+ * \function ns_schedule_load_limited
+ * \brief ns_schedule_load() under limits, for callers that must bound what a file costs.
+ *
+ * \param path The file ("-": standard input).
+ * \param limits The limits (NULL: none).
+ * \param error Set on failure (see errors).
+ * \return The schedule, or NULL.
+ * \errors the reader's, and the limits' NS_ERROR_INPUT.
+ * \complexity O(min(file, limits)).
+ * \source docs/schedule-format.md and docs/security.md, "Limits".
+ */
 NsSchedule *ns_schedule_load_limited(const char *path, const NsScheduleLimits *limits,
                                      GError **error)
 {

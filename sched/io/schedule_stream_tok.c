@@ -1,5 +1,5 @@
 /* netsched — schedule streams: the incremental strict JSON tokenizer. See
- * schedule_stream_private.h.
+ * schedule_stream_internal.h.
  *
  * The grammar is checked by a state machine over a fixed stack of open
  * containers, one token at a time. Bytes come into a buffer in bounded
@@ -16,7 +16,7 @@
  * token is resolved before its bytes leave, for "'[' at line 2, column 8 is
  * not closed" and "unterminated string".
  */
-#include "sched/io/schedule_stream_private.h"
+#include "sched/io/schedule_stream_internal.h"
 #include "platforms/model/error.h"
 
 #include <stdarg.h>

@@ -13,7 +13,7 @@
 #include "sched/io/schedule_stream.h"
 #include "sched/io/schedule_json.h"
 #include "platforms/model/error.h"
-#include "platforms/io/output_file.h"
+#include "platforms/io/output_file_internal.h"
 #include "platforms/model/units.h"
 
 #include <errno.h>
@@ -330,6 +330,22 @@ static void write_lines_header(NsScheduleWriter *w)
   out_str(w, "}\n");
 }
 
+/**
+ * \function ns_schedule_writer_new
+ * \brief Starts writing a schedule onto a stream.
+ *
+ * \param out The stream.
+ * \param format JSON or JSON Lines.
+ * \param header Everything but the phases (sync edges, routes and scheme are written at finish
+ *        and must be there already); it must live until finish.
+ * \param name A path for messages, or NULL.
+ * \param error Set on failure (see errors).
+ * \return The writer, or NULL.
+ * \errors NS_ERROR_INPUT when the header cannot be written (empty or non-UTF-8 names, a bad root
+ *        or message size).
+ * \complexity O(header).
+ * \source docs/schedule-format.md.
+ */
 NsScheduleWriter *ns_schedule_writer_new(FILE *out, NsScheduleFormat format,
                                          const NsSchedule *header, const char *name,
                                          GError **error)
@@ -337,6 +353,21 @@ NsScheduleWriter *ns_schedule_writer_new(FILE *out, NsScheduleFormat format,
   return ns_schedule_writer_new_compressed(out, format, NS_COMPRESS_NONE, header, name, error);
 }
 
+/**
+ * \function ns_schedule_writer_new_compressed
+ * \brief Starts writing a schedule compressed (one zstd frame or gzip member).
+ *
+ * \param out The stream.
+ * \param format JSON or JSON Lines.
+ * \param compression NS_COMPRESS_GZIP, _ZSTD or _NONE (then ns_schedule_writer_new()).
+ * \param header As ns_schedule_writer_new().
+ * \param name A path for messages, or NULL.
+ * \param error Set on failure (see errors).
+ * \return The writer, or NULL.
+ * \errors those of ns_schedule_writer_new().
+ * \complexity O(header).
+ * \source docs/schedule-format.md.
+ */
 NsScheduleWriter *ns_schedule_writer_new_compressed(FILE *out, NsScheduleFormat format,
                                                     NsCompression compression,
                                                     const NsSchedule *header, const char *name,
@@ -367,6 +398,16 @@ NsScheduleWriter *ns_schedule_writer_new_compressed(FILE *out, NsScheduleFormat 
 
 /* ---- phases ---------------------------------------------------------------- */
 
+/**
+ * \function ns_schedule_writer_phase
+ * \brief Appends one phase (numbered in the order written).
+ *
+ * \param w The writer.
+ * \param phase The phase (its index and first are ignored).
+ * \errors none here: write errors surface at check and finish.
+ * \complexity O(phase).
+ * \source docs/schedule-format.md.
+ */
 void ns_schedule_writer_phase(NsScheduleWriter *w, const NsPhase *phase)
 {
   const NsSchedule *s = w->header;
@@ -496,6 +537,15 @@ static void write_lines_tail(NsScheduleWriter *w)
   out_str(w, "}}\n");
 }
 
+/**
+ * \function ns_schedule_writer_abort
+ * \brief Frees a writer without finishing (after an error).
+ *
+ * \param w The writer.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 void ns_schedule_writer_abort(NsScheduleWriter *w)
 {
   if (w == NULL)
@@ -513,6 +563,17 @@ static void write_error(const NsScheduleWriter *w, int err, GError **error)
   ns_set_error_at(error, NS_ERROR_IO, w->name, 0, "cannot write schedule: %s", g_strerror(err));
 }
 
+/**
+ * \function ns_schedule_writer_check
+ * \brief Whether a write has failed, so that a long producer can stop early.
+ *
+ * \param w The writer.
+ * \param error Set on failure (see errors).
+ * \return FALSE once a write failed.
+ * \errors NS_ERROR_IO "cannot write schedule: why" (a full disk).
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 gboolean ns_schedule_writer_check(const NsScheduleWriter *w, GError **error)
 {
   if (w->err != 0)
@@ -520,6 +581,17 @@ gboolean ns_schedule_writer_check(const NsScheduleWriter *w, GError **error)
   return w->err == 0;
 }
 
+/**
+ * \function ns_schedule_writer_finish
+ * \brief Writes the tail (sync edges, routes), flushes and frees the writer.
+ *
+ * \param w The writer.
+ * \param error Set on failure (see errors).
+ * \return FALSE when any write failed.
+ * \errors NS_ERROR_IO "cannot write schedule: why".
+ * \complexity O(tail).
+ * \source docs/schedule-format.md.
+ */
 gboolean ns_schedule_writer_finish(NsScheduleWriter *w, GError **error)
 {
   if (w->format == NS_SCHEDULE_JSON)
@@ -555,18 +627,46 @@ static gboolean write_schedule(const NsSchedule *s, NsScheduleFormat format,
   return ns_schedule_writer_finish(w, error);
 }
 
+/**
+ * \function ns_schedule_write
+ * \brief Writes a schedule held in memory, in either format, streaming it.
+ *
+ * \param s The schedule.
+ * \param format JSON or JSON Lines.
+ * \param out The stream.
+ * \param error Set on failure (see errors).
+ * \return TRUE when written.
+ * \errors NS_ERROR_INPUT for what the format cannot express, NS_ERROR_IO for write errors.
+ * \complexity O(schedule), no copy.
+ * \source docs/schedule-format.md.
+ */
 gboolean ns_schedule_write(const NsSchedule *s, NsScheduleFormat format, FILE *out,
                            GError **error)
 {
   return write_schedule(s, format, NS_COMPRESS_NONE, out, NULL, error);
 }
 
+/**
+ * \function ns_schedule_save
+ * \brief Writes a schedule into a file, whole or not at all.
+ *
+ * \param s The schedule.
+ * \param format JSON or JSON Lines.
+ * \param path The file; compressed for *.gz and *.zst. A temporary file beside it is renamed
+ *        over it when complete (a link is replaced, never followed); a device or pipe is written
+ *        directly.
+ * \param error Set on failure (see errors).
+ * \return TRUE when written.
+ * \errors those of ns_schedule_write(), "PATH: what".
+ * \complexity O(schedule).
+ * \source docs/schedule-format.md; docs/security.md, "Output files and directories".
+ */
 gboolean ns_schedule_save(const NsSchedule *s, NsScheduleFormat format, const char *path,
                           GError **error)
 {
   if (!check_writable(s, path, error))
     return FALSE;
-  /* A temporary file renamed over `path` (platforms/io/output_file.h): a
+  /* A temporary file renamed over `path` (platforms/io/output_file_internal.h): a
    * link there is replaced, not written through, and a failed write
    * leaves the old file; a device or pipe is written directly. */
   char *temp = NULL;
@@ -601,6 +701,16 @@ gboolean ns_schedule_save(const NsSchedule *s, NsScheduleFormat format, const ch
 
 /* ---- names ------------------------------------------------------------------------ */
 
+/**
+ * \function ns_schedule_compression_for_name
+ * \brief The compression a file name asks for.
+ *
+ * \param path The file name.
+ * \return gzip for *.gz, zstd for *.zst, else none.
+ * \errors none.
+ * \complexity O(length of path).
+ * \source docs/schedule-format.md.
+ */
 NsCompression ns_schedule_compression_for_name(const char *path)
 {
   if (path != NULL && g_str_has_suffix(path, ".gz"))
@@ -610,6 +720,16 @@ NsCompression ns_schedule_compression_for_name(const char *path)
   return NS_COMPRESS_NONE;
 }
 
+/**
+ * \function ns_schedule_format_for_name
+ * \brief The format a file name asks for.
+ *
+ * \param path The file name.
+ * \return JSON Lines for *.jsonl (also .jsonl.gz, .jsonl.zst), else JSON.
+ * \errors none.
+ * \complexity O(length of path).
+ * \source docs/schedule-format.md.
+ */
 NsScheduleFormat ns_schedule_format_for_name(const char *path)
 {
   if (path == NULL)
@@ -620,6 +740,17 @@ NsScheduleFormat ns_schedule_format_for_name(const char *path)
              : NS_SCHEDULE_JSON;
 }
 
+/**
+ * \function ns_schedule_format_from_name
+ * \brief A schedule format from its name.
+ *
+ * \param name "json" or "jsonl".
+ * \param format Receives the format.
+ * \return FALSE for anything else.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 gboolean ns_schedule_format_from_name(const char *name, NsScheduleFormat *format)
 {
   if (g_strcmp0(name, "json") == 0)
@@ -631,6 +762,16 @@ gboolean ns_schedule_format_from_name(const char *name, NsScheduleFormat *format
   return TRUE;
 }
 
+/**
+ * \function ns_schedule_format_name
+ * \brief A schedule format's name ("json", "jsonl").
+ *
+ * \param format The format.
+ * \return A static string.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 const char *ns_schedule_format_name(NsScheduleFormat format)
 {
   return format == NS_SCHEDULE_JSONL ? "jsonl" : "json";

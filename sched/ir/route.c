@@ -21,6 +21,15 @@ typedef struct {
   int first, n;
 } Span;
 
+/**
+ * \function ns_router_free
+ * \brief Frees a router.
+ *
+ * \param r The router (NULL is accepted).
+ * \errors none.
+ * \complexity O(routes).
+ * \source docs/schedule-format.md (routes).
+ */
 void ns_router_free(NsRouter *r)
 {
   if (r == NULL)
@@ -96,6 +105,21 @@ static gboolean resolve(NsRouter *r, const NsTransferRoute *tr, GError **error)
   return TRUE;
 }
 
+/**
+ * \function ns_router_new
+ * \brief Resolves a schedule's own routes against a topology.
+ *
+ * \param topo A finalized topology.
+ * \param s The schedule.
+ * \param node Schedule machine to topology node (ns_schedule_machine_nodes()); kept, not copied.
+ * \param error Set on failure (see errors).
+ * \return The router (ns_router_free() it), or NULL.
+ * \errors NS_ERROR_INPUT "transfer #T: route ...: what is wrong" for an unknown node name, a
+ *        route that does not start at the transfer's source or end at its destination, visits a
+ *        node twice, or steps between two nodes no link joins.
+ * \complexity O(Σ route lengths · degree).
+ * \source docs/schedule-format.md (routes).
+ */
 NsRouter *ns_router_new(const NsTopology *topo, const NsSchedule *s, const int *node,
                         GError **error)
 {
@@ -126,11 +150,34 @@ NsRouter *ns_router_new(const NsTopology *topo, const NsSchedule *s, const int *
   return r;
 }
 
+/**
+ * \function ns_router_is_own
+ * \brief Whether a transfer takes a route of its own.
+ *
+ * \param r The router.
+ * \param t The transfer.
+ * \return TRUE for an own route.
+ * \errors none.
+ * \complexity O(log routes).
+ * \source docs/schedule-format.md (routes).
+ */
 gboolean ns_router_is_own(const NsRouter *r, uint64_t t)
 {
   return r->own != NULL && g_hash_table_contains(r->own, GSIZE_TO_POINTER((gsize)t + 1));
 }
 
+/**
+ * \function ns_router_route
+ * \brief The directed edges of a transfer: its own route or the topology's.
+ *
+ * \param r The router.
+ * \param t The transfer.
+ * \param edges Receives the edges (capacity ns_router_max_len()).
+ * \return The number of edges.
+ * \errors none.
+ * \complexity O(route length).
+ * \source docs/schedule-format.md (routes).
+ */
 int ns_router_route(const NsRouter *r, uint64_t t, int *edges)
 {
   if (r->own != NULL) {
@@ -145,6 +192,16 @@ int ns_router_route(const NsRouter *r, uint64_t t, int *edges)
   return ns_topology_route(r->topo, r->node[x->src], r->node[x->dst], edges);
 }
 
+/**
+ * \function ns_router_max_len
+ * \brief The capacity an edges buffer needs for any transfer.
+ *
+ * \param r The router.
+ * \return The capacity.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md (routes).
+ */
 int ns_router_max_len(const NsRouter *r) { return MAX(r->max_len, 1); }
 
 NsRouter *ns_router_for(const NsTopology *topo, const NsSchedule *s, GError **error)

@@ -2,7 +2,7 @@
 #include "sched/ir/schedule.h"
 #include "platforms/model/error.h"
 #include "platforms/model/topology.h"
-#include "platforms/io/topology_input.h"
+#include "platforms/io/topology_input_internal.h"
 #include <string.h>
 
 static const char *const collective_names[] = {
@@ -11,11 +11,32 @@ static const char *const collective_names[] = {
   [NS_COLL_BCAST] = "bcast",
 };
 
+/**
+ * \function ns_collective_name
+ * \brief A collective's name ("alltoall", "allgather", "bcast").
+ *
+ * \param c The collective.
+ * \return A static string.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 const char *ns_collective_name(NsCollective c)
 {
   return (unsigned)c < G_N_ELEMENTS(collective_names) ? collective_names[c] : "?";
 }
 
+/**
+ * \function ns_collective_from_name
+ * \brief A collective from its name.
+ *
+ * \param name "alltoall", "allgather" or "bcast".
+ * \param c Receives the collective.
+ * \return FALSE for an unknown name.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 gboolean ns_collective_from_name(const char *name, NsCollective *c)
 {
   for (unsigned i = 0; i < G_N_ELEMENTS(collective_names); i++)
@@ -26,6 +47,19 @@ gboolean ns_collective_from_name(const char *name, NsCollective *c)
   return FALSE;
 }
 
+/**
+ * \function ns_collective_size_check
+ * \brief The up-front check of a collective's size.
+ *
+ * \param c The collective.
+ * \param n_machines Its number of machines.
+ * \param error Set on failure (see errors).
+ * \return FALSE when too large.
+ * \errors NS_ERROR_UNSUPPORTED naming the limit and what the request needs when an all-to-all or
+ *        all-gather has more than NS_MAX_PAIRWISE_MACHINES (65,536) machines.
+ * \complexity O(1).
+ * \source docs/security.md, "Limits".
+ */
 gboolean ns_collective_size_check(NsCollective c, int64_t n_machines, GError **error)
 {
   if (c == NS_COLL_BCAST || n_machines <= NS_MAX_PAIRWISE_MACHINES)
@@ -39,6 +73,16 @@ gboolean ns_collective_size_check(NsCollective c, int64_t n_machines, GError **e
   return FALSE;
 }
 
+/**
+ * \function ns_execution_name
+ * \brief An execution's name ("phased", "posted").
+ *
+ * \param e The execution.
+ * \return A static string.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 const char *ns_execution_name(NsExecution e)
 {
   return e == NS_EXEC_POSTED ? "posted" : "phased";
@@ -54,6 +98,21 @@ gboolean ns_execution_parse(const char *name, NsExecution *e)
   return FALSE;
 }
 
+
+/**
+ * \function ns_schedule_new
+ * \brief A new, empty schedule over named machines.
+ *
+ * \param collective The collective.
+ * \param algorithm The algorithm's name (copied).
+ * \param n_machines Number of machines.
+ * \param machines Their names (copied).
+ * \param msize Bytes of a chunk.
+ * \return The schedule (ns_schedule_free() it).
+ * \errors none.
+ * \complexity O(n_machines).
+ * \source docs/schedule-format.md.
+ */
 NsSchedule *ns_schedule_new(NsCollective collective, const char *algorithm,
                             int n_machines, const char *const *machines, uint64_t msize)
 {
@@ -76,6 +135,16 @@ NsSchedule *ns_schedule_new(NsCollective collective, const char *algorithm,
   return s;
 }
 
+/**
+ * \function ns_schedule_copy_header
+ * \brief A copy of everything but the phases.
+ *
+ * \param s The schedule.
+ * \return The copy: sync edges, routes and the sync scheme included, no phase, transfer or chunk.
+ * \errors none.
+ * \complexity O(header).
+ * \source docs/schedule-format.md.
+ */
 NsSchedule *ns_schedule_copy_header(const NsSchedule *s)
 {
   NsSchedule *c = ns_schedule_new(s->collective, s->algorithm, s->n_machines,
@@ -92,6 +161,16 @@ NsSchedule *ns_schedule_copy_header(const NsSchedule *s)
   return c;
 }
 
+/**
+ * \function ns_schedule_copy
+ * \brief A deep copy of a schedule.
+ *
+ * \param s The schedule.
+ * \return The copy (ns_schedule_free() it).
+ * \errors none.
+ * \complexity O(size of the schedule).
+ * \source docs/schedule-format.md.
+ */
 NsSchedule *ns_schedule_copy(const NsSchedule *s)
 {
   NsSchedule *c = ns_schedule_copy_header(s);
@@ -101,6 +180,18 @@ NsSchedule *ns_schedule_copy(const NsSchedule *s)
   return c;
 }
 
+/**
+ * \function ns_schedule_set_route
+ * \brief Gives a transfer its own route.
+ *
+ * \param s A schedule held whole.
+ * \param t The transfer; routes are given in increasing transfer order.
+ * \param n Number of node names (>= 2), source machine to destination machine.
+ * \param nodes The node names (copied).
+ * \errors none (checked against a topology by sched/ir/route.h).
+ * \complexity O(n) amortised.
+ * \source docs/schedule-format.md.
+ */
 void ns_schedule_set_route(NsSchedule *s, uint32_t t, int n, const char *const *nodes)
 {
   g_return_if_fail(n >= 2);
@@ -112,6 +203,18 @@ void ns_schedule_set_route(NsSchedule *s, uint32_t t, int n, const char *const *
   g_array_append_val(s->routes, r);
 }
 
+/**
+ * \function ns_schedule_route_of
+ * \brief A transfer's own route, if it has one.
+ *
+ * \param s The schedule.
+ * \param t The transfer.
+ * \param nodes Receives its node names.
+ * \return The number of names, 0 when it takes the topology's route.
+ * \errors none.
+ * \complexity O(log routes).
+ * \source docs/schedule-format.md.
+ */
 int ns_schedule_route_of(const NsSchedule *s, uint64_t t, const char *const **nodes)
 {
   if (s->routes == NULL || s->routes->len == 0)
@@ -150,6 +253,16 @@ static void stream_free(struct NsScheduleStream *st)
   g_free(st);
 }
 
+/**
+ * \function ns_schedule_stream_to
+ * \brief Starts streaming a schedule's phases to a sink.
+ *
+ * \param s The schedule, its header settled and no phase yet.
+ * \param sink Where the phases go (sink->begin is called now with the schedule as it stands).
+ * \errors none here (the sink's come back from ns_schedule_stream_finish()).
+ * \complexity O(header).
+ * \source docs/architecture.md, "Adding an algorithm" (streaming).
+ */
 void ns_schedule_stream_to(NsSchedule *s, const NsPhaseSink *sink)
 {
   if (sink == NULL)
@@ -163,6 +276,16 @@ void ns_schedule_stream_to(NsSchedule *s, const NsPhaseSink *sink)
     g_set_error(&st->error, NS_ERROR, NS_ERROR_IO, "the schedule's consumer failed");
 }
 
+/**
+ * \function ns_schedule_is_streamed
+ * \brief Whether a schedule is being streamed.
+ *
+ * \param s The schedule.
+ * \return TRUE once ns_schedule_stream_to() was called.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/architecture.md, "Adding an algorithm" (streaming).
+ */
 gboolean ns_schedule_is_streamed(const NsSchedule *s)
 {
   return s->stream != NULL;
@@ -198,6 +321,20 @@ static gboolean same_header(const NsSchedule *a, const NsSchedule *b)
   return TRUE;
 }
 
+/**
+ * \function ns_schedule_stream_finish
+ * \brief Hands on the last phase and ends the stream.
+ *
+ * \param s A streamed schedule.
+ * \param n_phases Receives the phases handed on (may be NULL).
+ * \param n_transfers Receives the transfers handed on (may be NULL).
+ * \param error Set on failure (see errors).
+ * \return FALSE on error.
+ * \errors the sink's first error, or NS_ERROR_INPUT when the planner changed the header after
+ *        streaming began or added sync edges or routes (a planner bug).
+ * \complexity O(last phase).
+ * \source docs/architecture.md, "Adding an algorithm" (streaming).
+ */
 gboolean ns_schedule_stream_finish(NsSchedule *s, uint32_t *n_phases, uint64_t *n_transfers,
                                    GError **error)
 {
@@ -225,6 +362,15 @@ gboolean ns_schedule_stream_finish(NsSchedule *s, uint32_t *n_phases, uint64_t *
   return ok;
 }
 
+/**
+ * \function ns_schedule_free
+ * \brief Frees a schedule, its phases and its chunks.
+ *
+ * \param s The schedule (NULL is accepted).
+ * \errors none.
+ * \complexity O(phases + transfers).
+ * \source sched/ir/schedule.h.
+ */
 void ns_schedule_free(NsSchedule *s)
 {
   if (s == NULL)
@@ -245,6 +391,17 @@ void ns_schedule_free(NsSchedule *s)
   g_free(s);
 }
 
+/**
+ * \function ns_schedule_reserve
+ * \brief Pre-sizes a schedule's arrays (an optimisation only).
+ *
+ * \param s The schedule.
+ * \param n_phases Phases expected.
+ * \param n_transfers Transfers expected.
+ * \errors none (nothing for a streamed schedule).
+ * \complexity O(1) plus the allocation.
+ * \source docs/schedule-format.md.
+ */
 void ns_schedule_reserve(NsSchedule *s, uint32_t n_phases, uint64_t n_transfers)
 {
   /* GArray grows by doubling; setting the size and back reserves. A
@@ -263,6 +420,16 @@ void ns_schedule_reserve(NsSchedule *s, uint32_t n_phases, uint64_t n_transfers)
   }
 }
 
+/**
+ * \function ns_schedule_begin_phase
+ * \brief Starts a new, empty phase; the following transfers go into it.
+ *
+ * \param s The schedule.
+ * \return The phase's index.
+ * \errors none.
+ * \complexity O(1) amortised (a streamed schedule hands the previous phase on).
+ * \source docs/schedule-format.md.
+ */
 uint32_t ns_schedule_begin_phase(NsSchedule *s)
 {
   if (s->stream != NULL) {
@@ -277,6 +444,19 @@ uint32_t ns_schedule_begin_phase(NsSchedule *s)
   return s->phase_start->len - 1;
 }
 
+/**
+ * \function ns_schedule_add
+ * \brief Appends a one-chunk transfer to the current phase.
+ *
+ * \param s The schedule.
+ * \param src The sending machine index.
+ * \param dst The receiving machine index.
+ * \param chunk The chunk (ns_a2a_chunk() for an all-to-all message).
+ * \return The transfer's index (in a streamed schedule, within its phase).
+ * \errors none.
+ * \complexity O(1) amortised.
+ * \source docs/schedule-format.md.
+ */
 uint32_t ns_schedule_add(NsSchedule *s, int src, int dst, uint32_t chunk)
 {
   if (s->phase_start->len == 0)
@@ -286,6 +466,20 @@ uint32_t ns_schedule_add(NsSchedule *s, int src, int dst, uint32_t chunk)
   return s->transfers->len - 1;
 }
 
+/**
+ * \function ns_schedule_add_chunks
+ * \brief Appends a transfer carrying several chunks.
+ *
+ * \param s The schedule.
+ * \param src The sending machine index.
+ * \param dst The receiving machine index.
+ * \param n Number of chunks (>= 1).
+ * \param chunks The chunks (copied into the chunk pool).
+ * \return The transfer's index.
+ * \errors none.
+ * \complexity O(n) amortised.
+ * \source docs/schedule-format.md.
+ */
 uint32_t ns_schedule_add_chunks(NsSchedule *s, int src, int dst, uint32_t n,
                                 const uint32_t *chunks)
 {
@@ -300,6 +494,17 @@ uint32_t ns_schedule_add_chunks(NsSchedule *s, int src, int dst, uint32_t n,
   return s->transfers->len - 1;
 }
 
+/**
+ * \function ns_schedule_add_sync
+ * \brief Adds a sync edge: transfer `to` waits for transfer `from`.
+ *
+ * \param s A schedule held whole (not streamed).
+ * \param from The transfer waited for.
+ * \param to The transfer that waits.
+ * \errors none (the verifier checks the edges).
+ * \complexity O(1) amortised.
+ * \source sched/ir/sync.h; Faraj and Yuan §5.
+ */
 void ns_schedule_add_sync(NsSchedule *s, uint32_t from, uint32_t to)
 {
   s->sync_set = TRUE;
@@ -307,6 +512,18 @@ void ns_schedule_add_sync(NsSchedule *s, uint32_t from, uint32_t to)
   g_array_append_val(s->sync, e);
 }
 
+/**
+ * \function ns_schedule_relabel
+ * \brief Renames a schedule's algorithm (variants, selectors).
+ *
+ * \param s The schedule.
+ * \param algorithm The new name.
+ * \param sync_scheme The scheme the algorithm prescribes (the simulator's default), or NULL to
+ *        keep the current one.
+ * \errors none.
+ * \complexity O(length of the names).
+ * \source docs/schedule-format.md.
+ */
 void ns_schedule_relabel(NsSchedule *s, const char *algorithm, const char *sync_scheme)
 {
   g_free(s->algorithm);
@@ -317,6 +534,18 @@ void ns_schedule_relabel(NsSchedule *s, const char *algorithm, const char *sync_
   }
 }
 
+/**
+ * \function ns_schedule_phase_range
+ * \brief The transfers of a phase: [*first, *first + *count).
+ *
+ * \param s The schedule.
+ * \param p The phase.
+ * \param first Receives its first transfer index.
+ * \param count Receives its number of transfers.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 void ns_schedule_phase_range(const NsSchedule *s, uint32_t p, uint64_t *first, uint64_t *count)
 {
   uint32_t start = g_array_index(s->phase_start, uint32_t, p);
@@ -326,6 +555,17 @@ void ns_schedule_phase_range(const NsSchedule *s, uint32_t p, uint64_t *first, u
   *count = end - start;
 }
 
+/**
+ * \function ns_schedule_phase
+ * \brief A phase of a schedule held whole, as streams hand phases on.
+ *
+ * \param s The schedule.
+ * \param p The phase.
+ * \return The phase (pointers into the schedule, valid until it changes).
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 NsPhase ns_schedule_phase(const NsSchedule *s, uint32_t p)
 {
   NsPhase ph = { .index = p, .chunk_pool = (const uint32_t *)(void *)s->chunk_pool->data };
@@ -334,6 +574,17 @@ NsPhase ns_schedule_phase(const NsSchedule *s, uint32_t p)
   return ph;
 }
 
+/**
+ * \function ns_schedule_transfer_phase
+ * \brief The phase a transfer belongs to.
+ *
+ * \param s The schedule.
+ * \param t The transfer index.
+ * \return The phase index.
+ * \errors none.
+ * \complexity O(log phases).
+ * \source docs/schedule-format.md.
+ */
 uint32_t ns_schedule_transfer_phase(const NsSchedule *s, uint64_t t)
 {
   /* The last phase whose first transfer is <= t (empty phases share starts). */
@@ -348,6 +599,17 @@ uint32_t ns_schedule_transfer_phase(const NsSchedule *s, uint64_t t)
   return lo;
 }
 
+/**
+ * \function ns_schedule_chunks
+ * \brief The chunks of a transfer.
+ *
+ * \param s The schedule.
+ * \param t The transfer.
+ * \return t->n_chunks chunks (a pointer into the schedule, valid until it changes).
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 const uint32_t *ns_schedule_chunks(const NsSchedule *s, const NsTransfer *t)
 {
   if (t->n_chunks == 1)
@@ -355,6 +617,19 @@ const uint32_t *ns_schedule_chunks(const NsSchedule *s, const NsTransfer *t)
   return &g_array_index(s->chunk_pool, uint32_t, t->chunk);
 }
 
+/**
+ * \function ns_schedule_machine_nodes
+ * \brief The topology node of each schedule machine, matched by name.
+ *
+ * \param topo A finalized topology (a schedule may use a subset of its machines).
+ * \param s The schedule.
+ * \param error Set on failure (see errors).
+ * \return n_machines node ids, newly allocated (g_free), or NULL.
+ * \errors NS_ERROR_INPUT "schedule machine 'x' is not a machine of topology T" (the name
+ *        escaped).
+ * \complexity O(|M|).
+ * \source docs/schedule-format.md.
+ */
 int *ns_schedule_machine_nodes(const NsTopology *topo, const NsSchedule *s, GError **error)
 {
   int *node = g_new(int, s->n_machines > 0 ? s->n_machines : 1);
@@ -373,6 +648,18 @@ int *ns_schedule_machine_nodes(const NsTopology *topo, const NsSchedule *s, GErr
   return node;
 }
 
+/**
+ * \function ns_schedule_phase_text
+ * \brief A phase as text, "n0->n4 n3->n5 ...", for tables and tests.
+ *
+ * \param s The schedule.
+ * \param p The phase.
+ * \param chunks TRUE: each transfer's chunks follow a colon, joined by '+' ("n0->n1:3").
+ * \return Newly allocated text.
+ * \errors none.
+ * \complexity O(transfers of the phase).
+ * \source docs/schedule-format.md.
+ */
 char *ns_schedule_phase_text(const NsSchedule *s, uint32_t p, gboolean chunks)
 {
   uint64_t first, n;

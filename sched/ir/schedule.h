@@ -199,8 +199,39 @@ int ns_schedule_route_of(const NsSchedule *s, uint64_t t, const char *const **no
  * planner. */
 void ns_schedule_relabel(NsSchedule *s, const char *algorithm, const char *sync_scheme);
 
+/**
+ * \function ns_schedule_n_phases
+ * \brief Number of phases.
+ *
+ * \param s The schedule.
+ * \return The count.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 static inline uint32_t ns_schedule_n_phases(const NsSchedule *s) { return s->phase_start->len; }
+/**
+ * \function ns_schedule_n_transfers
+ * \brief Number of transfers.
+ *
+ * \param s The schedule.
+ * \return The count.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 static inline uint64_t ns_schedule_n_transfers(const NsSchedule *s) { return s->transfers->len; }
+/**
+ * \function ns_schedule_transfer
+ * \brief A transfer by index.
+ *
+ * \param s The schedule.
+ * \param t The transfer index.
+ * \return The transfer (valid until the schedule changes).
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 static inline const NsTransfer *ns_schedule_transfer(const NsSchedule *s, uint64_t t)
 {
   return &g_array_index(s->transfers, NsTransfer, t);
@@ -229,6 +260,18 @@ int *ns_schedule_machine_nodes(const struct NsTopology *topo, const NsSchedule *
                                GError **error);
 
 /* alltoall chunk helpers */
+/**
+ * \function ns_a2a_chunk
+ * \brief The chunk of the all-to-all message from `origin` to `destination`.
+ *
+ * \param n Number of machines.
+ * \param origin The message's source machine index.
+ * \param destination Its destination machine index.
+ * \return origin·n + destination.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
 static inline uint32_t ns_a2a_chunk(int n, int origin, int destination)
 {
   return (uint32_t)origin * (uint32_t)n + (uint32_t)destination;

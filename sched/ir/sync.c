@@ -30,6 +30,15 @@ static const SchemeName scheme_names[] = {
   { "window", NS_SYNC_WINDOW, PARAM_WINDOW },
 };
 
+/**
+ * \function ns_sync_scheme_names
+ * \brief The scheme names, comma-separated, for help texts.
+ *
+ * \return A static string.
+ * \errors none.
+ * \complexity O(1).
+ * \source dissertation §3.2.3.2 (pair-wise synchronisation); docs/simulator.md.
+ */
 const char *ns_sync_scheme_names(void)
 {
   return "none, dummy, sender-all, sender-partial:BS, receiver-all, receiver-partial:BS, "
@@ -37,6 +46,19 @@ const char *ns_sync_scheme_names(void)
          "barrier-partial-receiver:BS, light, window:W";
 }
 
+/**
+ * \function ns_sync_scheme_parse
+ * \brief A synchronisation scheme from its text ("sender-partial:8").
+ *
+ * \param text The scheme's name and, where it takes one, its block size or window.
+ * \param scheme Receives the scheme.
+ * \param error Set on failure (see errors).
+ * \return FALSE on error.
+ * \errors NS_ERROR_INPUT listing the schemes for an unknown name, or for a missing or
+ *        non-positive block size or window.
+ * \complexity O(length of text).
+ * \source dissertation §3.2.3.2 (pair-wise synchronisation); docs/simulator.md.
+ */
 gboolean ns_sync_scheme_parse(const char *text, NsSyncScheme *scheme, GError **error)
 {
   const char *colon = strchr(text, ':');
@@ -75,6 +97,16 @@ gboolean ns_sync_scheme_parse(const char *text, NsSyncScheme *scheme, GError **e
   return FALSE;
 }
 
+/**
+ * \function ns_sync_scheme_to_string
+ * \brief A scheme as text ("sender-partial:8").
+ *
+ * \param scheme The scheme.
+ * \return Newly allocated text.
+ * \errors none.
+ * \complexity O(1).
+ * \source dissertation §3.2.3.2 (pair-wise synchronisation); docs/simulator.md.
+ */
 char *ns_sync_scheme_to_string(const NsSyncScheme *scheme)
 {
   for (gsize i = 0; i < G_N_ELEMENTS(scheme_names); i++)
@@ -85,6 +117,17 @@ char *ns_sync_scheme_to_string(const NsSyncScheme *scheme)
   return g_strdup("?");
 }
 
+/**
+ * \function ns_sync_n_barrier_scheme
+ * \brief The scheme of the "N MPI barriers" variants of the ring and pair families.
+ *
+ * \param p Number of machines.
+ * \return "barrier-partial-none:BS" with BS such that ⌈log2 p⌉ barriers split the p − 1 phases
+ *        evenly (newly allocated).
+ * \errors none.
+ * \complexity O(1).
+ * \source dissertation §4.1.1.1.
+ */
 char *ns_sync_n_barrier_scheme(int p)
 {
   int n = 1;
@@ -93,6 +136,16 @@ char *ns_sync_n_barrier_scheme(int p)
   return g_strdup_printf("barrier-partial-none:%d", MAX((p - 1) / (n + 1), 1));
 }
 
+/**
+ * \function ns_sync_uses_pairwise
+ * \brief Whether a scheme synchronises pairs (sender or receiver based).
+ *
+ * \param scheme The scheme.
+ * \return TRUE for pair-wise schemes.
+ * \errors none.
+ * \complexity O(1).
+ * \source dissertation §3.2.3.2 (pair-wise synchronisation); docs/simulator.md.
+ */
 gboolean ns_sync_uses_pairwise(const NsSyncScheme *s)
 {
   switch (s->kind) {
@@ -108,12 +161,33 @@ gboolean ns_sync_uses_pairwise(const NsSyncScheme *s)
   }
 }
 
+/**
+ * \function ns_sync_is_receiver_based
+ * \brief Whether a pair-wise scheme is receiver based.
+ *
+ * \param scheme The scheme.
+ * \return TRUE for receiver-based schemes.
+ * \errors none.
+ * \complexity O(1).
+ * \source dissertation §3.2.3.2 (pair-wise synchronisation); docs/simulator.md.
+ */
 gboolean ns_sync_is_receiver_based(const NsSyncScheme *s)
 {
   return s->kind == NS_SYNC_RECEIVER_ALL || s->kind == NS_SYNC_RECEIVER_PARTIAL ||
          s->kind == NS_SYNC_BARRIER_PARTIAL_RECEIVER;
 }
 
+/**
+ * \function ns_sync_barrier_before
+ * \brief Whether a scheme puts a barrier before a phase.
+ *
+ * \param scheme The scheme.
+ * \param phase The phase (> 0).
+ * \return TRUE when a barrier precedes it.
+ * \errors none.
+ * \complexity O(1).
+ * \source dissertation §3.2.3.2 (pair-wise synchronisation); docs/simulator.md.
+ */
 gboolean ns_sync_barrier_before(const NsSyncScheme *s, uint32_t phase)
 {
   if (phase == 0)
@@ -145,6 +219,19 @@ static uint32_t block_size(const NsSyncScheme *s)
              : 1;
 }
 
+/**
+ * \function ns_sync_pair_needed
+ * \brief Whether pair-wise syncs must order two contending transfers of phases p < q.
+ *
+ * \param scheme The scheme.
+ * \param p The earlier phase.
+ * \param q The later phase.
+ * \return TRUE when they must (all: always; partial: different blocks; barrier-partial-x: same
+ *        block).
+ * \errors none.
+ * \complexity O(1).
+ * \source dissertation §3.2.3.2 (pair-wise synchronisation); docs/simulator.md.
+ */
 gboolean ns_sync_pair_needed(const NsSyncScheme *s, uint32_t p, uint32_t q)
 {
   if (!ns_sync_uses_pairwise(s) || p == q)
@@ -406,6 +493,22 @@ static GArray *program_order_and_pairs(const NsTopology *topo, const NsSchedule 
   return pairs;
 }
 
+/**
+ * \function ns_sync_check
+ * \brief Checks that program order plus the sync edges order every pair the scheme separates.
+ *
+ * \param topo A finalized topology.
+ * \param s The schedule.
+ * \param scheme The scheme.
+ * \param unordered Receives the number of required orderings that do not hold.
+ * \param first_u Receives the first such pair's earlier transfer.
+ * \param first_v Receives its later transfer.
+ * \param error Set on failure (see errors).
+ * \return FALSE on error.
+ * \errors NS_ERROR_INPUT when the schedule cannot be routed on the topology.
+ * \complexity O(candidates × window) (unbounded search).
+ * \source dissertation §3.2.3.2 (pair-wise synchronisation); docs/simulator.md.
+ */
 gboolean ns_sync_check(const NsTopology *topo, const NsSchedule *s, const NsSyncScheme *scheme,
                        uint64_t *unordered, uint32_t *first_u, uint32_t *first_v, GError **error)
 {
@@ -448,6 +551,23 @@ gboolean ns_sync_check_routed(const NsTopology *topo, const NsSchedule *s,
   return TRUE;
 }
 
+/**
+ * \function ns_schedule_compute_sync
+ * \brief The pair-wise synchronisation set of a phased schedule.
+ *
+ * \param topo A finalized topology.
+ * \param s The schedule; s->sync is replaced and s->sync_scheme set.
+ * \param scheme The scheme.
+ * \param stats Receives the candidates, implied, redundant, kept and undecided counts (may be
+ *        NULL).
+ * \param error Set on failure (see errors).
+ * \return FALSE on error.
+ * \errors NS_ERROR_INPUT for a posted schedule.
+ * \complexity O(Σ routes · log) for the candidates and program order, plus O(budget) per
+ *        candidate whose phases are more than one apart (the transitive reduction keeps an edge
+ *        when undecided).
+ * \source dissertation §3.2.3.2 (pair-wise synchronisation); docs/simulator.md.
+ */
 gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
                                   const NsSyncScheme *scheme, NsSyncStats *stats,
                                   GError **error)
@@ -548,6 +668,17 @@ static uint64_t wait_successor(const WaitGraph *w, uint64_t node, uint64_t k)
   return g->mlist[j];
 }
 
+/**
+ * \function ns_sync_find_cycle
+ * \brief Whether a schedule deadlocks: a cycle of program order and sync edges.
+ *
+ * \param s The schedule.
+ * \param cycle Receives the transfer ids of the first cycle, in wait order (may be NULL).
+ * \return TRUE when a cycle exists (FALSE for posted schedules, which have no sync edges).
+ * \errors none.
+ * \complexity O(transfers + sync edges) time and memory (one auxiliary node per machine step).
+ * \source dissertation §3.2.3.2 (pair-wise synchronisation); docs/simulator.md.
+ */
 gboolean ns_sync_find_cycle(const NsSchedule *s, GArray *cycle)
 {
   if (cycle != NULL)

@@ -26,6 +26,16 @@ static const NsPlanner planners[] = {
 #undef NS_PLANNER_NAMED_TREE
 };
 
+/**
+ * \function ns_planners
+ * \brief Every registered planner, in registry order.
+ *
+ * \param n Receives the number of planners.
+ * \return The registry (static, not to be freed).
+ * \errors none.
+ * \complexity O(1).
+ * \source sched/planners/planners.def.
+ */
 const NsPlanner *ns_planners(int *n)
 {
   *n = (int)G_N_ELEMENTS(planners);
@@ -43,6 +53,20 @@ static gboolean same_name(const char *a, const char *b)
   return *a == *b;
 }
 
+/**
+ * \function ns_planner_find
+ * \brief Finds a registered planner by collective and name.
+ *
+ * '-' and '_' count as the same character, so "linear-cf" and "linear_cf"
+ * find the same planner.
+ *
+ * \param collective The collective.
+ * \param algorithm The algorithm's name, or "collective/algorithm".
+ * \return The registry entry (static, not to be freed), or NULL if unknown.
+ * \errors none (NULL for an unknown name).
+ * \complexity O(registered planners · name length).
+ * \source sched/planners/planners.def.
+ */
 const NsPlanner *ns_planner_find(NsCollective collective, const char *algorithm)
 {
   for (gsize i = 0; i < G_N_ELEMENTS(planners); i++)
@@ -92,6 +116,22 @@ static NsSchedule *run_planner(const NsPlanner *p, const NsTopology *topo,
   return p->plan(topo, params, error);
 }
 
+/**
+ * \function ns_plan_stream
+ * \brief Called by a planner that can stream, once its header is settled.
+ *
+ * When ns_plan_streamed() asked for this very algorithm, the schedule's
+ * phases go to its sink as they are built; not when the planner runs
+ * inside another (the MPI selectors, variants), which relabel the schedule
+ * afterwards.
+ *
+ * \param s The schedule being planned (header settled, no phase yet).
+ * \param params The parameters the planner was called with.
+ * \errors none (the sink's errors come back through the schedule's
+ *         stream).
+ * \complexity O(header).
+ * \source docs/architecture.md, "Adding an algorithm" (streaming).
+ */
 void ns_plan_stream(NsSchedule *s, const NsPlanParams *params)
 {
   if (params->sink != NULL && g_strcmp0(params->sink_for, s->algorithm) == 0)
@@ -112,6 +152,29 @@ static gboolean hand_on_whole(const NsSchedule *s, const NsPhaseSink *sink, GErr
   return TRUE;
 }
 
+/**
+ * \function ns_plan_streamed
+ * \brief Plans as ns_plan() and hands the phases on to a sink one by one.
+ *
+ * A planner that streams hands each phase on as it is built, so the
+ * schedule is never held whole (memory: the topology and one phase); any
+ * other planner builds its schedule first and its phases are handed on
+ * from it: sink->begin with the header, then sink->phase for each phase.
+ *
+ * \param topo A finalized topology.
+ * \param collective The collective.
+ * \param algorithm A registered name or selector.
+ * \param params The planning parameters.
+ * \param sink Receives the header and the phases, in order.
+ * \param n_phases, n_transfers Receive the numbers handed on (may be NULL).
+ * \param error Set on failure (see errors).
+ * \return The schedule's header and tail (sync edges, routes, sync scheme;
+ *         the phases too when the planner does not stream), or NULL.
+ * \errors Those of ns_plan(), or the sink's first error (no phase is
+ *         handed on after it).
+ * \complexity The planner's, plus the sink's.
+ * \source docs/architecture.md, "Adding an algorithm" (streaming).
+ */
 NsSchedule *ns_plan_streamed(const NsTopology *topo, NsCollective collective,
                              const char *algorithm, const NsPlanParams *params,
                              const NsPhaseSink *sink, uint32_t *n_phases, uint64_t *n_transfers,
@@ -141,6 +204,31 @@ NsSchedule *ns_plan_streamed(const NsTopology *topo, NsCollective collective,
   return s;
 }
 
+/**
+ * \function ns_plan
+ * \brief Plans a collective on a topology with a registered algorithm.
+ *
+ * Looks the algorithm up (ns_planner_find()), checks the collective's size
+ * limit and the planner's needs (a switch tree for tree-only planners) and
+ * runs it; the schedule is held whole (ns_plan_streamed() hands the phases
+ * on instead).
+ *
+ * \param topo A finalized topology.
+ * \param collective NS_COLL_ALLTOALL, NS_COLL_ALLGATHER or NS_COLL_BCAST.
+ * \param algorithm A registered name ("faraj", "lr3", "linear-cf", ...; '-'
+ *        and '_' alike) or an MPI library's selector ("mpich", "ompi").
+ * \param params Message size, root, segment size, arity, sync scheme.
+ * \param error Set on failure (see errors).
+ * \return The schedule (ns_schedule_free() it), or NULL.
+ * \errors NS_ERROR_INPUT for an unknown algorithm (the known ones of the
+ *         collective are listed) or bad parameters, NS_ERROR_UNSUPPORTED when
+ *         a tree-only planner meets another fabric or the collective is too
+ *         large, and what the planner itself reports.
+ * \complexity The planner's (each planner's file states it); the schedule
+ *         holds O(transfers) memory.
+ * \source sched/planners/planners.def and docs/algorithms.md name each
+ *         algorithm's paper and section.
+ */
 NsSchedule *ns_plan(const NsTopology *topo, NsCollective collective, const char *algorithm,
                     const NsPlanParams *params, GError **error)
 {
@@ -148,6 +236,21 @@ NsSchedule *ns_plan(const NsTopology *topo, NsCollective collective, const char 
   return p != NULL ? run_planner(p, topo, params, error) : NULL;
 }
 
+/**
+ * \function ns_schedule_for_topology
+ * \brief A new, empty schedule over a topology's machines.
+ *
+ * Machine names in machine-index order: what every planner starts from.
+ *
+ * \param topo A finalized topology.
+ * \param collective The collective.
+ * \param algorithm The algorithm's name, recorded in the schedule.
+ * \param msize Bytes of a chunk.
+ * \return The schedule (ns_schedule_free() it).
+ * \errors none.
+ * \complexity O(|M|).
+ * \source sched/ir/schedule.h.
+ */
 NsSchedule *ns_schedule_for_topology(const NsTopology *topo, NsCollective collective,
                                      const char *algorithm, uint64_t msize)
 {

@@ -43,6 +43,31 @@ static gboolean feed_phase(const NsPhase *phase, gpointer data, GError **error)
   return TRUE;
 }
 
+/**
+ * \function ns_verify_planned
+ * \brief Plans a collective and verifies the schedule as it is planned.
+ *
+ * The planner's phases go straight into a session (ns_plan_streamed()):
+ * for a planner that streams the schedule is never held whole (memory:
+ * the topology, one phase and the holdings, p² bytes for an all-to-all);
+ * any other planner builds its schedule first.
+ *
+ * \param topo A finalized topology.
+ * \param collective The collective.
+ * \param algorithm A registered name or selector.
+ * \param params The planning parameters.
+ * \param opt Verification options, or NULL for the defaults.
+ * \param progress Called after each phase with the transfers verified so
+ *        far (may be NULL).
+ * \param progress_data Passed to `progress`.
+ * \param report Filled as ns_verify_end() fills it.
+ * \param error Set on failure (see errors).
+ * \return The ended session (it describes the findings), or NULL.
+ * \errors The planner's (NS_ERROR_INPUT, NS_ERROR_UNSUPPORTED) or the
+ *         verifier's.
+ * \complexity The planner's plus the verifier's.
+ * \source docs/architecture.md (streaming); docs/verify.md.
+ */
 NsVerifySession *ns_verify_planned(const NsTopology *topo, NsCollective collective,
                                    const char *algorithm, const NsPlanParams *params,
                                    const NsVerifyOptions *opt, NsVerifyProgress progress,

@@ -1,5 +1,5 @@
 /* netsched — the verifier's relay holdings: an open-addressing hash set of
- * 8-byte slots. See relay_set_private.h.
+ * 8-byte slots. See relay_set_internal.h.
  *
  * Why not GHashTable: an indirect all-to-all (Bruck, Liu Gang et al.'s
  * torus and ring exchanges) relays every message through many machines,
@@ -10,7 +10,7 @@
  * bits), the machine (16) and the hops (16) into one 64-bit word, probed
  * linearly: one cache miss, no call, 8 bytes a slot at a load of at most
  * 0.7. */
-#include "sched/verify/relay_set_private.h"
+#include "sched/verify/relay_set_internal.h"
 #include <string.h>
 
 /* A free slot. Never a key: its message c = 2^32 − 1 is (65535 → 65535)

@@ -5,7 +5,7 @@
 #include "sched/io/schedule_stream.h"
 #include "platforms/model/error.h"
 #include "sched/bound/lower_bound.h"
-#include "sched/verify/relay_set_private.h"
+#include "sched/verify/relay_set_internal.h"
 #include "sched/ir/counts.h"
 #include "sched/ir/route.h"
 #include "sched/ir/sync.h"
@@ -23,8 +23,28 @@ static const char *const check_names[NS_N_CHECKS] = {
   [NS_CHECK_COVERAGE] = "coverage",
 };
 
+/**
+ * \function ns_check_name
+ * \brief A check's name in reports ("dataflow", "contention", ...).
+ *
+ * \param c The check.
+ * \return A static string.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/verify.md.
+ */
 const char *ns_check_name(NsCheck c) { return check_names[c]; }
 
+/**
+ * \function ns_finding_check
+ * \brief The check a kind of finding belongs to.
+ *
+ * \param k The finding's kind.
+ * \return The check that reports it.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/verify.md.
+ */
 NsCheck ns_finding_check(NsFindingKind k)
 {
   switch (k) {
@@ -47,6 +67,18 @@ NsCheck ns_finding_check(NsFindingKind k)
   return NS_CHECK_OPTIMAL;
 }
 
+/**
+ * \function ns_verify_options_init
+ * \brief Sets verification options to their defaults.
+ *
+ * Every check on, coverage of all the topology's machines, the default
+ * limits on what a session keeps; change fields after this call.
+ *
+ * \param opt The options to fill.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/verify.md.
+ */
 void ns_verify_options_init(NsVerifyOptions *opt)
 {
   opt->port = NS_PORT_TOPOLOGY;
@@ -59,6 +91,19 @@ void ns_verify_options_init(NsVerifyOptions *opt)
   opt->router = NULL;
 }
 
+/**
+ * \function ns_verify_stepped
+ * \brief Whether a schedule is checked step by step.
+ *
+ * A posted schedule under the sync scheme window:W is checked per step of
+ * W transfers a machine, not per phase.
+ *
+ * \param s The schedule (its header suffices).
+ * \return TRUE for posted execution under window:W.
+ * \errors none.
+ * \complexity O(length of the sync scheme's name).
+ * \source docs/verify.md.
+ */
 gboolean ns_verify_stepped(const NsSchedule *s)
 {
   NsSyncScheme scheme;
@@ -66,6 +111,22 @@ gboolean ns_verify_stepped(const NsSchedule *s)
          ns_sync_scheme_parse(s->sync_scheme, &scheme, NULL) && scheme.kind == NS_SYNC_WINDOW;
 }
 
+/**
+ * \function ns_verify_tail_needs_phases
+ * \brief Whether a session that kept no phases cannot end with this tail.
+ *
+ * True when the tail brings sync edges or routes, or a sync scheme that
+ * changes whether the posted schedule is checked step by step (JSON writes
+ * sync_scheme after the phases); callers that can read the schedule again
+ * then keep its phases.
+ *
+ * \param header The header the session began with.
+ * \param tail What came after the phases.
+ * \return TRUE when the phases are needed.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/verify.md.
+ */
 gboolean ns_verify_tail_needs_phases(const NsSchedule *header, const NsSchedule *tail)
 {
   if (tail->sync->len > 0 || tail->sync_set || (tail->routes != NULL && tail->routes->len > 0))
@@ -78,6 +139,15 @@ gboolean ns_verify_tail_needs_phases(const NsSchedule *header, const NsSchedule 
   return window != ns_verify_stepped(header); /* the steps change what is checked */
 }
 
+/**
+ * \function ns_verify_report_clear
+ * \brief Frees what a verification report holds and empties it.
+ *
+ * \param r A report filled by ns_verify() or a session (or zeroed).
+ * \errors none.
+ * \complexity O(findings kept).
+ * \source docs/verify.md.
+ */
 void ns_verify_report_clear(NsVerifyReport *r)
 {
   if (r->findings != NULL)
@@ -87,6 +157,20 @@ void ns_verify_report_clear(NsVerifyReport *r)
   memset(r, 0, sizeof *r);
 }
 
+/**
+ * \function ns_verify_passed
+ * \brief Whether every check that ran found nothing.
+ *
+ * Optimality and shortest paths are informative unless `required` asks
+ * for them.
+ *
+ * \param r A filled report.
+ * \param required NsRequire bits: NS_REQUIRE_OPTIMAL, NS_REQUIRE_SHORTEST.
+ * \return TRUE when the schedule passes.
+ * \errors none.
+ * \complexity O(number of checks).
+ * \source docs/verify.md.
+ */
 gboolean ns_verify_passed(const NsVerifyReport *r, unsigned required)
 {
   for (int c = 0; c < NS_N_CHECKS; c++) {
@@ -1346,6 +1430,31 @@ static const NsVerifyOptions *options_or_defaults(const NsVerifyOptions *opt,
   return defaults;
 }
 
+/**
+ * \function ns_verify
+ * \brief Verifies a schedule held whole on a topology.
+ *
+ * Matches schedule machines to topology machines by name, then checks
+ * coverage, completeness (chunk ownership replayed phase by phase),
+ * contention on directed edges weighted by bandwidth, ports, sync edges,
+ * shortest paths and optimality against the bound of the routing in use;
+ * the same checks as a session (ns_verify_begin()) fed the phases.
+ *
+ * \param topo A finalized topology.
+ * \param s The schedule.
+ * \param opt Options (ns_verify_options_init()).
+ * \param report Filled with the findings (ns_verify_report_clear() it).
+ * \param error Set when the schedule cannot be checked at all (see errors).
+ * \return TRUE when the checks ran (look at the report for the verdict:
+ *         ns_verify_passed()); FALSE on error.
+ * \errors NS_ERROR_INPUT when a machine name is unknown to the topology, a
+ *         listed name is not a machine of it, or indices are out of range;
+ *         failed checks are findings, not errors.
+ * \complexity O(Σ route lengths + Σ chunks + required pairs), plus one route
+ *         per relayed all-to-all message for the shortest-path check; memory
+ *         O(chunks) plus O(|E| + |M|).
+ * \source Faraj and Yuan §3 (contention on directed links); docs/verify.md.
+ */
 gboolean ns_verify(const NsTopology *topo, const NsSchedule *s, const NsVerifyOptions *opt,
                    NsVerifyReport *r, GError **error)
 {
@@ -1384,6 +1493,27 @@ struct NsVerifySession {
   gboolean failed, ended;
 };
 
+/**
+ * \function ns_verify_begin
+ * \brief Starts verifying a schedule phase by phase.
+ *
+ * The session checks each phase as it comes and keeps only what later
+ * phases and the final checks need (holdings, relays, stamps), unless the
+ * header carries sync edges or routes or NS_VERIFY_KEEP is given: then it
+ * keeps the phases (16 bytes a transfer) and checks the whole at the end.
+ *
+ * \param topo A finalized topology.
+ * \param header A schedule without phases (any it holds are ignored),
+ *        copied.
+ * \param opt Options, or NULL for the defaults.
+ * \param flags NsVerifyFlags.
+ * \param error Set on failure (see errors).
+ * \return The session (ns_verify_session_free() it), or NULL.
+ * \errors NS_ERROR_INPUT when the header cannot be checked (a machine
+ *         unknown to the topology, a bad root).
+ * \complexity O(|E| + |M| + holdings) time and memory.
+ * \source docs/verify.md.
+ */
 NsVerifySession *ns_verify_begin(const NsTopology *topo, const NsSchedule *header,
                                  const NsVerifyOptions *opt, unsigned flags, GError **error)
 {
@@ -1418,6 +1548,22 @@ NsVerifySession *ns_verify_begin(const NsTopology *topo, const NsSchedule *heade
   return vs;
 }
 
+/**
+ * \function ns_verify_whole
+ * \brief Verifies a schedule held whole and returns the ended session.
+ *
+ * As ns_verify(), for callers that describe findings through sessions.
+ *
+ * \param topo A finalized topology.
+ * \param s The schedule; taken (freed on error too).
+ * \param opt Options, or NULL for the defaults.
+ * \param report Filled with the findings.
+ * \param error Set on failure (see errors).
+ * \return The ended session owning `s`, or NULL.
+ * \errors Those of ns_verify().
+ * \complexity That of ns_verify().
+ * \source docs/verify.md.
+ */
 NsVerifySession *ns_verify_whole(const NsTopology *topo, NsSchedule *s,
                                  const NsVerifyOptions *opt, NsVerifyReport *report,
                                  GError **error)
@@ -1439,11 +1585,40 @@ NsVerifySession *ns_verify_whole(const NsTopology *topo, NsSchedule *s,
   return vs;
 }
 
+/**
+ * \function ns_verify_session_keeps
+ * \brief Whether a session keeps the phases (NS_VERIFY_KEEP, sync edges or
+ *        routes).
+ *
+ * \param vs The session.
+ * \return TRUE when it keeps them.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/verify.md.
+ */
 gboolean ns_verify_session_keeps(const NsVerifySession *vs)
 {
   return vs->kept != NULL;
 }
 
+/**
+ * \function ns_verify_phase
+ * \brief Checks the next phase of a session.
+ *
+ * Data flow, contention, ports, shortest paths and the phase's share of
+ * the transmission time; the arrays are not kept.
+ *
+ * \param vs The session.
+ * \param transfers The phase's transfers.
+ * \param n How many.
+ * \param chunk_pool The chunks of multi-chunk transfers (offsets as in
+ *        NsSchedule).
+ * \param error Set on failure (see errors).
+ * \return FALSE on error; the session can then only be freed.
+ * \errors NS_ERROR_INPUT for an index out of range ("transfer #T ...").
+ * \complexity O(Σ route lengths + chunks of the phase).
+ * \source Faraj and Yuan §3; docs/verify.md.
+ */
 gboolean ns_verify_phase(NsVerifySession *vs, const NsTransfer *transfers, uint64_t n,
                          const uint32_t *chunk_pool, GError **error)
 {
@@ -1513,6 +1688,23 @@ static void take_tail(NsSchedule *s, const NsSchedule *tail)
   }
 }
 
+/**
+ * \function ns_verify_end
+ * \brief The final checks of a session (completeness, optimality, sync).
+ *
+ * Once per session.
+ *
+ * \param vs The session.
+ * \param tail The sync scheme, and sync edges and routes that came after
+ *        the phases (may be NULL).
+ * \param report Cleared, then filled with the findings.
+ * \param error Set on failure (see errors).
+ * \return FALSE on error.
+ * \errors NS_ERROR_UNSUPPORTED when a session that kept no phases gets sync
+ *         edges or routes in the tail; otherwise those of ns_verify().
+ * \complexity O(holdings + required pairs), the whole schedule when kept.
+ * \source docs/verify.md.
+ */
 gboolean ns_verify_end(NsVerifySession *vs, const NsSchedule *tail, NsVerifyReport *report,
                        GError **error)
 {
@@ -1544,6 +1736,20 @@ gboolean ns_verify_end(NsVerifySession *vs, const NsSchedule *tail, NsVerifyRepo
   return ok;
 }
 
+/**
+ * \function ns_verify_session_schedule
+ * \brief A schedule to describe an ended session's findings with.
+ *
+ * The whole schedule when kept; else the header with the transfers the
+ * findings name at their indices (the others are reserved memory, never
+ * written nor read).
+ *
+ * \param vs An ended session.
+ * \return The schedule, owned by the session.
+ * \errors none.
+ * \complexity O(findings) the first time.
+ * \source docs/verify.md.
+ */
 const NsSchedule *ns_verify_session_schedule(NsVerifySession *vs)
 {
   if (vs->kept != NULL)
@@ -1578,6 +1784,15 @@ const NsSchedule *ns_verify_session_schedule(NsVerifySession *vs)
   return d;
 }
 
+/**
+ * \function ns_verify_session_free
+ * \brief Frees a session and all it holds.
+ *
+ * \param vs The session (NULL is accepted).
+ * \errors none.
+ * \complexity O(what it holds).
+ * \source docs/verify.md.
+ */
 void ns_verify_session_free(NsVerifySession *vs)
 {
   if (vs == NULL)

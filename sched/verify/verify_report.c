@@ -53,6 +53,21 @@ static char *where_text(const NsFinding *f)
   return g_strdup_printf("phase %" G_GINT64_FORMAT, f->phase);
 }
 
+/**
+ * \function ns_finding_describe
+ * \brief One line describing a finding.
+ *
+ * E.g. "phase 3: transfers #12 n0->n5 and #9 n1->n6 share edge s0->s1";
+ * user text in it is escaped.
+ *
+ * \param f The finding.
+ * \param topo The topology verified on.
+ * \param s The schedule (ns_verify_session_schedule() for a session).
+ * \return Newly allocated text.
+ * \errors none.
+ * \complexity O(length of the line).
+ * \source docs/verify.md.
+ */
 char *ns_finding_describe(const NsFinding *f, const NsTopology *topo, const NsSchedule *s)
 {
   g_autofree char *t1 = f->t1 >= 0 ? transfer_text(s, f->t1) : NULL;
@@ -207,6 +222,20 @@ static char *coverage_text(const NsVerifyReport *r)
                          r->n_machines, r->topo_machines);
 }
 
+/**
+ * \function ns_verify_write_text
+ * \brief Writes a verification report for people.
+ *
+ * \param r The report.
+ * \param topo The topology verified on.
+ * \param s The schedule (ns_verify_session_schedule() for a session).
+ * \param file The schedule's file, or NULL for "(planned)".
+ * \param required NsRequire bits that decide the verdict.
+ * \param out The stream (the caller checks it).
+ * \errors none (the caller checks the stream).
+ * \complexity O(checks + findings kept).
+ * \source docs/verify.md.
+ */
 void ns_verify_write_text(const NsVerifyReport *r, const NsTopology *topo,
                           const NsSchedule *s, const char *file, unsigned required, FILE *out)
 {
@@ -260,6 +289,20 @@ void ns_verify_write_text(const NsVerifyReport *r, const NsTopology *topo,
   fprintf(out, "verdict    %s\n", ns_verify_passed(r, required) ? "PASS" : "FAIL");
 }
 
+/**
+ * \function ns_verify_report_json
+ * \brief A verification report as a JSON node (for arrays of reports).
+ *
+ * \param r The report.
+ * \param topo The topology verified on.
+ * \param s The schedule (ns_verify_session_schedule() for a session).
+ * \param file The schedule's file, or NULL for "(planned)".
+ * \param required NsRequire bits that decide the verdict.
+ * \return A new JsonNode (json_node_unref() it).
+ * \errors none.
+ * \complexity O(checks + findings kept).
+ * \source docs/verify.md (the JSON report's fields).
+ */
 JsonNode *ns_verify_report_json(const NsVerifyReport *r, const NsTopology *topo,
                                 const NsSchedule *s, const char *file, unsigned required)
 {
@@ -384,6 +427,22 @@ JsonNode *ns_verify_report_json(const NsVerifyReport *r, const NsTopology *topo,
   return json_builder_get_root(b);
 }
 
+/**
+ * \function ns_verify_write_json
+ * \brief Writes a verification report as a JSON document, pretty.
+ *
+ * \param r The report.
+ * \param topo The topology verified on.
+ * \param s The schedule (ns_verify_session_schedule() for a session).
+ * \param file The schedule's file, or NULL for "(planned)".
+ * \param required NsRequire bits that decide the verdict.
+ * \param out The stream.
+ * \param error Set on failure (see errors).
+ * \return TRUE when written.
+ * \errors NS_ERROR_IO when the stream cannot be written.
+ * \complexity O(checks + findings kept).
+ * \source docs/verify.md (the JSON report's fields).
+ */
 gboolean ns_verify_write_json(const NsVerifyReport *r, const NsTopology *topo,
                               const NsSchedule *s, const char *file, unsigned required,
                               FILE *out, GError **error)
@@ -400,13 +459,43 @@ gboolean ns_verify_write_json(const NsVerifyReport *r, const NsTopology *topo,
   return TRUE;
 }
 
+/**
+ * \function ns_verify_junit_begin
+ * \brief Writes the head of a JUnit XML document (several suites follow).
+ *
+ * \param out The stream.
+ * \errors none (the caller checks the stream).
+ * \complexity O(1).
+ * \source The JUnit XML format CI systems read; docs/verify.md.
+ */
 void ns_verify_junit_begin(FILE *out)
 {
   fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
 }
 
+/**
+ * \function ns_verify_junit_end
+ * \brief Writes the end of a JUnit XML document.
+ *
+ * \param out The stream.
+ * \errors none (the caller checks the stream).
+ * \complexity O(1).
+ * \source The JUnit XML format CI systems read; docs/verify.md.
+ */
 void ns_verify_junit_end(FILE *out) { fprintf(out, "</testsuites>\n"); }
 
+/**
+ * \function ns_verify_junit_error
+ * \brief Writes a JUnit suite with an error, for an input that could not be
+ *        verified.
+ *
+ * \param name The suite's name (the file).
+ * \param message Why it could not be verified (escaped for XML).
+ * \param out The stream.
+ * \errors none (the caller checks the stream).
+ * \complexity O(length of the message).
+ * \source The JUnit XML format CI systems read; docs/verify.md.
+ */
 void ns_verify_junit_error(const char *name, const char *message, FILE *out)
 {
   g_autofree char *suite = g_markup_escape_text(name, -1);
@@ -420,6 +509,22 @@ void ns_verify_junit_error(const char *name, const char *message, FILE *out)
 /* JUnit: one testcase per check. A check that did not run, and an
  * informative check that found something (the text says "no"), are
  * <skipped> with the reason, never a pass. */
+/**
+ * \function ns_verify_junit_suite
+ * \brief Writes one JUnit suite for a verified schedule.
+ *
+ * Named "FILE: collective/algorithm on TOPOLOGY", one test case per check.
+ *
+ * \param r The report.
+ * \param topo The topology verified on.
+ * \param s The schedule (ns_verify_session_schedule() for a session).
+ * \param file The schedule's file, or NULL for "(planned)".
+ * \param required NsRequire bits that decide the verdict.
+ * \param out The stream.
+ * \errors none (the caller checks the stream).
+ * \complexity O(checks + findings kept).
+ * \source The JUnit XML format CI systems read; docs/verify.md.
+ */
 void ns_verify_junit_suite(const NsVerifyReport *r, const NsTopology *topo, const NsSchedule *s,
                            const char *file, unsigned required, FILE *out)
 {
@@ -472,6 +577,22 @@ void ns_verify_junit_suite(const NsVerifyReport *r, const NsTopology *topo, cons
   fprintf(out, "  </testsuite>\n");
 }
 
+/**
+ * \function ns_verify_write_junit
+ * \brief Writes a verification report as a JUnit XML document of one suite.
+ *
+ * \param r The report.
+ * \param topo The topology verified on.
+ * \param s The schedule (ns_verify_session_schedule() for a session).
+ * \param file The schedule's file, or NULL for "(planned)".
+ * \param required NsRequire bits that decide the verdict.
+ * \param out The stream.
+ * \param error Set on failure (see errors).
+ * \return TRUE when written.
+ * \errors NS_ERROR_IO when the stream has an error.
+ * \complexity O(checks + findings kept).
+ * \source The JUnit XML format CI systems read; docs/verify.md.
+ */
 gboolean ns_verify_write_junit(const NsVerifyReport *r, const NsTopology *topo,
                                const NsSchedule *s, const char *file, unsigned required,
                                FILE *out, GError **error)

@@ -1,5 +1,5 @@
 /* netsched — allgather/lr1: the DFS contention-free logical ring. */
-#include "sched/planners/allgather/allgather_ring_common.h"
+#include "sched/planners/allgather/allgather_ring_common_internal.h"
 #include "sched/planners/registry.h"
 
 /* The switch a machine hangs from. */

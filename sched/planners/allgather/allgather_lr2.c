@@ -1,7 +1,7 @@
 /* netsched — allgather/lr2: the 2-hop contention-free logical ring. */
 #include "platforms/routing/tree.h"
 #include "platforms/model/error.h"
-#include "sched/planners/allgather/allgather_ring_common.h"
+#include "sched/planners/allgather/allgather_ring_common_internal.h"
 #include "sched/planners/registry.h"
 
 typedef struct {

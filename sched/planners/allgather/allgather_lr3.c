@@ -101,7 +101,7 @@
  * and 58 ms with 100 000 machines.
  */
 #include "platforms/model/error.h"
-#include "sched/planners/allgather/allgather_ring_common.h"
+#include "sched/planners/allgather/allgather_ring_common_internal.h"
 #include "sched/planners/registry.h"
 
 /* States of one switch's programme (8 bytes of offsets each: 64 MiB), and

@@ -1,5 +1,5 @@
 /* netsched — allgather/ring: MPICH's topology-unaware logical ring. */
-#include "sched/planners/allgather/allgather_ring_common.h"
+#include "sched/planners/allgather/allgather_ring_common_internal.h"
 #include "sched/planners/registry.h"
 
 /*

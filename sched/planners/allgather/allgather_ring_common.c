@@ -1,6 +1,6 @@
 /* netsched — the logical-ring all-gather schedule shared by allgather/ring,
- * lr1, lr2 and lr3. See allgather_ring_common.h. */
-#include "sched/planners/allgather/allgather_ring_common.h"
+ * lr1, lr2 and lr3. See allgather_ring_common_internal.h. */
+#include "sched/planners/allgather/allgather_ring_common_internal.h"
 #include "platforms/routing/tree.h"
 #include "sched/planners/registry.h"
 

@@ -1,6 +1,6 @@
 /* netsched — alltoall/2dmesh: the all-to-all as an all-gather of all data on
  * a logical x × y mesh (Faraj, dissertation §4.1.1.1, "2D mesh algorithm"). */
-#include "sched/planners/alltoall/alltoall_alldata.h"
+#include "sched/planners/alltoall/alltoall_alldata_internal.h"
 #include "sched/planners/registry.h"
 
 /* The factoring p = x · y with x ≤ y and x as close to √p as a divisor can

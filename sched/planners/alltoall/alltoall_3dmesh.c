@@ -1,7 +1,7 @@
 /* netsched — alltoall/3dmesh: the all-to-all as an all-gather of all data on
  * a logical x × y × z mesh (Faraj, dissertation §4.1.1.1, "3D mesh
  * algorithm"). */
-#include "sched/planners/alltoall/alltoall_alldata.h"
+#include "sched/planners/alltoall/alltoall_alldata_internal.h"
 #include "sched/planners/registry.h"
 
 /* The factoring p = x · y · z, x ≤ y ≤ z, "close to ∛p": the one with the

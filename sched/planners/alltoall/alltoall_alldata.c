@@ -1,7 +1,7 @@
 /* netsched — all-to-all as an all-gather of all data: the block
  * book-keeping shared by alltoall/2dmesh, 3dmesh and rdb. See
- * alltoall_alldata.h (dissertation §4.1.1.1). */
-#include "sched/planners/alltoall/alltoall_alldata.h"
+ * alltoall_alldata_internal.h (dissertation §4.1.1.1). */
+#include "sched/planners/alltoall/alltoall_alldata_internal.h"
 #include "platforms/model/error.h"
 
 struct NsAllData {

@@ -11,7 +11,7 @@
  * reasons. */
 #include "platforms/model/error.h"
 #include "sched/planners/registry.h"
-#include "sched/planners/alltoall/torus_exchange.h"
+#include "sched/planners/alltoall/torus_exchange_internal.h"
 
 /*
  * ns_alltoall_ar — Algorithm AR: complete exchange on an all-port ring of

@@ -5,7 +5,7 @@
  * alltoall/ar. */
 #include "platforms/model/error.h"
 #include "sched/planners/registry.h"
-#include "sched/planners/alltoall/torus_exchange.h"
+#include "sched/planners/alltoall/torus_exchange_internal.h"
 /*
  * ns_alltoall_at2 — Algorithm AT2: complete exchange on an r × c all-port
  * torus, r and c multiples of four (Liu Gang et al. §IV, Fig. 4–5,

@@ -4,7 +4,7 @@
  * Communication on Ethernet Switched Clusters", §4 (dissertation §3.2).
  */
 #include "platforms/routing/tree.h"
-#include "sched/planners/common/phase_packing.h"
+#include "sched/planners/common/phase_packing_internal.h"
 #include "platforms/model/error.h"
 #include "sched/planners/registry.h"
 
@@ -123,13 +123,13 @@ static void two_level_free(TwoLevel *v)
  *
  * 10. Links of different speeds (beyond the paper): the phases are packed
  *     so that each link carries up to its capacity per phase
- *     (sched/planners/common/phase_packing.h: greedy first fit, rate-weighted); with one
+ *     (sched/planners/common/phase_packing_internal.h: greedy first fit, rate-weighted); with one
  *     speed the schedule is the paper's, unchanged.
  * Result: T phases (= the bottleneck load), every message exactly once, no
  * two messages of a phase share a directed edge (the paper's Theorem).
  * Reproduces Table 4 for the cluster of Figure 1. With mixed speeds:
  * contention-free in the rate-weighted sense and near the bandwidth-
- * weighted bound (heuristic, see phase_packing.h).
+ * weighted bound (heuristic, see phase_packing_internal.h).
  *
  * Time O(|V| log |V| + |M|²) — constant work per message, computed phase by
  * phase with no intermediate message list; memory: the schedule only, or

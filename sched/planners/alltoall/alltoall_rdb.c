@@ -1,7 +1,7 @@
 /* netsched — alltoall/rdb: the all-to-all as a recursive-doubling all-gather
  * of all data (Faraj, dissertation §4.1.1.1, "Recursive doubling (rdb)
  * algorithm"). */
-#include "sched/planners/alltoall/alltoall_alldata.h"
+#include "sched/planners/alltoall/alltoall_alldata_internal.h"
 #include "sched/planners/registry.h"
 
 /*

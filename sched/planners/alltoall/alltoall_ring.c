@@ -1,5 +1,5 @@
 /* netsched — alltoall/ring: the topology-unaware ring all-to-all. */
-#include "sched/planners/alltoall/alltoall_shifts_private.h"
+#include "sched/planners/alltoall/alltoall_shifts_internal.h"
 
 NsSchedule *ns_alltoall_shifts(const NsTopology *topo, const NsPlanParams *params,
                                const char *algorithm)

@@ -1,5 +1,5 @@
 /* netsched — alltoall/shift: the shift permutations, for fat trees. */
-#include "sched/planners/alltoall/alltoall_shifts_private.h"
+#include "sched/planners/alltoall/alltoall_shifts_internal.h"
 
 /*
  * ns_alltoall_shift — all-to-all as p−1 shift permutations (Zahavi et al.,

@@ -55,6 +55,22 @@ static void record_window(NsSchedule *s, const NsTopology *topo, const char *nam
  * from the hierarchy when `ca` and the switches hold different numbers of
  * machines.
  */
+/**
+ * \function ns_tw_shuffle
+ * \brief The synchronous shuffle exchange with a node contention-free permutation.
+ *
+ * \param topo A finalized topology.
+ * \param params The planning parameters.
+ * \param kind The permutation.
+ * \param ca TRUE: on the logical ids of eq. 5 (contention-aware).
+ * \param name The algorithm's name in the schedule.
+ * \param error Set on failure (see errors).
+ * \return The schedule, or NULL.
+ * \errors those of ns_tw_permutation_init() and ns_tw_hierarchy() (ca).
+ * \complexity O(p²) transfers.
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet §3;
+ *        sched/planners/alltoall/alltoall_shuffle.c.
+ */
 NsSchedule *ns_tw_shuffle(const NsTopology *topo, const NsPlanParams *params, NsTwPermKind kind,
                           gboolean ca, const char *name, GError **error)
 {

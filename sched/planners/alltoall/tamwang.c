@@ -28,6 +28,19 @@ static gboolean colour_table(NsTwPermutation *perm, const NsTopology *topo, GErr
   return TRUE;
 }
 
+/**
+ * \function ns_tw_permutation_init
+ * \brief A node contention-free permutation over the machines of a topology.
+ *
+ * \param perm Filled (ns_tw_permutation_clear() it).
+ * \param kind Shift, XOR, or the edge colouring of K_p read off alltoall/gpe's rounds.
+ * \param topo A finalized topology.
+ * \param error Set on failure (see errors).
+ * \return FALSE on error.
+ * \errors those of the gpe planner (none in practice).
+ * \complexity O(p²) for the colouring, O(1) otherwise.
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet §3.1, §3.4.
+ */
 gboolean ns_tw_permutation_init(NsTwPermutation *perm, NsTwPermKind kind, const NsTopology *topo,
                                 GError **error)
 {
@@ -50,12 +63,33 @@ gboolean ns_tw_permutation_init(NsTwPermutation *perm, NsTwPermKind kind, const 
   return FALSE;
 }
 
+/**
+ * \function ns_tw_permutation_clear
+ * \brief Frees what a permutation holds.
+ *
+ * \param perm The permutation.
+ * \errors none.
+ * \complexity O(1).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet §3.1.
+ */
 void ns_tw_permutation_clear(NsTwPermutation *perm)
 {
   g_free(perm->partner);
   perm->partner = NULL;
 }
 
+/**
+ * \function ns_tw_phi
+ * \brief φ(x, step): whom machine x sends to in a step.
+ *
+ * \param perm The permutation.
+ * \param x The machine.
+ * \param step 0 .. steps−1 (the paper's i = step + 1).
+ * \return The destination, or −1 when x idles in that step.
+ * \errors none.
+ * \complexity O(1).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet §3.1.
+ */
 int ns_tw_phi(const NsTwPermutation *perm, int x, int step)
 {
   int i = step + 1, y;
@@ -73,6 +107,15 @@ int ns_tw_phi(const NsTwPermutation *perm, int x, int step)
 
 /* ---- §2.3, §3.3: the hierarchy -------------------------------------------- */
 
+/**
+ * \function ns_tw_hierarchy_clear
+ * \brief Frees what a hierarchy holds.
+ *
+ * \param h The hierarchy.
+ * \errors none.
+ * \complexity O(1).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet §2.3.
+ */
 void ns_tw_hierarchy_clear(NsTwHierarchy *h)
 {
   g_free(h->physical);
@@ -80,6 +123,19 @@ void ns_tw_hierarchy_clear(NsTwHierarchy *h)
   h->physical = h->machine = NULL;
 }
 
+/**
+ * \function ns_tw_hierarchy
+ * \brief The machines of a topology grouped by the switch they hang from.
+ *
+ * \param topo A finalized topology.
+ * \param h Filled: p, d1, d2 and the physical ids (ns_tw_hierarchy_clear() it).
+ * \param error Set on failure (see errors).
+ * \return FALSE on error.
+ * \errors NS_ERROR_UNSUPPORTED when a machine is not a leaf on a switch or the switches do not
+ *        all hold the same number d1 of machines (eq. 5 needs p = d1·d2).
+ * \complexity O(|M|).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet §2.3, Figure 1.
+ */
 gboolean ns_tw_hierarchy(const NsTopology *topo, NsTwHierarchy *h, GError **error)
 {
   int p = ns_topology_n_machines(topo);
@@ -135,6 +191,20 @@ gboolean ns_tw_hierarchy(const NsTopology *topo, NsTwHierarchy *h, GError **erro
 
 /* ---- §3.2: the global window ---------------------------------------------- */
 
+/**
+ * \function ns_tw_window_of
+ * \brief Eq. 4: the global window of one buffer region.
+ *
+ * \param buffer B_L, packets.
+ * \param packets Packets the region receives over the exchange.
+ * \param steps Steps of the exchange (ν = packets / steps, eq. 3).
+ * \param control Control packets per data packet (1 for Go-Back-N, §4.2).
+ * \return ⌊B_L / (ν·(1 + control))⌋, at least 1, exact; 0 when packets or buffer is 0.
+ * \errors none.
+ * \complexity O(1).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet §3.2, eq. 3-4 (the floor of
+ *        the worked examples).
+ */
 int ns_tw_window_of(int buffer, uint64_t packets, uint64_t steps, int control)
 {
   if (buffer <= 0 || packets == 0)
@@ -171,6 +241,18 @@ static void consider(NsTwWindow *best, int p, int control, int node, int edge, u
                         .nu = (double)packets / (p - 1) };
 }
 
+/**
+ * \function ns_tw_global_window
+ * \brief W_g of an all-to-all on any topology: eq. 3-4 over every buffer region.
+ *
+ * \param topo A finalized topology.
+ * \param control Control packets per data packet.
+ * \param out Filled: the window and the binding switch, port and figures (window 0 when no
+ *        switch has a buffer size).
+ * \errors none.
+ * \complexity O(|M|² · route length).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet §3.2.
+ */
 void ns_tw_global_window(const NsTopology *topo, int control, NsTwWindow *out)
 {
   *out = (NsTwWindow){ .node = -1, .edge = -1 };

@@ -70,10 +70,32 @@ gboolean ns_tw_hierarchy(const NsTopology *topo, NsTwHierarchy *h, GError **erro
 void ns_tw_hierarchy_clear(NsTwHierarchy *h);
 
 /* Eq. 5: the logical id of a physical id, and back. O(1). */
+/**
+ * \function ns_tw_logical
+ * \brief Eq. 5: the logical id of a physical id.
+ *
+ * \param h The hierarchy.
+ * \param physical The physical id (switch·d1 + rank on it).
+ * \return The logical id.
+ * \errors none.
+ * \complexity O(1).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet §3.3, eq. 5.
+ */
 static inline int ns_tw_logical(const NsTwHierarchy *h, int physical)
 {
   return physical / h->d1 + (physical % h->d1) * h->d2;
 }
+/**
+ * \function ns_tw_physical
+ * \brief Eq. 5 inverted: the physical id of a logical id.
+ *
+ * \param h The hierarchy.
+ * \param logical The logical id.
+ * \return The physical id.
+ * \errors none.
+ * \complexity O(1).
+ * \source Tam and Wang, complete exchange on hierarchical Ethernet §3.3, eq. 5.
+ */
 static inline int ns_tw_physical(const NsTwHierarchy *h, int logical)
 {
   return (logical % h->d2) * h->d1 + logical / h->d2;

@@ -5,10 +5,10 @@
  * groups and three phases on a torus (§IV), with §VI's imaginary-node
  * padding for other sizes — and the engine that turns the paths into
  * phases of combined transfers. The two planners only check their fabric
- * and call ns_torus_exchange(). See sched/planners/alltoall/torus_exchange.h. */
+ * and call ns_torus_exchange(). See sched/planners/alltoall/torus_exchange_internal.h. */
 #include "platforms/model/error.h"
 #include "sched/planners/registry.h"
-#include "sched/planners/alltoall/torus_exchange.h"
+#include "sched/planners/alltoall/torus_exchange_internal.h"
 #include <string.h>
 /*
  * ns_ar_antipodal_rule — the direction AR sends a message whose

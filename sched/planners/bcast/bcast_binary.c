@@ -5,7 +5,7 @@
  * (Figure 3.35: "the complete binary tree is assumed, where node n_k has
  * children n_{2k+1} and n_{2k+2} and parent n_{(k−1)/2}").
  */
-#include "sched/planners/bcast/bcast_pipeline.h"
+#include "sched/planners/bcast/bcast_pipeline_internal.h"
 
 /*
  * ns_bcast_binary — pipelined broadcast on the complete binary tree over
@@ -14,7 +14,7 @@
  * Steps:
  *  1. rank(m) = (m − root) mod P; rank k has children 2k+1 and 2k+2 (in
  *     that order) when they are < P. With root 0 this is the paper's tree.
- *  2. Pipeline the X segments down the tree (bcast_pipeline.h): height
+ *  2. Pipeline the X segments down the tree (bcast_pipeline_internal.h): height
  *     H = ⌊log2 P⌋, at most (X + H − 1)·2 phases, 1-port. Not
  *     topology-aware: the paper observes contention "in all topologies
  *     except topology (1)" (a single switch); the verifier reports it.

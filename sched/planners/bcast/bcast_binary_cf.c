@@ -5,8 +5,8 @@
  * Theorem 5); Patarasuk, Faraj & Yuan, IPDPS 2006.
  */
 #include "platforms/model/error.h"
-#include "sched/planners/bcast/bcast_dfs.h"
-#include "sched/planners/bcast/bcast_pipeline.h"
+#include "sched/planners/bcast/bcast_dfs_internal.h"
+#include "sched/planners/bcast/bcast_pipeline_internal.h"
 
 /* The O(P^2) tables cost 6 bytes per interval: 100 MB at 4096 machines,
  * where the O(P^3) search takes tens of seconds. */
@@ -28,7 +28,7 @@ static int min_binary_height(int nodes)
  *
  * Steps (Figure 3.28):
  *  1. m_0 (= root) -> m_1 -> ... -> m_{P-1}: the linear tree of Algorithm 4
- *     (bcast_dfs.h); S(i,j) = {m_i, ..., m_j}.
+ *     (bcast_dfs_internal.h); S(i,j) = {m_i, ..., m_j}.
  *  2. Base cases, lines (2)–(12): tree(i,i) = {} (height 0);
  *     tree(i,i+1) = {m_i -> m_{i+1}} (1); tree(i,i+2) = {m_i -> m_{i+1},
  *     m_i -> m_{i+2}} (1).
@@ -39,11 +39,11 @@ static int min_binary_height(int nodes)
  *     smallest k (the paper's strict '>' in line 18).
  *  4. tree(0,P−1) is the broadcast tree (Theorem 5: contention-free, since
  *     by Lemma 11 only m_i -> m_k against tree(i+1,k−1) can clash). The X
- *     segments are pipelined down it (bcast_pipeline.h): at most
+ *     segments are pipelined down it (bcast_pipeline_internal.h): at most
  *     (X + H − 1)·2 phases, every phase contention-free and 1-port.
  *
  * Faster than the paper, same result: line 17 is decided in O(1) from the
- * DFS numbers (bcast_dfs.h: the test does not depend on the shape of
+ * DFS numbers (bcast_dfs_internal.h: the test does not depend on the shape of
  * tree(i+1,k−1), only on which switches its machines hang from), so the
  * search is O(P^3) instead of O(P^4); in addition the k loop stops at the
  * first k reaching the complete-binary-tree height ⌈log2(j−i+2)⌉ − 1, below

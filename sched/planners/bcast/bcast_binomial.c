@@ -7,7 +7,7 @@
  * Thakur, Rabenseifner & Gropp, "Optimization of Collective Communication
  * Operations in MPICH", IJHPCA 2005, §4.1 (MPIR_Bcast binomial).
  */
-#include "sched/planners/bcast/bcast_pipeline.h"
+#include "sched/planners/bcast/bcast_pipeline_internal.h"
 
 /*
  * ns_bcast_binomial — broadcast on the binomial tree over ranks relative
@@ -19,7 +19,7 @@
  *  2. Rank r sends to r + 2^j for every 2^j below its lowest set bit (every
  *     2^j < P for the root) with r + 2^j < P, the largest distance first —
  *     MPICH's order, which sends the biggest subtree first.
- *  3. The phases come from the shared pipeline (bcast_pipeline.h). With one
+ *  3. The phases come from the shared pipeline (bcast_pipeline_internal.h). With one
  *     segment (the paper's atomic binomial broadcast) that is ⌈log2 P⌉
  *     phases, phase j holding the sends of distance 2^(⌈log2 P⌉−1−j) — the
  *     classic rounds; with X segments the segments follow one another down

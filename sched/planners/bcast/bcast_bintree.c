@@ -8,7 +8,7 @@
  * different numbering: the children of a rank on level l are 2^l and
  * 2^(l+1) ranks further on, so below level 1 the two subtrees interleave.
  */
-#include "sched/planners/bcast/bcast_pipeline.h"
+#include "sched/planners/bcast/bcast_pipeline_internal.h"
 
 /*
  * ns_bcast_bintree — pipelined broadcast on Open MPI's binary tree over

@@ -8,7 +8,7 @@
  * its lowest) and a machine sends to its nearest child first (MPICH: its
  * farthest), so the two trees load different links.
  */
-#include "sched/planners/bcast/bcast_pipeline.h"
+#include "sched/planners/bcast/bcast_pipeline_internal.h"
 
 /*
  * ns_bcast_bmtree — broadcast on Open MPI's binomial tree over ranks

@@ -1,6 +1,6 @@
 /* netsched — Algorithm 4's DFS machine order and Algorithm 5's O(1)
- * contention test. See bcast_dfs.h. */
-#include "sched/planners/bcast/bcast_dfs.h"
+ * contention test. See bcast_dfs_internal.h. */
+#include "sched/planners/bcast/bcast_dfs_internal.h"
 #include "platforms/model/error.h"
 
 void ns_bcast_dfs_free(NsBcastDfs *d)
@@ -118,7 +118,7 @@ NsBcastDfs *ns_bcast_dfs_new(const NsTopology *topo, int root, GError **error)
   for (int i = 0; i < p; i++)
     d->sw[i] = msw[d->m[i]];
 
-  /* Tables of the contention test (bcast_dfs.h). */
+  /* Tables of the contention test (bcast_dfs_internal.h). */
   d->up = g_new(int, p);
   d->down = g_new(int, p);
   for (int i = 0; i < p; i++) {

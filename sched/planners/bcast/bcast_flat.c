@@ -6,7 +6,7 @@
  * completion time is thus (P − 1)·T(msize)", Figure 3.26 (e), Table 3.7)
  * and §4.1.1.1 (flat tree algorithm).
  */
-#include "sched/planners/bcast/bcast_pipeline.h"
+#include "sched/planners/bcast/bcast_pipeline_internal.h"
 
 /*
  * ns_bcast_flat — flat-tree broadcast.
@@ -14,7 +14,7 @@
  * Steps:
  *  1. The root is the parent of every other machine, in rank order
  *     root+1, root+2, ..., root−1 (mod P).
- *  2. The pipeline (bcast_pipeline.h) makes the root send segment 0 to
+ *  2. The pipeline (bcast_pipeline_internal.h) makes the root send segment 0 to
  *     every machine, then segment 1, and so on: exactly X·(P − 1) phases of
  *     one transfer each (the tree has H = 1, D = P − 1), so it is
  *     contention-free and 1-port on every topology.

@@ -9,8 +9,8 @@
  * subtrees."); Table 3.7 (k-ary tree: k·T(msize)).
  */
 #include "platforms/model/error.h"
-#include "sched/planners/bcast/bcast_dfs.h"
-#include "sched/planners/bcast/bcast_pipeline.h"
+#include "sched/planners/bcast/bcast_dfs_internal.h"
+#include "sched/planners/bcast/bcast_pipeline_internal.h"
 
 #define KARY_DEFAULT_ARITY 3
 #define KARY_MAX_MACHINES 4096
@@ -100,14 +100,14 @@ static int choose_r(Row *w, int i, int q, uint16_t *height)
  *  3. The precaution: m_i -> m_{k_t} must not clash with the subtrees of
  *     B_1..B_t (all of m_{i+1}..m_{k_t − 1}); netsched requires it not to
  *     clash with any tree spanning m_{i+1}..m_{k_t − 1} — the O(1) test of
- *     Algorithm 5's line 17 (bcast_dfs.h), a sufficient condition. The
+ *     Algorithm 5's line 17 (bcast_dfs_internal.h), a sufficient condition. The
  *     later subtrees, and the subtrees among themselves, cannot clash
  *     (Lemma 11), so tree(0, P−1) is contention-free as in Theorem 5.
  *  4. Among the admissible partitions, the lowest height; ties: fewer
  *     children, then (last block start first) the smallest split points.
  *     With k = 2 this is exactly Algorithm 5 (bcast/binary-cf), with k = 1
  *     Algorithm 4's linear tree (bcast/linear-cf).
- *  5. Pipeline the X segments down the tree (bcast_pipeline.h): at most
+ *  5. Pipeline the X segments down the tree (bcast_pipeline_internal.h): at most
  *     (X + H − 1)·k phases, contention-free and 1-port; children in the
  *     order of their sub-arrays.
  * The search runs i = P−1 down to 0; for each i one pass over (r, q, k)

@@ -8,7 +8,7 @@
  * radix 2 it is MPICH's binomial tree (`binomial`) exactly.
  */
 #include "platforms/model/error.h"
-#include "sched/planners/bcast/bcast_pipeline.h"
+#include "sched/planners/bcast/bcast_pipeline_internal.h"
 
 /* Open MPI 4.1's default radix (coll_tuned_bcast_decision.c). */
 #define KNOMIAL_DEFAULT_RADIX 4

@@ -6,7 +6,7 @@
  * n_0 -> n_1 -> ... -> n_{P-1} (n_0 is the root)"); §4.1.1.1 (linear tree
  * algorithm).
  */
-#include "sched/planners/bcast/bcast_pipeline.h"
+#include "sched/planners/bcast/bcast_pipeline_internal.h"
 
 /*
  * ns_bcast_linear — pipelined broadcast on the linear tree in machine
@@ -17,7 +17,7 @@
  *     starts at the root and follows the machine numbering, wrapping
  *     around: root -> root+1 -> ... -> P−1 -> 0 -> ... -> root−1 (with
  *     root 0, the paper's n_0 -> n_1 -> ... -> n_{P−1}).
- *  2. Pipeline the X segments down the chain (bcast_pipeline.h): X + P − 2
+ *  2. Pipeline the X segments down the chain (bcast_pipeline_internal.h): X + P − 2
  *     phases, 1-port. Not topology-aware: on a cluster whose numbering
  *     interleaves switches two links of the chain share a directed edge and
  *     the verifier reports the phases where they meet (Figure 3.35,

@@ -5,8 +5,8 @@
  * P. Patarasuk, A. Faraj and X. Yuan, "Pipelined Broadcast on Ethernet
  * Switched Clusters", IPDPS 2006.
  */
-#include "sched/planners/bcast/bcast_dfs.h"
-#include "sched/planners/bcast/bcast_pipeline.h"
+#include "sched/planners/bcast/bcast_dfs_internal.h"
+#include "sched/planners/bcast/bcast_pipeline_internal.h"
 
 /*
  * ns_bcast_linear_cf — pipelined broadcast on the contention-free linear
@@ -19,10 +19,10 @@
  *     m_0 = n_r -> m_1 -> ... -> m_{P-1} is the linear tree; it is
  *     contention-free (Theorem 4: machine links are used once, and the
  *     switch-to-switch communications follow the DFS order, Lemma 10).
- *  3. Pipeline the X segments down the chain (bcast_pipeline.h): segment s
+ *  3. Pipeline the X segments down the chain (bcast_pipeline_internal.h): segment s
  *     leaves m_i in phase s + i, so the schedule has X + P − 2 phases, each
  *     contention-free and 1-port.
- * Where the paper is silent (bcast_dfs.h): neighbours in link order, the
+ * Where the paper is silent (bcast_dfs_internal.h): neighbours in link order, the
  * machines of a switch in increasing index.
  *
  * Params: msize, root, segment (0: one segment). Errors: NS_ERROR_INPUT for

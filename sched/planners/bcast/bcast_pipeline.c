@@ -1,6 +1,6 @@
 /* netsched — bcast trees, segmentation and the pipeline phase construction
- * shared by the bcast planners. See bcast_pipeline.h. */
-#include "sched/planners/bcast/bcast_pipeline.h"
+ * shared by the bcast planners. See bcast_pipeline_internal.h. */
+#include "sched/planners/bcast/bcast_pipeline_internal.h"
 #include "platforms/model/error.h"
 
 typedef struct {

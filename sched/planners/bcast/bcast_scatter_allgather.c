@@ -8,7 +8,7 @@
  * IJHPCA 2005, §4.1 (MPICH: binomial scatter, ring all-gather for long
  * messages).
  */
-#include "sched/planners/bcast/bcast_pipeline.h"
+#include "sched/planners/bcast/bcast_pipeline_internal.h"
 
 /* Segments of the block of relative rank r: [r·b, min((r+1)·b, X)). */
 static void block_range(int64_t r, int64_t b, int64_t x, int64_t *lo, int64_t *hi)

@@ -1,6 +1,6 @@
 /* netsched — greedy phase packing for links of different speeds. See
- * phase_packing.h for what is proven and what is heuristic. */
-#include "sched/planners/common/phase_packing.h"
+ * phase_packing_internal.h for what is proven and what is heuristic. */
+#include "sched/planners/common/phase_packing_internal.h"
 #include "sched/planners/registry.h"
 #include "sched/ir/route.h"
 #include <string.h>

@@ -1,5 +1,5 @@
 /* netsched — scenario files: declarative experiments and design studies
- * (GLib key files, read strictly by analysis/keyfile.h).
+ * (GLib key files, read strictly by analysis/keyfile_internal.h).
  *
  *   [scenario]                     one, required
  *   description   = text (printed)
@@ -14,7 +14,7 @@
  *   queue, tcp    = packet model switch queue (packets), TCP variant
  *   calibration   = smpi model factors (file or bundled name)
  *   spanning      = METHOD[:SEED][@ROOT] for every topology
- *   prices        = FILE: a price file (analysis/design.h) for the cost column
+ *   prices        = FILE: a price file (analysis/design_internal.h) for the cost column
  *
  *   [collective NAME]              zero or more: NAME is alltoall, allgather or bcast
  *   algorithms    = ALGORITHM[:SYNC],...   (default: every registered algorithm)

@@ -2,7 +2,7 @@
  *
  * A design study answers "which of these fabrics gives the best all-to-all,
  * all-gather and broadcast, and how far from the bound?". It runs the
- * compare engine (experiment.h) for every design × collective × model —
+ * compare engine (experiment_internal.h) for every design × collective × model —
  * each run resumable in its own directory — collects every row through
  * the engine's row sink, and writes across designs:
  *
@@ -46,7 +46,7 @@
 #ifndef NETSCHED_DESIGN_H
 #define NETSCHED_DESIGN_H
 
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 #include <stdio.h>
 
 /* Relative gap under which a fluid model's times count as tied. */
@@ -99,11 +99,15 @@ typedef struct {
   gboolean one_collective_layout;  /* runs in OUTDIR/DESIGN-MODEL (else -COLLECTIVE appended) */
   gboolean retry_failed;           /* rows whose last attempt failed run again */
   gboolean restart;                /* start every run's rows over (--overwrite); default: keep
-                                      the rows there (the caller applied analysis/outdir.h) */
+                                      the rows there (the caller applied
+                                      analysis/outdir_internal.h) */
   NsProgress *progress;            /* told of every row (NULL: none) */
   int jobs;                        /* runs (collective x design x model) at once in worker
-                                      processes (analysis/pool.h); <= 1: one at a time */
+                                      processes (analysis/pool_internal.h); <= 1: one at a time */
   FILE *out;                       /* the run's log and the report (NULL: quiet) */
+  NsWarnFunc warn;                 /* told of a plot not drawn, a row cut short (NULL: nobody) */
+  NsWarnFunc note;                 /* told of a compare.csv upgraded to the current format */
+  void *warn_data;                 /* passed to both */
 } NsDesignSpec;
 
 /*
@@ -145,7 +149,7 @@ typedef struct {
 void ns_design_hardware(const NsTopology *topo, NsHardware *hw);
 
 /*
- * ns_prices_load — a price file (strict key file, analysis/keyfile.h):
+ * ns_prices_load — a price file (strict key file, analysis/keyfile_internal.h):
  *
  *   [prices]
  *   currency    = EUR                       (text, default "")

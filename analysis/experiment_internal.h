@@ -33,7 +33,7 @@
 #ifndef NETSCHED_EXPERIMENT_H
 #define NETSCHED_EXPERIMENT_H
 
-#include "analysis/progress.h"
+#include "analysis/progress_internal.h"
 #include "analysis/row_facts.h"
 #include "platforms/model/topology.h"
 #include "sched/planners/registry.h"
@@ -136,11 +136,14 @@ typedef struct {
   void *measure_data;
   NsCompareRowSink sink;    /* called for every row, run or resumed (may be NULL) */
   void *sink_data;
+  NsWarnFunc warn;          /* told of a plot not drawn, a last row cut short (NULL: nobody) */
+  NsWarnFunc note;          /* told of a compare.csv upgraded to the current format */
+  void *warn_data;          /* passed to both */
 } NsCompareSpec;
 
 /* Runs the experiment into OUTDIR/compare.csv, compare.dat, compare.gp and,
  * when gnuplot is there, compare.svg and compare.png (a missing gnuplot
- * is a warning on stderr), holding OUTDIR's lock (analysis/output_dir.h).
+ * is a warning through spec->warn), holding OUTDIR's lock (analysis/output_dir_internal.h).
  * The sink gets every row in variant × size order, kept or run now, from
  * its compare.csv text. Rows that fail are rows with a status, not
  * errors — unless every row fails and `need_result` is set:

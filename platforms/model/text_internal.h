@@ -31,4 +31,8 @@ void ns_input_escaping_warn(const char *message, void *data);
  * `warn` is NULL): ns_input_escaping_warn for a printf-style message. */
 void ns_input_warnf(NsWarnFunc warn, void *warn_data, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
+/* A library's own warning (no user text to escape beyond paths the user
+ * typed), formatted and passed to `warn` (nothing when `warn` is NULL). */
+void ns_warnf(NsWarnFunc warn, void *warn_data, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
 #endif

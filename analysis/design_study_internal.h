@@ -4,7 +4,7 @@
 #ifndef NETSCHED_DESIGN_PRIVATE_H
 #define NETSCHED_DESIGN_PRIVATE_H
 
-#include "analysis/design.h"
+#include "analysis/design_internal.h"
 
 /* A row of one run, as the compare engine reported it. */
 typedef struct {
@@ -26,7 +26,7 @@ typedef struct {
   GPtrArray *tied;             /* every verified schedule the model cannot separate from it:
                                   fluid, within NS_DESIGN_FLUID_TIE; packet, whose runs
                                   overlap its runs */
-  gboolean named;              /* the model may name `fastest` (design.h) */
+  gboolean named;              /* the model may name `fastest` (design_internal.h) */
   const NsStoredRow *mpich, *ompi;
 } NsCell;
 

@@ -5,7 +5,7 @@
  *   - atomic rows: the file is opened O_APPEND and every row goes out in
  *     one write(2), so a killed run leaves whole rows and at most one last
  *     line cut short, which a resume drops (truncating the file before
- *     it) with a warning on stderr;
+ *     it) with a warning through the spec's `warn`;
  *   - the header identifies the file's columns (compare.csv) or its whole
  *     configuration (a sweep's grid digest): a file that does not start
  *     with it is refused at line 1, never appended to;
@@ -14,18 +14,19 @@
  *     its key or refuses the row ("row of another configuration" is an
  *     error, never a row kept), and the keys are remembered so the caller
  *     runs only what is missing; optionally a key seen twice is an error;
- *   - optionally the file's lock (analysis/output_dir.h), so two runs never
+ *   - optionally the file's lock (analysis/output_dir_internal.h), so two runs never
  *     append to one file; the kernel drops it when the process dies, even
  *     by SIGKILL (a caller that locks the whole directory needs none);
  *   - never written through a link: a resumed file is opened O_NOFOLLOW
  *     (a link is refused), a file started over is a new file renamed over
- *     the old one (platforms/io/output_file.h).
+ *     the old one (platforms/io/output_file_internal.h).
  * Digests of configurations are ns_row_digest(): 64 bits of SHA-256.
  */
 #ifndef NETSCHED_ROWFILE_H
 #define NETSCHED_ROWFILE_H
 
-#include "platforms/io/output_file.h" /* ns_write_all */
+#include "platforms/io/output_file_internal.h" /* ns_write_all */
+#include "platforms/model/topology.h" /* NsWarnFunc */
 #include <glib.h>
 
 typedef struct NsRowFile NsRowFile;
@@ -51,6 +52,8 @@ typedef struct {
   gboolean lock;            /* take the file's lock; another holder is an error */
   NsRowFunc row;            /* resume: called for every row (may be NULL: no keys) */
   void *user;
+  NsWarnFunc warn;          /* told of a last row cut short and dropped (NULL: nobody) */
+  void *warn_data;
 } NsRowFileSpec;
 
 /*

@@ -4,7 +4,7 @@
 #ifndef NETSCHED_SWEEP_PRIVATE_H
 #define NETSCHED_SWEEP_PRIVATE_H
 
-#include "analysis/sweep.h"
+#include "analysis/sweep_internal.h"
 #include "sched/ir/schedule.h"
 
 /* Version of the row schema: part of every key, so rows of an older
@@ -133,7 +133,7 @@ GPtrArray *ns_sweep_metric_names(const NsSweep *sw);
  * (without '\n'), all present. Writes OUTDIR/rows.jsonl (header + rows in
  * task order), rows.csv, aggregate.json, aggregate.csv and the plots. */
 gboolean ns_sweep_finish(const NsSweep *sw, const char *outdir, char **rows, FILE *report,
-                         GError **error);
+                         NsWarnFunc warn, void *warn_data, GError **error);
 
 /* The header line of a rows file of shard I/N (with '\n'). */
 char *ns_sweep_header(const NsSweep *sw, int shard, int n_shards);

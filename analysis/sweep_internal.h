@@ -13,10 +13,10 @@
  * measured through a callback (the CLI simulates; analysis/ cannot link
  * the simulator). Rows are JSON Lines; the aggregate per grid point holds
  * n, mean, standard deviation, the 95 % Student-t interval and
- * percentiles (analysis/stats.h); plots are gnuplot scripts (plot.h).
+ * percentiles (analysis/stats.h); plots are gnuplot scripts (plot_internal.h).
  *
  * Long runs:
- *   - rows are written one write(2) each as they complete (rowfile.h); a
+ *   - rows are written one write(2) each as they complete (rowfile_internal.h); a
  *     run killed even by SIGKILL and restarted resumes without losing or
  *     duplicating a row; every row carries a key (a digest of everything
  *     that determines it) and the file's header the digest of the whole
@@ -33,8 +33,8 @@
 #ifndef NETSCHED_SWEEP_H
 #define NETSCHED_SWEEP_H
 
-#include "analysis/experiment.h"
-#include "analysis/progress.h"
+#include "analysis/experiment_internal.h"
+#include "analysis/progress_internal.h"
 #include <stdio.h>
 
 typedef struct NsSweep NsSweep;
@@ -141,8 +141,10 @@ typedef struct {
   gboolean restart;            /* discard the rows already there (default: resume) */
   int jobs;                    /* worker processes of the built-in executor (>= 1) */
   const NsSweepExecutor *executor;  /* NULL: the built-in one with `jobs` */
-  NsProgress *progress;        /* told of every row (analysis/progress.h; NULL: none) */
+  NsProgress *progress;        /* told of every row (analysis/progress_internal.h; NULL: none) */
   FILE *report;                /* what was done, where the files are (NULL: nothing) */
+  NsWarnFunc warn;             /* told of a row cut short, a plot not drawn (NULL: nobody) */
+  void *warn_data;
 } NsSweepRunOptions;
 
 /*
@@ -166,6 +168,6 @@ gboolean ns_sweep_run(const NsSweep *sw, const NsSweepRunOptions *opt, GError **
  * NS_ERROR_IO for files. Time O(rows).
  */
 gboolean ns_sweep_merge(const NsSweep *sw, const char *outdir, const char *const *files,
-                        FILE *report, GError **error);
+                        FILE *report, NsWarnFunc warn, void *warn_data, GError **error);
 
 #endif

@@ -1,6 +1,6 @@
 /* netsched — forked worker processes that compute independent tasks and
  * hand their results back to the parent: the sweep's topologies
- * (analysis/sweep.h) and the design study's runs (analysis/design.h).
+ * (analysis/sweep_internal.h) and the design study's runs (analysis/design_internal.h).
  *
  * Why processes and not threads: see pool.c. A worker computes one task
  * at a time; its result (any bytes) comes back framed through a pipe, and

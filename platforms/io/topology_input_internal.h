@@ -6,7 +6,7 @@
 #ifndef NETSCHED_TOPOLOGY_INPUT_H
 #define NETSCHED_TOPOLOGY_INPUT_H
 
-#include "platforms/model/text.h"
+#include "platforms/model/text_internal.h"
 #include "platforms/model/topology.h"
 #include <glib.h>
 

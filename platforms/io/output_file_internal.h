@@ -8,7 +8,7 @@
  *     replaces a link at PATH, it never writes through it, and readers see
  *     the old file or the new one, never a partial one; or
  *   - an existing file opened with O_NOFOLLOW (files appended to, such as
- *     the resumable row files of analysis/rowfile.h).
+ *     the resumable row files of analysis/rowfile_internal.h).
  * A device or pipe that a user names as an output (/dev/null, a FIFO,
  * /dev/stdout, which is itself a link) is written directly: there is
  * nothing to replace, and a rename would replace the device.

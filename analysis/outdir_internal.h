@@ -10,7 +10,7 @@
  * the user says which: --resume or --overwrite.
  *
  * This decides only; it creates, locks and deletes nothing (the engines
- * open their files, analysis/rowfile.h). */
+ * open their files, analysis/rowfile_internal.h). */
 #ifndef NETSCHED_OUTDIR_H
 #define NETSCHED_OUTDIR_H
 

@@ -25,6 +25,7 @@
 #ifndef NETSCHED_PLOT_H
 #define NETSCHED_PLOT_H
 
+#include "platforms/model/topology.h" /* NsWarnFunc */
 #include <glib.h>
 
 /* 'text' as a gnuplot single-quoted string literal, newly allocated.
@@ -46,11 +47,17 @@ void ns_gnuplot_output(GString *script, const char *name);
  * no error, so the caller can warn and keep its data. gnuplot failing, or
  * an output missing or incomplete (a full disk): FALSE with NS_ERROR_IO
  * "DIR/NAME: ...", and no output replaced.
- * The caller holds `dir`'s lock (analysis/output_dir.h): private
+ * The caller holds `dir`'s lock (analysis/output_dir_internal.h): private
  * directories that a run killed by SIGKILL during a plot left in `dir` are
  * removed first.
  */
 gboolean ns_plot_run(const char *dir, const char *script, const char *const *outputs,
                      char **why, GError **error);
+
+/* Tells `warn` (nothing when NULL) that no plot was drawn because of `why`
+ * (ns_plot_run's reason): "no plot[ WHAT] (WHY); the data and script are
+ * in DIR". `what` may be NULL. */
+void ns_plot_warn_none(NsWarnFunc warn, void *warn_data, const char *what, const char *why,
+                       const char *dir);
 
 #endif
