@@ -181,8 +181,10 @@ static gboolean run(const Args *a, gboolean merge, int argc, char **argv,
   if (!install_measure(sw, h, error))
     return FALSE;
   if (merge)
-    return ns_sweep_merge(sw, outdir, (const char *const *)argv + first_file, h->report, error);
+    return ns_sweep_merge(sw, outdir, (const char *const *)argv + first_file, h->report,
+                          h->warn, h->warn_data, error);
   NsSweepRunOptions ro = { .outdir = outdir, .jobs = a->jobs, .report = h->report,
+                           .warn = h->warn, .warn_data = h->warn_data,
                            .executor = h->executor };
   if (ro.jobs <= 0)
     ro.jobs = (int)g_get_num_processors();
