@@ -2,6 +2,7 @@
  * (§2.3 Figure 1, §4). See shapes.h. */
 #include "platforms/model/error.h"
 #include "platforms/gen/hierarchy.h"
+#include <string.h>
 
 /* Table 1 of Tam & Wang §4: buffer capacities B_L in packets. */
 #define FE_SWITCH_BUFFER 43   /* IBM 8275-326, input-buffered */
@@ -12,14 +13,13 @@
 /* "8x2" -> A = 8, B = 2. */
 static gboolean parse_axb(const char *text, int *a, int *b)
 {
-  char *end = NULL;
-  gint64 x = g_ascii_strtoll(text, &end, 10);
-  if (end == text || *end != 'x')
+  const char *x_at = strchr(text, 'x');
+  if (x_at == NULL)
     return FALSE;
-  const char *second = end + 1;
-  gint64 y = g_ascii_strtoll(second, &end, 10);
+  g_autofree char *first = g_strndup(text, (gsize)(x_at - text));
+  gint64 x = 0, y = 0;
   /* each factor bounded first: x * y cannot overflow then */
-  if (end == second || *end != '\0' || x < 1 || y < 1 || x > 1000000 || y > 1000000 ||
+  if (!ns_shape_parse_int(first, 1, 1000000, &x) || !ns_shape_parse_int(x_at + 1, 1, 1000000, &y) ||
       x * y < 2 || x * y + y + 1 > 1000000)
     return FALSE;
   *a = (int)x;
