@@ -94,8 +94,10 @@ int ns_cmd_generate(int argc, char **argv)
     goto out;
   }
   if ((po.algorithm == NULL) == (schedule_file == NULL)) {
-    status = ns_cli_usage("generate", "give --algorithm to plan a schedule or --schedule FILE, "
-                                      "not both");
+    status = ns_cli_usage("generate", po.algorithm == NULL
+                                          ? "give --algorithm to plan a schedule, or --schedule "
+                                            "FILE"
+                                          : "give --algorithm or a schedule file, not both");
     goto out;
   }
   gboolean c_form;
