@@ -51,7 +51,8 @@ static double compile(const char *c_file)
 static int run_one(const char *spec)
 {
   GError *error = NULL;
-  g_autoptr(NsTopology) t = ns_shape_from_spec(spec, &error);
+  g_autoptr(NsTopology) t =
+      ns_shape_from_spec(g_str_has_prefix(spec, "gen:") ? spec + 4 : spec, &error);
   NsPlanParams params = { .msize = 65536 };
   gint64 t0 = g_get_monotonic_time();
   g_autoptr(NsSchedule) s =

@@ -5,7 +5,8 @@
 # two where the planner takes them), the routine table run by the runtime
 # under real MPI leaves receive buffers byte-identical to MPI_Alltoall /
 # MPI_Allgather / MPI_Bcast's (tests/mpi/routine_check.c: patterned data,
-# four block sizes, repeated calls, a reversed rank-to-machine mapping).
+# four block sizes, repeated calls, a reversed rank-to-machine mapping),
+# and every synchronisation scheme but the window on 8 machines.
 # Tables are generated once; one mpirun per size runs them all. Then the
 # C form: three generated files (an indirect alltoall, an allgather, a
 # bcast) compile with mpicc -Wall -Wextra -Werror (and smpicc, and
@@ -47,6 +48,16 @@ for n in $sizes; do
     done
   done <"$tmp/algorithms"
 done
+# Every sync scheme (the window aside) on faraj over a two-switch tree, where
+# the dummy scheme has idle machines to pair; barriers as hardware too.
+for scheme in none dummy sender-all sender-partial:2 receiver-all receiver-partial:2 barrier-all \
+              barrier-partial-none:2 barrier-partial-sender:2 barrier-partial-receiver:2 light; do
+  "$ns" generate -T gen:tree:2,4 -a faraj -S "$scheme" -o "$tmp/tables/8-sync-${scheme/:/_}.nsr" >/dev/null
+done
+"$ns" generate -T gen:tree:2,4 -a faraj -S barrier-all --hardware-barrier \
+  -o "$tmp/tables/8-sync-hardware-barrier.nsr" >/dev/null
+"$ns" generate -T gen:tree:2,4 -a bruck -S receiver-all -o "$tmp/tables/8-sync-bruck-receiver.nsr" >/dev/null
+"$ns" generate -T gen:tree:2,4 -c allgather -a ring -S dummy -o "$tmp/tables/8-sync-ring-dummy.nsr" >/dev/null
 for n in $sizes; do
   tables=("$tmp/tables/$n"-*.nsr)
   timeout 600 "${mpirun[@]}" -np "$n" "$tmp/routine_check" "${tables[@]}" >"$tmp/run.$n" 2>"$tmp/err.$n"

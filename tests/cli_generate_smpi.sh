@@ -6,7 +6,7 @@
 # included, because phased routines send with MPI_Issend (the rendezvous
 # the replay models; docs/generate.md, "Eager and rendezvous").
 #
-# Cases are lines of `cases` below: TOPOLOGY ALGORITHM [SIZES]; a case
+# Cases are lines of `cases` below: TOPOLOGY ALGORITHM[:SYNC] SIZES; a case
 # whose schedule takes its own routes (AT2 on a torus) needs the platform
 # exported with them (topo convert --schedule) and adds its line with
 # that once the command exists.
@@ -27,15 +27,20 @@ cases=(
   "$topo/faraj-a.topo faraj 4096 32768 1048576"
   "$topo/faraj-b.topo faraj 4096 32768 1048576"
   "gen:fattree:4,2 pair 4096 32768 1048576"
+  "$topo/faraj-a.topo faraj:receiver-all 32768"
+  "$topo/faraj-a.topo faraj:barrier-partial-sender:4 32768"
+  "$topo/faraj-a.topo faraj:dummy 32768"
+  "$topo/faraj-a.topo ring-light-barrier 32768"
 )
 for case in "${cases[@]}"; do
   set -- $case
-  t=$1 algo=$2
+  t=$1 algo=${2%%:*} sync=()
+  [[ $2 == *:* ]] && sync=(--sync "${2#*:}")
   shift 2
-  name="$(basename "$t" .topo) $algo"
+  name="$(basename "$t" .topo) $algo${sync[1]:+ ${sync[1]}}"
   "$ns" topo convert "$t" --to simgrid -o "$tmp/platform.xml" >/dev/null ||
     { echo "not ok - $name: topo convert"; failures=$((failures + 1)); continue; }
-  "$ns" generate -T "$t" -a "$algo" -o "$tmp/routine.nsr" >/dev/null ||
+  "$ns" generate -T "$t" -a "$algo" "${sync[@]}" -o "$tmp/routine.nsr" >/dev/null ||
     { echo "not ok - $name: generate"; failures=$((failures + 1)); continue; }
   # the schedule's machines in order: rank r runs on machine r's host
   "$ns" plan -T "$t" -a "$algo" -o "$tmp/s.json" >/dev/null
@@ -46,7 +51,7 @@ for case in "${cases[@]}"; do
              ./routine_time routine.nsr "$size" --cfg=smpi/simulate-computation:no \
              --log=root.thres:warning 2>/dev/null |
            awk '/^rank/ { if (s == "" || $4 < s) s = $4; if ($6 > e) e = $6 } END { if (s != "") printf "%.9f", e - s }')
-    ours=$("$ns" simulate -T "$t" -a "$algo" -M smpi -m "${size}B" --json |
+    ours=$("$ns" simulate -T "$t" -a "$algo" "${sync[@]}" -M smpi -m "${size}B" --json |
            awk -F': ' '/"completion_s"/ { gsub(",", "", $2); print $2 }')
     rel=$(awk -v a="$smpi" -v b="$ours" 'BEGIN { if (a <= 0) { print 1; exit } d = (a - b) / a; if (d < 0) d = -d; printf "%.6f", d }')
     if [[ -n "$smpi" && -n "$ours" ]] && awk -v r="$rel" 'BEGIN { exit !(r < 0.01) }'; then
