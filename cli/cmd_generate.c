@@ -65,7 +65,7 @@ int ns_cmd_generate(int argc, char **argv)
            "replays: a routine table (.nsr) that libnetsched-mpi and the runtime load, or\n"
            "one C file that carries the runtime and the table and needs only MPI.");
   g_autofree char *desc = g_strdup_printf(
-      "Sync schemes: %s (window:W is not generated).\n"
+      "Sync schemes: %s.\n"
       "Phased schedules send with MPI_Issend (the rendezvous the replay assumes), posted\n"
       "ones with MPI_Isend.\n"
       "Examples:\n"

@@ -22,9 +22,9 @@ check "--name not an identifier" 2 "$ns" generate -T gen:star:4 -a faraj --name 
 expect "names the rule" "$tmp/err" "--name must be a C identifier part .*not '9x;'"
 check "unknown --sync" 2 "$ns" generate -T gen:star:4 -a faraj -S bogus -o "$tmp/x.nsr"
 expect "lists the schemes" "$tmp/err" "unknown sync scheme 'bogus' \(known: none, dummy"
-check "the window scheme" 2 "$ns" generate -T gen:star:4 -a simple -S window:4 -o "$tmp/x.nsr"
-expect "not implemented, said so" "$tmp/err" \
-  "^netsched: sync scheme window:4: the routine runtime does not implement Tam and Wang's window"
+check "the window on a phased schedule" 2 "$ns" generate -T gen:star:4 -a faraj -S window:4 -o "$tmp/x.nsr"
+expect "only posted schedules, said so" "$tmp/err" \
+  "^netsched: sync scheme window:4 gates the sends of posted schedules; alltoall/faraj is phased"
 check "--sync-size below 4 bytes" 2 "$ns" generate -T gen:star:4 -a faraj --sync-size 2B -o "$tmp/x.nsr"
 expect "names the range" "$tmp/err" "sync message size 2 B: .* give 4 to 65536 bytes"
 check "nothing written on refusal" 1 test -e "$tmp/x.nsr"

@@ -6,7 +6,8 @@
 # under real MPI leaves receive buffers byte-identical to MPI_Alltoall /
 # MPI_Allgather / MPI_Bcast's (tests/mpi/routine_check.c: patterned data,
 # four block sizes, repeated calls, a reversed rank-to-machine mapping),
-# and every synchronisation scheme but the window on 8 machines.
+# and every synchronisation scheme, Tam and Wang's window included, on 8
+# machines.
 # Tables are generated once; one mpirun per size runs them all. Then the
 # C form: three generated files (an indirect alltoall, an allgather, a
 # bcast) compile with mpicc -Wall -Wextra -Werror (and smpicc, and
@@ -48,7 +49,7 @@ for n in $sizes; do
     done
   done <"$tmp/algorithms"
 done
-# Every sync scheme (the window aside) on faraj over a two-switch tree, where
+# Every pair-wise and barrier sync scheme on faraj over a two-switch tree, where
 # the dummy scheme has idle machines to pair; barriers as hardware too.
 for scheme in none dummy sender-all sender-partial:2 receiver-all receiver-partial:2 barrier-all \
               barrier-partial-none:2 barrier-partial-sender:2 barrier-partial-receiver:2 light; do
@@ -58,6 +59,11 @@ done
   -o "$tmp/tables/8-sync-hardware-barrier.nsr" >/dev/null
 "$ns" generate -T gen:tree:2,4 -a bruck -S receiver-all -o "$tmp/tables/8-sync-bruck-receiver.nsr" >/dev/null
 "$ns" generate -T gen:tree:2,4 -c allgather -a ring -S dummy -o "$tmp/tables/8-sync-ring-dummy.nsr" >/dev/null
+# Tam and Wang's window on posted schedules: items of 1500 B (blocks of
+# 4099 B are three), W = 1 (one item in flight), 4, and on an allgather.
+"$ns" generate -T gen:star:8 -a simple -S window:4 -o "$tmp/tables/8-window-simple.nsr" >/dev/null
+"$ns" generate -T gen:star:8 -a spread -S window:1 -o "$tmp/tables/8-window-spread.nsr" >/dev/null
+"$ns" generate -T gen:star:8 -c allgather -a simple -S window:3 -o "$tmp/tables/8-window-allgather.nsr" >/dev/null
 for n in $sizes; do
   tables=("$tmp/tables/$n"-*.nsr)
   timeout 600 "${mpirun[@]}" -np "$n" "$tmp/routine_check" "${tables[@]}" >"$tmp/run.$n" 2>"$tmp/err.$n"

@@ -37,6 +37,8 @@ struct NsrRoutine {
   NsrCollective collective;
   int p, root;
   uint32_t segments, flags, sync_size;
+  uint32_t window;           /* Tam & Wang's W; 0: none */
+  uint64_t item_bytes;       /* the window's item */
   char *algorithm, *topology, *sync, *digest;
   char **machines;           /* p names */
   uint32_t n_barriers;
@@ -389,7 +391,7 @@ static const char *parse(NsrRoutine *rt)
   uint64_t flags = rd_max(&r, NSR_FLAGS_ALL, "unknown flags");
   uint64_t sync_size = rd_max(&r, NSR_MAX_SYNC_SIZE, "sync message size above 65536");
   uint64_t window = rd_max(&r, UINT32_MAX, "window out of range");
-  rd_u(&r); /* item bytes: the window's */
+  uint64_t item_bytes = rd_max(&r, INT_MAX, "window item larger than 2 GiB");
   if (r.bad)
     return r.what;
   if (p < 1)
@@ -400,14 +402,16 @@ static const char *parse(NsrRoutine *rt)
     return "a root for a collective other than broadcast, or none for a broadcast";
   if (coll == NSR_BCAST && segments < 1)
     return "a broadcast without segments";
-  if (window != 0)
-    return "the window scheme is not supported by this runtime";
+  if (window != 0 && (!(flags & NSR_FLAG_POSTED) || item_bytes == 0))
+    return "a window on a phased table, or without an item size";
   rt->collective = (NsrCollective)coll;
   rt->p = (int)p;
   rt->root = (int)root - 1;
   rt->segments = (uint32_t)segments;
   rt->flags = (uint32_t)flags;
   rt->sync_size = (uint32_t)sync_size;
+  rt->window = (uint32_t)window;
+  rt->item_bytes = item_bytes;
   rt->algorithm = rd_string(&r);
   rt->topology = rd_string(&r);
   rt->sync = rd_string(&r);
@@ -610,6 +614,7 @@ typedef struct {
   MPI_Request *message_reqs;
   uint64_t n_messages;
   uint32_t send_cursor;      /* index of the machine's next send */
+  int64_t eta;               /* window: items sent - items received */
 } NsrRun;
 
 /* Bytes of chunk `index` (bcast: a segment; else a block). */
@@ -859,6 +864,224 @@ static int run_step(NsrRun *x, NsrReader *r, const NsrStep *st)
   return rc;
 }
 
+/* ---- the global window (Tam & Wang §3.2, Algorithm 2), as replayed ------
+ * A posted step under window:W (sim/replay.c, run_window_step): every
+ * message is cut into items of item_bytes, sent in Algorithm 1's order —
+ * item 1 of every send in posting order, then item 2, ... — but only while
+ * eta = items sent - items received < W. Receives are posted ahead,
+ * min(W, W / sources + 2) per source; a source's items arrive in its
+ * order (MPI does not overtake), which the receiver replays over its
+ * receives from that source to place each item. */
+
+static uint64_t items_of(const NsrRun *x, size_t bytes)
+{
+  uint64_t ib = x->rt->item_bytes;
+  return bytes <= ib ? 1 : bytes / ib + (bytes % ib != 0);
+}
+
+typedef struct {
+  uint32_t *ops;             /* its receives (indices into the step's ops), in order */
+  uint32_t n;
+  uint64_t round;            /* Algorithm 1's cursor over them: item `round` of ops[next] */
+  uint32_t next;
+  uint64_t unposted, posted; /* items */
+} NsrSource;
+
+typedef struct {
+  uint32_t op;
+  uint64_t item;
+  int send;
+  uint32_t source;
+} NsrItem;
+
+typedef struct {
+  NsrRun *x;
+  NsrPending *pd;
+  uint64_t *items, *done;    /* per op */
+  NsrSource *src;
+  uint32_t n_sources, n_sends;
+  uint64_t depth, round, max_items;
+  uint32_t next;
+  MPI_Request *req;
+  NsrItem *what;
+  size_t n, cap;
+} NsrWindow;
+
+static int window_room(NsrWindow *w)
+{
+  if (w->n < w->cap)
+    return MPI_SUCCESS;
+  size_t cap = w->cap * 2;
+  MPI_Request *req = realloc(w->req, cap * sizeof *req);
+  if (req != NULL)
+    w->req = req;
+  NsrItem *what = req != NULL ? realloc(w->what, cap * sizeof *what) : NULL;
+  if (what == NULL)
+    return MPI_ERR_NO_MEM;
+  w->what = what;
+  w->cap = cap;
+  return MPI_SUCCESS;
+}
+
+static char *item_at(const NsrWindow *w, uint32_t op, uint64_t j, int *len)
+{
+  uint64_t ib = w->x->rt->item_bytes;
+  size_t bytes = w->pd[op].bytes;
+  size_t off = (size_t)(j * ib);
+  *len = (int)(w->items[op] == 1 ? bytes : (bytes - off < ib ? bytes - off : ib));
+  return w->pd[op].buf + off;
+}
+
+static int window_post_recvs(NsrWindow *w, uint32_t s)
+{
+  NsrSource *src = &w->src[s];
+  int rc = MPI_SUCCESS;
+  while (rc == MPI_SUCCESS && src->unposted > 0 && src->posted < w->depth) {
+    /* the source's next item to this machine, in its Algorithm 1 order */
+    while (w->items[src->ops[src->next]] <= src->round)
+      if (++src->next == src->n)
+        src->next = 0, src->round++;
+    uint32_t op = src->ops[src->next];
+    uint64_t j = src->round;
+    if (++src->next == src->n)
+      src->next = 0, src->round++;
+    if ((rc = window_room(w)) != MPI_SUCCESS)
+      break;
+    int len;
+    char *buf = item_at(w, op, j, &len);
+    w->what[w->n] = (NsrItem){ op, j, 0, s };
+    rc = MPI_Irecv(buf, len, MPI_BYTE, w->x->rank_of[w->pd[op].op.peer],
+                   w->x->tag_base + NSR_TAG_DATA, w->x->comm, &w->req[w->n++]);
+    src->unposted--;
+    src->posted++;
+  }
+  return rc;
+}
+
+static int window_post_sends(NsrWindow *w)
+{
+  int rc = MPI_SUCCESS;
+  while (rc == MPI_SUCCESS && w->x->eta < (int64_t)w->x->rt->window &&
+         w->round < w->max_items) {
+    if (w->next == w->n_sends) {
+      w->next = 0;
+      w->round++;
+      continue;
+    }
+    uint32_t op = w->next++;
+    if (w->items[op] <= w->round)
+      continue;
+    if ((rc = window_room(w)) != MPI_SUCCESS)
+      break;
+    int len;
+    char *buf = item_at(w, op, w->round, &len);
+    w->what[w->n] = (NsrItem){ op, w->round, 1, 0 };
+    w->x->eta++;
+    rc = MPI_Isend(buf, len, MPI_BYTE, w->x->rank_of[w->pd[op].op.peer],
+                   w->x->tag_base + NSR_TAG_DATA, w->x->comm, &w->req[w->n++]);
+  }
+  return rc;
+}
+
+static int window_sends_left(const NsrWindow *w)
+{
+  for (uint64_t round = w->round; round < w->max_items; round++)
+    for (uint32_t op = round == w->round ? w->next : 0; op < w->n_sends; op++)
+      if (w->items[op] > round)
+        return 1;
+  return 0;
+}
+
+static int run_window_step(NsrRun *x, NsrReader *r, const NsrStep *st)
+{
+  uint32_t n = st->n_sends + st->n_recvs;
+  NsrWindow w = { .x = x, .n_sends = st->n_sends, .cap = 64 };
+  w.pd = calloc((size_t)n + 1, sizeof *w.pd);
+  w.items = calloc((size_t)n + 1, sizeof *w.items);
+  w.done = calloc((size_t)n + 1, sizeof *w.done);
+  w.src = calloc((size_t)st->n_recvs + 1, sizeof *w.src);
+  uint32_t *order = malloc(((size_t)st->n_recvs + 1) * sizeof *order);
+  w.req = malloc(w.cap * sizeof *w.req);
+  w.what = malloc(w.cap * sizeof *w.what);
+  int rc = MPI_SUCCESS;
+  if (w.pd == NULL || w.items == NULL || w.done == NULL || w.src == NULL || order == NULL ||
+      w.req == NULL || w.what == NULL)
+    rc = MPI_ERR_NO_MEM;
+  for (uint32_t k = 0; rc == MPI_SUCCESS && k < n; k++) {
+    rd_op(r, x->rt, k < st->n_sends, &w.pd[k].op);
+    if (k < st->n_sends)
+      x->send_cursor++;
+    rc = prepare(x, &w.pd[k]);
+    if (rc == MPI_SUCCESS && w.pd[k].bytes > INT_MAX)
+      rc = MPI_ERR_COUNT;
+    w.items[k] = items_of(x, w.pd[k].bytes);
+    if (k < st->n_sends && w.items[k] > w.max_items)
+      w.max_items = w.items[k];
+  }
+  /* receives grouped by source (in order of first appearance), each group
+   * in list order, which is the sender's posting order */
+  uint32_t filled = 0;
+  for (uint32_t k = st->n_sends; rc == MPI_SUCCESS && k < n; k++) {
+    uint32_t peer = w.pd[k].op.peer, s = 0;
+    while (s < w.n_sources && w.pd[w.src[s].ops[0]].op.peer != peer)
+      s++;
+    if (s < w.n_sources)
+      continue; /* grouped with its source's first receive */
+    NsrSource *src = &w.src[w.n_sources++];
+    src->ops = order + filled;
+    for (uint32_t q = k; q < n; q++)
+      if (w.pd[q].op.peer == peer) {
+        order[filled++] = q;
+        src->n++;
+        src->unposted += w.items[q];
+      }
+  }
+  uint64_t W = x->rt->window;
+  w.depth = W / (w.n_sources ? w.n_sources : 1) + 2;
+  if (w.depth > W)
+    w.depth = W;
+  for (uint32_t s = 0; rc == MPI_SUCCESS && s < w.n_sources; s++)
+    rc = window_post_recvs(&w, s);
+  if (rc == MPI_SUCCESS)
+    rc = window_post_sends(&w);
+  while (rc == MPI_SUCCESS && w.n > 0) {
+    int k;
+    rc = MPI_Waitany((int)w.n, w.req, &k, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS || k == MPI_UNDEFINED)
+      break;
+    NsrItem it = w.what[k];
+    w.n--;
+    w.req[k] = w.req[w.n];
+    w.what[k] = w.what[w.n];
+    if (!it.send) { /* Algorithm 2: dec eta on every item received */
+      x->eta--;
+      w.src[it.source].posted--;
+      if (++w.done[it.op] == w.items[it.op])
+        unpack(x, &w.pd[it.op]);
+      rc = window_post_recvs(&w, it.source);
+    }
+    if (rc == MPI_SUCCESS)
+      rc = window_post_sends(&w);
+  }
+  if (rc == MPI_SUCCESS && window_sends_left(&w))
+    rc = MPI_ERR_OTHER; /* eta >= W with nothing left to receive: the table deadlocks */
+  for (size_t k = 0; rc != MPI_SUCCESS && k < w.n; k++) {
+    MPI_Cancel(&w.req[k]);
+    MPI_Request_free(&w.req[k]);
+  }
+  for (uint32_t k = 0; w.pd != NULL && k < n; k++)
+    if (w.pd[k].owned)
+      free(w.pd[k].buf);
+  free(w.pd);
+  free(w.items);
+  free(w.done);
+  free(w.src);
+  free(order);
+  free(w.req);
+  free(w.what);
+  return rc;
+}
+
 /* The copy every collective makes locally: a machine's own block. */
 static void local_copy(const NsrRun *x)
 {
@@ -905,7 +1128,7 @@ static int run_machine(NsrRun *x)
     while (rc == MPI_SUCCESS && b < rt->n_barriers && rt->barrier_phase[b] <= st.phase)
       rc = barrier(x), b++;
     if (rc == MPI_SUCCESS)
-      rc = run_step(x, &r, &st);
+      rc = rt->window ? run_window_step(x, &r, &st) : run_step(x, &r, &st);
   }
   while (rc == MPI_SUCCESS && b < rt->n_barriers)
     rc = barrier(x), b++;

@@ -267,13 +267,6 @@ NsRoutine *ns_routine_build(const NsTopology *topo, const NsSchedule *s,
   NsSyncScheme scheme;
   if (!ns_lower_scheme(s, opt->scheme, &scheme, error))
     return NULL;
-  if (scheme.kind == NS_SYNC_WINDOW) {
-    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
-                    "sync scheme window:%d: the routine runtime does not implement Tam and "
-                    "Wang's window (choose another --sync)",
-                    scheme.block);
-    return NULL;
-  }
   if (s->n_machines > NSR_MAX_MACHINES) {
     ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
                     "%d machines: a routine table holds at most %d", s->n_machines,

@@ -53,9 +53,9 @@ gboolean ns_lower_check(const NsTopology *topo, const NsSchedule *s, gboolean st
                         gboolean *ok, char *why, gsize why_size, GError **error);
 
 /* Builds the routine of s on topo. NS_ERROR_CHECK when s does not verify
- * (unless allow_invalid), NS_ERROR_UNSUPPORTED for the window scheme (the
- * runtime does not implement it) and for more machines or transfers than a
- * table holds, NS_ERROR_INPUT for a scheme that does not apply.
+ * (unless allow_invalid), NS_ERROR_UNSUPPORTED for more machines than a
+ * table holds, NS_ERROR_INPUT for a scheme that does not apply (the window
+ * on a phased schedule).
  * O(transfers + chunks + sync edges). */
 NsRoutine *ns_routine_build(const NsTopology *topo, const NsSchedule *s,
                             const NsRoutineOptions *opt, GError **error);

@@ -39,11 +39,21 @@ static void put_comment_text(GString *out, const char *text)
  * always three digits, so no escape runs into the next character). */
 static void put_bytes(GString *out, const guint8 *data, gsize from, gsize to)
 {
+  char line[3 + 32 * 4 + 3];
   for (gsize i = from; i < to; i += 32) {
-    g_string_append(out, "  \"");
-    for (gsize k = i; k < to && k < i + 32; k++)
-      g_string_append_printf(out, "\\%03o", data[k]);
-    g_string_append(out, "\"\n");
+    gsize n = 0;
+    line[n++] = ' ';
+    line[n++] = ' ';
+    line[n++] = '"';
+    for (gsize k = i; k < to && k < i + 32; k++) {
+      line[n++] = '\\';
+      line[n++] = (char)('0' + (data[k] >> 6));
+      line[n++] = (char)('0' + ((data[k] >> 3) & 7));
+      line[n++] = (char)('0' + (data[k] & 7));
+    }
+    line[n++] = '"';
+    line[n++] = '\n';
+    g_string_append_len(out, line, (gssize)n);
   }
 }
 
