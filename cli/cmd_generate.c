@@ -38,8 +38,8 @@ int ns_cmd_generate(int argc, char **argv)
     { "schedule", 0, 0, G_OPTION_ARG_FILENAME, &schedule_file,
       "Generate from a schedule file instead of planning one", "FILE" },
     { "sync", 'S', 0, G_OPTION_ARG_STRING, &sync,
-      "Synchronisation scheme of phased schedules (default: the algorithm's, else none)",
-      "SCHEME" },
+      "Synchronisation scheme (default: the algorithm's, else none; window:W for posted "
+      "schedules)", "SCHEME" },
     /* --format is the topology's (the plan options) */
     { "output-format", 'F', 0, G_OPTION_ARG_STRING, &format,
       "table: a routine table for the runtime; c: one C file over MPI (default: c for -o "
