@@ -31,6 +31,11 @@ _netsched()
       _filedir 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --ti-trace) _filedir -d 2>/dev/null || COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --spanning) COMPREPLY=($(compgen -W "bfs dfs kruskal uniform" -- "$cur")); return ;;
+    -F|--output-format) COMPREPLY=($(compgen -W "table c" -- "$cur")); return ;;
+    -S|--sync)
+      COMPREPLY=($(compgen -W "none dummy sender-all sender-partial: receiver-all receiver-partial:
+        barrier-all barrier-partial-none: barrier-partial-sender: barrier-partial-receiver: light
+        window:" -- "$cur")); return ;;
     -f|--format)
       COMPREPLY=($(compgen -W "native slurm slurm:1Gbps slurm:1Gbps:core=10Gbps graphml
         graphml:largest-component graphml:machines-per-switch= simgrid" -- "$cur")); return ;;

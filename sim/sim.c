@@ -12,6 +12,7 @@
 #include "sim/export_trace.h"
 #include "sim/ns3_attributes.h"
 #include "sim/program.h"
+#include "sched/lower/routine.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -429,60 +430,6 @@ static gboolean run_child(Program *prog, int platform_fd, const NsSimOptions *op
   return ok;
 }
 
-/* The checks a replay needs to mean anything: what is sent is held, what
- * is required arrives, nothing waits in a cycle, and — when the replay
- * follows the schedule's own sync edges (`stored_sync`) — those edges do
- * what their scheme says (`netsched verify`'s sync check: a pair-wise
- * scheme whose edges leave contending transfers unordered is not that
- * scheme). Contention and the port model are what simulations measure, not
- * preconditions. Read from report `r` of ns_verify with sync_order =
- * stored_sync, or with the default options (sync order checked: its
- * unordered pairs are then left out when the replay does not follow the
- * stored edges — a wait cycle is the one sync finding left, the first of
- * the check). *ok FALSE with the first failing finding in `why`. */
-static void replay_verdict(const NsVerifyReport *r, const NsTopology *topo, const NsSchedule *s,
-                           gboolean stored_sync, gboolean *ok, char *why, gsize why_size)
-{
-  *ok = TRUE;
-  const NsCheck needed[] = { NS_CHECK_DATAFLOW, NS_CHECK_COMPLETE, NS_CHECK_SYNC };
-  for (gsize i = 0; i < G_N_ELEMENTS(needed) && *ok; i++) {
-    gboolean cycle_only = needed[i] == NS_CHECK_SYNC && !stored_sync;
-    uint64_t failures = cycle_only ? (r->cycle != NULL) : r->failures[needed[i]];
-    if (failures == 0)
-      continue;
-    *ok = FALSE;
-    for (guint k = 0; k < r->findings->len; k++) {
-      const NsFinding *f = &g_array_index(r->findings, NsFinding, k);
-      if (ns_finding_check(f->kind) != needed[i] || (cycle_only && f->kind != NS_FIND_CYCLE))
-        continue;
-      g_autofree char *d = ns_finding_describe(f, topo, s);
-      g_snprintf(why, why_size, "%s: %s (%" G_GUINT64_FORMAT " finding%s)",
-                 ns_check_name(needed[i]), d, failures, failures == 1 ? "" : "s");
-      break;
-    }
-  }
-}
-
-/* Verifies `s` for its replay (replay_verdict), on the route table `router`
- * (NULL: resolved by the verifier). FALSE with an input error. */
-static gboolean replayable(const NsTopology *topo, const NsSchedule *s, const NsRouter *router,
-                           gboolean stored_sync, gboolean *ok, char *why, gsize why_size,
-                           GError **error)
-{
-  NsVerifyOptions vo;
-  ns_verify_options_init(&vo);
-  vo.router = router;
-  vo.port = NS_PORT_ALL;
-  vo.max_findings = 1;
-  vo.sync_order = stored_sync;
-  NsVerifyReport r = { 0 };
-  gboolean verified = ns_verify(topo, s, &vo, &r, error);
-  if (verified)
-    replay_verdict(&r, topo, s, stored_sync, ok, why, why_size);
-  ns_verify_report_clear(&r);
-  return verified;
-}
-
 /* ---- transfers' own routes ---------------------------------------------------
  * SimGrid routes every host pair one way. A schedule whose transfers take
  * routes of their own (sched/ir/route.h) is simulated on a platform whose
@@ -663,23 +610,20 @@ static gboolean simulate(const NsTopology *topo, const NsSchedule *s, const NsSi
   /* The scheme: the caller's, else the one the algorithm prescribes. */
   NsSimOptions effective = *given;
   const NsSimOptions *opt = &effective;
-  if (!given->sync_set) {
-    effective.sync = (NsSyncScheme){ NS_SYNC_NONE, 0 };
-    if (s->sync_scheme != NULL && !ns_sync_scheme_parse(s->sync_scheme, &effective.sync, error))
-      return FALSE;
-  }
+  if (!ns_lower_scheme(s, given->sync_set ? &given->sync : NULL, &effective.sync, error))
+    return FALSE;
   uint64_t msize = opt->msize ? opt->msize : s->msize;
   gboolean pairwise = s->execution == NS_EXEC_PHASED && ns_sync_uses_pairwise(&opt->sync);
-  g_autofree char *want = pairwise ? ns_sync_scheme_to_string(&opt->sync) : NULL;
   /* A scheme recorded without edges is a recommendation: its edges are
    * computed below; recorded with them, they are replayed as they are. */
-  gboolean stored_sync = pairwise && s->sync_set && g_strcmp0(s->sync_scheme, want) == 0;
+  gboolean stored_sync = pairwise && ns_lower_has_sync(s, &opt->sync);
 
   gboolean valid = TRUE;
   char why[256] = "";
   if (given->known != NULL && given->known->verified != NULL)
-    replay_verdict(given->known->verified, topo, s, stored_sync, &valid, why, sizeof why);
-  else if (!replayable(topo, s, routes_get(routes), stored_sync, &valid, why, sizeof why, error))
+    ns_lower_verdict(given->known->verified, topo, s, stored_sync, &valid, why, sizeof why);
+  else if (!ns_lower_check(topo, s, routes_get(routes), stored_sync, &valid, why, sizeof why,
+                           error))
     return FALSE;
   if (given->model == NS_MODEL_PACKET && ns_topology_routing(topo) != NS_ROUTING_TREE) {
     ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
