@@ -3,7 +3,7 @@
 #include "analysis/bounds.h"
 #include "analysis/bounds_allgather.h"
 #include "analysis/bounds_bcast.h"
-#include "sched/ir/counts.h"
+#include "sched/ir/counts_internal.h"
 #include "sched/ir/route.h"
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* netsched — a design study built from a scenario (see design_spec.h). */
-#include "analysis/design_spec.h"
+#include "analysis/design_spec_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/model/units.h"
 #include <string.h>

@@ -34,7 +34,7 @@
 #define NETSCHED_EXPERIMENT_H
 
 #include "analysis/progress_internal.h"
-#include "analysis/row_facts.h"
+#include "analysis/row_facts_internal.h"
 #include "platforms/model/topology.h"
 #include "sched/planners/registry.h"
 #include <stdio.h>

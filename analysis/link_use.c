@@ -1,5 +1,5 @@
 /* netsched — link utilisation of a simulated schedule (see link_use.h). */
-#include "analysis/link_use.h"
+#include "analysis/link_use_internal.h"
 #include "analysis/bounds_collective.h"
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* netsched — the options every long run shares (run_options.h). */
-#include "analysis/run_options.h"
+#include "analysis/run_options_internal.h"
 #include "analysis/outdir_internal.h"
 #include "platforms/model/error.h"
 #include <math.h>

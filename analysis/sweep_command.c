@@ -2,8 +2,8 @@
  * The engine is sweep.c; this parses the options, picks the shard (also
  * from a Slurm job array) and runs the engine with the caller's executor
  * and measurement. */
-#include "analysis/sweep_command.h"
-#include "analysis/run_options.h"
+#include "analysis/sweep_command_internal.h"
+#include "analysis/run_options_internal.h"
 #include "platforms/model/error.h"
 #include <stdlib.h>
 #include <string.h>

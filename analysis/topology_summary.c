@@ -1,5 +1,5 @@
 /* netsched — what `topo show` reports of a topology (topology_summary.h). */
-#include "analysis/topology_summary.h"
+#include "analysis/topology_summary_internal.h"
 
 void ns_topology_summarize(const NsTopology *t, NsTopologySummary *s)
 {

@@ -13,7 +13,7 @@
  * Usage: bench_generate [SPEC...]   (default: the three trees above)
  */
 #include "platforms/gen/shapes.h"
-#include "sched/lower/routine.h"
+#include "sched/lower/routine_internal.h"
 #include "sched/planners/registry.h"
 #include <glib/gstdio.h>
 #include <stdio.h>

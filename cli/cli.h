@@ -3,7 +3,7 @@
 #define NETSCHED_CLI_H
 
 #include "analysis/progress_internal.h"
-#include "analysis/run_options.h"
+#include "analysis/run_options_internal.h"
 #include "platforms/model/topology.h"
 #include "sched/planners/registry.h"
 #include "sched/ir/schedule.h"
@@ -111,7 +111,7 @@ void ns_cli_progress_show(NsCliProgress *p, const char *fmt, ...) G_GNUC_PRINTF(
 void ns_cli_progress_end(NsCliProgress *p);
 
 /* The options every long command shares (--progress, --resume, ...) are
- * analysis/run_options.h's: netsched-mpi's sweep takes them too. */
+ * analysis/run_options_internal.h's: netsched-mpi's sweep takes them too. */
 
 /* Options whose values go through a callback (GOption gives every
  * callback of a group the same user data): the group's user data is a

@@ -1,7 +1,7 @@
 /* netsched design — candidate cluster designs side by side (analysis/design_internal.h):
  * from a scenario file, or from -T options on the command line. `scenario
  * run` is the same study read from a file. */
-#include "analysis/design_spec.h"
+#include "analysis/design_spec_internal.h"
 #include "analysis/scenario_internal.h"
 #include "analysis/design_internal.h"
 #include "cli/cli.h"
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The hooks of the study (analysis/design_spec.h): what a topology file
+/* The hooks of the study (analysis/design_spec_internal.h): what a topology file
  * and a model mean on the command line. */
 typedef struct {
   NsSimOptions options[64]; /* [model]: the simulator's options */

@@ -1,10 +1,10 @@
 /* netsched generate — a schedule as an MPI routine (Faraj & Yuan §5):
  * a routine table for the runtime (mpi/runtime/) or one C file over MPI
- * point-to-point. The work is sched/lower/routine.h; this file parses
+ * point-to-point. The work is sched/lower/routine_internal.h; this file parses
  * options and writes. docs/generate.md. */
 #include "cli/cli.h"
 #include "platforms/model/error.h"
-#include "sched/lower/routine.h"
+#include "sched/lower/routine_internal.h"
 #include <string.h>
 
 /* The default entry-point name: the algorithm's, with '-' as '_'. */

@@ -2,7 +2,7 @@
 #include "analysis/bounds_collective.h"
 #include "analysis/calibrate_internal.h"
 #include "analysis/csv_internal.h"
-#include "analysis/link_use.h"
+#include "analysis/link_use_internal.h"
 #include "cli/cli.h"
 #include "platforms/model/error.h"
 #include "platforms/model/units.h"

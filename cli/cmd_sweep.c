@@ -8,7 +8,7 @@
  * shard (also from a Slurm job array), and hands the engine a measurement
  * that simulates schedules with SimGrid. */
 #include "analysis/sweep_internal.h"
-#include "analysis/sweep_command.h"
+#include "analysis/sweep_command_internal.h"
 #include "cli/cli.h"
 #include "platforms/model/error.h"
 #ifdef NETSCHED_HAVE_SIMULATOR

@@ -11,7 +11,7 @@
  *   calibrate, sweep, torus (see their --help)
  */
 #include "cli/cli.h"
-#include "sched/ir/counts.h"
+#include "sched/ir/counts_internal.h"
 #include <errno.h>
 #include <locale.h>
 #include <string.h>
@@ -124,7 +124,7 @@ static int check_stdout(int status)
 }
 
 /* NETSCHED_COUNTS set: how often this process derived each fact of a
- * schedule (sched/ir/counts.h), for tests and benchmarks; never otherwise. */
+ * schedule (sched/ir/counts_internal.h), for tests and benchmarks; never otherwise. */
 static void print_counts(void)
 {
   if (g_getenv("NETSCHED_COUNTS") == NULL)

@@ -1,6 +1,6 @@
 /* netsched topo show — the summary of a topology, any fabric, as text for
  * people or JSON for programs (schema in docs/topology-format.md). */
-#include "analysis/topology_summary.h"
+#include "analysis/topology_summary_internal.h"
 #include "cli/cli.h"
 #include "platforms/io/hostlist_compress_internal.h"
 #include "platforms/model/units.h"

@@ -8,7 +8,7 @@
 # real MPI's; netsched-mpi therefore computes metrics, not simulations.
 find_package(MPI COMPONENTS C QUIET)
 if(MPI_C_FOUND)
-  # The sweep command is the core's (analysis/sweep_command.h), run with
+  # The sweep command is the core's (analysis/sweep_command_internal.h), run with
   # the MPI ranks as its executor: no file of cli/ is compiled again.
   add_executable(netsched-mpi ${PROJECT_SOURCE_DIR}/mpi/netsched_mpi.c)
   target_link_libraries(netsched-mpi PRIVATE netsched_core MPI::MPI_C)

@@ -23,7 +23,7 @@
  * The ranks compute metrics only: SimGrid's library defines MPI's symbols
  * itself (SMPI), so this program cannot link the simulator.
  */
-#include "analysis/sweep_command.h"
+#include "analysis/sweep_command_internal.h"
 #include "analysis/sweep_internal.h"
 #include "cli/cli.h"
 #include "platforms/model/error.h"

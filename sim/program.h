@@ -6,10 +6,10 @@
 #ifndef NETSCHED_SIM_PROGRAM_H
 #define NETSCHED_SIM_PROGRAM_H
 
-#include "sched/lower/program.h"
+#include "sched/lower/program_internal.h"
 #include "sim/sim.h"
 
-/* The lowering (sched/lower/program.h) that the generated routines run too. */
+/* The lowering (sched/lower/program_internal.h) that the generated routines run too. */
 typedef NsStep Step;
 
 /* Shared with the parent: written by the child, read after it exits. */

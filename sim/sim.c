@@ -12,7 +12,7 @@
 #include "sim/export_trace.h"
 #include "sim/ns3_attributes.h"
 #include "sim/program.h"
-#include "sched/lower/routine.h"
+#include "sched/lower/routine_internal.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

@@ -35,7 +35,7 @@
 #include "platforms/io/topology_simgrid.h"
 #include "sched/ir/route.h"
 #include "sched/ir/sync.h"
-#include "analysis/row_facts.h"
+#include "analysis/row_facts_internal.h"
 
 typedef enum { NS_MODEL_IDEAL, NS_MODEL_TCP, NS_MODEL_SMPI, NS_MODEL_PACKET } NsNetModel;
 
@@ -119,7 +119,7 @@ typedef struct {
                               runs per row, 0 or 1 = one; ns_simulate runs once */
   const NsRowFacts *known; /* the verification, the bound and the route table the caller
                               already derived from this very (topology, schedule) at the
-                              chunk size simulated (analysis/row_facts.h): used instead of
+                              chunk size simulated (analysis/row_facts_internal.h): used instead of
                               deriving them again; NULL: ns_simulate derives them */
   /* Exports of the replayed program for other simulators (sim/export_trace.h),
    * written once the replay has completed: NULL, none. Not owned. */
@@ -156,7 +156,7 @@ typedef struct {
                               (FALSE only with allow_invalid) */
   char invalid_reason[256];/* the first failed check's finding when !valid */
   NsRouter *routes;        /* the route table the simulation resolved (sched/ir/route.h),
-                              for the caller's link analysis (analysis/link_use.h); NULL
+                              for the caller's link analysis (analysis/link_use_internal.h); NULL
                               when it used the caller's (NsSimOptions.known) */
 } NsSimResult;
 

@@ -3,7 +3,7 @@
 # one verification, one bound and one route table per row of design and
 # compare, and one of each for simulate --timeline (the check, the sync
 # set, the busiest links and the timeline share the route table). The
-# counts (sched/ir/counts.h) are printed on stderr at exit only when
+# counts (sched/ir/counts_internal.h) are printed on stderr at exit only when
 # NETSCHED_COUNTS is set. Before: design 8/8/8 for 4 rows, simulate
 # --timeline 1 verification and 8 route tables.
 source "$(dirname "$0")/cli-common.bash"

@@ -6,7 +6,7 @@
 #include "platforms/model/error.h"
 #include "platforms/gen/shapes.h"
 #include "analysis/bounds.h"
-#include "analysis/topology_summary.h"
+#include "analysis/topology_summary_internal.h"
 #include "platforms/io/topology_io.h"
 #include "sched/planners/allgather/allgather_ring_common_internal.h"
 #include "sched/planners/registry.h"

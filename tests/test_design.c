@@ -4,7 +4,7 @@
  * of times per model, label and design), so every expected number is
  * known exactly and no simulator runs. */
 #include "analysis/design_internal.h"
-#include "analysis/design_spec.h"
+#include "analysis/design_spec_internal.h"
 #include "analysis/csv_internal.h"
 #include "analysis/scenario_internal.h"
 #include "platforms/model/error.h"
@@ -585,7 +585,7 @@ static void test_scenario_values(void)
   g_remove(path);
 }
 
-/* ---- the study built from a scenario (analysis/design_spec.h) ---------------- */
+/* ---- the study built from a scenario (analysis/design_spec_internal.h) ---------------- */
 
 static NsTopology *spec_load(const char *file, const char *format, const char *spanning,
                              void *user, GError **error)

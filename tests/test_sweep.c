@@ -9,7 +9,7 @@
 #include "analysis/rowfile_internal.h"
 #include "analysis/stats.h"
 #include "analysis/sweep_internal.h"
-#include "analysis/sweep_command.h"
+#include "analysis/sweep_command_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/gen/gtitm.h"
 #include "platforms/gen/shapes.h"

@@ -1,5 +1,5 @@
 /* netsched — counters of derived facts (see counts.h). */
-#include "sched/ir/counts.h"
+#include "sched/ir/counts_internal.h"
 
 static gint64 counts[NS_N_COUNTS];
 

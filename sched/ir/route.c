@@ -2,7 +2,7 @@
  * transfer's own is a simple path (no node twice), so it has fewer edges
  * than the topology has nodes. */
 #include "sched/ir/route.h"
-#include "sched/ir/counts.h"
+#include "sched/ir/counts_internal.h"
 #include "platforms/model/error.h"
 #include <string.h>
 

@@ -30,7 +30,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsRouter, ns_router_free)
  * (ns_schedule_machine_nodes), freed with it: the one route table of a
  * (topology, schedule) that its consumers share — the verifier
  * (NsVerifyOptions.router), the sync sets, the bounds, the simulator and
- * its link analysis (sched/ir/counts.h counts the tables built). NULL with
+ * its link analysis (sched/ir/counts_internal.h counts the tables built). NULL with
  * the machine map's or the routes' NS_ERROR_INPUT. */
 NsRouter *ns_router_for(const NsTopology *topo, const NsSchedule *s, GError **error);
 /* Was `r` built for `topo` and for `s` or a copy of its header sharing its

@@ -1,6 +1,6 @@
 /* netsched — what a schedule must satisfy before it is replayed or run as
  * an MPI routine (see ns_lower_check in routine.h). */
-#include "sched/lower/routine.h"
+#include "sched/lower/routine_internal.h"
 #include "sched/verify/verify.h"
 
 /* The verdict (routine.h): the first failing finding of the checks a

@@ -1,5 +1,5 @@
 /* netsched — a schedule lowered into per-machine programs (see program.h). */
-#include "sched/lower/program.h"
+#include "sched/lower/program_internal.h"
 #include "platforms/model/error.h"
 #include <string.h>
 

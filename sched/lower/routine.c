@@ -1,9 +1,9 @@
 /* netsched — routines: lowering a schedule into a routine table (see
  * routine.h; the format is routine_format.h). */
-#include "sched/lower/routine.h"
+#include "sched/lower/routine_internal.h"
 #include "platforms/model/error.h"
 #include "sched/lower/routine_format.h"
-#include "sched/lower/schedule_digest.h"
+#include "sched/lower/schedule_digest_internal.h"
 #include "sched/verify/verify.h"
 #include <string.h>
 

@@ -6,7 +6,7 @@
  * table as one string literal, which compilers take as a single token, so
  * a 1024-machine faraj routine compiles in seconds. Small routines get the
  * table commented machine by machine and phase by phase. */
-#include "sched/lower/routine.h"
+#include "sched/lower/routine_internal.h"
 #include <string.h>
 
 extern const char ns_routine_runtime_text[];

@@ -1,5 +1,5 @@
 /* netsched — a digest of a schedule's contents (see schedule_digest.h). */
-#include "sched/lower/schedule_digest.h"
+#include "sched/lower/schedule_digest_internal.h"
 #include <string.h>
 
 static void put_u64(GChecksum *c, uint64_t v)

@@ -6,7 +6,7 @@
 #include "platforms/model/error.h"
 #include "sched/bound/lower_bound.h"
 #include "sched/verify/relay_set_internal.h"
-#include "sched/ir/counts.h"
+#include "sched/ir/counts_internal.h"
 #include "sched/ir/route.h"
 #include "sched/ir/sync.h"
 #include <pthread.h>

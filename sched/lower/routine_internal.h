@@ -2,7 +2,7 @@
  * automatic routine generator; dissertation §3.2.4).
  *
  * ns_routine_build lowers a verified schedule under a synchronisation
- * scheme (sched/lower/program.h) and writes its routine table: per
+ * scheme (sched/lower/program_internal.h) and writes its routine table: per
  * machine, per step, the messages with their peers, the blocks they carry
  * (where each lives: the caller's send or receive buffer, or a scratch
  * slot for relayed blocks of indirect algorithms), the sync messages each
@@ -14,7 +14,7 @@
 #ifndef NETSCHED_LOWER_ROUTINE_H
 #define NETSCHED_LOWER_ROUTINE_H
 
-#include "sched/lower/program.h"
+#include "sched/lower/program_internal.h"
 #include "sched/verify/verify.h"
 
 typedef struct {

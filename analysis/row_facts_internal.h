@@ -4,7 +4,7 @@
  * and computes its bound; the measurement it hands them to (the simulator,
  * sim/sim.h) reuses them instead of deriving them again (issue #19: one
  * verification, one bound and one route table per row; the counts are in
- * sched/ir/counts.h and tests/cli_counts.sh). */
+ * sched/ir/counts_internal.h and tests/cli_counts.sh). */
 #ifndef NETSCHED_ROW_FACTS_H
 #define NETSCHED_ROW_FACTS_H
 
