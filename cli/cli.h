@@ -19,6 +19,7 @@ int ns_cmd_verify(int argc, char **argv);
 int ns_cmd_bound(int argc, char **argv);
 int ns_cmd_simulate(int argc, char **argv);
 int ns_cmd_compare(int argc, char **argv);
+int ns_cmd_generate(int argc, char **argv);
 
 /* `topo show`: the summary of any fabric as text or JSON (cli/topo_show.c).
  * Returns the exit status. */

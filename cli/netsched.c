@@ -3,6 +3,7 @@
  *   plan                plan a collective with a registered algorithm
  *   verify              prove a schedule complete, contention-free, optimal
  *   bound               theoretical bounds of a collective on a topology
+ *   generate            a schedule as an MPI routine (table or C)
  *   simulate            replay a schedule on SimGrid (fluid or ns-3 packet models)
  *   compare             algorithms x message sizes: table, CSV and plot
  *   scenario            run a declarative experiment file
@@ -25,6 +26,7 @@ static const Command commands[] = {
   { "plan", ns_cmd_plan, "plan a collective: topology -> schedule (JSON)" },
   { "verify", ns_cmd_verify, "verify a schedule: data flow, completeness, contention, optimality" },
   { "bound", ns_cmd_bound, "bottleneck load, root, time and throughput bounds, path lengths" },
+  { "generate", ns_cmd_generate, "turn a schedule into an MPI routine: table or C over MPI" },
 #ifdef NETSCHED_HAVE_SIMULATOR /* -DNETSCHED_SIMULATOR=OFF builds verify-only */
   { "simulate", ns_cmd_simulate, "replay a schedule on SimGrid: completion time vs the bound" },
   { "compare", ns_cmd_compare, "plan, verify and simulate algorithms x sizes: table, CSV, plot" },

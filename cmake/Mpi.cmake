@@ -15,6 +15,15 @@ if(MPI_C_FOUND)
   target_compile_definitions(netsched-mpi PRIVATE NETSCHED_SWEEP_NO_SIM)
   target_link_libraries(netsched-mpi PRIVATE netsched_core MPI::MPI_C)
   message(STATUS "MPI ${MPI_C_VERSION} found: building netsched-mpi")
+
+  # The routine runtime (mpi/runtime/ns_routine.h, docs/generate.md): runs
+  # the routine tables `netsched generate` writes, over MPI point-to-point.
+  # C and MPI only (no GLib), so that libnetsched-mpi links it and every
+  # generated C routine carries a copy of it.
+  add_library(netsched_routine STATIC ${PROJECT_SOURCE_DIR}/mpi/runtime/ns_routine.c)
+  target_include_directories(netsched_routine PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(netsched_routine PUBLIC MPI::MPI_C)
+  set_target_properties(netsched_routine PROPERTIES POSITION_INDEPENDENT_CODE ON)
   include(${PROJECT_SOURCE_DIR}/cmake/MpiLib.cmake)
 else()
   message(STATUS "no MPI C library: netsched-mpi is not built (libopenmpi-dev provides one)")

@@ -6,13 +6,11 @@
 #ifndef NETSCHED_SIM_PROGRAM_H
 #define NETSCHED_SIM_PROGRAM_H
 
+#include "sched/lower/program.h"
 #include "sim/sim.h"
 
-typedef struct {
-  uint32_t phase;
-  uint32_t send_first, n_sends;   /* into Program.ops */
-  uint32_t recv_first, n_recvs;
-} Step;
+/* The lowering (sched/lower/program.h) that the generated routines run too. */
+typedef NsStep Step;
 
 /* Shared with the parent: written by the child, read after it exits. */
 typedef struct {
@@ -62,7 +60,8 @@ typedef struct {
   gsize blob_size;
 } Program;
 
-/* Builds the program; the dummy scheme adds dummy transfers. The results
+/* Builds the program from the schedule's lowering (ns_lower_program:
+ * steps, dummies, barriers, syncs) and the simulation's sizes. The results
  * live in a memfd (prog->results_fd) mapped shared, so that the replay
  * process — a fresh exec of netsched-replay, because ns-3 reads its
  * NS_ATTRIBUTE_DEFAULT settings during static initialisation — can write

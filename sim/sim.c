@@ -10,6 +10,7 @@
 #include "sched/verify.h"
 #include "sim/ns3_attributes.h"
 #include "sim/program.h"
+#include "sched/lower/routine.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -454,48 +455,6 @@ static gboolean run_child(Program *prog, int platform_fd, const NsSimOptions *op
   return ok;
 }
 
-/* The checks a replay needs to mean anything: what is sent is held, what
- * is required arrives, nothing waits in a cycle, and — when the replay
- * follows the schedule's own sync edges (`stored_sync`) — those edges do
- * what their scheme says (`netsched verify`'s sync check: a pair-wise
- * scheme whose edges leave contending transfers unordered is not that
- * scheme). Contention and the port model are what simulations measure, not
- * preconditions. FALSE with the first failing finding in `why`, or an
- * input error. */
-static gboolean replayable(const NsTopology *topo, const NsSchedule *s, gboolean stored_sync,
-                           gboolean *ok, char *why, gsize why_size, GError **error)
-{
-  NsVerifyOptions vo;
-  ns_verify_options_init(&vo);
-  vo.port = NS_PORT_ALL;
-  vo.max_findings = 1;
-  vo.sync_order = stored_sync;
-  NsVerifyReport r = { 0 };
-  if (!ns_verify(topo, s, &vo, &r, error)) {
-    ns_verify_report_clear(&r);
-    return FALSE;
-  }
-  *ok = TRUE;
-  const NsCheck needed[] = { NS_CHECK_DATAFLOW, NS_CHECK_COMPLETE, NS_CHECK_SYNC };
-  for (gsize i = 0; i < G_N_ELEMENTS(needed) && *ok; i++) {
-    if (r.failures[needed[i]] == 0)
-      continue;
-    *ok = FALSE;
-    for (guint k = 0; k < r.findings->len; k++) {
-      const NsFinding *f = &g_array_index(r.findings, NsFinding, k);
-      if (ns_finding_check(f->kind) != needed[i])
-        continue;
-      g_autofree char *d = ns_finding_describe(f, topo, s);
-      g_snprintf(why, why_size, "%s: %s (%" G_GUINT64_FORMAT " finding%s)",
-                 ns_check_name(needed[i]), d, r.failures[needed[i]],
-                 r.failures[needed[i]] == 1 ? "" : "s");
-      break;
-    }
-  }
-  ns_verify_report_clear(&r);
-  return TRUE;
-}
-
 /* ---- transfers' own routes ---------------------------------------------------
  * SimGrid routes every host pair one way. A schedule whose transfers take
  * routes of their own (sched/route.h) is simulated on a platform whose
@@ -633,21 +592,17 @@ gboolean ns_simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOpt
   /* The scheme: the caller's, else the one the algorithm prescribes. */
   NsSimOptions effective = *given;
   const NsSimOptions *opt = &effective;
-  if (!given->sync_set) {
-    effective.sync = (NsSyncScheme){ NS_SYNC_NONE, 0 };
-    if (s->sync_scheme != NULL && !ns_sync_scheme_parse(s->sync_scheme, &effective.sync, error))
-      return FALSE;
-  }
+  if (!ns_lower_scheme(s, given->sync_set ? &given->sync : NULL, &effective.sync, error))
+    return FALSE;
   uint64_t msize = opt->msize ? opt->msize : s->msize;
   gboolean pairwise = s->execution == NS_EXEC_PHASED && ns_sync_uses_pairwise(&opt->sync);
-  g_autofree char *want = pairwise ? ns_sync_scheme_to_string(&opt->sync) : NULL;
   /* A scheme recorded without edges is a recommendation: its edges are
    * computed below; recorded with them, they are replayed as they are. */
-  gboolean stored_sync = pairwise && s->sync_set && g_strcmp0(s->sync_scheme, want) == 0;
+  gboolean stored_sync = pairwise && ns_lower_has_sync(s, &opt->sync);
 
   gboolean valid = TRUE;
   char why[256] = "";
-  if (!replayable(topo, s, stored_sync, &valid, why, sizeof why, error))
+  if (!ns_lower_check(topo, s, stored_sync, &valid, why, sizeof why, error))
     return FALSE;
   if (given->model == NS_MODEL_PACKET && ns_topology_routing(topo) != NS_ROUTING_TREE) {
     ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
