@@ -43,12 +43,12 @@ static void announce(const NsmpiState *s, NsmpiComm *c, int t, size_t bytes)
   c->announced |= 1ull << t;
   const NsmpiTableSpec *spec = &s->config.tables[t];
   const NsrRoutine *r = s->routine[t];
-  char file[256], algo[64], digest[80];
+  char file[256], algo[64], digest[24];
   nsmpi_say("%s on %s (%d ranks): takes %s (%s, digest %s; %s), first at %zu bytes per block",
             nsmpi_collective_function(spec->collective), c->label, c->size,
             nsmpi_escape(file, sizeof file, nsmpi_basename(spec->path)),
             nsmpi_escape(algo, sizeof algo, nsr_routine_algorithm(r)),
-            nsmpi_escape(digest, sizeof digest, nsr_routine_digest(r)), spec->where, bytes);
+            nsmpi_escape(digest, 17, nsr_routine_digest(r)), spec->where, bytes);
 }
 
 /* The table a call takes, or -1 having said why (once per communicator

@@ -110,8 +110,8 @@ static void decide(NsmpiComm *c, const NsmpiState *s, int i, const int *rec, int
         /* Only another rank saw it (a file missing on its node): say so. */
         c->verdict[i] = NSMPI_LOAD_ELSEWHERE;
         snprintf(c->detail[i], sizeof c->detail[i],
-                 "world rank %d could not read its configuration, rank map or a %s table "
-                 "(its files differ from rank %d's)",
+                 "world rank %d could not read its configuration, rank map or %s table "
+                 "(its files differ from world rank %d's)",
                  rec[r * REC_INTS + REC_WORLD_RANK], nsmpi_collective_name(t->collective),
                  rec[REC_WORLD_RANK]);
         break;
@@ -200,6 +200,27 @@ static void say_errors(const NsmpiComm *c, const NsmpiState *s, const int *rec)
   }
 }
 
+/* A table that does not fit MPI_COMM_WORLD is said even without
+ * NETSCHED_MPI_VERBOSE (once, by rank 0): a table for another size or
+ * another topology is most often a mistake. Tables meant for
+ * sub-communicators are said too, once, and fall through on the world
+ * only. */
+static void say_misfits(NsmpiComm *c, const NsmpiState *s, MPI_Comm comm)
+{
+  int same = MPI_UNEQUAL;
+  if (PMPI_Comm_compare(comm, MPI_COMM_WORLD, &same) != MPI_SUCCESS || same != MPI_IDENT)
+    return;
+  for (int i = 0; i < s->config.n_tables; i++) {
+    NsmpiReason v = c->verdict[i];
+    if (v != NSMPI_COMM_SIZE && v != NSMPI_MEMBERSHIP && v != NSMPI_DUPLICATE)
+      continue;
+    NsrCollective k = s->config.tables[i].collective;
+    c->said[k] |= 1u << v;
+    nsmpi_say("%s: does not fit MPI_COMM_WORLD: %s (%s there uses the MPI library's own)",
+              s->config.tables[i].where, c->detail[i], nsmpi_collective_function(k));
+  }
+}
+
 static NsmpiComm *make(MPI_Comm comm, const NsmpiState *s)
 {
   NsmpiComm *c = calloc(1, sizeof *c);
@@ -246,6 +267,8 @@ static NsmpiComm *make(MPI_Comm comm, const NsmpiState *s)
   }
   free(all);
   free(used);
+  if (c->rank == 0)
+    say_misfits(c, s, comm);
   return c;
 }
 
