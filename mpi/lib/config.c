@@ -1,4 +1,7 @@
 /* libnetsched-mpi's configuration reader (config.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* qsort_r, strdup, strtok_r when built by mpicc/smpicc alone */
+#endif
 #include "mpi/lib/config.h"
 #include "mpi/lib/lines.h"
 #include "mpi/lib/report.h"

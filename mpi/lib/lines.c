@@ -1,4 +1,7 @@
 /* Bounded file reading and line splitting (lines.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* qsort_r, strdup, strtok_r when built by mpicc/smpicc alone */
+#endif
 #include "mpi/lib/lines.h"
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,7 @@
 /* This process's machine (rankmap.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* qsort_r, strdup, strtok_r when built by mpicc/smpicc alone */
+#endif
 #include "mpi/lib/rankmap.h"
 #include "mpi/lib/lines.h"
 #include "mpi/lib/report.h"

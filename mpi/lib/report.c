@@ -1,5 +1,8 @@
 /* libnetsched-mpi's messages (report.h). Plain libc: the library is
  * preloaded into programs that know nothing of GLib. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* qsort_r, strdup, strtok_r when built by mpicc/smpicc alone */
+#endif
 #include "mpi/lib/report.h"
 #include <stdarg.h>
 #include <stdio.h>

@@ -54,6 +54,7 @@ static void load_table(int i, const char *own_name)
  * the tables are freed there, while MPI still works. */
 static int free_tables(MPI_Comm comm, int keyval, void *value, void *extra)
 {
+  (void)comm, (void)keyval, (void)value, (void)extra;
   for (int i = 0; i < NSMPI_MAX_TABLES; i++) {
     if (state.routine[i] != NULL)
       nsr_routine_free(state.routine[i]);
