@@ -40,7 +40,8 @@ int ns_cmd_generate(int argc, char **argv)
     { "sync", 'S', 0, G_OPTION_ARG_STRING, &sync,
       "Synchronisation scheme of phased schedules (default: the algorithm's, else none)",
       "SCHEME" },
-    { "format", 'F', 0, G_OPTION_ARG_STRING, &format,
+    /* --format is the topology's (the plan options) */
+    { "output-format", 'F', 0, G_OPTION_ARG_STRING, &format,
       "table: a routine table for the runtime; c: one C file over MPI (default: c for -o "
       "*.c or stdout, else table)", "table|c" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write here (default stdout, C only)",
@@ -94,8 +95,10 @@ int ns_cmd_generate(int argc, char **argv)
     goto out;
   }
   if ((po.algorithm == NULL) == (schedule_file == NULL)) {
-    status = ns_cli_usage("generate", "give --algorithm to plan a schedule or --schedule FILE, "
-                                      "not both");
+    status = ns_cli_usage("generate", po.algorithm == NULL
+                                          ? "give --algorithm to plan a schedule, or --schedule "
+                                            "FILE"
+                                          : "give --algorithm or a schedule file, not both");
     goto out;
   }
   gboolean c_form;
@@ -104,7 +107,7 @@ int ns_cmd_generate(int argc, char **argv)
   else if (strcmp(format, "c") == 0 || strcmp(format, "table") == 0)
     c_form = strcmp(format, "c") == 0;
   else {
-    status = ns_cli_usage("generate", "--format takes table or c, not '%s'", format);
+    status = ns_cli_usage("generate", "--output-format takes table or c, not '%s'", format);
     goto out;
   }
   if (!c_form && (output == NULL || strcmp(output, "-") == 0)) {

@@ -27,9 +27,14 @@ _netsched()
       COMPREPLY=($(compgen -W "alltoall allgather bcast" -- "$cur")); return ;;
     -M|--model|--models) COMPREPLY=($(compgen -W "ideal tcp smpi packet" -- "$cur")); return ;;
     --progress) COMPREPLY=($(compgen -W "auto bar lines none" -- "$cur")); return ;;
-    -T|--topology|-o|--output|--junit|--csv|--timeline|--trace|--calibration|--prices|--files)
+    -T|--topology|-o|--output|--junit|--csv|--timeline|--trace|--calibration|--prices|--files|--schedule)
       _filedir 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --spanning) COMPREPLY=($(compgen -W "bfs dfs kruskal uniform" -- "$cur")); return ;;
+    -F|--output-format) COMPREPLY=($(compgen -W "table c" -- "$cur")); return ;;
+    -S|--sync)
+      COMPREPLY=($(compgen -W "none dummy sender-all sender-partial: receiver-all receiver-partial:
+        barrier-all barrier-partial-none: barrier-partial-sender: barrier-partial-receiver: light
+        window:" -- "$cur")); return ;;
     -f|--format)
       COMPREPLY=($(compgen -W "native slurm slurm:1Gbps slurm:1Gbps:core=10Gbps graphml
         graphml:largest-component graphml:machines-per-switch= simgrid" -- "$cur")); return ;;

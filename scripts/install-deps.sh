@@ -4,7 +4,9 @@
 #   scripts/install-deps.sh                build + run dependencies
 #   scripts/install-deps.sh --test         plus what the test suite uses (clang for
 #                                          the libFuzzer smoke run, Open MPI for the
-#                                          sweep's MPI mode: mpirun, netsched-mpi)
+#                                          sweep's MPI mode and generated routines,
+#                                          MPICH beside it: mpicc.mpich, priority
+#                                          below Open MPI's, so mpicc stays Open MPI)
 #   scripts/install-deps.sh --verify-only  only what a verify-only build needs
 #                                          (cmake -DNETSCHED_SIMULATOR=OFF): no
 #                                          SimGrid, no ns-3, no gnuplot
@@ -13,7 +15,7 @@
 set -euo pipefail
 
 usage() {
-  sed -n '2,12s/^# \{0,1\}//p' "$0"
+  sed -n '2,14s/^# \{0,1\}//p' "$0"
 }
 
 test=0 verify_only=0
@@ -34,7 +36,7 @@ if [[ $verify_only -eq 0 ]]; then
   packages+=(libsimgrid-dev gnuplot-nox)
 fi
 if [[ $test -eq 1 ]]; then
-  packages+=(clang libclang-rt-14-dev openmpi-bin libopenmpi-dev gnuplot-nox)
+  packages+=(clang libclang-rt-14-dev openmpi-bin libopenmpi-dev libmpich-dev gnuplot-nox)
 fi
 
 missing=()

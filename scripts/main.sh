@@ -2,8 +2,10 @@
 # netsched's main job on a fresh Debian 12 machine: install what is missing,
 # build (Release, in build/), then show the bundled example cluster, plan its
 # optimal all-to-all, verify it, print the bound, and simulate it on SimGrid
-# against LAM's and MPICH's all-to-alls, then compare three candidate
-# 64-node fabrics the way `netsched design` does.
+# against LAM's and MPICH's all-to-alls, compare three candidate 64-node
+# fabrics the way `netsched design` does, and finally generate the
+# all-to-all as an MPI routine, run it under smpirun and print its measured
+# time beside the predicted one (docs/generate.md).
 #   scripts/main.sh [TOPOLOGY]   (default: Faraj & Yuan's topology (c))
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +51,23 @@ $ns design -T leaves-1g=gen:tree:4,16:bandwidth=1Gbps \
   -T leaves-10g=gen:tree:4,16:bandwidth=1Gbps:uplink=10Gbps \
   -T torus=gen:torus:8x8:bandwidth=1Gbps -a faraj,shift,ring,pair,at2 -m 1MiB -o "$out/design" --overwrite |
   sed -n '/^## Recommendation/,$p'
+echo
+echo "== the routine: generate the all-to-all, run it under SimGrid's MPI (smpirun), set beside the prediction"
+$ns generate "$out/faraj.json" -T "$topology" -o "$out/faraj.nsr"
+$ns generate "$out/faraj.json" -T "$topology" -o "$out/faraj.c" >/dev/null
+smpicc -O1 -I. tests/mpi/routine_time.c mpi/runtime/ns_routine.c -o "$out/routine_time" 2>/dev/null
+$ns topo convert "$topology" --to simgrid -o "$out/platform.xml" >/dev/null
+grep '"machines"' "$out/faraj.json" | grep -o '"[^"]*"' | tail -n +2 | tr -d '"' >"$out/hosts"
+measured=$(cd "$out" && smpirun -np "$(wc -l <hosts)" -platform platform.xml -hostfile hosts \
+             ./routine_time faraj.nsr 65536 --cfg=smpi/simulate-computation:no \
+             --log=root.thres:warning 2>/dev/null |
+           awk '/^rank/ { if (s == "" || $4 < s) s = $4; if ($6 > e) e = $6 } END { printf "%.6f", e - s }')
+predicted=$($ns simulate "$out/faraj.json" -T "$topology" -M smpi --json |
+            awk -F': ' '/"completion_s"/ { gsub(",", "", $2); printf "%.6f", $2 }')
+awk -v m="$measured" -v p="$predicted" 'BEGIN {
+  printf "routine alltoall/faraj 64KiB: measured %s s under smpirun, predicted %s s by simulate -M smpi (%+.2f %%)\n",
+         m, p, 100 * (m - p) / p }'
+echo "(the same routine as C over MPI, for mpicc: $out/faraj.c; docs/generate.md)"
 echo
 echo "Plots: $out/compare-ideal/compare.png, $out/compare-packet/compare.png, $out/design/alltoall-ideal.png"
 echo "The whole design study (7 designs, 3 collectives, prices): results/design-64/README.md"

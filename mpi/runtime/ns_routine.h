@@ -11,8 +11,10 @@
  * the magic, version, length and digest, bound every count by the bytes
  * left, and check every peer, block, scratch slot and synchronisation
  * count before anything runs (docs/generate.md, "Table format"). A table
- * that loads runs without deadlock and without touching memory outside
- * the buffers it is given.
+ * that loads never makes the runtime touch memory outside the buffers it
+ * is given, and every sync message a send awaits is sent by someone. The
+ * order of the steps is not proven deadlock-free: a table netsched writes
+ * follows a verified schedule, and the digest catches damage, not forgery.
  */
 #ifndef NETSCHED_NS_ROUTINE_H
 #define NETSCHED_NS_ROUTINE_H
