@@ -4,7 +4,8 @@
 # library — preloaded and linked — are byte for byte PMPI's
 # (tests/mpi/lib_check.c compares them in the same program), on 2 to 16
 # ranks, with tables of several algorithms over size ranges, sub-
-# communicators, derived datatypes and MPI_IN_PLACE; every guard says its
+# communicators, derived datatypes and MPI_IN_PLACE, every algorithm of
+# the three collectives whose planner applies; every guard says its
 # reason under NETSCHED_MPI_VERBOSE=1; bad configurations are one clear
 # message, a correct result and no hang (every run under `timeout`). Then
 # the same driver under SMPI (smpicc + smpirun) and under MPICH when
@@ -93,6 +94,32 @@ EOF
   done
   expect "np $np: 64 KiB alltoall falls through" "$tmp/err" \
     "MPI_Alltoall on MPI_COMM_WORLD \\($np ranks\\): falls through to the MPI library: 65536 bytes per block is in no alltoall table's size range"
+done
+
+# ---- every algorithm through the library: one table per algorithm, each
+# on a size of its own (16 B, 17 B, ...), one run per collective ----
+for np in 7 8; do
+  chain="gen:chain:1,$np"
+  (( np % 2 == 0 )) && chain="gen:chain:2,$((np / 2))"
+  for coll in alltoall allgather bcast; do
+    items=() sizes=()
+    for algo in $("$ns" plan --list | awk -F'[/ ]' -v c="$coll" '$1 == c { print $2 }'); do
+      f="every-$np-$coll-$algo.nsr"
+      # The algorithms for rings (ar, rowcol) on gen:ring:P; those whose
+      # planner applies to neither are left out.
+      "$ns" generate -T "$chain" -c "$coll" -a "$algo" -o "$f" >/dev/null 2>&1 ||
+        "$ns" generate -T "gen:ring:$np" -c "$coll" -a "$algo" -o "$f" >/dev/null 2>&1 || continue
+      size=$((16 + ${#items[@]}))
+      items+=("$coll:$size-$size:$f")
+      sizes+=("$size")
+    done
+    check "np $np: every $coll algorithm (${#items[@]} tables)" 0 run "$np" \
+      NETSCHED_MPI_SCHEDULES="$(IFS=,; echo "${items[*]}")" NETSCHED_MPI_VERBOSE=1 -- \
+      ./lib_check -k "$coll" -s "$(IFS=,; echo "${sizes[*]}")"
+    same "np $np: every $coll algorithm"
+    check "np $np: each of the ${#items[@]} $coll tables taken" 0 \
+      test "$(grep -c "on MPI_COMM_WORLD ($np ranks): takes every-$np-$coll-" "$tmp/err")" -eq "${#items[@]}"
+  done
 done
 
 # ---- guards on 6 ranks; tables for 6 machines and for 3 ----
