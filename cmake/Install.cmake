@@ -2,6 +2,7 @@
 #   BINDIR/netsched (and netsched-mpi when built)
 #   LIBEXECDIR/netsched/netsched-replay         the simulator's child process
 #   LIBDIR/libnetsched.so.0                     platforms + sched + analysis: the verifier's half
+#   LIBDIR/libnetsched-mpi.so.0                 the PMPI library, when MPI is found (cmake/MpiLib.cmake)
 #   LIBDIR/pkgconfig/netsched.pc
 #   INCLUDEDIR/netsched/{platforms,sched,analysis}/*.h   public headers (-I INCLUDEDIR/netsched)
 #   MANDIR/man3/ns_*.3                          their functions (when python3 was found)

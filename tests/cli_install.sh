@@ -164,5 +164,14 @@ else
   fi
 fi
 
+# ---- libnetsched-mpi (docs/mpi-library.md), when MPI was found ----
+if [[ -f $build/libnetsched-mpi.so ]]; then
+  mpilib=$(find "$prefix" -name libnetsched-mpi.so.0 | head -1)
+  check "libnetsched-mpi installed in LIBDIR" 0 test -n "$mpilib"
+  check "libnetsched-mpi exports the three collectives only" 0 \
+    test "$(nm -D --defined-only "$mpilib" | awk '$2 == "T" && $3 !~ /^_/ { print $3 }' | sort | tr '\n' ' ')" \
+    = "MPI_Allgather MPI_Alltoall MPI_Bcast "
+fi
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -1,0 +1,224 @@
+/* libnetsched-mpi's entry points: MPI_Alltoall, MPI_Allgather and
+ * MPI_Bcast through the MPI profiling interface (MPI 3.1 §14.2). Each
+ * call either runs a routine table (mpi/runtime/ns_routine.h) or falls
+ * through to the PMPI_ function of the MPI library; every other MPI
+ * function is the library's own, untouched.
+ *
+ * A call takes a table when a configured table of its collective holds
+ * the call's bytes per block in its range, that table's verdict on the
+ * communicator is OK (comm.h: size, membership, same table on every
+ * rank) and, for a broadcast, the table's root is the machine the call's
+ * root plays. Everything that decides is the same on every rank of a
+ * correct MPI program — the communicator's agreed verdicts, the bytes per
+ * block (type signatures match) and the root — so all ranks take the
+ * table or all fall through. Datatypes, which may differ between ranks,
+ * never decide: non-contiguous ones are packed (buffers.h); MPI_IN_PLACE
+ * is served by a copy. */
+#include "mpi/lib/buffers.h"
+#include "mpi/lib/comm.h"
+#include "mpi/lib/report.h"
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The library is built with hidden visibility; only these are exported. */
+#define NSMPI_EXPORT __attribute__((visibility("default")))
+
+static void say_once(const NsmpiState *s, NsmpiComm *c, NsrCollective k, NsmpiReason why,
+                     const char *detail)
+{
+  if (c->rank != 0 || (!s->config.verbose && !NSMPI_REASON_ALWAYS(why)) ||
+      (c->said[k] & (1u << why)))
+    return;
+  c->said[k] |= 1u << why;
+  nsmpi_say("%s on %s (%d ranks): falls through to the MPI library: %s",
+            nsmpi_collective_function(k), c->label, c->size, detail);
+}
+
+static void announce(const NsmpiState *s, NsmpiComm *c, int t, size_t bytes)
+{
+  if (c->rank != 0 || !s->config.verbose || (c->announced & (1ull << t)))
+    return;
+  c->announced |= 1ull << t;
+  const NsmpiTableSpec *spec = &s->config.tables[t];
+  const NsrRoutine *r = s->routine[t];
+  char file[256], algo[64], digest[24];
+  nsmpi_say("%s on %s (%d ranks): takes %s (%s, digest %s; %s), first at %zu bytes per block",
+            nsmpi_collective_function(spec->collective), c->label, c->size,
+            nsmpi_escape(file, sizeof file, nsmpi_basename(spec->path)),
+            nsmpi_escape(algo, sizeof algo, nsr_routine_algorithm(r)),
+            nsmpi_escape(digest, 17, nsr_routine_digest(r)), spec->where, bytes);
+}
+
+/* The table a call takes, or -1 having said why (once per communicator
+ * and reason). `bytes_agree` is 0 when the send and receive sizes differ
+ * (an erroneous call: the MPI library reports it). */
+static int choose(const NsmpiState *s, MPI_Comm comm, NsmpiComm **cp, NsrCollective k,
+                  size_t bytes, int bytes_agree, int root)
+{
+  if (!s->config.present || comm == MPI_COMM_NULL)
+    return -1;
+  NsmpiComm *c = nsmpi_comm(comm, s);
+  *cp = c;
+  char detail[400];
+  if (!bytes_agree) {
+    say_once(s, c, k, NSMPI_BYTES_DIFFER, "send and receive sizes differ");
+    return -1;
+  }
+  if (bytes == 0) {
+    say_once(s, c, k, NSMPI_COUNT_ZERO, "count 0 (nothing to move)");
+    return -1;
+  }
+  int any = 0, in_range = -1, root_ok = 0;
+  for (int t = 0; t < s->config.n_tables; t++) {
+    const NsmpiTableSpec *spec = &s->config.tables[t];
+    if (spec->collective != k)
+      continue;
+    any = 1;
+    if (bytes < spec->min_bytes || bytes > spec->max_bytes)
+      continue;
+    if (c->verdict[t] != NSMPI_OK) {
+      if (in_range < 0)
+        in_range = t;
+      continue;
+    }
+    if (k == NSR_BCAST) {
+      if (root < 0 || root >= c->size ||
+          c->machine_of_rank[t][root] != nsr_routine_root(s->routine[t])) {
+        root_ok = -1;
+        continue;
+      }
+    }
+    if (bytes > INT_MAX || bytes > SIZE_MAX / (size_t)c->size) {
+      snprintf(detail, sizeof detail,
+               "%zu bytes per block: over 2 GiB, more than the packing can count", bytes);
+      say_once(s, c, k, NSMPI_TOO_LARGE, detail);
+      return -1;
+    }
+    announce(s, c, t, bytes);
+    return t;
+  }
+  if (!any) {
+    snprintf(detail, sizeof detail, "no %s table is configured", nsmpi_collective_name(k));
+    say_once(s, c, k, NSMPI_NO_TABLE, detail);
+  } else if (in_range >= 0) {
+    snprintf(detail, sizeof detail, "%zu bytes per block: %s", bytes, c->detail[in_range]);
+    say_once(s, c, k, c->verdict[in_range], detail);
+  } else if (root_ok < 0) {
+    snprintf(detail, sizeof detail,
+             "root %d plays no broadcast table's root machine for %zu bytes", root, bytes);
+    say_once(s, c, k, NSMPI_BCAST_ROOT, detail);
+  } else {
+    snprintf(detail, sizeof detail, "%zu bytes per block is in no %s table's size range", bytes,
+             nsmpi_collective_name(k));
+    say_once(s, c, k, NSMPI_SIZE_RANGE, detail);
+  }
+  return -1;
+}
+
+static void *scratch(size_t bytes)
+{
+  void *p = malloc(bytes > 0 ? bytes : 1);
+  if (p == NULL)
+    nsmpi_out_of_memory("collective buffer");
+  return p;
+}
+
+static int finish(MPI_Comm comm, int rc)
+{
+  if (rc != MPI_SUCCESS)
+    PMPI_Comm_call_errhandler(comm, rc);
+  return rc;
+}
+
+NSMPI_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+  const NsmpiState *s = nsmpi_state();
+  NsmpiComm *c = NULL;
+  int in_place = sendbuf == MPI_IN_PLACE, ok_r = 0, ok_s = 1;
+  size_t bytes = nsmpi_bytes(recvcount, recvtype, &ok_r);
+  size_t send_bytes = in_place ? bytes : nsmpi_bytes(sendcount, sendtype, &ok_s);
+  int t = choose(s, comm, &c, NSR_ALLTOALL, bytes, ok_r && ok_s && send_bytes == bytes, -1);
+  if (t < 0)
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+
+  int p = c->size, rc = MPI_SUCCESS;
+  const void *send = sendbuf;
+  void *send_copy = NULL, *recv = recvbuf, *recv_copy = NULL;
+  if (in_place) { /* the send data are the receive buffer's: copied before it is overwritten */
+    send = send_copy = scratch(bytes * (size_t)p);
+    rc = nsmpi_pack_blocks(recvbuf, 0, p, recvcount, recvtype, send_copy, bytes, comm);
+  } else if (!nsmpi_contiguous(sendtype)) {
+    send = send_copy = scratch(bytes * (size_t)p);
+    rc = nsmpi_pack_blocks(sendbuf, 0, p, sendcount, sendtype, send_copy, bytes, comm);
+  }
+  if (!nsmpi_contiguous(recvtype))
+    recv = recv_copy = scratch(bytes * (size_t)p);
+  if (rc == MPI_SUCCESS)
+    rc = nsr_routine_run(s->routine[t], send, recv, bytes, c->machine_of_rank[t], comm);
+  if (rc == MPI_SUCCESS && recv_copy != NULL)
+    rc = nsmpi_unpack_blocks(recv_copy, bytes, recvbuf, 0, p, recvcount, recvtype, comm);
+  free(send_copy);
+  free(recv_copy);
+  return finish(comm, rc);
+}
+
+NSMPI_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+  const NsmpiState *s = nsmpi_state();
+  NsmpiComm *c = NULL;
+  int in_place = sendbuf == MPI_IN_PLACE, ok_r = 0, ok_s = 1;
+  size_t bytes = nsmpi_bytes(recvcount, recvtype, &ok_r);
+  size_t send_bytes = in_place ? bytes : nsmpi_bytes(sendcount, sendtype, &ok_s);
+  int t = choose(s, comm, &c, NSR_ALLGATHER, bytes, ok_r && ok_s && send_bytes == bytes, -1);
+  if (t < 0)
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+
+  int p = c->size, rc = MPI_SUCCESS;
+  const void *send = sendbuf;
+  void *send_copy = NULL, *recv = recvbuf, *recv_copy = NULL;
+  if (in_place) { /* this rank's block already sits at its place in the receive buffer */
+    send = send_copy = scratch(bytes);
+    rc = nsmpi_pack_blocks(recvbuf, c->rank, 1, recvcount, recvtype, send_copy, bytes, comm);
+  } else if (!nsmpi_contiguous(sendtype)) {
+    send = send_copy = scratch(bytes);
+    rc = nsmpi_pack_blocks(sendbuf, 0, 1, sendcount, sendtype, send_copy, bytes, comm);
+  }
+  if (!nsmpi_contiguous(recvtype))
+    recv = recv_copy = scratch(bytes * (size_t)p);
+  if (rc == MPI_SUCCESS)
+    rc = nsr_routine_run(s->routine[t], send, recv, bytes, c->machine_of_rank[t], comm);
+  if (rc == MPI_SUCCESS && recv_copy != NULL)
+    rc = nsmpi_unpack_blocks(recv_copy, bytes, recvbuf, 0, p, recvcount, recvtype, comm);
+  free(send_copy);
+  free(recv_copy);
+  return finish(comm, rc);
+}
+
+NSMPI_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+  const NsmpiState *s = nsmpi_state();
+  NsmpiComm *c = NULL;
+  int ok = 0;
+  size_t bytes = nsmpi_bytes(count, datatype, &ok);
+  int t = choose(s, comm, &c, NSR_BCAST, bytes, ok, root);
+  if (t < 0)
+    return PMPI_Bcast(buffer, count, datatype, root, comm);
+
+  int rc = MPI_SUCCESS;
+  void *data = buffer, *copy = NULL;
+  if (!nsmpi_contiguous(datatype)) {
+    data = copy = scratch(bytes);
+    if (c->rank == root)
+      rc = nsmpi_pack_blocks(buffer, 0, 1, count, datatype, copy, bytes, comm);
+  }
+  if (rc == MPI_SUCCESS)
+    rc = nsr_routine_run(s->routine[t], data, data, bytes, c->machine_of_rank[t], comm);
+  if (rc == MPI_SUCCESS && copy != NULL && c->rank != root)
+    rc = nsmpi_unpack_blocks(copy, bytes, buffer, 0, 1, count, datatype, comm);
+  free(copy);
+  return finish(comm, rc);
+}
