@@ -75,6 +75,31 @@ double ns_collective_bound(const NsTopology *topo, const NsSchedule *s, uint64_t
   return ns_collective_bound_routed(topo, s, msize, NULL);
 }
 
+/**
+ * \function ns_collective_bound_routed
+ * \brief The lower bound of a schedule's collective, with its route table already resolved.
+ *
+ * The choice of ns_collective_bound(): over all the topology's machines, the all-to-all's
+ * bandwidth-weighted bottleneck bound, the all-gather's (P−1)·msize/B, the bcast's T(msize)
+ * from the root to the farthest machine (when msize is the schedule's own); otherwise (a
+ * subset of the machines, resized chunks, a bcast bound that cannot be computed) the largest
+ * bytes·8/bandwidth over the directed edges the schedule itself uses. Only that last case
+ * routes the schedule.
+ *
+ * \param topo A finalized topology.
+ * \param s The schedule (its collective, machines, root and segments).
+ * \param msize The bytes per chunk it is measured with.
+ * \param router The schedule's route table (ns_router_for()); NULL, or one built for another
+ *        topology or schedule (ns_router_fits() FALSE): the routes are resolved here when needed.
+ * \return Seconds.
+ * \errors none (the per-edge case assumes machines and routes already checked: when they do not
+ *        resolve, no edge is counted).
+ * \complexity that of the collective's bound (ns_a2a_bound(), ns_allgather_lower_bound(),
+ *        ns_bcast_bound()); per edge O(Σ route lengths + |E|), plus O(Σ route lengths · degree)
+ *        to resolve the routes when `router` does not fit.
+ * \source docs/architecture.md, "Two lower bounds"; dissertation §3.3.1 (all-gather), §3.4.1
+ *        (bcast); Faraj and Yuan §3 (all-to-all).
+ */
 double ns_collective_bound_routed(const NsTopology *topo, const NsSchedule *s, uint64_t msize,
                                   const NsRouter *router)
 {

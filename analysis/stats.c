@@ -110,6 +110,20 @@ double ns_quantile_sorted(const double *sorted, gsize n, double q)
   return sorted[lo] + (h - (double)lo) * (sorted[lo + 1] - sorted[lo]);
 }
 
+/**
+ * \function ns_median_sorted
+ * \brief The median of sorted values: the middle one, or the mean of the two middle ones.
+ *
+ * The type-7 median up to rounding ((a + b) / 2 rather than a + (b − a) / 2), computed as
+ * every row and `simulate --runs` always have been.
+ *
+ * \param sorted The values, sorted ascending (e.g. the completion times of repeated runs).
+ * \param n How many; at least 1 (n = 0 reads outside the array).
+ * \return The median.
+ * \errors none.
+ * \complexity O(1).
+ * \source Hyndman and Fan (1996), type 7; docs/simulator.md, "Variance: --runs N".
+ */
 double ns_median_sorted(const double *sorted, gsize n)
 {
   return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;

@@ -9,7 +9,7 @@
 #include "platforms/model/error.h"
 #include "platforms/gen/shapes.h"
 #include "sched/planners/registry.h"
-#include "sched/planners/select/selector.h"
+#include "sched/planners/select/selector_internal.h"
 #include "sched/verify/verify.h"
 #include "tests/testutil.h"
 #include <string.h>

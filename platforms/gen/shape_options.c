@@ -50,8 +50,29 @@ static const NsShapeOptionInfo option_table[] = {
   { NULL, NULL, NULL },
 };
 
+/**
+ * \function ns_shape_option_table
+ * \brief The link and node options every generator takes: key, value form, meaning.
+ *
+ * The one table shapes.c and gtitm.c read and help texts list: bandwidth, uplink, latency,
+ * forwarding, ports.
+ *
+ * \return A static array, ended by a row whose key is NULL.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/topology-format.md, "Generated topologies".
+ */
 const NsShapeOptionInfo *ns_shape_option_table(void) { return option_table; }
 
+/**
+ * \function ns_shape_option_keys
+ * \brief The table's keys, joined: "bandwidth, uplink, latency, forwarding, ports".
+ *
+ * \return A static string (built once, thread-safe; not to be freed).
+ * \errors none.
+ * \complexity O(1) after the first call, O(table) for it.
+ * \source docs/topology-format.md, "Generated topologies".
+ */
 const char *ns_shape_option_keys(void)
 {
   static gsize once = 0;
@@ -66,6 +87,23 @@ const char *ns_shape_option_keys(void)
   return keys;
 }
 
+/**
+ * \function ns_shape_option_set
+ * \brief Sets one generator option (a key of ns_shape_option_table()) from its text.
+ *
+ * \param o The options to change (only the key's fields; ports= zeroes k_ports even for a bad
+ *        value).
+ * \param key The option's key, e.g. "bandwidth".
+ * \param value Its value: a bandwidth ("1Gbps"), a time ("5us"), store-and-forward or
+ *        cut-through, or a port model (ns_port_kind_parse()).
+ * \param known Receives FALSE for a key not in the table, else TRUE.
+ * \param why When the key is known and the value bad: a static explanation of a good value
+ *        (it may also be set on success; untouched for an unknown key).
+ * \return TRUE when the option is set.
+ * \errors FALSE with *known and *why; no GError.
+ * \complexity O(length of value).
+ * \source docs/topology-format.md, "Generated topologies".
+ */
 gboolean ns_shape_option_set(NsShapeOptions *o, const char *key, const char *value,
                              gboolean *known, const char **why)
 {
@@ -88,6 +126,23 @@ gboolean ns_shape_option_set(NsShapeOptions *o, const char *key, const char *val
   return FALSE;
 }
 
+/**
+ * \function ns_shape_parse_int
+ * \brief The integer of a generator argument, from lo to hi: the generators' one integer reader.
+ *
+ * Decimal digits after an optional sign, and nothing after them. It reads with
+ * g_ascii_strtoll(): leading white space is skipped (a specification never holds any:
+ * ns_shape_spec_check()), and a number beyond 64 bits saturates to G_MININT64 or G_MAXINT64
+ * before the range check.
+ *
+ * \param text The argument.
+ * \param lo, hi The inclusive range.
+ * \param out Receives the value (untouched on failure).
+ * \return FALSE for text that is not such a number or is outside lo..hi.
+ * \errors FALSE; no GError (the caller names the argument).
+ * \complexity O(length of text).
+ * \source docs/topology-format.md, "Generated topologies".
+ */
 gboolean ns_shape_parse_int(const char *text, gint64 lo, gint64 hi, gint64 *out)
 {
   char *end = NULL;

@@ -5,11 +5,32 @@
 #include "platforms/model/error.h"
 #include "platforms/routing/spanning.h"
 
+/**
+ * \function ns_topology_spec_is_generator
+ * \brief Whether a topology's name is a generator (gen:SPEC), not a file.
+ *
+ * \param spec What names the topology.
+ * \return TRUE when it starts with "gen:".
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/topology-format.md, "Generated topologies"; docs/scenarios.md (file = ...).
+ */
 gboolean ns_topology_spec_is_generator(const char *spec)
 {
   return g_str_has_prefix(spec, "gen:");
 }
 
+/**
+ * \function ns_topology_spec_resolve
+ * \brief A topology's name as written in a file of a directory: a relative FILE joined to it.
+ *
+ * \param spec What names the topology (FILE or gen:SPEC).
+ * \param dir The directory of the file that names it (a scenario's).
+ * \return gen:SPEC and absolute paths unchanged, else dir/FILE; newly allocated (g_free).
+ * \errors none.
+ * \complexity O(length of spec + length of dir).
+ * \source docs/scenarios.md ("relative to this file, or gen:SPEC").
+ */
 char *ns_topology_spec_resolve(const char *spec, const char *dir)
 {
   if (ns_topology_spec_is_generator(spec) || g_path_is_absolute(spec))
@@ -28,6 +49,31 @@ static NsTopology *load_graph(const char *spec, const NsTopologySpecOptions *o,
   return ns_topology_load_with(spec, &read, o->warn, o->warn_data, error);
 }
 
+/**
+ * \function ns_topology_from_spec
+ * \brief The finalized topology a name means: a FILE in a format, or gen:SPEC, and a spanning tree.
+ *
+ * The same for -T (with -f and --spanning), a scenario's [topology NAME] and a sweep over
+ * files. The spanning method is checked before anything is read or generated; the format
+ * applies to files only.
+ *
+ * \param spec FILE or gen:SPEC (NULL: an error).
+ * \param options The format (NULL: guessed from the file's name and contents), the spanning tree
+ *        (NULL: the graph itself) and the readers' warning function; NULL: all of these unset.
+ * \param error Set on failure (see errors).
+ * \return The topology (ns_topology_free() it), or NULL.
+ * \errors NS_ERROR_INPUT "no topology given" for a NULL spec, "format 'TEXT': ..." for a bad
+ *        format, "--spanning TEXT: ..." or "--spanning: ..." for a bad spanning method or an
+ *        unknown root, "the METHOD spanning tree of SOURCE cannot carry tree routing (...)" when
+ *        the tree leaves a machine with several links, "FILE: topology larger than the N MiB
+ *        limit", "FILE:LINE: what is wrong" from the readers, "gen:SPEC: what is wrong" from the
+ *        generators; NS_ERROR_IO when the file cannot be read; NS_ERROR_UNSUPPORTED for a format
+ *        without a reader (ns_topology_load_limited()).
+ * \complexity that of the reader or the generator, plus ns_topology_spanning_tree()'s
+ *        O(|V| + |E|) (kruskal O(|E| log |E|)) for a spanning tree.
+ * \source docs/topology-format.md; docs/scenarios.md; docs/security.md (one meaning of FILE,
+ *        -f, gen:SPEC and --spanning).
+ */
 NsTopology *ns_topology_from_spec(const char *spec, const NsTopologySpecOptions *options,
                                   GError **error)
 {

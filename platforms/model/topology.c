@@ -992,8 +992,29 @@ static const char *const forwarding_names[] = {
   [NS_FORWARD_STORE_AND_FORWARD] = "store-and-forward", [NS_FORWARD_CUT_THROUGH] = "cut-through",
 };
 
+/**
+ * \function ns_forwarding_name
+ * \brief A switch's forwarding mode's name: "store-and-forward" or "cut-through".
+ *
+ * \param f The mode (a value of NsForwarding).
+ * \return A static string, the one spelling of every reader, writer and generator option.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/topology-format.md, "Attributes and values" (forwarding).
+ */
 const char *ns_forwarding_name(NsForwarding f) { return forwarding_names[f]; }
 
+/**
+ * \function ns_forwarding_parse
+ * \brief A switch's forwarding mode from its name.
+ *
+ * \param name "store-and-forward" or "cut-through" (exactly; NULL is refused).
+ * \param f Receives the mode (untouched on failure).
+ * \return FALSE for any other name.
+ * \errors none.
+ * \complexity O(length of name).
+ * \source docs/topology-format.md, "Attributes and values" (forwarding).
+ */
 gboolean ns_forwarding_parse(const char *name, NsForwarding *f)
 {
   int i = name_index(forwarding_names, G_N_ELEMENTS(forwarding_names), name);
@@ -1006,8 +1027,29 @@ static const char *const buffering_names[] = {
   [NS_BUFFER_OUTPUT] = "output", [NS_BUFFER_INPUT] = "input", [NS_BUFFER_SHARED] = "shared",
 };
 
+/**
+ * \function ns_buffering_name
+ * \brief A switch's buffering scheme's name: "output", "input" or "shared".
+ *
+ * \param b The scheme (a value of NsBuffering).
+ * \return A static string.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/topology-format.md, "Attributes and values" (buffering).
+ */
 const char *ns_buffering_name(NsBuffering b) { return buffering_names[b]; }
 
+/**
+ * \function ns_buffering_parse
+ * \brief A switch's buffering scheme from its name.
+ *
+ * \param name "output", "input" or "shared" (exactly; NULL is refused).
+ * \param b Receives the scheme (untouched on failure).
+ * \return FALSE for any other name.
+ * \errors none.
+ * \complexity O(length of name).
+ * \source docs/topology-format.md, "Attributes and values" (buffering).
+ */
 gboolean ns_buffering_parse(const char *name, NsBuffering *b)
 {
   int i = name_index(buffering_names, G_N_ELEMENTS(buffering_names), name);
@@ -1093,6 +1135,17 @@ gboolean ns_port_kind_parse(const char *text, NsPortKind *kind, int *k)
   return TRUE;
 }
 
+/**
+ * \function ns_port_kind_to_string
+ * \brief A machine's port model as ns_port_kind_parse() reads it: "one", "all" or K.
+ *
+ * \param kind The port model.
+ * \param k The number of ports, for NS_PORTS_K (ignored otherwise).
+ * \return A newly allocated string (g_free), or NULL for NS_PORTS_DEFAULT (nothing written).
+ * \errors none.
+ * \complexity O(1).
+ * \source Liu Gang et al. §II (port models); docs/topology-format.md.
+ */
 char *ns_port_kind_to_string(NsPortKind kind, int k)
 {
   switch (kind) {

@@ -22,6 +22,17 @@ static const char *const method_names[] = {
  */
 const char *ns_span_method_name(NsSpanMethod m) { return method_names[m]; }
 
+/**
+ * \function ns_span_method_parse
+ * \brief A spanning-tree method from its name.
+ *
+ * \param name "bfs", "dfs", "kruskal" (or the dissertation's "random"), "uniform".
+ * \param m Receives the method (untouched on failure).
+ * \return FALSE for any other name.
+ * \errors none.
+ * \complexity O(length of name).
+ * \source dissertation §3.3.3 (random trees); docs/topology-format.md (spanning trees).
+ */
 gboolean ns_span_method_parse(const char *name, NsSpanMethod *m)
 {
   for (gsize i = 0; i < G_N_ELEMENTS(method_names); i++)
@@ -247,6 +258,34 @@ static gboolean ns_i_igraph_walk_tree(int n, const int *ends, int m, int root, g
   return ok;
 }
 
+/**
+ * \function ns_spanning_tree_edges
+ * \brief The edges of a spanning tree of an undirected edge list: netsched's one implementation.
+ *
+ * One entry point, the algorithm a parameter (igraph_minimum_spanning_tree() is the model):
+ * bfs and dfs keep the edge to each vertex's parent in a breadth- or depth-first search from
+ * `root` (igraph; the lowest-numbered edge of a parallel pair); kruskal keeps edges in a random
+ * order (a Fisher–Yates shuffle drawn from `rng`) unless they close a cycle; uniform draws a
+ * uniform spanning tree from `root` as `walk` says. Only the vertices reached from `root` (bfs,
+ * dfs, igraph's walk) or the components (kruskal) are spanned on a disconnected graph; Wilson's
+ * walk needs a connected graph.
+ *
+ * \param n The number of vertices.
+ * \param ends Edge i joins ends[2i] and ends[2i+1] (2m entries).
+ * \param m The number of edges.
+ * \param method NS_SPAN_BFS, NS_SPAN_DFS, NS_SPAN_KRUSKAL or NS_SPAN_UNIFORM.
+ * \param root The start vertex of bfs, dfs and uniform (unused by kruskal).
+ * \param rng The random generator of kruskal and of NS_SPAN_WALK_WILSON; must be
+ *        igraph_rng_default() for a uniform tree by NS_SPAN_WALK_IGRAPH (unused by bfs, dfs).
+ * \param walk How a uniform tree is drawn (unused by the other methods).
+ * \param keep The caller's array of m, zeroed: keep[i] is set for each edge of the tree.
+ * \return The number of edges kept (n − 1 when the graph is connected), or -1 when igraph fails
+ *        (or, with a g_return_val_if_fail() warning, for NS_SPAN_WALK_IGRAPH with another rng).
+ * \errors -1; no GError.
+ * \complexity O(n + m) (kruskal O(m α(n)); the uniform walks their cover time).
+ * \source dissertation §3.3.3 (random trees); Wilson, STOC 1996 (NS_SPAN_WALK_WILSON);
+ *        igraph's spanning trees; docs/security.md (one spanning-tree implementation).
+ */
 int ns_spanning_tree_edges(int n, const int *ends, int m, NsSpanMethod method, int root,
                            struct igraph_rng_t *rng, NsSpanWalk walk, gboolean *keep)
 {

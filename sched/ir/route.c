@@ -204,6 +204,23 @@ int ns_router_route(const NsRouter *r, uint64_t t, int *edges)
  */
 int ns_router_max_len(const NsRouter *r) { return MAX(r->max_len, 1); }
 
+/**
+ * \function ns_router_for
+ * \brief The route table of a schedule on a topology, with its own machine map.
+ *
+ * The one route table of a (topology, schedule) that its consumers share: the verifier
+ * (NsVerifyOptions.router), the sync sets, the bounds, the simulator and its link analysis.
+ * The machine map (ns_schedule_machine_nodes()) is owned by the router and freed with it.
+ *
+ * \param topo A finalized topology.
+ * \param s The schedule.
+ * \param error Set on failure (see errors).
+ * \return The router (ns_router_free() it), or NULL.
+ * \errors NS_ERROR_INPUT "schedule machine 'x' is not a machine of topology T" from the machine
+ *        map, or "transfer #T: route ...: what is wrong" from ns_router_new().
+ * \complexity O(|M|) for the machine map plus O(Σ route lengths · degree) (ns_router_new()).
+ * \source docs/schedule-format.md (routes); docs/architecture.md, "Routing is an object".
+ */
 NsRouter *ns_router_for(const NsTopology *topo, const NsSchedule *s, GError **error)
 {
   int *node = ns_schedule_machine_nodes(topo, s, error);
@@ -215,6 +232,22 @@ NsRouter *ns_router_for(const NsTopology *topo, const NsSchedule *s, GError **er
   return r;
 }
 
+/**
+ * \function ns_router_fits
+ * \brief Whether a router was built for this topology and this schedule's transfers.
+ *
+ * TRUE for the schedule's own router and for a copy of its header that shares its transfers,
+ * routes and machines (the simulator's copy with its own sync edges): pointers are compared,
+ * not contents.
+ *
+ * \param r The router (NULL: FALSE).
+ * \param topo The topology.
+ * \param s The schedule.
+ * \return TRUE when `r` can route `s` on `topo`.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md (routes).
+ */
 gboolean ns_router_fits(const NsRouter *r, const NsTopology *topo, const NsSchedule *s)
 {
   return r != NULL && r->topo == topo && r->s->transfers == s->transfers &&

@@ -88,6 +88,17 @@ const char *ns_execution_name(NsExecution e)
   return e == NS_EXEC_POSTED ? "posted" : "phased";
 }
 
+/**
+ * \function ns_execution_parse
+ * \brief An execution from its name.
+ *
+ * \param name "phased" or "posted" (exactly; not NULL).
+ * \param e Receives the execution (untouched on failure).
+ * \return FALSE for any other name.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md, "Execution modes".
+ */
 gboolean ns_execution_parse(const char *name, NsExecution *e)
 {
   for (NsExecution x = NS_EXEC_PHASED; x <= NS_EXEC_POSTED; x++)

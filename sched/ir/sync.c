@@ -515,6 +515,31 @@ gboolean ns_sync_check(const NsTopology *topo, const NsSchedule *s, const NsSync
   return ns_sync_check_routed(topo, s, NULL, scheme, unordered, first_u, first_v, error);
 }
 
+/**
+ * \function ns_sync_check_routed
+ * \brief ns_sync_check() with the schedule's route table already resolved.
+ *
+ * Checks that program order plus s->sync order every pair of contending transfers the scheme
+ * separates. A scheme without pair-wise syncs, or a posted schedule, has nothing to check:
+ * TRUE with *unordered = 0.
+ *
+ * \param topo A finalized topology.
+ * \param s The schedule.
+ * \param router The schedule's route table (ns_router_for()); NULL, or one that does not fit the
+ *        schedule (ns_router_fits()): resolved again here.
+ * \param scheme The scheme.
+ * \param unordered Receives the number of required orderings that do not hold (counted between
+ *        consecutive users of each directed edge).
+ * \param first_u Receives the first such pair's earlier transfer (untouched when there is none).
+ * \param first_v Receives its later transfer (likewise).
+ * \param error Set on failure (see errors).
+ * \return FALSE on error.
+ * \errors NS_ERROR_INPUT when the schedule cannot be routed on the topology (its machine map or
+ *        its own routes: ns_router_for()).
+ * \complexity O(candidates × window) (unbounded search), plus the routing when `router` does
+ *        not fit.
+ * \source dissertation §3.2.3.2 (pair-wise synchronisation); docs/simulator.md.
+ */
 gboolean ns_sync_check_routed(const NsTopology *topo, const NsSchedule *s,
                               const NsRouter *router, const NsSyncScheme *scheme,
                               uint64_t *unordered, uint32_t *first_u, uint32_t *first_v,
@@ -575,6 +600,32 @@ gboolean ns_schedule_compute_sync(const NsTopology *topo, NsSchedule *s,
   return ns_schedule_compute_sync_routed(topo, s, NULL, scheme, stats, error);
 }
 
+/**
+ * \function ns_schedule_compute_sync_routed
+ * \brief ns_schedule_compute_sync() with the schedule's route table already resolved.
+ *
+ * The pair-wise synchronisation set of dissertation §3.2.3.2: candidates between consecutive
+ * users of each directed edge, those implied by program order dropped, then a bounded
+ * transitive reduction. s->sync is emptied and s->sync_scheme set first (also when it then
+ * fails); a scheme without pair-wise syncs stops there.
+ *
+ * \param topo A finalized topology.
+ * \param s The schedule; s->sync is replaced and s->sync_scheme set.
+ * \param router The schedule's route table (ns_router_for()); NULL, or one that does not fit the
+ *        schedule (ns_router_fits()): resolved again here.
+ * \param scheme The scheme.
+ * \param stats Receives the candidates, implied, redundant, kept and undecided counts (may be
+ *        NULL).
+ * \param error Set on failure (see errors).
+ * \return FALSE on error.
+ * \errors NS_ERROR_INPUT "pair-wise synchronisation needs a phased schedule (C/A is posted)" for
+ *        a posted schedule under a pair-wise scheme; NS_ERROR_INPUT from ns_router_for() when the
+ *        schedule cannot be routed on the topology.
+ * \complexity O(Σ routes · log) for the candidates and program order, plus O(budget) per
+ *        candidate whose phases are more than one apart (the transitive reduction keeps an edge
+ *        when undecided), plus the routing when `router` does not fit.
+ * \source dissertation §3.2.3.2 (pair-wise synchronisation); docs/simulator.md.
+ */
 gboolean ns_schedule_compute_sync_routed(const NsTopology *topo, NsSchedule *s,
                                          const NsRouter *router, const NsSyncScheme *scheme,
                                          NsSyncStats *stats, GError **error)

@@ -11,7 +11,7 @@
  * 8), but the JSON compares with `<=` where MPICH 3.x's bcast used `<`.
  * Thakur, Rabenseifner & Gropp, IJHPCA 2005, §4 describe the algorithms.
  */
-#include "sched/planners/select/selector.h"
+#include "sched/planners/select/selector_internal.h"
 
 /* NS_SEL_ROW with the shape of p first. */
 #define ROW(pf, pb, shape_, sf, sb, lib, coll, ident, name, ...)                              \

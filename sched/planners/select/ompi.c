@@ -17,7 +17,7 @@
  * other (dsize·scount: per destination, per block), bcast the whole
  * message — netsched's msize in each case.
  */
-#include "sched/planners/select/selector.h"
+#include "sched/planners/select/selector_internal.h"
 
 #define ROW NS_SEL_ROW
 

@@ -9,7 +9,7 @@
  * followed it until Open MPI 4.1.4 (ompi.c); the results under results/
  * made before that name these choices "ompi(...)".
  */
-#include "sched/planners/select/selector.h"
+#include "sched/planners/select/selector_internal.h"
 
 #define ROW NS_SEL_ROW
 

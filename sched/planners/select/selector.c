@@ -1,5 +1,5 @@
 /* netsched — the one chooser over the MPI libraries' decision tables. */
-#include "sched/planners/select/selector.h"
+#include "sched/planners/select/selector_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/model/units.h"
 
