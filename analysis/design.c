@@ -1,5 +1,6 @@
 /* netsched — the design study engine (see design_internal.h): runs every row, then
  * has the cells summarised (design_cells.c) and written (design_report.c). */
+#include "analysis/design_internal.h"
 #include "analysis/design_study_internal.h"
 #include "analysis/csv_internal.h"
 #include "analysis/pool_internal.h"

@@ -1,5 +1,5 @@
 /* netsched — hardware counts and prices of a design (see design_internal.h). */
-#include "analysis/design_internal.h"
+#include "analysis/design_cost_internal.h"
 #include "analysis/keyfile_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/model/units.h"

@@ -46,69 +46,8 @@
 #ifndef NETSCHED_DESIGN_H
 #define NETSCHED_DESIGN_H
 
-#include "analysis/experiment_internal.h"
-#include <stdio.h>
-
-/* Relative gap under which a fluid model's times count as tied. */
-#define NS_DESIGN_FLUID_TIE 0.01
-
-/* Prices for the cost column (design_cost.c). */
-typedef struct NsPrices NsPrices;
-
-typedef struct {
-  char *name;          /* [A-Za-z0-9][A-Za-z0-9._-]*: used in paths and plots */
-  char *description;   /* one line for people (may be NULL) */
-  NsTopology *topo;    /* loaded by the caller, not owned */
-  char *versus;        /* the design this one changes one part of (NULL: none) */
-  char *change;        /* what changed ("10 Gbit/s uplinks"; NULL: "vs VERSUS") */
-  guint64 model_mask;  /* bit m: run model m on this design (0: every model) */
-  const NsPrices *prices; /* this design's prices (NULL: the study's), not owned */
-} NsDesign;
-
-/* TRUE when design d runs model m. */
-static inline gboolean ns_design_runs_model(const NsDesign *d, int m)
-{
-  return d->model_mask == 0 || (d->model_mask >> m & 1) != 0;
-}
-
-typedef struct {
-  NsCollective collective;
-  GArray *variants;    /* NsVariant, MPI selectors included */
-  char *root;          /* bcast root machine name (NULL: the first machine) */
-  uint64_t segment;    /* bcast segment bytes (0: whole message) */
-} NsDesignCollective;
-
-typedef struct {
-  char *name;            /* "ideal", "packet", ... */
-  gboolean fluid;        /* cannot separate contention-free schedules */
-  char *settings;        /* for the config digest */
-  void *measure_data;    /* passed to the measure function */
-} NsDesignModel;
-
-typedef struct {
-  const NsDesign *designs;
-  int n_designs;
-  const NsDesignCollective *collectives;
-  int n_collectives;
-  const GArray *sizes;             /* uint64_t */
-  const NsDesignModel *models;
-  int n_models;                    /* at most 64 */
-  NsMeasureFunc measure;
-  const NsPrices *prices;          /* NULL: no cost column (then no design has prices) */
-  const char *outdir;
-  gboolean one_collective_layout;  /* runs in OUTDIR/DESIGN-MODEL (else -COLLECTIVE appended) */
-  gboolean retry_failed;           /* rows whose last attempt failed run again */
-  gboolean restart;                /* start every run's rows over (--overwrite); default: keep
-                                      the rows there (the caller applied
-                                      analysis/outdir_internal.h) */
-  NsProgress *progress;            /* told of every row (NULL: none) */
-  int jobs;                        /* runs (collective x design x model) at once in worker
-                                      processes (analysis/pool_internal.h); <= 1: one at a time */
-  FILE *out;                       /* the run's log and the report (NULL: quiet) */
-  NsWarnFunc warn;                 /* told of a plot not drawn, a row cut short (NULL: nobody) */
-  NsWarnFunc note;                 /* told of a compare.csv upgraded to the current format */
-  void *warn_data;                 /* passed to both */
-} NsDesignSpec;
+#include "analysis/design_cost_internal.h"
+#include "analysis/design_types_internal.h"
 
 /*
  * ns_design_study — runs the study described by `spec` and writes the
@@ -135,47 +74,5 @@ gboolean ns_design_study(const NsDesignSpec *spec, GError **error);
 /* A design name fit for paths and plots: 1–64 of [A-Za-z0-9._-], not
  * starting with '.' or '-'. */
 gboolean ns_design_name_valid(const char *name);
-
-/* ---- hardware and cost (design_cost.c) ---- */
-
-typedef struct {
-  int switches;
-  int cables;          /* links */
-  int switch_ports;    /* link ends at switches */
-  int nic_ports;       /* link ends at machines */
-} NsHardware;
-
-/* Counts the hardware of `topo`. O(links). */
-void ns_design_hardware(const NsTopology *topo, NsHardware *hw);
-
-/*
- * ns_prices_load — a price file (strict key file, analysis/keyfile_internal.h):
- *
- *   [prices]
- *   currency    = EUR                       (text, default "")
- *   switch      = 1500                      per switch, or by its ports in use:
- *   switch      = 8:200, 48:2500, 128:15000 PORTS:PRICE, the smallest chassis
- *                                           with at least the switch's ports
- *   switch-port = 1Gbps:40, 10Gbps:300      per switch port, by link speed
- *   nic-port    = 1Gbps:30, 10Gbps:250      per machine port, by link speed
- *   cable       = 1Gbps:5, 10Gbps:60        per link, by link speed
- *
- * Every key is optional (a missing one costs nothing); a speed a design
- * uses but a listed key does not price, or a switch with more ports than
- * the largest chassis, is an error of ns_design_cost.
- * NULL with NS_ERROR_INPUT (`file:line: ...`) or NS_ERROR_IO. O(size).
- */
-NsPrices *ns_prices_load(const char *path, GError **error);
-/* The prices of `base` (may be NULL) with the keys that `path` gives
- * replacing base's, key by key: one design's prices over the study's. */
-NsPrices *ns_prices_load_over(const NsPrices *base, const char *path, GError **error);
-void ns_prices_free(NsPrices *p);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsPrices, ns_prices_free)
-const char *ns_prices_currency(const NsPrices *p);
-
-/* The price of `topo`'s hardware. FALSE with NS_ERROR_INPUT naming the
- * speed that has no price. O(links · prices). */
-gboolean ns_design_cost(const NsPrices *p, const NsTopology *topo, double *cost,
-                        GError **error);
 
 #endif

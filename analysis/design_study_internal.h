@@ -4,7 +4,8 @@
 #ifndef NETSCHED_DESIGN_PRIVATE_H
 #define NETSCHED_DESIGN_PRIVATE_H
 
-#include "analysis/design_internal.h"
+#include "analysis/design_cost_internal.h"
+#include "analysis/design_types_internal.h"
 
 /* A row of one run, as the compare engine reported it. */
 typedef struct {

@@ -36,7 +36,7 @@
 #include "sim/export_trace.h"
 #include "platforms/model/error.h"
 #include "platforms/io/output_file_internal.h"
-#include "sim/smpi_baseline.h"
+#include "sim/smpi_files.h"
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>

@@ -45,15 +45,4 @@ gboolean ns_smpi_baseline_measure(const NsTopology *topo, NsCollective c, const 
                                   uint64_t msize, int root, const NsSimOptions *opt,
                                   double *completion, GError **error);
 
-/* The files smpirun reads, written into `dir` (each through a temporary
- * file renamed into place): NAME, the SimGrid platform of `topo` with
- * `exp`; NAME, a hostfile naming `hosts[0 .. n)` in rank order.
- * NS_ERROR_UNSUPPORTED for a host name a hostfile cannot hold (':',
- * blanks, control characters), NS_ERROR_IO naming the file. Shared with
- * the trace export (sim/export_trace.h). */
-gboolean ns_smpi_write_platform(const char *dir, const char *name, const NsTopology *topo,
-                                const NsSimGridExport *exp, GError **error);
-gboolean ns_smpi_write_hostfile(const char *dir, const char *name, const char *const *hosts,
-                                int n, GError **error);
-
 #endif
