@@ -172,3 +172,35 @@ gboolean ns_allgather_bound(const NsTopology *topo, uint64_t msize, uint64_t pkt
     *times[i] = *paths[i] < 0 ? -1 : ns_allgather_ring_time(topo, msize, *paths[i], pkt);
   return out->lr3_path >= 0;
 }
+
+/**
+ * \function ns_allgather_bounds
+ * \brief The all-gather bound and ring estimates on any topology.
+ *
+ * On a switch tree the figures of ns_allgather_bound(); on any other
+ * fabric the bound (P−1)·msize/B alone, the rings marked −1.
+ *
+ * \param topo A finalized topology.
+ * \param msize Bytes per machine.
+ * \param pkt Packet bytes for the store-and-forward estimates.
+ * \param out Filled in every case.
+ * \return FALSE when the rings do not apply (not a tree) or LR3 refused the tree.
+ * \errors NS_ERROR_UNSUPPORTED: not a switch tree ("logical rings need a tree
+ *         topology (--spanning METHOD)"), or LR3's refusal.
+ * \complexity that of ns_allgather_bound() on trees, O(|V| + |E|) otherwise.
+ * \source dissertation §3.3.1.1 (the bound), §3.3.2 (the rings).
+ */
+gboolean ns_allgather_bounds(const NsTopology *topo, uint64_t msize, uint64_t pkt,
+                             NsAllgatherBound *out, GError **error)
+{
+  *out = (NsAllgatherBound){ .n_machines = ns_topology_n_machines(topo), .lr1_path = -1,
+                             .lr2_path = -1, .lr3_path = -1 };
+  if (ns_topology_routing(topo) == NS_ROUTING_TREE)
+    return ns_allgather_bound(topo, msize, pkt, out, error);
+  out->bandwidth = ns_allgather_bandwidth(topo);
+  out->time_bound = ns_allgather_lower_bound(topo, msize);
+  out->lr1_time = out->lr2_time = out->lr3_time = -1;
+  ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                  "logical rings need a tree topology (--spanning METHOD)");
+  return FALSE;
+}

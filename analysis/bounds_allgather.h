@@ -62,4 +62,11 @@ typedef struct {
 gboolean ns_allgather_bound(const NsTopology *topo, uint64_t msize, uint64_t pkt,
                             NsAllgatherBound *out, GError **error);
 
+/* The all-gather figures of `bound -c allgather` on any topology: on a
+ * switch tree ns_allgather_bound's; elsewhere the bound only (rings −1)
+ * and FALSE with NS_ERROR_UNSUPPORTED, the logical rings needing the
+ * unique paths of tree routing. */
+gboolean ns_allgather_bounds(const NsTopology *topo, uint64_t msize, uint64_t pkt,
+                             NsAllgatherBound *out, GError **error);
+
 #endif

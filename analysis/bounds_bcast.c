@@ -331,3 +331,52 @@ gboolean ns_bcast_bound(const NsTopology *topo, const NsSchedule *s, NsBcastBoun
   g_free(node);
   return TRUE;
 }
+
+/**
+ * \function ns_bcast_estimates
+ * \brief Table 3.7's broadcast algorithms planned and estimated on a topology.
+ *
+ * linear-cf, binary-cf, binomial, flat and scatter-allgather, each planned
+ * with `params` (a planner that refuses the fabric gives its error) and
+ * estimated by ns_bcast_bound().
+ *
+ * \param topo A finalized topology; NULL: the algorithms' names only, none planned.
+ * \param params The message size, root, segment and arity to plan with.
+ * \param n Receives the number of entries.
+ * \return The entries, in that order (ns_bcast_estimates_free()).
+ * \errors none: each entry carries its own.
+ * \complexity the five planners' and O(Σ route lengths) per schedule.
+ * \source dissertation §3.4.1, Table 3.7.
+ */
+NsBcastEstimate *ns_bcast_estimates(const NsTopology *topo, const NsPlanParams *params, int *n)
+{
+  static const char *const algos[] = { "linear-cf", "binary-cf", "binomial", "flat",
+                                       "scatter-allgather" };
+  *n = (int)G_N_ELEMENTS(algos);
+  NsBcastEstimate *e = g_new0(NsBcastEstimate, *n);
+  for (int i = 0; i < *n; i++) {
+    e[i].algorithm = algos[i];
+    if (topo == NULL)
+      continue;
+    g_autoptr(NsSchedule) s = ns_plan(topo, NS_COLL_BCAST, algos[i], params, &e[i].error);
+    e[i].ok = s != NULL && ns_bcast_bound(topo, s, &e[i].bound, &e[i].error);
+  }
+  return e;
+}
+
+/**
+ * \function ns_bcast_estimates_free
+ * \brief Frees what ns_bcast_estimates() returned.
+ *
+ * \param e The entries (may be NULL).
+ * \param n Their number.
+ * \errors none.
+ * \complexity O(n).
+ * \source dissertation §3.4.1.
+ */
+void ns_bcast_estimates_free(NsBcastEstimate *e, int n)
+{
+  for (int i = 0; e != NULL && i < n; i++)
+    g_clear_error(&e[i].error);
+  g_free(e);
+}

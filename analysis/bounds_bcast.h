@@ -30,6 +30,7 @@
 
 #include "platforms/model/topology.h"
 #include "sched/ir/schedule.h"
+#include "sched/planners/registry.h"
 
 /* Height H (edges on the longest root-to-machine path) and largest number
  * of children D of the tree given by parent[0..n-1] (parent[root] = -1,
@@ -84,5 +85,21 @@ typedef struct {
  * Time O(Σ route lengths over the transfers); memory O(P). */
 gboolean ns_bcast_bound(const NsTopology *topo, const NsSchedule *s, NsBcastBound *out,
                         GError **error);
+
+/* One algorithm of Table 3.7 planned and estimated (ns_bcast_estimates). */
+typedef struct {
+  const char *algorithm;     /* static */
+  gboolean ok;               /* FALSE: `error` says why (the planner refused the fabric) */
+  NsBcastBound bound;        /* when ok */
+  GError *error;             /* when not ok */
+} NsBcastEstimate;
+
+/* The broadcast algorithms `bound -c bcast` sets side by side (Table 3.7:
+ * the contention-free trees and the classic ones), each planned with
+ * `params` and estimated (`topo` NULL: their names only); *n gets their
+ * number. Free with
+ * ns_bcast_estimates_free. */
+NsBcastEstimate *ns_bcast_estimates(const NsTopology *topo, const NsPlanParams *params, int *n);
+void ns_bcast_estimates_free(NsBcastEstimate *e, int n);
 
 #endif

@@ -142,17 +142,10 @@ static void json_head(JsonBuilder *j, const NsTopology *t, const char *collectiv
  * unique paths of tree routing). */
 static int allgather_bound(const NsTopology *t, uint64_t msize, gboolean json)
 {
-  NsAllgatherBound b = { .n_machines = ns_topology_n_machines(t), .lr1_path = -1,
-                         .lr2_path = -1, .lr3_path = -1 };
+  NsAllgatherBound b;
   GError *error = NULL;
   gboolean tree = ns_topology_routing(t) == NS_ROUTING_TREE;
-  if (tree) {
-    ns_allgather_bound(t, msize, NS_DEFAULT_PACKET, &b, &error);
-  } else {
-    b.bandwidth = ns_allgather_bandwidth(t);
-    b.time_bound = ns_allgather_lower_bound(t, msize);
-    b.lr1_time = b.lr2_time = b.lr3_time = -1;
-  }
+  ns_allgather_bounds(t, msize, NS_DEFAULT_PACKET, &b, &error);
   g_autofree char *th = tree ? ns_two_hop_describe(t, &b.two_hop) : NULL;
   const char *keys[] = { "lr1", "lr2", "lr3" };
   const char *names[] = { "LR1 (DFS ring)", "LR2 (2-hop ring)", "LR3 (optimal ring)" };
@@ -199,9 +192,7 @@ static int allgather_bound(const NsTopology *t, uint64_t msize, gboolean json)
     }
     json_builder_end_object(j);
     json_builder_set_member_name(j, "rings_error");
-    if (!tree)
-      json_builder_add_string_value(j, "logical rings need a tree topology (--spanning METHOD)");
-    else if (error != NULL)
+    if (error != NULL)
       json_builder_add_string_value(j, error->message);
     else
       json_builder_add_null_value(j);
@@ -215,6 +206,7 @@ static int allgather_bound(const NsTopology *t, uint64_t msize, gboolean json)
   printf("allgather bound    %.6f s = (P-1) msize / B for msize %s per machine\n", b.time_bound, size);
   if (!tree) {
     printf("logical rings      not applicable: they need a tree topology (--spanning METHOD)\n");
+    g_clear_error(&error);
     return 0;
   }
   printf("2-hop ring         %s\n", th ? th : "exists (Theorem 3: every switch has at least as many "
@@ -234,14 +226,22 @@ static int allgather_bound(const NsTopology *t, uint64_t msize, gboolean json)
 }
 
 /* Broadcast (§3.4.1, Table 3.7): T(msize) and the estimates of the
- * contention-free trees and the classic ones, each planned here. */
+ * contention-free trees and the classic ones (ns_bcast_estimates). */
 static int bcast_bound(const NsTopology *t, uint64_t msize, const char *root, uint64_t segment,
                        gboolean json)
 {
-  const char *algos[] = { "linear-cf", "binary-cf", "binomial", "flat", "scatter-allgather" };
   g_autofree char *size = ns_format_size(msize);
   g_autoptr(JsonBuilder) j = json ? json_builder_new() : NULL;
   double lower = -1;
+  NsCollective c;
+  NsPlanParams params;
+  GError *bad = NULL; /* a --root or --segment every planner would refuse */
+  int n = 0;
+  NsBcastEstimate *e = NULL;
+  if (ns_cli_plan_params(t, "bcast", msize, root, segment, 0, &c, &params, &bad))
+    e = ns_bcast_estimates(t, &params, &n);
+  else
+    e = ns_bcast_estimates(NULL, NULL, &n); /* the names only */
   if (json) {
     json_builder_begin_object(j);
     json_head(j, t, "bcast", msize);
@@ -256,54 +256,53 @@ static int bcast_bound(const NsTopology *t, uint64_t msize, const char *root, ui
     printf("topology           %s (%d machines), msize %s\n", ns_topology_source(t),
            ns_topology_n_machines(t), size);
   }
-  for (gsize i = 0; i < G_N_ELEMENTS(algos); i++) {
-    GError *error = NULL;
-    g_autoptr(NsSchedule) s = ns_cli_plan(t, "bcast", algos[i], msize, root, segment, 0, &error);
-    NsBcastBound b;
-    gboolean ok = s != NULL && ns_bcast_bound(t, s, &b, &error);
+  for (int i = 0; i < n; i++) {
+    const NsBcastBound *b = &e[i].bound;
+    gboolean ok = bad == NULL && e[i].ok;
+    const char *why = bad != NULL ? bad->message : e[i].error ? e[i].error->message : "";
     if (json) {
       json_builder_begin_object(j);
       json_builder_set_member_name(j, "algorithm");
-      json_builder_add_string_value(j, algos[i]);
+      json_builder_add_string_value(j, e[i].algorithm);
       if (!ok) {
         json_builder_set_member_name(j, "error");
-        json_builder_add_string_value(j, error->message);
+        json_builder_add_string_value(j, why);
       } else {
-        lower = b.lower_bound;
+        lower = b->lower_bound;
         json_builder_set_member_name(j, "estimate_s");
-        json_builder_add_double_value(j, b.estimate);
+        json_builder_add_double_value(j, b->estimate);
         json_builder_set_member_name(j, "formula");
-        json_builder_add_string_value(j, b.formula);
+        json_builder_add_string_value(j, b->formula);
         json_builder_set_member_name(j, "tree");
-        json_builder_add_boolean_value(j, b.is_tree);
+        json_builder_add_boolean_value(j, b->is_tree);
         json_builder_set_member_name(j, "height");
-        json_builder_add_int_value(j, b.height);
+        json_builder_add_int_value(j, b->height);
         json_builder_set_member_name(j, "degree");
-        json_builder_add_int_value(j, b.degree);
+        json_builder_add_int_value(j, b->degree);
         json_builder_set_member_name(j, "segments");
-        json_builder_add_int_value(j, b.n_segments);
+        json_builder_add_int_value(j, b->n_segments);
         json_builder_set_member_name(j, "phases");
-        json_builder_add_int_value(j, (gint64)b.n_phases);
+        json_builder_add_int_value(j, (gint64)b->n_phases);
       }
       json_builder_end_object(j);
-      g_clear_error(&error);
       continue;
     }
     if (!ok) {
-      printf("%-18s n/a: %s\n", algos[i], error->message);
-      g_error_free(error);
+      printf("%-18s n/a: %s\n", e[i].algorithm, why);
       continue;
     }
     if (lower < 0) {
       printf("lower bound        %.6f s = T(msize) from the root to the farthest machine\n",
-             b.lower_bound);
-      lower = b.lower_bound;
+             b->lower_bound);
+      lower = b->lower_bound;
     }
-    printf("%-18s %.6f s  %s", algos[i], b.estimate, b.formula);
-    if (b.is_tree)
-      printf("  (H %d, D %d, X %u)", b.height, b.degree, b.n_segments);
+    printf("%-18s %.6f s  %s", e[i].algorithm, b->estimate, b->formula);
+    if (b->is_tree)
+      printf("  (H %d, D %d, X %u)", b->height, b->degree, b->n_segments);
     printf("\n");
   }
+  ns_bcast_estimates_free(e, n);
+  g_clear_error(&bad);
   if (json) {
     json_builder_end_array(j);
     json_builder_set_member_name(j, "lower_bound_s");
