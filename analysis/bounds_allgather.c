@@ -184,6 +184,7 @@ gboolean ns_allgather_bound(const NsTopology *topo, uint64_t msize, uint64_t pkt
  * \param msize Bytes per machine.
  * \param pkt Packet bytes for the store-and-forward estimates.
  * \param out Filled in every case.
+ * \param error Where a refusal of the rings goes (may be NULL).
  * \return FALSE when the rings do not apply (not a tree) or LR3 refused the tree.
  * \errors NS_ERROR_UNSUPPORTED: not a switch tree ("logical rings need a tree
  *         topology (--spanning METHOD)"), or LR3's refusal.

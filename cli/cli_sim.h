@@ -7,6 +7,7 @@
 #include "analysis/scenario_internal.h"
 #include "cli/cli.h"
 #include "sim/sim.h"
+#include "sim/smpi_baseline.h"
 
 /* The simulation settings of compare, scenario and design. */
 typedef struct {
@@ -23,13 +24,6 @@ typedef struct {
  * this fails). NS_ERROR_INPUT for an unknown model or a calibration with a
  * model other than smpi; the calibration's errors. */
 gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError **error);
-
-/* Checks the external baselines among `variants` (smpi:SPEC,
- * sim/smpi_baseline.h) for collective `c` before anything runs, and, with
- * `opt`, that its model is SMPI's (NULL: any; a row under another model
- * then fails saying so). NS_ERROR_INPUT. */
-gboolean ns_cli_check_baselines(const GArray *variants, NsCollective c, const NsSimOptions *opt,
-                                GError **error);
 
 /* The experiment engine's measurement (NsMeasureFunc): simulates the
  * schedule with the NsSimOptions in `user` and the variant's sync scheme

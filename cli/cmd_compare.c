@@ -40,7 +40,7 @@ int ns_compare_run(const NsCompareArgs *a)
           NULL ||
       (variants = ns_variants_parse(a->algorithms ? a->algorithms : "faraj:sender-all,ring,simple",
                                     collective, &error)) == NULL ||
-      !ns_cli_check_baselines(variants, collective, &opt, &error) ||
+      !ns_smpi_baselines_check(variants, collective, &opt, &error) ||
       (a->segment != NULL && !ns_cli_parse_size("--segment", a->segment, &segment, &error)) ||
       (t = ns_cli_load_topology(a->topology, a->format, a->spanning, &error)) == NULL ||
       !ns_sim_size_check(t, &error) || /* every row simulates: refused once, up front */

@@ -65,7 +65,7 @@ static const char *const study_results[] = { "design.csv", "summary.csv", "*/com
  * per model, when the rows run). */
 static gboolean check_variants(const GArray *variants, NsCollective c, void *user, GError **error)
 {
-  return ns_cli_check_baselines(variants, c, NULL, error);
+  return ns_smpi_baselines_check(variants, c, NULL, error);
 }
 
 int ns_cli_run_study(const NsScenario *sc, const NsCliStudyArgs *args)

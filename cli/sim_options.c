@@ -2,7 +2,6 @@
  * design, and the measurement they hand the experiment engine. */
 #include "analysis/calibrate_internal.h"
 #include "cli/cli_sim.h"
-#include "analysis/bounds_collective.h"
 #include "platforms/model/error.h"
 #include "sim/measure.h"
 #include "sim/smpi_baseline.h"
@@ -37,47 +36,6 @@ gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError
   return TRUE;
 }
 
-gboolean ns_cli_check_baselines(const GArray *variants, NsCollective c, const NsSimOptions *opt,
-                                GError **error)
-{
-  for (guint i = 0; i < variants->len; i++) {
-    const NsVariant *v = &g_array_index(variants, NsVariant, i);
-    if (!v->external)
-      continue;
-    if (!ns_smpi_baseline_check(c, v->algorithm + strlen(NS_VARIANT_EXTERNAL_PREFIX), error))
-      return FALSE;
-    if (opt != NULL && opt->model != NS_MODEL_SMPI && opt->lat_factor == NULL &&
-        opt->bw_factor == NULL) {
-      g_set_error(error, NS_ERROR, NS_ERROR_INPUT,
-                  "%s is measured by smpirun under SMPI's network model: use --model smpi, "
-                  "not %s", v->label, ns_net_model_name(opt->model));
-      return FALSE;
-    }
-  }
-  return TRUE;
-}
-
-/* An external baseline (smpi:SPEC): SMPI's own implementation under
- * smpirun; `s` is the reference schedule, for the root and the bytes. */
-static gboolean measure_baseline(const NsTopology *topo, const NsSchedule *s, const NsVariant *v,
-                                 uint64_t msize, NsMeasure *out, const NsSimOptions *opt,
-                                 GError **error)
-{
-  int root = s->root >= 0 ? ns_topology_find_machine(topo, s->machines[s->root]) : 0;
-  double t = 0;
-  if (!ns_smpi_baseline_measure(topo, s->collective,
-                                v->algorithm + strlen(NS_VARIANT_EXTERNAL_PREFIX), msize,
-                                MAX(root, 0), opt, &t, error))
-    return FALSE;
-  *out = (NsMeasure){ .completion_s = t, .min_s = t, .max_s = t, .runs = 1,
-                      .bound_s = ns_collective_bound(topo, s, s->msize),
-                      .throughput_bps = t > 0 ? ns_collective_required_bytes(s, s->msize) * 8.0 / t
-                                              : 0,
-                      .valid = FALSE /* no schedule of netsched's was verified */ };
-  g_strlcpy(out->sync, "smpirun", sizeof out->sync);
-  return TRUE;
-}
-
 gboolean ns_cli_measure_by_simulation(const NsTopology *topo, const NsSchedule *s,
                                       const NsVariant *v, uint64_t msize,
                                       const NsRowFacts *facts, NsMeasure *out, void *user,
@@ -85,7 +43,7 @@ gboolean ns_cli_measure_by_simulation(const NsTopology *topo, const NsSchedule *
 {
   NsSimOptions *opt = user;
   if (v->external)
-    return measure_baseline(topo, s, v, msize, out, opt, error);
+    return ns_smpi_baseline_row(topo, s, v, msize, out, opt, error);
   /* msize: the schedule was planned for it */
   opt->sync = (NsSyncScheme){ NS_SYNC_NONE, 0 };
   opt->sync_set = v->sync != NULL;

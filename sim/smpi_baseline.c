@@ -1,6 +1,7 @@
 /* netsched — SMPI's own collectives as baselines (see smpi_baseline.h). */
 #include "sim/smpi_baseline.h"
 #include "sim/smpi_files.h"
+#include "analysis/bounds_collective.h"
 #include "platforms/model/error.h"
 #include "platforms/io/output_file_internal.h"
 #include "platforms/io/topology_simgrid.h"
@@ -277,4 +278,43 @@ gboolean ns_smpi_baseline_measure(const NsTopology *topo, NsCollective c, const 
     remove_tree(dir);
   ns_signals_release(&guard);
   return ok;
+}
+
+gboolean ns_smpi_baselines_check(const GArray *variants, NsCollective c, const NsSimOptions *opt,
+                                 GError **error)
+{
+  for (guint i = 0; i < variants->len; i++) {
+    const NsVariant *v = &g_array_index(variants, NsVariant, i);
+    if (!v->external)
+      continue;
+    if (!ns_smpi_baseline_check(c, v->algorithm + strlen(NS_VARIANT_EXTERNAL_PREFIX), error))
+      return FALSE;
+    if (opt != NULL && opt->model != NS_MODEL_SMPI && opt->lat_factor == NULL &&
+        opt->bw_factor == NULL) {
+      g_set_error(error, NS_ERROR, NS_ERROR_INPUT,
+                  "%s is measured by smpirun under SMPI's network model: use --model smpi, "
+                  "not %s", v->label, ns_net_model_name(opt->model));
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+gboolean ns_smpi_baseline_row(const NsTopology *topo, const NsSchedule *s, const NsVariant *v,
+                              uint64_t msize, NsMeasure *out, const NsSimOptions *opt,
+                              GError **error)
+{
+  int root = s->root >= 0 ? ns_topology_find_machine(topo, s->machines[s->root]) : 0;
+  double t = 0;
+  if (!ns_smpi_baseline_measure(topo, s->collective,
+                                v->algorithm + strlen(NS_VARIANT_EXTERNAL_PREFIX), msize,
+                                MAX(root, 0), opt, &t, error))
+    return FALSE;
+  *out = (NsMeasure){ .completion_s = t, .min_s = t, .max_s = t, .runs = 1,
+                      .bound_s = ns_collective_bound(topo, s, s->msize),
+                      .throughput_bps = t > 0 ? ns_collective_required_bytes(s, s->msize) * 8.0 / t
+                                              : 0,
+                      .valid = FALSE /* no schedule of netsched's was verified */ };
+  g_strlcpy(out->sync, "smpirun", sizeof out->sync);
+  return TRUE;
 }

@@ -20,6 +20,7 @@
 #ifndef NETSCHED_SIM_SMPI_BASELINE_H
 #define NETSCHED_SIM_SMPI_BASELINE_H
 
+#include "analysis/experiment_internal.h"
 #include "sched/planners/registry.h"
 #include "platforms/io/topology_simgrid.h"
 #include "sim/sim.h"
@@ -44,5 +45,21 @@ gboolean ns_smpi_baseline_check(NsCollective c, const char *spec, GError **error
 gboolean ns_smpi_baseline_measure(const NsTopology *topo, NsCollective c, const char *spec,
                                   uint64_t msize, int root, const NsSimOptions *opt,
                                   double *completion, GError **error);
+
+/* The variants of a row list that are SMPI baselines (smpi:SPEC) name an
+ * algorithm SMPI ships for collective c (ns_smpi_baseline_check) and, when
+ * `opt` is given, run under SMPI's network model (--model smpi or a
+ * calibration). NS_ERROR_INPUT naming the variant otherwise. */
+gboolean ns_smpi_baselines_check(const GArray *variants, NsCollective c, const NsSimOptions *opt,
+                                 GError **error);
+
+/* A row of a baseline variant `v` measured: SMPI's own implementation
+ * under smpirun; `s` is the reference schedule, for the root, the bound
+ * and the bytes. The row is never `valid` (no schedule of netsched's was
+ * verified); its sync column says "smpirun". Errors of
+ * ns_smpi_baseline_measure. */
+gboolean ns_smpi_baseline_row(const NsTopology *topo, const NsSchedule *s, const NsVariant *v,
+                              uint64_t msize, NsMeasure *out, const NsSimOptions *opt,
+                              GError **error);
 
 #endif
