@@ -132,27 +132,39 @@ static int finish(MPI_Comm comm, int rc)
   return rc;
 }
 
-NSMPI_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+/* The table all-to-all or all-gather call `k` takes, or -1 (then the call
+ * falls through): the guards of choose() on the receive block's bytes,
+ * with send and receive signatures of one size. *bytes gets the block. */
+static int choose_exchange(const NsmpiState *s, MPI_Comm comm, NsmpiComm **c, NsrCollective k,
+                           const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           int recvcount, MPI_Datatype recvtype, size_t *bytes)
 {
-  const NsmpiState *s = nsmpi_state();
-  NsmpiComm *c = NULL;
-  int in_place = sendbuf == MPI_IN_PLACE, ok_r = 0, ok_s = 1;
-  size_t bytes = nsmpi_bytes(recvcount, recvtype, &ok_r);
-  size_t send_bytes = in_place ? bytes : nsmpi_bytes(sendcount, sendtype, &ok_s);
-  int t = choose(s, comm, &c, NSR_ALLTOALL, bytes, ok_r && ok_s && send_bytes == bytes, -1);
-  if (t < 0)
-    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  int ok_r = 0, ok_s = 1;
+  *bytes = nsmpi_bytes(recvcount, recvtype, &ok_r);
+  size_t send_bytes = sendbuf == MPI_IN_PLACE ? *bytes : nsmpi_bytes(sendcount, sendtype, &ok_s);
+  return choose(s, comm, c, k, *bytes, ok_r && ok_s && send_bytes == *bytes, -1);
+}
 
+/* Runs table t for an all-to-all (send_blocks = p: one block per
+ * destination) or an all-gather (send_blocks = 1: this rank's block).
+ * Derived types are packed into scratch buffers and unpacked after;
+ * MPI_IN_PLACE takes the send data from the receive buffer, blocks from
+ * `in_place_first` on, copied before the routine overwrites them. */
+static int run_exchange(const NsmpiState *s, const NsmpiComm *c, int t, const void *sendbuf,
+                        int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, size_t bytes, int send_blocks,
+                        int in_place_first, MPI_Comm comm)
+{
   int p = c->size, rc = MPI_SUCCESS;
   const void *send = sendbuf;
   void *send_copy = NULL, *recv = recvbuf, *recv_copy = NULL;
-  if (in_place) { /* the send data are the receive buffer's: copied before it is overwritten */
-    send = send_copy = scratch(bytes * (size_t)p);
-    rc = nsmpi_pack_blocks(recvbuf, 0, p, recvcount, recvtype, send_copy, bytes, comm);
+  if (sendbuf == MPI_IN_PLACE) {
+    send = send_copy = scratch(bytes * (size_t)send_blocks);
+    rc = nsmpi_pack_blocks(recvbuf, in_place_first, send_blocks, recvcount, recvtype, send_copy,
+                           bytes, comm);
   } else if (!nsmpi_contiguous(sendtype)) {
-    send = send_copy = scratch(bytes * (size_t)p);
-    rc = nsmpi_pack_blocks(sendbuf, 0, p, sendcount, sendtype, send_copy, bytes, comm);
+    send = send_copy = scratch(bytes * (size_t)send_blocks);
+    rc = nsmpi_pack_blocks(sendbuf, 0, send_blocks, sendcount, sendtype, send_copy, bytes, comm);
   }
   if (!nsmpi_contiguous(recvtype))
     recv = recv_copy = scratch(bytes * (size_t)p);
@@ -165,37 +177,34 @@ NSMPI_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
   return finish(comm, rc);
 }
 
+NSMPI_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+  const NsmpiState *s = nsmpi_state();
+  NsmpiComm *c = NULL;
+  size_t bytes;
+  int t = choose_exchange(s, comm, &c, NSR_ALLTOALL, sendbuf, sendcount, sendtype, recvcount,
+                          recvtype, &bytes);
+  if (t < 0)
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  /* in place: every block of the receive buffer is send data */
+  return run_exchange(s, c, t, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, bytes,
+                      c->size, 0, comm);
+}
+
 NSMPI_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
   const NsmpiState *s = nsmpi_state();
   NsmpiComm *c = NULL;
-  int in_place = sendbuf == MPI_IN_PLACE, ok_r = 0, ok_s = 1;
-  size_t bytes = nsmpi_bytes(recvcount, recvtype, &ok_r);
-  size_t send_bytes = in_place ? bytes : nsmpi_bytes(sendcount, sendtype, &ok_s);
-  int t = choose(s, comm, &c, NSR_ALLGATHER, bytes, ok_r && ok_s && send_bytes == bytes, -1);
+  size_t bytes;
+  int t = choose_exchange(s, comm, &c, NSR_ALLGATHER, sendbuf, sendcount, sendtype, recvcount,
+                          recvtype, &bytes);
   if (t < 0)
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-
-  int p = c->size, rc = MPI_SUCCESS;
-  const void *send = sendbuf;
-  void *send_copy = NULL, *recv = recvbuf, *recv_copy = NULL;
-  if (in_place) { /* this rank's block already sits at its place in the receive buffer */
-    send = send_copy = scratch(bytes);
-    rc = nsmpi_pack_blocks(recvbuf, c->rank, 1, recvcount, recvtype, send_copy, bytes, comm);
-  } else if (!nsmpi_contiguous(sendtype)) {
-    send = send_copy = scratch(bytes);
-    rc = nsmpi_pack_blocks(sendbuf, 0, 1, sendcount, sendtype, send_copy, bytes, comm);
-  }
-  if (!nsmpi_contiguous(recvtype))
-    recv = recv_copy = scratch(bytes * (size_t)p);
-  if (rc == MPI_SUCCESS)
-    rc = nsr_routine_run(s->routine[t], send, recv, bytes, c->machine_of_rank[t], comm);
-  if (rc == MPI_SUCCESS && recv_copy != NULL)
-    rc = nsmpi_unpack_blocks(recv_copy, bytes, recvbuf, 0, p, recvcount, recvtype, comm);
-  free(send_copy);
-  free(recv_copy);
-  return finish(comm, rc);
+  /* in place: this rank's block already sits at its place in the receive buffer */
+  return run_exchange(s, c, t, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, bytes,
+                      1, c->rank, comm);
 }
 
 NSMPI_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
