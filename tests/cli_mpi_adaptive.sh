@@ -5,7 +5,8 @@
 # are measured and after the choice, and lib_check's buffers are byte for
 # byte PMPI's while candidates take turns (one measured call each), on
 # sub-communicators, with derived datatypes and MPI_IN_PLACE; every bad
-# configuration is one message, a fall-through and a correct result.
+# configuration is one message, a fall-through and a correct result; a
+# ninth size at one call site falls through; the loop under MPICH.
 # Under SMPI (deterministic): on a 4x4 chain of switches at 1 KiB per
 # block, a balanced loop chooses bruck, an imbalanced one (ranks computing
 # up to 20 ms, ω ≫ one message time) the MPI library's own, and in one run
@@ -64,6 +65,34 @@ expect "lib_check: misfit tables left out on a split" "$tmp/err" \
   "MPI_Alltoall on world ranks 0-2 \\(3 ranks\\): falls through to the MPI library: 8 bytes per block: no alltoall candidate table fits: a6-faraj\\.nsr is for 6 machines, the communicator has 3 ranks"
 expect "lib_check: inter-communicator falls through" "$tmp/err" \
   "MPI_Alltoall on an inter-communicator \\(3 ranks\\): falls through to the MPI library: 8 bytes per block: an inter-communicator"
+
+# A call site tunes its first 8 sizes (STAR-MPI's X); a ninth uses the
+# MPI library's own, said once.
+check "Open MPI: nine sizes at one site" 0 run 6 NETSCHED_MPI_CANDIDATES="$six" NETSCHED_MPI_MEASURE=1 \
+  NETSCHED_MPI_VERBOSE=1 -- ./lib_check -s 1,2,3,4,5,6,7,8,9 -k alltoall -c world -i 4
+same "Open MPI: nine sizes"
+expect "nine sizes: the ninth falls through" "$tmp/err" \
+  "MPI_Alltoall on MPI_COMM_WORLD \\(6 ranks\\): falls through to the MPI library: 9 bytes per block: the adaptive mode tunes 8 sizes per call site and 64 contexts per communicator, used up$"
+no_line "nine sizes: the ninth not measured" "$tmp/err" " 9 bytes per block: (measured|chooses)"
+# (check replaces $tmp/err: the count last)
+check "nine sizes: eight chosen" 0 test "$(grep -c "MPI_Alltoall on MPI_COMM_WORLD (6 ranks), site 1 ([^)]*), [1-8] bytes per block: chooses" "$tmp/err")" -eq 8
+
+# ---- MPICH: the library built by mpicc.mpich, preloaded under mpirun.mpich ----
+if command -v mpicc.mpich >/dev/null && command -v mpirun.mpich >/dev/null; then
+  if mpicc.mpich -O1 -shared -fPIC -fvisibility=hidden -I"$src" "$src"/mpi/lib/*.c \
+       "$src/mpi/runtime/ns_routine.c" -o libnetsched-mpi-mpich.so -lpthread 2>mpich.err &&
+     mpicc.mpich -O1 "$loop_src" -o adaptive_loop_mpich 2>>mpich.err; then
+    check "MPICH: adaptive loop on 4 ranks" 0 env ASAN_OPTIONS= NETSCHED_MPI_CANDIDATES="$four" \
+      NETSCHED_MPI_MEASURE=2 NETSCHED_MPI_VERBOSE=1 LD_PRELOAD="$tmp/libnetsched-mpi-mpich.so" \
+      timeout 300 mpirun.mpich -np 4 ./adaptive_loop_mpich -n 12 -s 4096
+    expect "MPICH: every call right" "$tmp/out" "^adaptive_loop: 12 calls, 0 wrong,"
+    expect "MPICH: chose" "$tmp/err" "^netsched-mpi: $(site Alltoall 4 1 4096): chooses"
+  else
+    echo "not ok - mpicc.mpich"; sed 's/^/#   /' mpich.err | head -5; failures=$((failures + 1))
+  fi
+else
+  echo "ok - MPICH # SKIP mpicc.mpich not installed"
+fi
 
 # ---- bad configurations: one message, the MPI library's own, right results ----
 gen a2.nsr -T gen:chain:1,2 -a faraj
