@@ -66,6 +66,21 @@ expect "lib_check: misfit tables left out on a split" "$tmp/err" \
 expect "lib_check: inter-communicator falls through" "$tmp/err" \
   "MPI_Alltoall on an inter-communicator \\(3 ranks\\): falls through to the MPI library: 8 bytes per block: an inter-communicator"
 
+# Candidates for 6 and for 3 machines: each communicator runs the one that
+# fits, unmeasured; the misfit on the world is said without verbose.
+gen a3-faraj.nsr -T gen:chain:1,3 -a faraj
+check "Open MPI: one candidate fits each communicator" 0 run 6 \
+  NETSCHED_MPI_CANDIDATES="alltoall:six:a6-faraj.nsr,alltoall:three:a3-faraj.nsr" NETSCHED_MPI_VERBOSE=1 \
+  -- ./lib_check -s 64 -k alltoall -c world,low -i 2
+same "Open MPI: one candidate fits"
+expect "one fits: the world runs the 6-machine table" "$tmp/err" \
+  "MPI_Alltoall on MPI_COMM_WORLD \\(6 ranks\\), site 1 \\([^)]*\\), 64 bytes per block: runs a6-faraj\\.nsr \\(group six\\), the only candidate that fits$"
+expect "one fits: the split runs the 3-machine table" "$tmp/err" \
+  "MPI_Alltoall on world ranks 0-2 \\(3 ranks\\), site 1 \\([^)]*\\), 64 bytes per block: runs a3-faraj\\.nsr \\(group three\\), the only candidate that fits$"
+expect "one fits: the misfit on the world said" "$tmp/err" \
+  "^netsched-mpi: NETSCHED_MPI_CANDIDATES: item 2: does not fit MPI_COMM_WORLD: a3-faraj\\.nsr is for 3 machines, the communicator has 6 ranks \\(left out of MPI_Alltoall's candidates there\\)$"
+no_line "one fits: nothing measured" "$tmp/err" ": (measured|chooses) "
+
 # A call site tunes its first 8 sizes (STAR-MPI's X); a ninth uses the
 # MPI library's own, said once.
 check "Open MPI: nine sizes at one site" 0 run 6 NETSCHED_MPI_CANDIDATES="$six" NETSCHED_MPI_MEASURE=1 \

@@ -191,12 +191,18 @@ static void fix(const NsmpiState *s, const NsmpiComm *c, NsrCollective k, NsmpiC
     if (x->mean[i] >= 0 && i != best)
       cost += (x->mean[i] - x->mean[best]) * a->measure;
   char label[400], name[96], group[64], rname[96], rgroup[64], margin[300] = "";
+  context_label(c, k, x, label, sizeof label);
+  if (x->measured_calls == 0) {
+    nsmpi_say("%s: runs %s (group %s), the only candidate that fits", label,
+              candidate_name(s, k, best, name, sizeof name),
+              group_name(s, k, best, group, sizeof group));
+    return;
+  }
   if (second >= 0)
     snprintf(margin, sizeof margin, "; the runner-up %s (group %s) takes %.2f %% longer",
              candidate_name(s, k, second, rname, sizeof rname),
              group_name(s, k, second, rgroup, sizeof rgroup),
              x->mean[best] > 0 ? (x->mean[second] / x->mean[best] - 1) * 100 : 0.0);
-  context_label(c, k, x, label, sizeof label);
   nsmpi_say("%s: chooses %s (group %s) after %d measured calls%s; measuring cost %.1f us over "
             "the choice and %d MPI_Allreduce taking %.1f us",
             label, candidate_name(s, k, best, name, sizeof name),

@@ -562,6 +562,8 @@ static uint32_t config_hash(const NsmpiConfig *c)
   }
   for (int k = 0; k < 3; k++) {
     const NsmpiAdaptiveSpec *a = &c->adaptive[k];
+    if (a->n == 0) /* a measure count without candidates decides nothing */
+      continue;
     h = fnv(h, &a->n, sizeof a->n);
     h = fnv(h, &a->measure, sizeof a->measure);
     for (int i = 0; i < a->n; i++) {
