@@ -14,6 +14,7 @@
  * table or all fall through. Datatypes, which may differ between ranks,
  * never decide: non-contiguous ones are packed (buffers.h); MPI_IN_PLACE
  * is served by a copy. */
+#include "mpi/lib/adaptive.h"
 #include "mpi/lib/buffers.h"
 #include "mpi/lib/comm.h"
 #include "mpi/lib/report.h"
@@ -24,17 +25,6 @@
 
 /* The library is built with hidden visibility; only these are exported. */
 #define NSMPI_EXPORT __attribute__((visibility("default")))
-
-static void say_once(const NsmpiState *s, NsmpiComm *c, NsrCollective k, NsmpiReason why,
-                     const char *detail)
-{
-  if (c->rank != 0 || (!s->config.verbose && !NSMPI_REASON_ALWAYS(why)) ||
-      (c->said[k] & (1u << why)))
-    return;
-  c->said[k] |= 1u << why;
-  nsmpi_say("%s on %s (%d ranks): falls through to the MPI library: %s",
-            nsmpi_collective_function(k), c->label, c->size, detail);
-}
 
 static void announce(const NsmpiState *s, NsmpiComm *c, int t, size_t bytes)
 {
@@ -51,9 +41,26 @@ static void announce(const NsmpiState *s, NsmpiComm *c, int t, size_t bytes)
             nsmpi_escape(digest, 17, nsr_routine_digest(r)), spec->where, bytes);
 }
 
-/* The table a call takes, or -1 having said why (once per communicator
- * and reason). `bytes_agree` is 0 when the send and receive sizes differ
- * (an erroneous call: the MPI library reports it). */
+/* Whether p blocks of `bytes` are more than the packing and the runtime
+ * count (said once). */
+static int too_large(const NsmpiState *s, NsmpiComm *c, NsrCollective k, size_t bytes)
+{
+  if (bytes <= INT_MAX && bytes <= SIZE_MAX / (size_t)c->size)
+    return 0;
+  char detail[160];
+  snprintf(detail, sizeof detail,
+           "%zu bytes per block: over 2 GiB, more than the packing can count", bytes);
+  nsmpi_say_fallthrough(s, c, k, NSMPI_TOO_LARGE, detail);
+  return 1;
+}
+
+/* What choose() returns for a collective in adaptive mode: the candidate
+ * is picked per call site (adaptive.h). */
+#define NSMPI_ADAPTIVE (-2)
+
+/* The table a call takes, NSMPI_ADAPTIVE, or -1 having said why (once per
+ * communicator and reason). `bytes_agree` is 0 when the send and receive
+ * sizes differ (an erroneous call: the MPI library reports it). */
 static int choose(const NsmpiState *s, MPI_Comm comm, NsmpiComm **cp, NsrCollective k,
                   size_t bytes, int bytes_agree, int root)
 {
@@ -63,17 +70,19 @@ static int choose(const NsmpiState *s, MPI_Comm comm, NsmpiComm **cp, NsrCollect
   *cp = c;
   char detail[400];
   if (!bytes_agree) {
-    say_once(s, c, k, NSMPI_BYTES_DIFFER, "send and receive sizes differ");
+    nsmpi_say_fallthrough(s, c, k, NSMPI_BYTES_DIFFER, "send and receive sizes differ");
     return -1;
   }
   if (bytes == 0) {
-    say_once(s, c, k, NSMPI_COUNT_ZERO, "count 0 (nothing to move)");
+    nsmpi_say_fallthrough(s, c, k, NSMPI_COUNT_ZERO, "count 0 (nothing to move)");
     return -1;
   }
+  if (s->config.adaptive[k].n > 0)
+    return too_large(s, c, k, bytes) ? -1 : NSMPI_ADAPTIVE;
   int any = 0, in_range = -1, root_ok = 0;
   for (int t = 0; t < s->config.n_tables; t++) {
     const NsmpiTableSpec *spec = &s->config.tables[t];
-    if (spec->collective != k)
+    if (spec->collective != k || spec->candidate)
       continue;
     any = 1;
     if (bytes < spec->min_bytes || bytes > spec->max_bytes)
@@ -90,29 +99,25 @@ static int choose(const NsmpiState *s, MPI_Comm comm, NsmpiComm **cp, NsrCollect
         continue;
       }
     }
-    if (bytes > INT_MAX || bytes > SIZE_MAX / (size_t)c->size) {
-      snprintf(detail, sizeof detail,
-               "%zu bytes per block: over 2 GiB, more than the packing can count", bytes);
-      say_once(s, c, k, NSMPI_TOO_LARGE, detail);
+    if (too_large(s, c, k, bytes))
       return -1;
-    }
     announce(s, c, t, bytes);
     return t;
   }
   if (!any) {
     snprintf(detail, sizeof detail, "no %s table is configured", nsmpi_collective_name(k));
-    say_once(s, c, k, NSMPI_NO_TABLE, detail);
+    nsmpi_say_fallthrough(s, c, k, NSMPI_NO_TABLE, detail);
   } else if (in_range >= 0) {
     snprintf(detail, sizeof detail, "%zu bytes per block: %s", bytes, c->detail[in_range]);
-    say_once(s, c, k, c->verdict[in_range], detail);
+    nsmpi_say_fallthrough(s, c, k, c->verdict[in_range], detail);
   } else if (root_ok < 0) {
     snprintf(detail, sizeof detail,
              "root %d plays no broadcast table's root machine for %zu bytes", root, bytes);
-    say_once(s, c, k, NSMPI_BCAST_ROOT, detail);
+    nsmpi_say_fallthrough(s, c, k, NSMPI_BCAST_ROOT, detail);
   } else {
     snprintf(detail, sizeof detail, "%zu bytes per block is in no %s table's size range", bytes,
              nsmpi_collective_name(k));
-    say_once(s, c, k, NSMPI_SIZE_RANGE, detail);
+    nsmpi_say_fallthrough(s, c, k, NSMPI_SIZE_RANGE, detail);
   }
   return -1;
 }
@@ -177,6 +182,28 @@ static int run_exchange(const NsmpiState *s, const NsmpiComm *c, int t, const vo
   return finish(comm, rc);
 }
 
+/* An all-to-all or all-gather in adaptive mode: the candidate of this
+ * call site and size (a table, or -1: the MPI library's own), timed while
+ * the site is still measuring. */
+static int adaptive_exchange(const NsmpiState *s, NsmpiComm *c, NsrCollective k, const void *site,
+                             const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, size_t bytes,
+                             MPI_Comm comm)
+{
+  NsmpiAdaptiveCall call;
+  int t = nsmpi_adaptive_begin(s, c, k, site, bytes, &call);
+  int rc, all_to_all = k == NSR_ALLTOALL;
+  if (t >= 0) /* send blocks and in-place offset as in MPI_Alltoall and MPI_Allgather below */
+    rc = run_exchange(s, c, t, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, bytes,
+                      all_to_all ? c->size : 1, all_to_all ? 0 : c->rank, comm);
+  else if (all_to_all)
+    rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  else
+    rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  nsmpi_adaptive_end(s, c, &call, comm);
+  return rc;
+}
+
 NSMPI_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -185,6 +212,9 @@ NSMPI_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
   size_t bytes;
   int t = choose_exchange(s, comm, &c, NSR_ALLTOALL, sendbuf, sendcount, sendtype, recvcount,
                           recvtype, &bytes);
+  if (t == NSMPI_ADAPTIVE) /* the call site: this function's return address */
+    return adaptive_exchange(s, c, NSR_ALLTOALL, __builtin_return_address(0), sendbuf, sendcount,
+                             sendtype, recvbuf, recvcount, recvtype, bytes, comm);
   if (t < 0)
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   /* in place: every block of the receive buffer is send data */
@@ -200,6 +230,9 @@ NSMPI_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype 
   size_t bytes;
   int t = choose_exchange(s, comm, &c, NSR_ALLGATHER, sendbuf, sendcount, sendtype, recvcount,
                           recvtype, &bytes);
+  if (t == NSMPI_ADAPTIVE)
+    return adaptive_exchange(s, c, NSR_ALLGATHER, __builtin_return_address(0), sendbuf,
+                             sendcount, sendtype, recvbuf, recvcount, recvtype, bytes, comm);
   if (t < 0)
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   /* in place: this rank's block already sits at its place in the receive buffer */

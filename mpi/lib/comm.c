@@ -1,5 +1,6 @@
 /* Per-communicator agreement (comm.h). */
 #include "mpi/lib/comm.h"
+#include "mpi/lib/adaptive.h"
 #include "mpi/lib/report.h"
 #include <pthread.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@ static int free_comm(MPI_Comm comm, int key, void *value, void *extra)
   NsmpiComm *c = value;
   for (int i = 0; i < NSMPI_MAX_TABLES; i++)
     free(c->machine_of_rank[i]);
+  nsmpi_adaptive_free(c->adaptive);
   free(c);
   return MPI_SUCCESS;
 }
@@ -216,6 +218,11 @@ static void say_misfits(NsmpiComm *c, const NsmpiState *s, MPI_Comm comm)
     if (v != NSMPI_COMM_SIZE && v != NSMPI_MEMBERSHIP && v != NSMPI_DUPLICATE)
       continue;
     NsrCollective k = s->config.tables[i].collective;
+    if (s->config.tables[i].candidate) { /* the other candidates still run */
+      nsmpi_say("%s: does not fit MPI_COMM_WORLD: %s (left out of %s's candidates there)",
+                s->config.tables[i].where, c->detail[i], nsmpi_collective_function(k));
+      continue;
+    }
     c->said[k] |= 1u << v;
     nsmpi_say("%s: does not fit MPI_COMM_WORLD: %s (%s there uses the MPI library's own)",
               s->config.tables[i].where, c->detail[i], nsmpi_collective_function(k));
@@ -271,6 +278,17 @@ static NsmpiComm *make(MPI_Comm comm, const NsmpiState *s)
   if (c->rank == 0)
     say_misfits(c, s, comm);
   return c;
+}
+
+void nsmpi_say_fallthrough(const NsmpiState *s, NsmpiComm *c, NsrCollective k, NsmpiReason why,
+                           const char *detail)
+{
+  if (c->rank != 0 || (!s->config.verbose && !NSMPI_REASON_ALWAYS(why)) ||
+      (c->said[k] & (1u << why)))
+    return;
+  c->said[k] |= 1u << why;
+  nsmpi_say("%s on %s (%d ranks): falls through to the MPI library: %s",
+            nsmpi_collective_function(k), c->label, c->size, detail);
 }
 
 NsmpiComm *nsmpi_comm(MPI_Comm comm, const NsmpiState *s)

@@ -30,12 +30,16 @@ typedef enum {
   NSMPI_BYTES_DIFFER,      /* send and receive sizes differ (an erroneous call) */
   NSMPI_BCAST_ROOT,        /* no broadcast table has the call's root as its root */
   NSMPI_TOO_LARGE,         /* p blocks do not fit in memory sizes / int counts */
+  NSMPI_NO_CANDIDATE,      /* adaptive: no candidate table fits the communicator */
+  NSMPI_SITE_FULL,         /* adaptive: a call site's sizes, or the contexts, are used up */
   NSMPI_N_REASONS
 } NsmpiReason;
 
 /* Reasons printed even without NETSCHED_MPI_VERBOSE: they are
  * configuration errors, not a call the table does not fit. */
 #define NSMPI_REASON_ALWAYS(r) ((r) == NSMPI_LOAD_ELSEWHERE || (r) == NSMPI_RANKS_DISAGREE)
+
+struct NsmpiAdaptive; /* the adaptive mode's per-communicator state (adaptive.h) */
 
 typedef struct {
   int size, rank;
@@ -45,12 +49,20 @@ typedef struct {
   int *machine_of_rank[NSMPI_MAX_TABLES];    /* [size] when verdict is NSMPI_OK */
   unsigned said[3];                          /* per collective, bit per reason printed */
   uint64_t announced;                        /* bit per table said taken */
+  struct NsmpiAdaptive *adaptive;            /* made on the first adaptive call, or NULL */
 } NsmpiComm;
 
 /* The communicator's record (made on first use: a collective call). Out
  * of memory stops the job with a message (nsmpi_out_of_memory): one rank
  * alone falling through would hang the others. */
 NsmpiComm *nsmpi_comm(MPI_Comm comm, const NsmpiState *s);
+
+/* Says, on the communicator's rank 0 and once per collective and reason,
+ * that a call of collective k falls through to the MPI library and why
+ * (`detail`): under NETSCHED_MPI_VERBOSE, or always for the reasons of
+ * NSMPI_REASON_ALWAYS. */
+void nsmpi_say_fallthrough(const NsmpiState *s, NsmpiComm *c, NsrCollective k, NsmpiReason why,
+                           const char *detail);
 
 /* "netsched-mpi: rank R: out of memory (WHAT)", then MPI_Abort. */
 void nsmpi_out_of_memory(const char *what) __attribute__((noreturn));

@@ -112,8 +112,10 @@ static int range_parse(const char *text, unsigned long long *min, unsigned long 
   return *min <= *max;
 }
 
-static void add_table(NsmpiConfig *c, const char *where, const char *coll, const char *range,
-                      const char *path, const char *dir)
+/* Adds a table (a schedule or, with `candidate`, an adaptive candidate
+ * serving every size); its index, or -1 having recorded the error. */
+static int add_table(NsmpiConfig *c, const char *where, const char *coll, const char *range,
+                     const char *path, const char *dir, int candidate)
 {
   char esc[256];
   int k = nsmpi_collective_parse(coll);
@@ -121,7 +123,7 @@ static void add_table(NsmpiConfig *c, const char *where, const char *coll, const
     nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES,
                        "%s: unknown collective '%s' (alltoall, allgather or bcast)", where,
                        nsmpi_escape(esc, sizeof esc, coll));
-    return;
+    return -1;
   }
   unsigned bit = 1u << k;
   unsigned long long lo, hi;
@@ -130,15 +132,15 @@ static void add_table(NsmpiConfig *c, const char *where, const char *coll, const
                        "%s: size range '%s' is not MIN-MAX, MIN- or * (sizes in bytes, "
                        "K, M or G; MIN <= MAX <= 1 TiB)",
                        where, nsmpi_escape(esc, sizeof esc, range));
-    return;
+    return -1;
   }
   if (path[0] == '\0') {
     nsmpi_config_error(c, bit, "%s: no table file named", where);
-    return;
+    return -1;
   }
   if (c->n_tables == NSMPI_MAX_TABLES) {
     nsmpi_config_error(c, bit, "%s: more than %d tables", where, NSMPI_MAX_TABLES);
-    return;
+    return -1;
   }
   NsmpiTableSpec *t = &c->tables[c->n_tables];
   int n;
@@ -149,13 +151,102 @@ static void add_table(NsmpiConfig *c, const char *where, const char *coll, const
   if (n < 0 || (size_t)n >= sizeof t->path) {
     nsmpi_config_error(c, bit, "%s: table file name longer than %d bytes", where,
                        NSMPI_MAX_PATH - 1);
-    return;
+    return -1;
   }
   t->collective = (NsrCollective)k;
   t->min_bytes = lo;
   t->max_bytes = hi;
+  t->candidate = candidate;
   snprintf(t->where, sizeof t->where, "%s", where);
-  c->n_tables++;
+  return c->n_tables++;
+}
+
+/* "candidate COLL GROUP native|PATH" (or an item of
+ * NETSCHED_MPI_CANDIDATES): one more candidate of COLL's adaptive mode. */
+static void add_candidate(NsmpiConfig *c, const char *where, const char *coll, const char *group,
+                          const char *what, const char *dir)
+{
+  char esc[256];
+  int k = nsmpi_collective_parse(coll);
+  if (k < 0) {
+    nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES,
+                       "%s: unknown collective '%s' (alltoall or allgather)", where,
+                       nsmpi_escape(esc, sizeof esc, coll));
+    return;
+  }
+  unsigned bit = 1u << k;
+  if (k == NSR_BCAST) {
+    nsmpi_config_error(c, bit, "%s: the adaptive mode serves alltoall and allgather, not bcast",
+                       where);
+    return;
+  }
+  size_t glen = strlen(group);
+  if (glen == 0 || glen >= NSMPI_MAX_GROUP_NAME) {
+    nsmpi_config_error(c, bit, "%s: group name '%s' is not 1 to %d characters", where,
+                       nsmpi_escape(esc, sizeof esc, group), NSMPI_MAX_GROUP_NAME - 1);
+    return;
+  }
+  NsmpiAdaptiveSpec *a = &c->adaptive[k];
+  if (a->n == NSMPI_MAX_CANDIDATES) {
+    nsmpi_config_error(c, bit, "%s: more than %d %s candidates", where, NSMPI_MAX_CANDIDATES,
+                       nsmpi_collective_name((NsrCollective)k));
+    return;
+  }
+  int table = -1;
+  if (strcmp(what, "native") != 0) {
+    /* A word that is no file name is most likely a misspelt "native" or
+     * an algorithm's name: say so rather than "No such file". */
+    if (strchr(what, '.') == NULL && strchr(what, '/') == NULL) {
+      nsmpi_config_error(c, bit,
+                         "%s: unknown candidate '%s' (native or a routine table file; "
+                         "write ./%s for a file name without a dot)",
+                         where, nsmpi_escape(esc, sizeof esc, what),
+                         nsmpi_escape(esc, sizeof esc, what));
+      return;
+    }
+    table = add_table(c, where, coll, "*", what, dir, 1);
+    if (table < 0)
+      return;
+  }
+  int g = 0;
+  while (g < a->n_groups && strcmp(a->group[g], group) != 0)
+    g++;
+  if (g == a->n_groups)
+    snprintf(a->group[a->n_groups++], NSMPI_MAX_GROUP_NAME, "%s", group);
+  if (a->n == 0)
+    snprintf(a->where, sizeof a->where, "%s", where);
+  a->cand[a->n].table = table;
+  a->cand[a->n].group = g;
+  a->n++;
+}
+
+/* "measure COLL N" or NETSCHED_MPI_MEASURE: invocations per candidate. */
+static int measure_parse(const char *text, int *out)
+{
+  char *end;
+  errno = 0;
+  long v = isdigit((unsigned char)text[0]) ? strtol(text, &end, 10) : 0;
+  if (v < 1 || v > NSMPI_MAX_MEASURE || errno != 0 || *end != '\0')
+    return 0;
+  *out = (int)v;
+  return 1;
+}
+
+static void set_measure(NsmpiConfig *c, const char *where, const char *coll, const char *count)
+{
+  char esc[256];
+  int k = nsmpi_collective_parse(coll);
+  if (k < 0 || k == NSR_BCAST) {
+    nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES,
+                       "%s: unknown adaptive collective '%s' (alltoall or allgather)", where,
+                       nsmpi_escape(esc, sizeof esc, coll));
+    return;
+  }
+  if (!measure_parse(count, &c->adaptive[k].measure))
+    nsmpi_config_error(c, 1u << k,
+                       "%s: measure count '%s' is not a whole number from 1 to %d "
+                       "(invocations measured per candidate)",
+                       where, nsmpi_escape(esc, sizeof esc, count), NSMPI_MAX_MEASURE);
 }
 
 static void set_rankmap(NsmpiConfig *c, const char *where, const char *mode, const char *file,
@@ -260,7 +351,23 @@ static void parse_line(NsmpiConfig *c, char *line, const char *where, const char
                          "%s: expected 'schedule COLLECTIVE MIN-MAX FILE'", where);
       return;
     }
-    add_table(c, where, w[1], w[2], w[3], dir);
+    add_table(c, where, w[1], w[2], w[3], dir, 0);
+  } else if (strcmp(w[0], "candidate") == 0) {
+    if (n < 4) {
+      int k = n >= 2 ? nsmpi_collective_parse(w[1]) : -1;
+      nsmpi_config_error(c, k >= 0 ? 1u << k : NSMPI_ALL_COLLECTIVES,
+                         "%s: expected 'candidate COLLECTIVE GROUP native|FILE'", where);
+      return;
+    }
+    add_candidate(c, where, w[1], w[2], w[3], dir);
+  } else if (strcmp(w[0], "measure") == 0) {
+    if (n != 3) {
+      int k = n >= 2 ? nsmpi_collective_parse(w[1]) : -1;
+      nsmpi_config_error(c, k >= 0 ? 1u << k : NSMPI_ALL_COLLECTIVES,
+                         "%s: expected 'measure COLLECTIVE N'", where);
+      return;
+    }
+    set_measure(c, where, w[1], w[2]);
   } else if (strcmp(w[0], "rankmap") == 0) {
     if (n < 2) {
       nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES,
@@ -280,7 +387,8 @@ static void parse_line(NsmpiConfig *c, char *line, const char *where, const char
       nsmpi_config_error(c, 0, "%s: expected 'on-error fallthrough' or 'on-error abort'", where);
   } else {
     nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES,
-                       "%s: unknown keyword '%s' (schedule, rankmap, verbose, on-error)", where,
+                       "%s: unknown keyword '%s' (schedule, candidate, measure, rankmap, verbose, "
+                       "on-error)", where,
                        nsmpi_escape(esc, sizeof esc, w[0]));
   }
 }
@@ -360,11 +468,77 @@ void nsmpi_config_parse_schedules(NsmpiConfig *c, const char *text)
     }
     *c1 = '\0';
     *c2 = '\0';
-    add_table(c, where, tok, c1 + 1, c2 + 1, NULL);
+    add_table(c, where, tok, c1 + 1, c2 + 1, NULL, 0);
   }
   if (item == 0)
     nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES, "NETSCHED_MPI_SCHEDULES: names no table");
   free(copy);
+}
+
+void nsmpi_config_parse_candidates(NsmpiConfig *c, const char *text)
+{
+  char esc[256];
+  if (strlen(text) > NSMPI_MAX_ENV) {
+    nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES, "NETSCHED_MPI_CANDIDATES: longer than %d bytes",
+                       NSMPI_MAX_ENV);
+    return;
+  }
+  char *copy = strdup(text);
+  if (copy == NULL) {
+    nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES, "NETSCHED_MPI_CANDIDATES: out of memory");
+    return;
+  }
+  int item = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+    char where[64];
+    snprintf(where, sizeof where, "NETSCHED_MPI_CANDIDATES: item %d", ++item);
+    char *c1 = strchr(tok, ':');
+    char *c2 = c1 != NULL ? strchr(c1 + 1, ':') : NULL;
+    if (c2 == NULL) {
+      *(c1 != NULL ? c1 : tok + strlen(tok)) = '\0';
+      int k = nsmpi_collective_parse(tok);
+      nsmpi_config_error(c, k >= 0 ? 1u << k : NSMPI_ALL_COLLECTIVES,
+                         "%s: '%s...' is not COLLECTIVE:GROUP:native|FILE", where,
+                         nsmpi_escape(esc, sizeof esc, tok));
+      continue;
+    }
+    *c1 = '\0';
+    *c2 = '\0';
+    add_candidate(c, where, tok, c1 + 1, c2 + 1, NULL);
+  }
+  if (item == 0)
+    nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES, "NETSCHED_MPI_CANDIDATES: names no candidate");
+  free(copy);
+}
+
+/* A collective is tuned statically (schedule lines, STAGE-MPI's way) or
+ * at run time (candidates, STAR-MPI's): both would leave it unclear which
+ * serves a size, so both is an error. */
+static void check_modes(NsmpiConfig *c)
+{
+  for (int k = 0; k < 3; k++) {
+    if (c->adaptive[k].n == 0)
+      continue;
+    int tables = 0;
+    for (int i = 0; i < c->adaptive[k].n; i++)
+      tables += c->adaptive[k].cand[i].table >= 0;
+    /* Ranks check they agree through the tables (comm.c): a list of
+     * native only has nothing to compare anyway. */
+    if (tables == 0 && !(c->broken & (1u << k)))
+      nsmpi_config_error(c, 1u << k, "%s: %s's candidates name no routine table (native alone "
+                         "leaves nothing to choose)",
+                         c->adaptive[k].where, nsmpi_collective_name((NsrCollective)k));
+    for (int i = 0; i < c->n_tables; i++)
+      if (!c->tables[i].candidate && (int)c->tables[i].collective == k) {
+        nsmpi_config_error(c, 1u << k,
+                           "%s: %s has schedule tables and adaptive candidates (%s): "
+                           "configure one or the other",
+                           c->tables[i].where, nsmpi_collective_name((NsrCollective)k),
+                           c->adaptive[k].where);
+        break;
+      }
+  }
 }
 
 /* FNV-1a, over what decides a call, so ranks can check they agree. */
@@ -384,6 +558,18 @@ static uint32_t config_hash(const NsmpiConfig *c)
     h = fnv(h, &t->collective, sizeof t->collective);
     h = fnv(h, &t->min_bytes, sizeof t->min_bytes);
     h = fnv(h, &t->max_bytes, sizeof t->max_bytes);
+    h = fnv(h, &t->candidate, sizeof t->candidate);
+  }
+  for (int k = 0; k < 3; k++) {
+    const NsmpiAdaptiveSpec *a = &c->adaptive[k];
+    if (a->n == 0) /* a measure count without candidates decides nothing */
+      continue;
+    h = fnv(h, &a->n, sizeof a->n);
+    h = fnv(h, &a->measure, sizeof a->measure);
+    for (int i = 0; i < a->n; i++) {
+      h = fnv(h, &a->cand[i].table, sizeof a->cand[i].table);
+      h = fnv(h, &a->cand[i].group, sizeof a->cand[i].group);
+    }
   }
   h = fnv(h, &c->map_mode, sizeof c->map_mode);
   return h; /* not the broken collectives: a file missing on one node is said as such (comm.c) */
@@ -399,7 +585,12 @@ void nsmpi_config_read(NsmpiConfig *c)
   const char *rankmap = getenv("NETSCHED_MPI_RANKMAP");
   const char *verbose = getenv("NETSCHED_MPI_VERBOSE");
   const char *on_error = getenv("NETSCHED_MPI_ON_ERROR");
-  c->present = (file != NULL && file[0] != '\0') || (schedules != NULL && schedules[0] != '\0');
+  const char *candidates = getenv("NETSCHED_MPI_CANDIDATES");
+  const char *measure = getenv("NETSCHED_MPI_MEASURE");
+  for (int k = 0; k < 3; k++)
+    c->adaptive[k].measure = NSMPI_DEFAULT_MEASURE;
+  c->present = (file != NULL && file[0] != '\0') || (schedules != NULL && schedules[0] != '\0') ||
+               (candidates != NULL && candidates[0] != '\0');
   char esc[256];
   if (on_error != NULL && on_error[0] != '\0' && !on_error_parse(on_error, &c->abort_on_error))
     nsmpi_config_error(c, 0, "NETSCHED_MPI_ON_ERROR: '%s' is not fallthrough or abort",
@@ -408,6 +599,21 @@ void nsmpi_config_read(NsmpiConfig *c)
     nsmpi_config_parse_file(c, file);
   if (schedules != NULL && schedules[0] != '\0')
     nsmpi_config_parse_schedules(c, schedules);
+  if (candidates != NULL && candidates[0] != '\0')
+    nsmpi_config_parse_candidates(c, candidates);
+  if (measure != NULL && measure[0] != '\0') {
+    int m;
+    if (measure_parse(measure, &m))
+      for (int k = 0; k < 3; k++)
+        c->adaptive[k].measure = m;
+    else /* concerns the adaptive collectives only; said and ignored without them */
+      nsmpi_config_error(c, (c->adaptive[NSR_ALLTOALL].n > 0 ? 1u << NSR_ALLTOALL : 0) |
+                                (c->adaptive[NSR_ALLGATHER].n > 0 ? 1u << NSR_ALLGATHER : 0),
+                         "NETSCHED_MPI_MEASURE: '%s' is not a whole number from 1 to %d "
+                         "(invocations measured per candidate)",
+                         nsmpi_escape(esc, sizeof esc, measure), NSMPI_MAX_MEASURE);
+  }
+  check_modes(c);
   if (rankmap != NULL && rankmap[0] != '\0') {
     if (strncmp(rankmap, "file:", 5) == 0)
       set_rankmap(c, "NETSCHED_MPI_RANKMAP", "file", rankmap + 5, NULL);
