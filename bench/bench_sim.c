@@ -10,7 +10,17 @@
  *  - the same 256-machine exchange under smpirun for comparison: SMPI's own
  *    ring MPI_Alltoall versus netsched's replay of the ring schedule, both
  *    under the smpi model (wall times; skipped without smpicc/smpirun).
- * Usage: bench_sim [MACHINES...] (default 64 256 512). Release build.
+ *  - the replay's floor (issue #24): netsched's replay of the faraj
+ *    all-to-all under --sync none against simgrid_floor, a bare SimGrid
+ *    program doing the same communications in the same order on the same
+ *    platform: CPU seconds of both (getrusage: the replay child and
+ *    simgrid_floor are children), their ratio (goal <= 1.15), the
+ *    simulated times (equal), and the bare program's resident memory per
+ *    mailbox and per actor; with `--cfg=contexts/nthreads:2` too (and the
+ *    bare runs' wall seconds, which mean little on a loaded machine).
+ * Usage: bench_sim [MACHINES...] (default 64 256 512);
+ *        bench_sim --floor [MACHINES...] (default 256 512): the floor only.
+ * Release build.
  */
 #include "platforms/gen/shapes.h"
 #include "sched/planners/registry.h"
@@ -18,6 +28,9 @@
 #include "sim/sim.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include <sys/resource.h>
 #include "platforms/io/topology_simgrid.h"
 
 static NsTopology *tree_for(int machines)
@@ -86,8 +99,126 @@ static void versus_smpirun(int machines)
   ns_sim_options_clear(&opt);
 }
 
+static double cpu_seconds(void)
+{
+  struct rusage self, children;
+  getrusage(RUSAGE_SELF, &self);
+  getrusage(RUSAGE_CHILDREN, &children);
+  return (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + children.ru_utime.tv_sec +
+                  children.ru_stime.tv_sec) +
+         (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + children.ru_utime.tv_usec +
+                  children.ru_stime.tv_usec) / 1e6;
+}
+
+/* simgrid_floor on the files in dir, under the replay's `ideal` model
+ * (sim/sim.c: no bandwidth or latency factors, no cross-traffic) and an
+ * extra option `cfg` (NULL: none): its CPU seconds, its wall seconds in
+ * *wall, its output line in *out. */
+static double run_floor(const char *program, const char *dir, const char *cfg, double *wall,
+                        char **out)
+{
+  g_autofree char *xml = g_build_filename(dir, "platform.xml", NULL);
+  g_autofree char *list = g_build_filename(dir, "transfers", NULL);
+  char *argv[] = { (char *)program, xml, list, (char *)"--log=root.thres:critical",
+                   (char *)"--cfg=network/bandwidth-factor:1",
+                   (char *)"--cfg=network/latency-factor:1", (char *)"--cfg=network/weight-S:0",
+                   (char *)"--cfg=network/crosstraffic:0", (char *)"--cfg=network/TCP-gamma:0",
+                   (char *)cfg, NULL };
+  double c0 = cpu_seconds();
+  gint64 t0 = g_get_monotonic_time();
+  int status = 0;
+  if (!g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, out, NULL, &status,
+                    NULL) ||
+      !g_spawn_check_wait_status(status, NULL))
+    return -1;
+  *wall = (double)(g_get_monotonic_time() - t0) / 1e6;
+  g_strchomp(*out);
+  return cpu_seconds() - c0;
+}
+
+/* The replay against the bare SimGrid program, on the faraj all-to-all. */
+static void versus_floor(const char *program, int machines)
+{
+  g_autoptr(NsTopology) t = tree_for(machines);
+  NsPlanParams params = { .msize = 65536 };
+  g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLTOALL, "faraj", &params, NULL);
+  g_autofree char *dir = g_dir_make_tmp("netsched-floor-XXXXXX", NULL);
+  g_autofree char *xml = g_build_filename(dir, "platform.xml", NULL);
+  g_autofree char *list = g_build_filename(dir, "transfers", NULL);
+  FILE *f = fopen(xml, "w");
+  ns_topology_write_simgrid(t, f, NULL);
+  fclose(f);
+  f = fopen(list, "w");
+  for (uint32_t p = 0; p < ns_schedule_n_phases(s); p++) {
+    uint64_t first, count;
+    ns_schedule_phase_range(s, p, &first, &count);
+    for (uint64_t i = first; i < first + count; i++) {
+      const NsTransfer *tr = ns_schedule_transfer(s, i);
+      fprintf(f, "%u %s %s %llu\n", p, ns_topology_machine_name(t, tr->src),
+              ns_topology_machine_name(t, tr->dst),
+              (unsigned long long)tr->n_chunks * params.msize);
+    }
+  }
+  fclose(f);
+  NsSimOptions opt;
+  ns_sim_options_init(&opt);
+  opt.sync = (NsSyncScheme){ NS_SYNC_NONE, 0 };
+  opt.sync_set = TRUE;
+  NsSimResult r;
+  GError *error = NULL;
+  double c0 = cpu_seconds();
+  gboolean ok = ns_simulate(t, s, &opt, &r, &error);
+  double ours = cpu_seconds() - c0;
+  g_autofree char *bare_out = NULL, *par_out = NULL;
+  double bare_wall = 0, par_wall = 0;
+  double bare = run_floor(program, dir, NULL, &bare_wall, &bare_out);
+  double par = run_floor(program, dir, "--cfg=contexts/nthreads:2", &par_wall, &par_out);
+  if (!ok || bare <= 0) {
+    fprintf(stderr, "bench_sim: floor at %d machines: %s\n", machines,
+            ok ? "simgrid_floor failed" : error->message);
+    g_clear_error(&error);
+  } else {
+    printf("%8d %10" G_GUINT64_FORMAT " %10.2f %10.2f %7.3f %14.9f  %s (%.2f s wall)\n",
+           machines, r.n_transfers, ours, bare, ours / bare, r.completion, bare_out, bare_wall);
+    printf("%8s %10s %10s %10.2f %7s %14s  nthreads:2: %s (%.2f s wall)\n", "", "", "", par, "",
+           "", par > 0 ? par_out : "failed", par_wall);
+    ns_sim_result_clear(&r);
+  }
+  fflush(stdout);
+  ns_sim_options_clear(&opt);
+  g_unlink(xml);
+  g_unlink(list);
+  g_rmdir(dir);
+}
+
+static int floor_only(const char *self, int argc, char **argv)
+{
+  g_autofree char *here = g_path_get_dirname(self);
+  g_autofree char *program = g_build_filename(here, "simgrid_floor", NULL);
+  if (!g_file_test(program, G_FILE_TEST_IS_EXECUTABLE)) {
+    fprintf(stderr, "bench_sim: %s: not built\n", program);
+    return 2;
+  }
+  printf("replay floor: faraj all-to-all, 64KiB, --sync none, 3-level trees; CPU seconds\n");
+  printf("%8s %10s %10s %10s %7s %14s  %s\n", "machines", "transfers", "netsched",
+         "bare", "ratio", "simulated_s", "bare SimGrid program");
+  int defaults[] = { 256, 512 };
+  int n = argc > 0 ? argc : 2;
+  for (int i = 0; i < n; i++) {
+    int machines = argc > 0 ? atoi(argv[i]) : defaults[i];
+    if (machines < 16 || machines % 16 != 0) {
+      fprintf(stderr, "bench_sim: %d: use a multiple of 16\n", machines);
+      return 2;
+    }
+    versus_floor(program, machines);
+  }
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
+  if (argc > 1 && strcmp(argv[1], "--floor") == 0)
+    return floor_only(argv[0], argc - 2, argv + 2);
   int defaults[] = { 64, 256, 512 };
   int n = argc > 1 ? argc - 1 : 3;
   printf("alltoall/faraj + sender-all on 3-level trees, msize 64KiB, model ideal\n");
@@ -126,5 +257,6 @@ int main(int argc, char **argv)
     ns_sim_options_clear(&opt);
   }
   versus_smpirun(256);
-  return 0;
+  printf("\n");
+  return floor_only(argv[0], 0, NULL);
 }

@@ -10,19 +10,22 @@
 #   scripts/install-deps.sh --verify-only  only what a verify-only build needs
 #                                          (cmake -DNETSCHED_SIMULATOR=OFF): no
 #                                          SimGrid, no ns-3, no gnuplot
+#   scripts/install-deps.sh --bench        plus python3-igraph, which only
+#                                          bench/sweep_vs_igraph.sh uses (CI never)
 # Options combine (--verify-only --test). Runs apt-get as root, or through
 # sudo when not root; never asks anything (DEBIAN_FRONTEND=noninteractive).
 set -euo pipefail
 
 usage() {
-  sed -n '2,14s/^# \{0,1\}//p' "$0"
+  sed -n '2,16s/^# \{0,1\}//p' "$0"
 }
 
-test=0 verify_only=0
+test=0 verify_only=0 bench=0
 for arg in "$@"; do
   case "$arg" in
     --test) test=1 ;;
     --verify-only) verify_only=1 ;;
+    --bench) bench=1 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "install-deps: unknown option '$arg'" >&2; usage >&2; exit 2 ;;
   esac
@@ -35,6 +38,9 @@ packages=(build-essential cmake pkg-config libglib2.0-dev libjson-glib-dev libig
 if [[ $verify_only -eq 0 ]]; then
   # The simulator (libsimgrid-dev brings SimGrid's ns-3 backend) and plots.
   packages+=(libsimgrid-dev gnuplot-nox)
+fi
+if [[ $bench -eq 1 ]]; then
+  packages+=(python3-igraph)
 fi
 if [[ $test -eq 1 ]]; then
   packages+=(clang libclang-rt-14-dev openmpi-bin libopenmpi-dev libmpich-dev gnuplot-nox)

@@ -32,11 +32,26 @@ static WaitState *waiting;       /* per machine */
 
 /* ---- mailboxes ---------------------------------------------------------- */
 
+/* The data mailbox of a (source, destination) pair, by name the first
+ * time and from `data_boxes` after: naming it (printf, then SimGrid's
+ * string-keyed map) for every transfer was 17 % of the replay's
+ * instructions, the most of what it did beyond a bare SimGrid program
+ * doing the same communications (bench_sim --floor, issue #24). The
+ * actors run one at a time, so the table needs no lock; it holds one entry
+ * per pair that communicates, beside SimGrid's mailbox of that pair. */
+static GHashTable *data_boxes;   /* src * p + dst + 1 -> sg_mailbox_t */
+
 static sg_mailbox_t data_box(int src, int dst)
 {
-  char name[48];
-  g_snprintf(name, sizeof name, "d:%d:%d", src, dst);
-  return sg_mailbox_by_name(name);
+  gpointer key = GSIZE_TO_POINTER((gsize)src * (gsize)G->p + (gsize)dst + 1);
+  sg_mailbox_t box = g_hash_table_lookup(data_boxes, key);
+  if (box == NULL) {
+    char name[48];
+    g_snprintf(name, sizeof name, "d:%d:%d", src, dst);
+    box = sg_mailbox_by_name(name);
+    g_hash_table_insert(data_boxes, key, box);
+  }
+  return box;
 }
 
 static sg_mailbox_t sync_box(int machine)
@@ -460,6 +475,7 @@ void ns_replay_run(Program *prog, const char *platform, int argc, char **argv)
   sync_got = g_new0(uint32_t, prog->n_all + 1);
   eta = g_new0(int64_t, prog->p);
   waiting = g_new0(WaitState, prog->p);
+  data_boxes = g_hash_table_new(g_direct_hash, g_direct_equal);
   gint64 t0 = g_get_monotonic_time();
   simgrid_init(&argc, argv);
   simgrid_load_platform(platform);

@@ -269,5 +269,17 @@ expect "bcast algorithms" "$tmp/out" '"algorithm" : "binary-cf"'
 check "allgather on a graph" 0 "$ns" bound -T gen:waxman:1,10 -c allgather --json
 expect "rings need a tree" "$tmp/out" '"rings_error" : "logical rings need a tree topology'
 
+# -- path statistics of a large graph (issue #24) -------------------------------------------
+# 200 switches: the searches run 64 host switches at a time, so four words of
+# sources; the histogram main computed one search at a time over the whole topology
+check "paths of a 1000-machine Waxman graph" 0 "$ns" sweep -g 'waxman:machines=1000:ratio=5' \
+  --seeds 1 --metrics paths -j 1 -o "$tmp/paths1000" --progress none
+expect "paths: the histogram" "$tmp/paths1000/rows.jsonl" \
+  '"path_min":1,"path_mean":4\.785955956,"path_max":9,.*"path_hist":\[0,4964,20752,84866,260696,383486,195346,43758,4680,452\]\}$'
+check "paths of a 1000-machine Waxman tree" 0 "$ns" sweep -g 'waxman:machines=1000:ratio=5' \
+  --seeds 2 --trees bfs --metrics paths -j 1 -o "$tmp/paths1000t" --progress none
+expect "paths: the tree's histogram" "$tmp/paths1000t/rows.jsonl" \
+  '"path_min":1,"path_mean":7\.242622623,"path_max":12,.*"path_hist":\[0,5146,9724,21828,43890,78216,131042,209490,252222,175892,62242,8940,368\]\}$'
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]

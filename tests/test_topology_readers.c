@@ -4,6 +4,7 @@
  * and the input limits (size, streams, byte-order marks, invisible
  * characters, the GraphML pre-check). */
 #include "platforms/model/error.h"
+#include "platforms/model/topology_internal.h"
 #include "platforms/gen/gtitm.h"
 #include "platforms/gen/shapes.h"
 #include "platforms/io/hostlist_internal.h"
@@ -1806,6 +1807,141 @@ static void test_generator_ports(void)
   }
 }
 
+/* ---- lazy shortest-path tables (issue #24) ----------------------------------- */
+
+/* A connected random graph on n nodes, the first `machines` of them
+ * machines: node i joins a random earlier node, then `extra` random links
+ * (no parallel ones) close cycles and make equal-cost ties. */
+static NsTopology *random_graph(guint32 seed, gboolean ecmp)
+{
+  g_autoptr(GRand) rng = g_rand_new_with_seed(seed);
+  int n = g_rand_int_range(rng, 4, 40), machines = g_rand_int_range(rng, 2, n + 1);
+  int extra = g_rand_int_range(rng, 0, 2 * n);
+  NsTopology *t = ns_topology_new("random");
+  GError *error = NULL;
+  for (int v = 0; v < n; v++) {
+    g_autofree char *name = g_strdup_printf("v%d", v);
+    g_assert_cmpint(ns_topology_add_node(t, name, v < machines ? NS_NODE_MACHINE : NS_NODE_SWITCH,
+                                         v + 1, &error), ==, v);
+  }
+  g_autofree gboolean *linked = g_new0(gboolean, n * n);
+  for (int k = -(n - 1); k < extra; k++) {
+    int b = k < 0 ? n + k : g_rand_int_range(rng, 1, n), a = g_rand_int_range(rng, 0, b);
+    if (linked[a * n + b])
+      continue;
+    linked[a * n + b] = TRUE;
+    g_assert_cmpint(ns_topology_add_link(t, a, b, 1e9, 1e-6, 1, &error), >=, 0);
+  }
+  if (ecmp)
+    ns_topology_set_routing(t, NS_ROUTING_ECMP, 1);
+  g_assert_true(ns_topology_finalize(t, NULL, NULL, &error));
+  g_assert_no_error(error);
+  return t;
+}
+
+/* The route from machine s to machine d by the rule the eager table
+ * followed (a breadth-first search from d; at each node the neighbour one
+ * hop closer, in link-id order: the first, or number d mod k under ecmp),
+ * computed here independently. Returns its length; *longest gets the
+ * greatest distance to d of any node. */
+static int reference_route(const NsTopology *t, int s, int d, gboolean ecmp, int *edges,
+                           int *longest)
+{
+  int n = ns_topology_n_nodes(t);
+  g_autofree int *dist = g_new(int, n);
+  ns_topology_hop_distances(t, ns_topology_machine_node(t, d), dist);
+  for (int v = 0; v < n; v++)
+    *longest = MAX(*longest, dist[v]);
+  int len = 0;
+  for (int v = ns_topology_machine_node(t, s); dist[v] > 0;) {
+    const int *inc = ns_topology_incident(t, v);
+    int closer[64], k = 0;
+    for (int i = 0; i < ns_topology_degree(t, v); i++)
+      if (dist[ns_topology_link_other(t, inc[i], v)] == dist[v] - 1)
+        closer[k++] = inc[i];
+    int link = closer[ecmp ? d % k : 0];
+    edges[len++] = 2 * link + (ns_topology_link(t, link)->a == v ? 0 : 1);
+    v = ns_topology_link_other(t, link, v);
+  }
+  return len;
+}
+
+static void test_lazy_routes_same(void)
+{
+  for (guint32 seed = 1; seed <= 120; seed++) {
+    gboolean ecmp = seed % 2 == 0;
+    guint built = ns_routing_shortest_tables_built();
+    g_autoptr(NsTopology) t = random_graph(seed, ecmp);
+    g_assert_cmpint(ns_topology_routing(t), ==, ecmp ? NS_ROUTING_ECMP : NS_ROUTING_SHORTEST);
+    g_assert_cmpuint(ns_routing_shortest_tables_built(), ==, built); /* loading built none */
+    int p = ns_topology_n_machines(t), n = ns_topology_n_nodes(t), longest = 0;
+    g_autofree int *got = g_new(int, n), *want = g_new(int, n);
+    /* odd seeds ask for a route first, even ones for the next hops */
+    g_autofree int *next = g_new(int, n);
+    if (seed % 4 < 2) {
+      ns_topology_route_machines(t, p - 1, 0, got);
+    } else {
+      g_assert_true(ns_topology_next_hops(t, 0, next));
+    }
+    g_assert_cmpuint(ns_routing_shortest_tables_built(), ==, built + 1);
+    for (int s = 0; s < p; s++)
+      for (int d = 0; d < p; d++) {
+        if (s == d)
+          continue;
+        int len = ns_topology_route_machines(t, s, d, got);
+        g_assert_cmpint(len, ==, reference_route(t, s, d, ecmp, want, &longest));
+        g_assert_cmpmem(got, len * sizeof(int), want, len * sizeof(int));
+      }
+    for (int d = 0; d < p; d++) {
+      g_assert_true(ns_topology_next_hops(t, d, next));
+      for (int s = 0; s < p; s++)
+        if (s != d) {
+          int v = ns_topology_machine_node(t, s);
+          reference_route(t, s, d, ecmp, want, &longest);
+          g_assert_cmpint(next[v], ==, want[0]);
+        }
+    }
+    g_assert_cmpint(ns_topology_max_route_len(t), ==, MAX(longest, 1));
+    g_assert_cmpuint(ns_routing_shortest_tables_built(), ==, built + 1); /* built once */
+  }
+}
+
+typedef struct {
+  const NsTopology *t;
+  int len, edges[64];
+} RouteQuery;
+
+static gpointer route_in_thread(gpointer data)
+{
+  RouteQuery *q = data;
+  q->len = ns_topology_route_machines(q->t, 7, 900, q->edges);
+  return NULL;
+}
+
+static void test_lazy_routes_load(void)
+{
+  /* the sweep's Waxman graph of 1000 machines: loading it (and reading its
+   * size, its links, its summary of the routing) builds no table; the
+   * first query does, once, even from two threads at the same time */
+  GError *error = NULL;
+  guint built = ns_routing_shortest_tables_built();
+  g_autoptr(NsTopology) t = ns_gtitm_generate("waxman:1,200,4:total=1000", NULL, &error);
+  g_assert_no_error(error);
+  g_assert_cmpint(ns_topology_routing(t), ==, NS_ROUTING_SHORTEST);
+  g_free(ns_topology_routing_describe(t));
+  g_assert_cmpuint(ns_routing_shortest_tables_built(), ==, built);
+  RouteQuery a = { .t = t }, b = { .t = t };
+  GThread *other = g_thread_new("route", route_in_thread, &a);
+  route_in_thread(&b);
+  g_thread_join(other);
+  g_assert_cmpuint(ns_routing_shortest_tables_built(), ==, built + 1);
+  g_assert_cmpint(a.len, ==, b.len);
+  g_assert_cmpint(a.len, >, 1);
+  g_assert_cmpmem(a.edges, a.len * sizeof(int), b.edges, b.len * sizeof(int));
+  g_assert_cmpint(ns_topology_max_route_len(t), ==, 10);
+  g_assert_cmpuint(ns_routing_shortest_tables_built(), ==, built + 1);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -1845,5 +1981,7 @@ int main(int argc, char **argv)
   g_test_add_func("/readers/spec/good", test_spec);
   g_test_add_func("/readers/spec/errors", test_spec_errors);
   g_test_add_func("/readers/spec/resolve", test_spec_resolve);
+  g_test_add_func("/readers/routing/lazy-same-routes", test_lazy_routes_same);
+  g_test_add_func("/readers/routing/lazy-load", test_lazy_routes_load);
   return g_test_run();
 }

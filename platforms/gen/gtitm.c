@@ -264,6 +264,23 @@ static int *place_machines(igraph_rng_t *rng, const NsAttach *a, const int *host
   return sw;
 }
 
+/* "<prefix><index>" into buf (32 bytes): the node names, written without
+ * printf, which took a tenth of a path-statistics sweep (issue #24). */
+static const char *node_name(char *buf, char prefix, int index)
+{
+  char digits[16];
+  int n = 0;
+  do {
+    digits[n++] = (char)('0' + index % 10);
+    index /= 10;
+  } while (index > 0);
+  buf[0] = prefix;
+  for (int i = 0; i < n; i++)
+    buf[1 + i] = digits[n - 1 - i];
+  buf[1 + n] = '\0';
+  return buf;
+}
+
 /* The finalized topology: switches s0.., the switch links of `links`,
  * then machines n0.. each linked to its switch. */
 static NsTopology *build(const char *source, int n_switches, const GArray *links,
@@ -273,15 +290,14 @@ static NsTopology *build(const char *source, int n_switches, const GArray *links
   NsTopology *t = ns_topology_new(source);
   char name[32];
   for (int s = 0; s < n_switches; s++) {
-    g_snprintf(name, sizeof name, "s%d", s);
-    ns_shape_apply_node(t, ns_topology_add_node(t, name, NS_NODE_SWITCH, 0, NULL), o);
+    ns_shape_apply_node(t, ns_topology_add_node(t, node_name(name, 's', s), NS_NODE_SWITCH, 0,
+                                                NULL), o);
   }
   for (guint i = 0; i + 1 < links->len; i += 2)
     ns_topology_add_link(t, g_array_index(links, int, i), g_array_index(links, int, i + 1),
                          ns_shape_link_bandwidth(o, TRUE), o->latency, 0, NULL);
   for (int m = 0; m < p; m++) {
-    g_snprintf(name, sizeof name, "n%d", m);
-    int v = ns_topology_add_node(t, name, NS_NODE_MACHINE, 0, NULL);
+    int v = ns_topology_add_node(t, node_name(name, 'n', m), NS_NODE_MACHINE, 0, NULL);
     ns_shape_apply_node(t, v, o);
     ns_topology_add_link(t, v, machine_switch[m], ns_shape_link_bandwidth(o, FALSE), o->latency,
                          0, NULL);
@@ -317,7 +333,13 @@ typedef struct {
   int n;
   double *x, *y;
   double diameter;   /* L */
+  /* exp(−d/(βL)) of every pair u < v in loop order, for β = term_beta: the
+   * last W(β) computed, reused by the draws when β is final (the exp()
+   * were half the generator's time); NULL above MAX_TERMS pairs. */
+  double *term, term_beta;
 } Points;
+
+#define MAX_TERMS ((gsize)1 << 22) /* 32 MiB */
 
 static double dist(const Points *pt, int u, int v)
 {
@@ -326,18 +348,24 @@ static double dist(const Points *pt, int u, int v)
 }
 
 /* W(β) = Σ_{u<v} exp(−d/(βL)). */
-static double weight_sum(const Points *pt, double beta)
+static double weight_sum(Points *pt, double beta)
 {
   double bl = beta * pt->diameter, w = 0;
+  gsize k = 0;
   for (int u = 0; u < pt->n; u++)
-    for (int v = u + 1; v < pt->n; v++)
-      w += exp(-dist(pt, u, v) / bl);
+    for (int v = u + 1; v < pt->n; v++) {
+      double e = exp(-dist(pt, u, v) / bl);
+      if (pt->term != NULL)
+        pt->term[k++] = e;
+      w += e;
+    }
+  pt->term_beta = beta;
   return w;
 }
 
 /* α (and β when α would exceed 1) for the target degree; FALSE when even
  * the complete graph is too sparse. */
-static gboolean solve_alpha(const Points *pt, const NsWaxmanParams *w, double *alpha,
+static gboolean solve_alpha(Points *pt, const NsWaxmanParams *w, double *alpha,
                             double *beta)
 {
   *beta = w->beta;
@@ -453,7 +481,9 @@ NsTopology *ns_gtitm_waxman(uint64_t seed, const NsWaxmanParams *w, const NsGtit
   }
   igraph_rng_t rng;
   rng_open(&rng, seed);
-  Points pt = { .n = n, .x = g_new(double, n), .y = g_new(double, n) };
+  gsize n_pairs = (gsize)n * (gsize)(n - 1) / 2;
+  Points pt = { .n = n, .x = g_new(double, n), .y = g_new(double, n),
+                .term = n_pairs <= MAX_TERMS ? g_new(double, n_pairs) : NULL };
   GArray *links = g_array_new(FALSE, FALSE, sizeof(int));
   int *membership = g_new(int, n), *machine_switch = NULL, *hosts = g_new(int, n);
   NsTopology *t = NULL;
@@ -485,9 +515,12 @@ NsTopology *ns_gtitm_waxman(uint64_t seed, const NsWaxmanParams *w, const NsGtit
       goto out;
     }
     double bl = beta * pt.diameter;
+    gboolean cached = pt.term != NULL && w->alpha == 0 && pt.term_beta == beta;
+    gsize k = 0;
     for (int u = 0; u < n; u++)
-      for (int v = u + 1; v < n; v++)
-        if (igraph_rng_get_unif01(&rng) < alpha * exp(-dist(&pt, u, v) / bl))
+      for (int v = u + 1; v < n; v++, k++)
+        if (igraph_rng_get_unif01(&rng) <
+            alpha * (cached ? pt.term[k] : exp(-dist(&pt, u, v) / bl)))
           add_link(links, u, v);
     if (links->len / 2 > NS_GTITM_MAX_LINKS) { /* α given: known once drawn */
       ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
@@ -520,6 +553,7 @@ out:
   igraph_rng_destroy(&rng);
   g_free(name);
   g_free(pt.x);
+  g_free(pt.term);
   g_free(pt.y);
   g_array_unref(links);
   g_free(membership);

@@ -847,10 +847,15 @@ NsRoutingKind ns_topology_routing(const NsTopology *t) { return t->routing; }
  * \param topo A finalized topology.
  * \return The bound (the capacity ns_topology_route() needs).
  * \errors none.
- * \complexity O(1).
+ * \complexity O(1); under shortest, ecmp and explicit routing the first of this,
+ *        ns_topology_route() and ns_topology_next_hops() builds the next-hop table
+ *        (O(|M|·(|V| + |E|)), once, thread-safe).
  * \source docs/architecture.md, "Routing is an object".
  */
-int ns_topology_max_route_len(const NsTopology *t) { return MAX(t->max_route_len, 1); }
+int ns_topology_max_route_len(const NsTopology *t)
+{
+  return MAX(t->ops->max_route_len != NULL ? t->ops->max_route_len(t) : t->max_route_len, 1);
+}
 
 /**
  * \function ns_topology_routing_describe
@@ -897,7 +902,8 @@ gboolean ns_topology_next_hops(const NsTopology *t, int dst_machine, int *next_e
  * \return The number of edges (0 when src == dst).
  * \errors none.
  * \complexity O(route length) for tree, dimension-order, dmodk, smodk, shortest and
- *        explicit routing.
+ *        explicit routing (shortest, ecmp, explicit: the first query builds the table, see
+ *        ns_topology_max_route_len()).
  * \source docs/architecture.md, "Routing is an object".
  */
 int ns_topology_route(const NsTopology *t, int src, int dst, int *edges)

@@ -20,6 +20,10 @@ typedef struct {
    * where no route passes), so the routes towards it form a tree.
    * NULL, or FALSE returned, for the others. */
   gboolean (*next_hops)(const NsTopology *t, int dst_machine, int *next_edge);
+  /* Routings that build their tables when first asked for (shortest, ecmp,
+   * explicit's fallback) know their longest route only then: this builds
+   * them and returns it. NULL: build() filled t->max_route_len. */
+  int (*max_route_len)(const NsTopology *t);
   char *(*describe)(const NsTopology *t);
   void (*free_data)(NsTopology *t);
 } NsRoutingOps;
@@ -84,16 +88,19 @@ static inline int ns_edge_from_link(const NsTopology *t, int link, int from)
 }
 
 /* Shortest-path next-hop tables (routing_shortest.c), shared with explicit
- * routing's fallback: build into *data (and the longest route into
- * *max_len), walk from node src to machine node dst, release. */
-gboolean ns_routing_shortest_table(NsTopology *t, gboolean spread, void **data, int *max_len,
-                                   GError **error);
-int ns_routing_shortest_walk(const NsTopology *t, const void *data, int src, int dst,
-                             int *edges);
+ * routing's fallback: set up into *data (the size checked, the table built
+ * by the first walk, next-hops or longest query, thread-safe), walk from
+ * node src to machine node dst, the longest route, release. */
+gboolean ns_routing_shortest_table(NsTopology *t, gboolean spread, void **data, GError **error);
+int ns_routing_shortest_walk(const NsTopology *t, void *data, int src, int dst, int *edges);
+int ns_routing_shortest_longest(const NsTopology *t, void *data);
 void ns_routing_shortest_release(void *data);
 /* The table's next edges towards machine dst_machine (ns_topology_next_hops). */
-void ns_routing_shortest_next_hops(const NsTopology *t, const void *data, int dst_machine,
+void ns_routing_shortest_next_hops(const NsTopology *t, void *data, int dst_machine,
                                    int *next_edge);
+/* How many shortest-path tables this process has built (a test's evidence
+ * that loading builds none). Thread-safe. */
+guint ns_routing_shortest_tables_built(void);
 
 /* The lowest-id link between nodes a and b, or -1. O(degree of a). */
 int ns_topology_link_between(const NsTopology *t, int a, int b);

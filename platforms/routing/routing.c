@@ -32,7 +32,8 @@ static const NsRoutingOps *routing_ops(NsRoutingKind kind)
  * \errors NS_ERROR_INPUT for fewer than 2 machines, a disconnected graph, or a routing the graph
  *        does not fit (tree: a link closing a cycle is named; dimension-order: grid neighbours
  *        not linked; dmodk/smodk: not a levelled fat tree; explicit: invalid paths).
- * \complexity O(|V| + |E|) plus the routing's set-up (shortest: O(|M|·(|V| + |E|))).
+ * \complexity O(|V| + |E|) plus the routing's set-up (shortest, ecmp: O(1) here, the
+ *        next-hop table, O(|M|·(|V| + |E|)), built by the first route query).
  * \source dissertation §3.1 (leaf switches pruned); docs/architecture.md, "Routing is an object".
  */
 gboolean ns_topology_finalize(NsTopology *t, NsWarnFunc warn, void *warn_data, GError **error)

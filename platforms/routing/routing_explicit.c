@@ -4,9 +4,10 @@
  * measured traceroute) lists routes node by node (ns_topology_add_route;
  * `route A via X Y B` in the native format); between two consecutive nodes
  * the link of lowest id is used. Machine pairs without a listed route take
- * the shortest path (routing_shortest.c). The set-up checks every listed
- * route: it joins two distinct machines, its nodes are linked one to the
- * next, it visits no node twice, and no pair is listed twice. */
+ * the shortest path (routing_shortest.c: its table built when first asked
+ * for). The set-up checks every listed route: it joins two distinct
+ * machines, its nodes are linked one to the next, it visits no node twice,
+ * and no pair is listed twice. */
 #include "platforms/model/error.h"
 #include "platforms/model/topology_internal.h"
 #include <string.h>
@@ -97,13 +98,18 @@ static gboolean explicit_build(NsTopology *t, GError **error)
     longest = MAX(longest, sp.n);
   }
   g_free(seen);
-  int fallback_len = 0;
-  if (!ns_routing_shortest_table(t, FALSE, &x->fallback, &fallback_len, error)) {
+  if (!ns_routing_shortest_table(t, FALSE, &x->fallback, error)) {
     explicit_free(t);
     return FALSE;
   }
-  t->max_route_len = MAX(longest, fallback_len);
+  t->max_route_len = longest; /* the listed routes; the fallback's when first asked */
   return TRUE;
+}
+
+static int explicit_max_route_len(const NsTopology *t)
+{
+  const Explicit *x = t->routing_data;
+  return MAX(t->max_route_len, ns_routing_shortest_longest(t, x->fallback));
 }
 
 static int explicit_route(const NsTopology *t, int src, int dst, int *edges)
@@ -130,6 +136,7 @@ const NsRoutingOps ns_routing_explicit_ops = {
   .kind = NS_ROUTING_EXPLICIT,
   .build = explicit_build,
   .route = explicit_route,
+  .max_route_len = explicit_max_route_len,
   .describe = explicit_describe,
   .free_data = explicit_free,
 };

@@ -20,38 +20,42 @@
  * The set-up stores that next link for every (destination machine, node):
  * O(|M|·(|V|+|E|)) time and |M|·|V| entries of memory, refused above
  * 2^27 entries (512 MiB) with advice (a spanning tree, or a structured
- * routing). Routes between machines only. */
+ * routing). Routes between machines only.
+ *
+ * The table is built when first asked for (a route, the next hops, the
+ * longest route), not when the topology is loaded: most commands that load
+ * a random graph never route on it (a sweep's path statistics run their own
+ * search over the switches; `topo convert`, a spanning tree), and the
+ * table was 87 % of the CPU of a Waxman sweep (issue #24). Only the size
+ * check stays at load time, so a table too large is still refused there.
+ * The first query builds it under a GOnce, so threads may share the
+ * topology (the verifier's link thread routes while the main thread
+ * does). */
 #include "platforms/model/error.h"
 #include "platforms/model/topology_internal.h"
 
 #define MAX_ENTRIES ((uint64_t)1 << 27)
 
 typedef struct {
+  gsize built;          /* GOnce flag: next[] and longest are filled */
+  gboolean spread;      /* ecmp */
   int *next;            /* next[d * n_nodes + v]: link from v towards machine d, -1 at d */
   int n_nodes;
+  int longest;          /* the longest route, in links */
 } Shortest;
 
-/* Builds the next-hop table; used by shortest, ecmp and explicit routing.
+static gint tables_built; /* ns_routing_shortest_tables_built() */
+
+/* Fills the next-hop table: a breadth-first search from every machine.
  * `spread`: next hop d mod k of the k equal-cost ones (ecmp), else the
  * first. */
-gboolean ns_routing_shortest_table(NsTopology *t, gboolean spread, void **data, int *max_len,
-                                   GError **error)
+static void fill_table(const NsTopology *t, Shortest *s)
 {
-  int n = (int)t->nodes->len, p = t->n_machines;
-  if ((uint64_t)n * (uint64_t)p > MAX_ENTRIES) {
-    ns_set_error_at(error, NS_ERROR_INPUT, t->source, t->routing_line,
-                    "%s routing of %d machines over %d nodes needs a table of %.0f "
-                    "MiB (at most 512 MiB): take a spanning tree (--spanning) or declare a "
-                    "structured routing (dmodk, dimension-order)",
-                    spread ? "ecmp" : "shortest-path", p, n,
-                    (double)n * p * sizeof(int) / 1048576.0);
-    return FALSE;
-  }
-  Shortest *s = g_new0(Shortest, 1);
-  s->n_nodes = n;
+  int n = s->n_nodes, p = t->n_machines;
   s->next = g_new(int, (gsize)n * p);
   int *dist = g_new(int, n);
   int longest = 0;
+  gboolean spread = s->spread;
   for (int d = 0; d < p; d++) {
     ns_topology_hop_distances(t, t->machine_node[d], dist);
     int *next = s->next + (gsize)d * n;
@@ -72,15 +76,56 @@ gboolean ns_routing_shortest_table(NsTopology *t, gboolean spread, void **data, 
     }
   }
   g_free(dist);
+  s->longest = longest;
+  g_atomic_int_inc(&tables_built);
+}
+
+/* The table, built by the first caller (thread-safe). */
+static const Shortest *table(const NsTopology *t, void *data)
+{
+  Shortest *s = data;
+  if (g_once_init_enter(&s->built)) {
+    fill_table(t, s);
+    g_once_init_leave(&s->built, 1);
+  }
+  return s;
+}
+
+guint ns_routing_shortest_tables_built(void)
+{
+  return (guint)g_atomic_int_get(&tables_built);
+}
+
+/* Sets up a table, to be built when first asked for; used by shortest, ecmp
+ * and explicit routing. Refuses a table above MAX_ENTRIES now. */
+gboolean ns_routing_shortest_table(NsTopology *t, gboolean spread, void **data, GError **error)
+{
+  int n = (int)t->nodes->len, p = t->n_machines;
+  if ((uint64_t)n * (uint64_t)p > MAX_ENTRIES) {
+    ns_set_error_at(error, NS_ERROR_INPUT, t->source, t->routing_line,
+                    "%s routing of %d machines over %d nodes needs a table of %.0f "
+                    "MiB (at most 512 MiB): take a spanning tree (--spanning) or declare a "
+                    "structured routing (dmodk, dimension-order)",
+                    spread ? "ecmp" : "shortest-path", p, n,
+                    (double)n * p * sizeof(int) / 1048576.0);
+    return FALSE;
+  }
+  Shortest *s = g_new0(Shortest, 1);
+  s->n_nodes = n;
+  s->spread = spread;
   *data = s;
-  *max_len = longest;
   return TRUE;
 }
 
-/* The shortest route from node src to machine node dst. */
-int ns_routing_shortest_walk(const NsTopology *t, const void *data, int src, int dst, int *edges)
+int ns_routing_shortest_longest(const NsTopology *t, void *data)
 {
-  const Shortest *s = data;
+  return table(t, data)->longest;
+}
+
+/* The shortest route from node src to machine node dst. */
+int ns_routing_shortest_walk(const NsTopology *t, void *data, int src, int dst, int *edges)
+{
+  const Shortest *s = table(t, data);
   const int *next = s->next + (gsize)t->node_machine[dst] * s->n_nodes;
   int len = 0;
   for (int v = src; v != dst;) {
@@ -108,15 +153,19 @@ static void shortest_free(NsTopology *t)
 
 static gboolean shortest_build(NsTopology *t, GError **error)
 {
-  return ns_routing_shortest_table(t, t->routing == NS_ROUTING_ECMP, &t->routing_data,
-                                   &t->max_route_len, error);
+  return ns_routing_shortest_table(t, t->routing == NS_ROUTING_ECMP, &t->routing_data, error);
+}
+
+static int shortest_max_route_len(const NsTopology *t)
+{
+  return ns_routing_shortest_longest(t, t->routing_data);
 }
 
 /* The routes towards machine d, one next link per node. */
-void ns_routing_shortest_next_hops(const NsTopology *t, const void *data, int dst_machine,
+void ns_routing_shortest_next_hops(const NsTopology *t, void *data, int dst_machine,
                                    int *next_edge)
 {
-  const Shortest *s = data;
+  const Shortest *s = table(t, data);
   const int *next = s->next + (gsize)dst_machine * s->n_nodes;
   for (int v = 0; v < s->n_nodes; v++)
     next_edge[v] = next[v] < 0 ? -1 : ns_edge_from_link(t, next[v], v);
@@ -147,6 +196,7 @@ const NsRoutingOps ns_routing_shortest_ops = {
   .build = shortest_build,
   .route = shortest_route,
   .next_hops = shortest_next_hops,
+  .max_route_len = shortest_max_route_len,
   .describe = shortest_describe,
   .free_data = shortest_free,
 };
@@ -156,6 +206,7 @@ const NsRoutingOps ns_routing_ecmp_ops = {
   .build = shortest_build,
   .route = shortest_route,
   .next_hops = shortest_next_hops,
+  .max_route_len = shortest_max_route_len,
   .describe = shortest_describe,
   .free_data = shortest_free,
 };
