@@ -4,6 +4,8 @@
  * one hop a transfer — with its phase count ⌈(P−1)/Δ⌉ derived here from
  * the sizes (Δ = 2 directions per dimension of size ≥ 3, 1 per dimension
  * of size 2), and its refusals. */
+#include "analysis/bounds_allgather.h"
+#include "analysis/bounds_bcast.h"
 #include "platforms/model/error.h"
 #include "platforms/gen/shapes.h"
 #include "sched/planners/registry.h"
@@ -147,11 +149,56 @@ static void test_refusals(void)
   }
 }
 
+/* The bounds of the port model on the issue's 8x8 torus (100 Mbit/s,
+ * 256 KiB): whole blocks ⌈63/4⌉ = 16 block times, the same as the design
+ * study's ns_lower_bound_routed; fluid 63/4; one-port 63. A one-port star
+ * keeps (P−1)·msize/B. A segmented broadcast on the torus: 32 segments
+ * through the root's 4 ports, 8 segment times, T(msize) an estimate. */
+static void test_bounds(void)
+{
+  const double block = 262144 * 8 / 100e6;
+  g_autoptr(NsTopology) t = spec("torus:8x8");
+  NsAllgatherBound b;
+  g_assert_false(ns_allgather_bounds(t, 262144, NS_DEFAULT_PACKET, &b, NULL)); /* no rings */
+  g_assert_cmpint(b.max_ports, ==, 4);
+  g_assert_cmpint(b.port_model.kind, ==, NS_BOUND_PORT_RECV);
+  g_assert_cmpuint(b.port_model.load, ==, 16);
+  g_assert_cmpfloat_with_epsilon(b.time_bound, 16 * block, 1e-12);
+  g_assert_cmpfloat_with_epsilon(b.fluid_bound, 15.75 * block, 1e-12);
+  g_assert_cmpfloat_with_epsilon(b.one_port_bound, 63 * block, 1e-12);
+  g_assert_cmpfloat_with_epsilon(ns_allgather_lower_bound(t, 262144), 16 * block, 1e-12);
+  NsLowerBound design;
+  ns_lower_bound_routed(t, NS_COLL_ALLGATHER, 262144, 0, 1, &design);
+  g_assert_cmpfloat(design.seconds, ==, b.time_bound);
+
+  g_autoptr(NsTopology) star = spec("star:8");
+  g_assert_cmpint(ns_bounds_max_ports(star), ==, 1);
+  g_assert_cmpfloat_with_epsilon(ns_allgather_lower_bound(star, 262144), 7 * block, 1e-12);
+
+  NsPlanParams params = { .msize = 8192, .root = 0, .segment = 8192 };
+  GError *error = NULL;
+  g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_BCAST, "binomial", &params, &error);
+  g_assert_no_error(error);
+  params.msize = 262144;
+  g_autoptr(NsSchedule) seg = ns_plan(t, NS_COLL_BCAST, "binomial", &params, &error);
+  g_assert_no_error(error);
+  NsBcastBound bb;
+  g_assert_true(ns_bcast_bound(t, seg, &bb, NULL));
+  g_assert_cmpuint(bb.n_segments, ==, 32);
+  g_assert_true(bb.t_msize_estimate);
+  g_assert_cmpfloat_with_epsilon(bb.lower_bound, 8 * 8192 * 8 / 100e6, 1e-12);
+  g_assert_cmpfloat(bb.t_msize, >, bb.lower_bound);
+  g_assert_true(ns_bcast_bound(t, s, &bb, NULL)); /* one message: T(msize) is the bound */
+  g_assert_false(bb.t_msize_estimate);
+  g_assert_cmpfloat(bb.lower_bound, ==, bb.t_msize);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/allgather-torus/verified", test_verified);
   g_test_add_func("/allgather-torus/phase-counts", test_phase_counts);
   g_test_add_func("/allgather-torus/refusals", test_refusals);
+  g_test_add_func("/allgather-torus/bounds", test_bounds);
   return g_test_run();
 }
