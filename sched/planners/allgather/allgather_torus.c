@@ -26,13 +26,15 @@
  * route takes the positive one); Δ = their number (4 on a 2D torus of
  * sizes ≥ 3, 6 in 3D).
  * Steps:
- *  1. The generic tree T, over the offsets from machine 0, built round by
- *     round: in round t (t = 1, 2, …) each direction g carries one arc
- *     w → w + g from an offset w reached before round t to one not yet
- *     reached; the arcs of a round are a maximum matching (Kuhn's
- *     augmenting paths) of the directions to the unreached offsets next to
- *     reached ones, so a round adds min(Δ, what can be reached) offsets.
- *     This greedy search is ours: the papers build T explicitly (Šoch &
+ *  1. The generic tree T, over the offsets from the machine at
+ *     coordinates 0, built round by round: in round t (t = 1, 2, …) each
+ *     direction g carries one arc w → w + g from an offset w reached
+ *     before round t to one not yet reached; the arcs of a round are a
+ *     maximum matching (Kuhn's augmenting paths) of the directions to the
+ *     unreached offsets next to reached ones, so a round adds min(Δ, what
+ *     can be reached) offsets. Each direction tries its candidates best
+ *     first: targets with the most unreached neighbours, then by
+ *     coordinates (rank_candidates). This greedy search is ours: the papers build T explicitly (Šoch &
  *     Tvrdík for any 2-D torus); the search reaches their bound
  *     ⌈(P−1)/Δ⌉ on every torus tested (tests/test_allgather_torus.c:
  *     every 2-D torus up to 20 × 20, every 3-D one up to 6 × 6 × 6 and
@@ -56,10 +58,12 @@
  * bidirectional rings with blocks split in halves reach the fluid bound
  * (P−1)·msize/(Δ·B) exactly, but the IR's all-gather chunk is the whole
  * block; the translated tree reaches the whole-block bound ⌈(P−1)/Δ⌉
- * block times instead, less than one block time above the fluid one. Rounds are phases of one block per link, so the simulator's
+ * block times instead, less than one block time above the fluid one.
+ * Rounds are phases of one block per link, so the simulator's
  * phase-by-phase program order is all the synchronisation needed.
- * Time O(Δ²·P²) at worst for the tree (augmenting paths over the frontier;
- * O(Δ·P) a round in practice) and O(n·P²) for the schedule; memory
+ * Time O(Δ²·P²) at worst for the tree (augmenting paths over the
+ * frontier, ranked by a sort each round; far less in practice: 16 × 16
+ * plans in 0.04 s of CPU) and O(n·P²) for the schedule; memory
  * O(Δ·P) besides the schedule, which streams (ns_plan_streamed).
  * Errors: NS_ERROR_UNSUPPORTED when the topology is not a torus (a
  * wrapped grid: gen:torus:AxB[xC], gen:ring:P) or a machine has fewer
