@@ -1,5 +1,7 @@
 /* netsched — broadcast bounds and Table 3.7 estimates. See bounds_bcast.h. */
 #include "analysis/bounds_bcast.h"
+#include "analysis/bounds_allgather.h"
+#include "sched/bound/lower_bound.h"
 #include "platforms/model/error.h"
 #include <math.h>
 #include <string.h>
@@ -273,10 +275,22 @@ gboolean ns_bcast_bound(const NsTopology *topo, const NsSchedule *s, NsBcastBoun
   int *route = g_new(int, ns_topology_max_route_len(topo));
   double bw, lat;
 
-  /* Lower bound: the root to its farthest machine. */
+  /* Lower bound: the root to its farthest machine — with segments over
+   * machines of several ports, T(msize/X) there and the ports' bound. */
+  double far_segment = 0;
   for (int m = 0; m < n; m++) {
     route_params(topo, node[s->root], node[m], route, &bw, &lat);
     out->lower_bound = MAX(out->lower_bound, time_of(bw, lat, (double)out->msize));
+    if (m != s->root)
+      far_segment = MAX(far_segment, time_of(bw, lat, (double)s->msize));
+  }
+  out->t_msize = out->lower_bound;
+  int root_machine = ns_topology_find_machine(topo, s->machines[s->root]);
+  if (s->n_segments > 1 && ns_bounds_max_ports(topo) > 1 && root_machine >= 0) {
+    NsLowerBound ports;
+    ns_lower_bound(topo, NS_COLL_BCAST, s->msize, root_machine, s->n_segments, &ports);
+    out->lower_bound = MAX(far_segment, ports.seconds);
+    out->t_msize_estimate = TRUE;
   }
 
   /* Slowest route the schedule uses (as bandwidth, latency pairs: the

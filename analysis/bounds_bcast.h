@@ -8,7 +8,13 @@
  * latency). Broadcasting msize bytes needs at least
  *     T(msize) = max over machines m ≠ root of T_{root -> m}(msize)
  * (every machine receives the whole message; §3.4.1: "the lower bound of
- * the completion time is at least T(msize)").
+ * the completion time is at least T(msize)"). That holds for one-port
+ * machines, and for one message (no segments) on any port model; with X
+ * segments an all-port machine receives segments over several links at
+ * once (a torus node: four), so T(msize) is then an estimate, and the
+ * bound is the larger of T(msize/X) to the farthest machine and the port
+ * and cut bound of the X segments (⌈X/ports⌉ segment times through the
+ * root's ports; sched/bound's ns_lower_bound).
  *
  * Table 3.7 estimates, with X segments of msize/X bytes, H the height of
  * the broadcast tree in edges and D its largest number of children:
@@ -68,7 +74,13 @@ typedef struct {
   int height, degree;        /* H and D of that tree (is_tree), else 0 */
   uint64_t pipeline_phases;  /* (X + H − 1)·D (is_tree), else 0 */
   uint64_t n_phases;         /* phases of the schedule */
-  double lower_bound;        /* s: T(msize), from the root to the farthest machine */
+  double lower_bound;        /* s: T(msize), from the root to the farthest machine; with
+                                segments over machines of several ports, the larger of
+                                T(msize/X) to the farthest machine and the port and cut
+                                bound of the X segments (ns_lower_bound) */
+  double t_msize;            /* s: T(msize) to the farthest machine, a bound or not */
+  gboolean t_msize_estimate; /* T(msize) is no bound: X > 1 segments and machines of
+                                several ports, which take segments over several links */
   double estimate;           /* s: the Table 3.7 estimate for the schedule's algorithm */
   const char *formula;       /* the formula `estimate` used, e.g. "(X+H-1)*D*T(msize/X)" */
   double phased_time;        /* s: Σ over phases of the slowest transfer of the phase

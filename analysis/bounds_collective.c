@@ -80,7 +80,8 @@ double ns_collective_bound(const NsTopology *topo, const NsSchedule *s, uint64_t
  * \brief The lower bound of a schedule's collective, with its route table already resolved.
  *
  * The choice of ns_collective_bound(): over all the topology's machines, the all-to-all's
- * bandwidth-weighted bottleneck bound, the all-gather's (P−1)·msize/B, the bcast's T(msize)
+ * bandwidth-weighted bottleneck bound, the all-gather's of the port model
+ * (ns_allgather_lower_bound()), the bcast's T(msize)
  * from the root to the farthest machine (when msize is the schedule's own); otherwise (a
  * subset of the machines, resized chunks, a bcast bound that cannot be computed) the largest
  * bytes·8/bandwidth over the directed edges the schedule itself uses. Only that last case
@@ -111,7 +112,7 @@ double ns_collective_bound_routed(const NsTopology *topo, const NsSchedule *s, u
     return b.time_bound;
   }
   if (s->collective == NS_COLL_ALLGATHER && whole)
-    return ns_allgather_lower_bound(topo, msize); /* (P-1) msize / B, §3.3.1.1 */
+    return ns_allgather_lower_bound(topo, msize); /* the machines' port model, §3.3.1.1 */
   if (s->collective == NS_COLL_BCAST && whole && msize == s->msize) {
     NsBcastBound b;
     if (ns_bcast_bound(topo, s, &b, NULL))

@@ -4,7 +4,9 @@
  * engine's bound column), so the choice of bound per collective is made in
  * one place:
  *   alltoall   the bandwidth-weighted bottleneck bound (analysis/bounds.h);
- *   allgather  (P−1)·msize/B (analysis/bounds_allgather.h, dissertation §3.3.1);
+ *   allgather  (P−1)·msize/B on one-port fabrics, the port model's bound
+ *              (⌈(P−1)/ports⌉ blocks a port, or a cut) on others
+ *              (analysis/bounds_allgather.h, dissertation §3.3.1);
  *   bcast      T(msize) from the root to the farthest machine
  *              (analysis/bounds_bcast.h, dissertation §3.4.1);
  * and for a schedule over a subset of the machines, or with resized chunks,

@@ -23,6 +23,12 @@ void ns_topology_summarize(const NsTopology *t, NsTopologySummary *s)
   s->bottleneck = ns_lower_bound_describe(t, &s->a2a.bound);
   s->cut = ns_lower_bound_describe(t, &s->a2a.cut);
   s->tree = ns_topology_routing(t) == NS_ROUTING_TREE;
+  s->max_ports = ns_bounds_max_ports(t);
+  if (s->max_ports > 1) {
+    ns_lower_bound(t, NS_COLL_ALLGATHER, 1, -1, 1, &s->allgather);
+    s->allgather_bottleneck = ns_lower_bound_describe(t, &s->allgather);
+    s->allgather_fluid = ns_allgather_fluid_bound(t, 1);
+  }
   if (!s->tree)
     return;
   ns_allgather_two_hop(t, &s->two_hop);
@@ -42,4 +48,5 @@ void ns_topology_summary_clear(NsTopologySummary *s)
   g_free(s->bottleneck);
   g_free(s->cut);
   g_free(s->lr3_error);
+  g_free(s->allgather_bottleneck);
 }

@@ -1,7 +1,8 @@
 /* netsched — what `topo show` reports of a topology, any fabric, computed
  * once for its text and its JSON (cli/topo_show.c prints them): the
  * all-to-all bound and path lengths, link speed and latency ranges, port
- * models, the routing in words, and on trees the 2-hop condition
+ * models, the routing in words, on fabrics of several ports the
+ * all-gather's port-model bound, and on trees the 2-hop condition
  * (Theorem 3) and the LR1/LR2/LR3 rings' path lengths. */
 #ifndef NETSCHED_TOPOLOGY_SUMMARY_H
 #define NETSCHED_TOPOLOGY_SUMMARY_H
@@ -19,6 +20,10 @@ typedef struct {
   gboolean tree;
   NsTwoHop two_hop;              /* trees: Theorem 3 */
   int lr1, lr2, lr3;             /* trees: ring path lengths, -1 n/a */
+  int max_ports;                 /* the most ports of a machine (1: one-port fabric) */
+  NsLowerBound allgather;        /* max_ports > 1: the all-gather's bound, 1-byte blocks */
+  char *allgather_bottleneck;    /* max_ports > 1: what binds it, else NULL */
+  double allgather_fluid;        /* max_ports > 1: blocks split across ports, s per byte */
   char *lr3_error;
 } NsTopologySummary;
 

@@ -10,6 +10,10 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+/* NsBoundKind in the JSON documents. */
+static const char *const bound_kinds[] = { "port-send", "port-receive", "link", "bisection",
+                                           "block" };
+
 static void print_json(const NsTopology *t, const NsA2ABound *b, uint64_t msize)
 {
   g_autoptr(JsonBuilder) j = json_builder_new();
@@ -27,8 +31,7 @@ static void print_json(const NsTopology *t, const NsA2ABound *b, uint64_t msize)
   MEMBER("routing_rule", string, routing);
   MEMBER("msize_bytes", int, (gint64)msize);
   MEMBER("bottleneck", string, why);
-  static const char *const kinds[] = { "port-send", "port-receive", "link", "bisection", "block" };
-  MEMBER("bottleneck_kind", string, kinds[b->bound.kind]);
+  MEMBER("bottleneck_kind", string, bound_kinds[b->bound.kind]);
   json_builder_set_member_name(j, "bottleneck_load");
   if (b->load > 0)
     json_builder_add_int_value(j, (gint64)b->load);
@@ -137,6 +140,44 @@ static void json_head(JsonBuilder *j, const NsTopology *t, const char *collectiv
   json_builder_add_int_value(j, (gint64)msize);
 }
 
+/* Machines with several ports (all-port tori, k-port): the bound in
+ * whole blocks, what binds it, and the fluid and one-port figures beside
+ * it (analysis/bounds_allgather.h). One-port fabrics print as before. */
+static void allgather_port_text(const NsTopology *t, const NsAllgatherBound *b, const char *size)
+{
+  g_autofree char *why = ns_lower_bound_describe(t, &b->port_model);
+  gboolean port = b->port_model.kind == NS_BOUND_PORT_SEND ||
+                  b->port_model.kind == NS_BOUND_PORT_RECV;
+  printf("allgather bound    %.6f s for msize %s per machine, %s: %s\n", b->time_bound, size,
+         port ? "ceil((P-1)/ports) blocks a port" : "a cut binds, above the ports", why);
+  printf("                   (blocks whole, as schedules move them: the verifier's and the "
+         "design study's bound)\n");
+  printf("fluid              %.6f s = (P-1) msize / (ports B): blocks split across a machine's "
+         "ports\n", b->fluid_bound);
+  printf("one-port           %.6f s = (P-1) msize / B: the bound of 1-port machines, not of these\n",
+         b->one_port_bound);
+}
+
+static void allgather_port_json(JsonBuilder *j, const NsTopology *t, const NsAllgatherBound *b)
+{
+  g_autofree char *why = ns_lower_bound_describe(t, &b->port_model);
+  json_builder_set_member_name(j, "ports");
+  json_builder_add_int_value(j, b->max_ports);
+  json_builder_set_member_name(j, "bottleneck");
+  json_builder_add_string_value(j, why);
+  json_builder_set_member_name(j, "bottleneck_kind");
+  json_builder_add_string_value(j, bound_kinds[b->port_model.kind]);
+  json_builder_set_member_name(j, "bottleneck_load");
+  if (b->port_model.load > 0)
+    json_builder_add_int_value(j, (gint64)b->port_model.load);
+  else
+    json_builder_add_null_value(j);
+  json_builder_set_member_name(j, "fluid_time_bound_s");
+  json_builder_add_double_value(j, b->fluid_bound);
+  json_builder_set_member_name(j, "one_port_time_bound_s");
+  json_builder_add_double_value(j, b->one_port_bound);
+}
+
 /* All-gather (§3.3.1.1): (P−1)·msize/B on any topology; Theorem 3 and
  * the logical rings' estimates on trees (the ring builders need the
  * unique paths of tree routing). */
@@ -196,6 +237,8 @@ static int allgather_bound(const NsTopology *t, uint64_t msize, gboolean json)
       json_builder_add_string_value(j, error->message);
     else
       json_builder_add_null_value(j);
+    if (b.max_ports > 1)
+      allgather_port_json(j, t, &b);
     json_builder_end_object(j);
     ns_cli_print_json(j);
     g_clear_error(&error);
@@ -203,7 +246,11 @@ static int allgather_bound(const NsTopology *t, uint64_t msize, gboolean json)
   }
   g_autofree char *size = ns_format_size(msize);
   printf("topology           %s (%d machines)\n", ns_topology_source(t), b.n_machines);
-  printf("allgather bound    %.6f s = (P-1) msize / B for msize %s per machine\n", b.time_bound, size);
+  if (b.max_ports > 1)
+    allgather_port_text(t, &b, size);
+  else
+    printf("allgather bound    %.6f s = (P-1) msize / B for msize %s per machine\n", b.time_bound,
+           size);
   if (!tree) {
     printf("logical rings      not applicable: they need a tree topology (--spanning METHOD)\n");
     g_clear_error(&error);
@@ -232,7 +279,8 @@ static int bcast_bound(const NsTopology *t, uint64_t msize, const char *root, ui
 {
   g_autofree char *size = ns_format_size(msize);
   g_autoptr(JsonBuilder) j = json ? json_builder_new() : NULL;
-  double lower = -1;
+  double lower = -1, t_msize = -1;
+  gboolean multi_port = ns_bounds_max_ports(t) > 1, t_msize_bound = TRUE;
   NsCollective c;
   NsPlanParams params;
   GError *bad = NULL; /* a --root or --segment every planner would refuse */
@@ -268,6 +316,10 @@ static int bcast_bound(const NsTopology *t, uint64_t msize, const char *root, ui
         json_builder_set_member_name(j, "error");
         json_builder_add_string_value(j, why);
       } else {
+        if (lower < 0 && multi_port) {
+          t_msize = b->t_msize;
+          t_msize_bound = !b->t_msize_estimate;
+        }
         lower = b->lower_bound;
         json_builder_set_member_name(j, "estimate_s");
         json_builder_add_double_value(j, b->estimate);
@@ -292,8 +344,16 @@ static int bcast_bound(const NsTopology *t, uint64_t msize, const char *root, ui
       continue;
     }
     if (lower < 0) {
-      printf("lower bound        %.6f s = T(msize) from the root to the farthest machine\n",
-             b->lower_bound);
+      if (b->t_msize_estimate) {
+        printf("lower bound        %.6f s = max(T(msize/X) to the farthest machine, the X segments "
+               "through the ports)\n", b->lower_bound);
+        printf("T(msize)           %.6f s from the root to the farthest machine: an estimate, not a "
+               "bound (all-port machines take segments over several links at once)\n", b->t_msize);
+      } else {
+        printf("lower bound        %.6f s = T(msize) from the root to the farthest machine%s\n",
+               b->lower_bound, multi_port ? " (one message on one route: a bound under all-port "
+                                            "too)" : "");
+      }
       lower = b->lower_bound;
     }
     printf("%-18s %.6f s  %s", e[i].algorithm, b->estimate, b->formula);
@@ -310,6 +370,12 @@ static int bcast_bound(const NsTopology *t, uint64_t msize, const char *root, ui
       json_builder_add_double_value(j, lower);
     else
       json_builder_add_null_value(j);
+    if (multi_port && t_msize >= 0) { /* one-port fabrics: T(msize) is the bound above */
+      json_builder_set_member_name(j, "t_msize_s");
+      json_builder_add_double_value(j, t_msize);
+      json_builder_set_member_name(j, "t_msize_is_bound");
+      json_builder_add_boolean_value(j, t_msize_bound);
+    }
     json_builder_end_object(j);
     ns_cli_print_json(j);
   }
@@ -386,8 +452,12 @@ int ns_cmd_bound(int argc, char **argv)
            "The bound is the one for the routing in use (the busiest routed link, a port\n"
            "or a cut); \"any routing\" is the cut bound, valid whatever the routes, and\n"
            "\"routed load\" the messages per directed link under the routing.\n"
-           "allgather: (P-1)msize/B, Theorem 3 and the LR1/LR2/LR3 ring estimates (§3.3).\n"
-           "bcast: T(msize) and the Table 3.7 estimates of the trees (§3.4).");
+           "allgather: (P-1)msize/B, Theorem 3 and the LR1/LR2/LR3 ring estimates (§3.3);\n"
+           "with all-port or k-port machines ceil((P-1)/ports) blocks a port (or a cut\n"
+           "when larger), beside the fluid (P-1)msize/(ports B).\n"
+           "bcast: T(msize) and the Table 3.7 estimates of the trees (§3.4); with\n"
+           "segments on all-port machines T(msize) is an estimate, the bound the larger\n"
+           "of T(msize/X) and the segments through the ports.");
   g_option_context_add_main_entries(ctx, entries, NULL);
   int status = 2;
   g_autoptr(NsTopology) t = NULL;

@@ -138,6 +138,16 @@ static void print_text(const NsTopology *t, const NsTopologySummary *s, gboolean
   printf("paths      %d .. %d %s, mean %.3f%s\n", s->a2a.path_min, s->a2a.path_max,
          ns_topology_n_switches(t) > 0 ? "switches" : "routing machines", s->a2a.path_mean,
          s->a2a.path_sampled ? " (sample of 2^22 pairs)" : "");
+  if (s->max_ports > 1) { /* one-port fabrics: (P-1) msize / B, as `bound` says */
+    const NsLowerBound *ag = &s->allgather;
+    if (ag->kind == NS_BOUND_PORT_RECV || ag->kind == NS_BOUND_PORT_SEND) {
+      int k = ns_topology_machine_ports(t, ag->machine);
+      printf("allgather  bottleneck %s; (P-1)/ports = %.10g with blocks split across %d port%s\n",
+             s->allgather_bottleneck, (double)(nm - 1) / k, k, k == 1 ? "" : "s");
+    } else {
+      printf("allgather  bottleneck %s\n", s->allgather_bottleneck);
+    }
+  }
   if (!s->tree)
     return;
   g_autofree char *why = s->two_hop.holds ? NULL : ns_two_hop_describe(t, &s->two_hop);
@@ -208,6 +218,16 @@ static void print_json(const NsTopology *t, const NsTopologySummary *s)
   MEMBER("path_length_max", int, s->a2a.path_max);
   MEMBER("path_length_mean", double, s->a2a.path_mean);
   MEMBER("path_lengths_sampled", boolean, s->a2a.path_sampled);
+  if (s->max_ports > 1) {
+    MEMBER("allgather_bottleneck", string, s->allgather_bottleneck);
+    json_builder_set_member_name(b, "allgather_load");
+    if (s->allgather.load > 0)
+      json_builder_add_int_value(b, (gint64)s->allgather.load);
+    else
+      json_builder_add_null_value(b);
+    MEMBER("allgather_seconds_per_byte", double, s->allgather.seconds);
+    MEMBER("allgather_fluid_seconds_per_byte", double, s->allgather_fluid);
+  }
   if (s->tree) {
     MEMBER("root", string, ns_topology_node(t, s->a2a.root)->name);
     MEMBER("m_u", int, s->a2a.m_u);

@@ -23,7 +23,7 @@ static const struct {
 } streaming[] = {
   { NS_COLL_ALLTOALL, "faraj" }, { NS_COLL_ALLTOALL, "ring" }, { NS_COLL_ALLTOALL, "shift" },
   { NS_COLL_ALLTOALL, "pair" },  { NS_COLL_ALLGATHER, "ring" }, { NS_COLL_ALLGATHER, "lr1" },
-  { NS_COLL_ALLGATHER, "lr2" },  { NS_COLL_ALLGATHER, "lr3" },
+  { NS_COLL_ALLGATHER, "lr2" },  { NS_COLL_ALLGATHER, "lr3" },  { NS_COLL_ALLGATHER, "torus" },
 };
 
 static gboolean streams(NsCollective c, const char *name, const NsTopology *t)

@@ -79,7 +79,7 @@ NsSchedule *ns_plan(const NsTopology *topo, NsCollective collective, const char 
  *
  * A planner that streams (it calls ns_schedule_stream_to: faraj on trees
  * of one link speed, ring, shift, pair; the all-gather rings ring, lr1,
- * lr2, lr3) hands each phase on as it is
+ * lr2, lr3, and allgather/torus) hands each phase on as it is
  * built, so the schedule is never held whole: memory is the topology and
  * one phase. Any other planner builds its schedule first and the phases
  * are handed on from it. Returns the schedule's header and tail — sync

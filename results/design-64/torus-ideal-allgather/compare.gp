@@ -15,15 +15,17 @@ plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines pt 1 dt 1 title 'ring'
      'compare.dat' index 1 using 1:2:3:4 with yerrorlines pt 2 dt 2 title 'rdb', \
      'compare.dat' index 2 using 1:2:3:4 with yerrorlines pt 3 dt 3 title 'bruck', \
      'compare.dat' index 3 using 1:2:3:4 with yerrorlines pt 4 dt 4 title 'simple', \
-     'compare.dat' index 4 using 1:2:3:4 with yerrorlines pt 5 dt 5 title 'mpich', \
-     'compare.dat' index 5 using 1:2:3:4 with yerrorlines pt 6 dt 1 title 'ompi', \
-     'compare.dat' index 6 using 1:2 with lines dashtype 2 lc 'black' title 'bound'
+     'compare.dat' index 4 using 1:2:3:4 with yerrorlines pt 5 dt 5 title 'torus', \
+     'compare.dat' index 5 using 1:2:3:4 with yerrorlines pt 6 dt 1 title 'mpich', \
+     'compare.dat' index 6 using 1:2:3:4 with yerrorlines pt 7 dt 2 title 'ompi', \
+     'compare.dat' index 7 using 1:2 with lines dashtype 2 lc 'black' title 'bound'
 set terminal pngcairo size 900,500
 set output (exists('netsched_output_dir') ? netsched_output_dir : '').'compare.png'
 plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines pt 1 dt 1 title 'ring', \
      'compare.dat' index 1 using 1:2:3:4 with yerrorlines pt 2 dt 2 title 'rdb', \
      'compare.dat' index 2 using 1:2:3:4 with yerrorlines pt 3 dt 3 title 'bruck', \
      'compare.dat' index 3 using 1:2:3:4 with yerrorlines pt 4 dt 4 title 'simple', \
-     'compare.dat' index 4 using 1:2:3:4 with yerrorlines pt 5 dt 5 title 'mpich', \
-     'compare.dat' index 5 using 1:2:3:4 with yerrorlines pt 6 dt 1 title 'ompi', \
-     'compare.dat' index 6 using 1:2 with lines dashtype 2 lc 'black' title 'bound'
+     'compare.dat' index 4 using 1:2:3:4 with yerrorlines pt 5 dt 5 title 'torus', \
+     'compare.dat' index 5 using 1:2:3:4 with yerrorlines pt 6 dt 1 title 'mpich', \
+     'compare.dat' index 6 using 1:2:3:4 with yerrorlines pt 7 dt 2 title 'ompi', \
+     'compare.dat' index 7 using 1:2 with lines dashtype 2 lc 'black' title 'bound'
