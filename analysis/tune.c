@@ -293,7 +293,8 @@ static gboolean measure(Tune *tune, const char *algorithm, const char *params, u
   /* Kept as the CSV holds it, so a resumed run chooses from the same values. */
   char time_text[G_ASCII_DTOSTR_BUF_SIZE] = "";
   if (ok)
-    g_ascii_formatd(time_text, sizeof time_text, "%.9g", m.completion_s);
+    g_ascii_formatd(time_text, sizeof time_text, "%.9g",
+                    m.completion_s / MAX(spec->iterations, 1)); /* per invocation */
   *t = ok ? g_ascii_strtod(time_text, NULL) : -1;
   GString *row = g_string_new(NULL);
   ns_csv_append(row, tune->config);
@@ -431,7 +432,7 @@ static NsDecisionTable *decide(Tune *tune, const GArray *sw)
   NsDecisionTable *t = ns_decision_table_new(spec->collective, tune->p);
   t->topology = g_strdup(tune->topology_name);
   t->measure = g_strdup_printf("replay:%s", spec->model);
-  t->timing = g_strdup("mpptest");
+  t->timing = g_strdup(spec->timing ? spec->timing : "mpptest");
   for (guint i = 0; i < sw->len; i++) {
     const NsTuneSwitch *s = &g_array_index(sw, NsTuneSwitch, i);
     uint64_t end = i + 1 < sw->len ? g_array_index(sw, NsTuneSwitch, i + 1).from_bytes : 0;

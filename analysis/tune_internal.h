@@ -46,6 +46,9 @@ typedef struct {
   int root;                  /* bcast root */
   const char *model;         /* the model's name (decision.json's "measure": replay:MODEL) */
   const char *settings;      /* every other setting that changes a time: in the digest */
+  const char *timing;        /* the timing mechanism's name for decision.json (NULL: "mpptest") */
+  int iterations;            /* invocations per measurement (Figure 4.3's ITER; 0: 1): the
+                                measurement's completion is divided by it */
   const char *outdir;
   gboolean resume;
   NsMeasureFunc measure;

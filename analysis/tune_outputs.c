@@ -245,6 +245,7 @@ gboolean ns_tune_write_routines(const NsTuneSpec *spec, const NsDecisionTable *t
   g_autofree guint *which = g_new(guint, n);
   g_autofree uint64_t *from = g_new(uint64_t, n);
   g_autoptr(GString) conf = g_string_new(NULL);
+  g_autofree char *c_file = NULL, *source = NULL, *readme = NULL;
   gboolean ok = FALSE;
   g_string_append_printf(conf,
                          "# netsched-mpi.conf: the tuned %s (netsched tune; docs/tune.md)\n"
@@ -283,11 +284,11 @@ gboolean ns_tune_write_routines(const NsTuneSpec *spec, const NsDecisionTable *t
       g_string_append_printf(conf, "schedule %s %" G_GUINT64_FORMAT "- %s\n", coll,
                              r->from_bytes, file);
   }
-  g_autofree char *c_file = g_strdup_printf("tuned_%s.c", coll);
-  g_autofree char *source = ns_routine_c_tuned_source(
+  c_file = g_strdup_printf("tuned_%s.c", coll);
+  source = ns_routine_c_tuned_source(
       (const NsRoutine *const *)routines->pdata, (const char *const *)names->pdata, which, from,
       n, spec->command ? spec->command : "netsched tune");
-  g_autofree char *readme = readme_text(spec, t, c_file);
+  readme = readme_text(spec, t, c_file);
   ok = ns_output_write_in(spec->outdir, "netsched-mpi.conf", conf->str, (gssize)conf->len,
                           error) &&
        ns_output_write_in(spec->outdir, c_file, source, -1, error) &&

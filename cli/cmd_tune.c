@@ -31,12 +31,36 @@ static gboolean sizes_increase(const GArray *sizes, GError **error)
   return TRUE;
 }
 
+/* "mpptest", "mpptest+barrier", "mpptest+computation[=SECONDS]". */
+static gboolean parse_timing(const char *text, NsIterationGap *gap, double *compute_s)
+{
+  *compute_s = 0;
+  if (strcmp(text, "mpptest") == 0) {
+    *gap = NS_ITERATION_NOTHING;
+    return TRUE;
+  }
+  if (strcmp(text, "mpptest+barrier") == 0) {
+    *gap = NS_ITERATION_BARRIER;
+    return TRUE;
+  }
+  const char *v = g_str_has_prefix(text, "mpptest+computation") ? text + 19 : NULL;
+  if (v == NULL || (*v != '\0' && *v != '='))
+    return FALSE;
+  *gap = NS_ITERATION_COMPUTE;
+  *compute_s = 0.001;
+  if (*v == '\0')
+    return TRUE;
+  char *end = NULL;
+  *compute_s = g_ascii_strtod(v + 1, &end);
+  return end != v + 1 && *end == '\0' && *compute_s > 0 && *compute_s <= 1000;
+}
+
 int ns_cmd_tune(int argc, char **argv)
 {
   char *topology = NULL, *format = NULL, *collective_name = NULL, *algorithms = NULL;
   char *sizes_text = NULL, *model = NULL, *root_name = NULL, *outdir_arg = NULL;
-  char *measure = NULL;
-  int runs = 0;
+  char *measure = NULL, *timing = NULL;
+  int runs = 0, iterations = 1;
   double wall_limit = 0;
   NsOutdirArgs outdir_args = { 0 };
   g_autofree char *cmd = ns_cli_command_line(argc, argv);
@@ -56,6 +80,12 @@ int ns_cmd_tune(int argc, char **argv)
       "ideal|tcp|smpi|packet" },
     { "measure", 0, 0, G_OPTION_ARG_STRING, &measure,
       "How candidates are measured: replay (netsched's replay, the default)", "replay" },
+    { "timing", 0, 0, G_OPTION_ARG_STRING, &timing,
+      "Timing mechanism (Figure 4.3): back-to-back invocations, a barrier before each, or a "
+      "computation of SECONDS (default 0.001) before each (default mpptest)",
+      "mpptest|mpptest+barrier|mpptest+computation[=SECONDS]" },
+    { "iterations", 0, 0, G_OPTION_ARG_INT, &iterations,
+      "Invocations per measurement, 1 to 1000; the time is per invocation (default 1)", "N" },
     { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "packet: simulations per measurement (median)",
       "N" },
     { "wall-limit", 0, 0, G_OPTION_ARG_DOUBLE, &wall_limit,
@@ -92,7 +122,7 @@ int ns_cmd_tune(int argc, char **argv)
   GError *error = NULL;
   GArray *sizes = NULL;
   g_autoptr(NsTopology) t = NULL;
-  g_autofree char *settings = NULL;
+  g_autofree char *settings = NULL, *timing_name = NULL, *sim_settings = NULL;
   NsSimOptions opt;
   gboolean resume = FALSE;
   NsCollective collective = NS_COLL_ALLTOALL;
@@ -111,6 +141,18 @@ int ns_cmd_tune(int argc, char **argv)
   }
   if (measure != NULL && strcmp(measure, "replay") != 0) {
     status = ns_cli_usage("tune", "--measure takes replay, not '%s'", measure);
+    goto out;
+  }
+  if (iterations < 1 || iterations > 1000) {
+    status = ns_cli_usage("tune", "--iterations takes 1 to 1000, not %d", iterations);
+    goto out;
+  }
+  NsIterationGap gap = NS_ITERATION_NOTHING;
+  double compute_s = 0;
+  if (timing != NULL && !parse_timing(timing, &gap, &compute_s)) {
+    status = ns_cli_usage("tune", "--timing takes mpptest, mpptest+barrier or "
+                                  "mpptest+computation[=SECONDS] (0 < SECONDS <= 1000), not '%s'",
+                          timing);
     goto out;
   }
   if (collective_name != NULL && !ns_collective_from_name(collective_name, &collective)) {
@@ -134,11 +176,23 @@ int ns_cmd_tune(int argc, char **argv)
                           ns_topology_source(t));
     goto out;
   }
-  settings = ns_sim_options_describe(&opt);
+  opt.iterations = iterations;
+  opt.iteration_gap = gap;
+  opt.iteration_compute_s = compute_s;
+  timing_name =
+      gap == NS_ITERATION_COMPUTE ? g_strdup_printf("mpptest+computation=%g", compute_s)
+                                  : g_strdup(gap == NS_ITERATION_BARRIER ? "mpptest+barrier"
+                                                                         : "mpptest");
+  sim_settings = ns_sim_options_describe(&opt);
+  /* the timing is part of what a row means: in the resume digest */
+  settings = gap == NS_ITERATION_NOTHING && iterations == 1
+                 ? g_strdup(sim_settings)
+                 : g_strdup_printf("%s;timing=%s;iterations=%d", sim_settings, timing_name,
+                                   iterations);
   NsTuneSpec spec = {
     .topo = t, .collective = collective, .algorithms = algorithms, .sizes = sizes,
     .root = root, .model = ns_net_model_name(opt.model), .settings = settings,
-    .outdir = outdir, .resume = resume, .measure = ns_cli_measure_by_simulation,
+    .timing = timing_name, .iterations = iterations, .outdir = outdir, .resume = resume, .measure = ns_cli_measure_by_simulation,
     .measure_data = &opt, .note = print_progress, .warn = ns_cli_print_warning,
     .command = cmd,
   };
@@ -172,5 +226,6 @@ out:
   ns_tune_result_free(result);
   g_free(topology); g_free(format); g_free(collective_name); g_free(algorithms);
   g_free(sizes_text); g_free(model); g_free(root_name); g_free(outdir_arg); g_free(measure);
+  g_free(timing);
   return status;
 }

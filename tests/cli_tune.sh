@@ -109,6 +109,27 @@ check "a bad --root" 2 "$ns" tune -T gen:star:4 -c bcast -r nosuch -o "$tmp/b8"
 expect "names it" "$tmp/err" "--root 'nosuch' is not a machine of gen:star:4"
 check "bad options create no directory" 1 test -e "$tmp/b1"
 
+# Timing mechanisms (Figure 4.3): two invocations of ring on 4 machines at
+# 1 KiB; times per invocation. A barrier before each adds time; a
+# computation of 0.5 s before each adds 0.5 s per invocation (N x SECONDS
+# in all); decision.json names the mechanism.
+timed() { # timed MECHANISM: the measured time
+  rm -rf "$tmp/timed"
+  "$ns" tune -T gen:star:4 -a ring --sizes 1KiB -M smpi --iterations 2 --timing "$1" \
+    -o "$tmp/timed" >/dev/null 2>&1 && awk -F, 'NR == 2 { print $6 }' "$tmp/timed/measurements.csv"
+}
+t0=$(timed mpptest) tb=$(timed mpptest+barrier) tc=$(timed mpptest+computation=0.5)
+check "mpptest+barrier takes longer than mpptest ($tb > $t0)" 0 \
+  awk -v a="$t0" -v b="$tb" 'BEGIN { exit !(a > 0 && b > a) }'
+check "mpptest+computation=0.5 adds 0.5 s per invocation ($tc - $t0)" 0 \
+  awk -v a="$t0" -v c="$tc" 'BEGIN { d = c - a - 0.5; exit !(a > 0 && d < 1e-6 && d > -1e-6) }'
+expect "decision.json names the timing" "$tmp/timed/decision.json" '"timing" *: *"mpptest\+computation=0.5"'
+check "a bad --timing" 2 "$ns" tune -T gen:star:4 --timing mpptest+sleep -o "$tmp/b9"
+expect "names it" "$tmp/err" "--timing takes mpptest, mpptest\+barrier or mpptest\+computation\[=SECONDS\] \(0 < SECONDS <= 1000\), not 'mpptest\+sleep'"
+check "a computation of 0 s" 2 "$ns" tune -T gen:star:4 --timing mpptest+computation=0 -o "$tmp/b10"
+check "--iterations 0" 2 "$ns" tune -T gen:star:4 --iterations 0 -o "$tmp/b11"
+expect "says the range" "$tmp/err" "--iterations takes 1 to 1000, not 0"
+
 # The tuned routine under real MPI, on both sides of every switch point.
 if ! command -v mpicc >/dev/null || ! command -v mpirun >/dev/null; then
   echo "ok - tuned routine under MPI # SKIP mpicc/mpirun not installed"
