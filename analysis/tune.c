@@ -370,6 +370,10 @@ static gboolean tune_parameters(Tune *tune, GError **error)
       return FALSE;
     }
     g_clear_error(&err); /* no value applies: said as a skipped candidate in step 4 */
+    g_autofree char *key = key_of(c->algorithm, c->values->pdata[0],
+                                  g_array_index(sizes, uint64_t, sizes->len - 1));
+    const char *why = g_hash_table_lookup(tune->why, key);
+    c->why_not = g_strdup(why ? why : "no parameter value applies at any size");
   }
   tune->current = NULL;
   return TRUE;

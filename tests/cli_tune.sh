@@ -109,6 +109,16 @@ check "a bad --root" 2 "$ns" tune -T gen:star:4 -c bcast -r nosuch -o "$tmp/b8"
 expect "names it" "$tmp/err" "--root 'nosuch' is not a machine of gen:star:4"
 check "bad options create no directory" 1 test -e "$tmp/b1"
 
+# Candidates that refuse the topology are left out with a note: pair (and
+# pair-n-barrier, all of whose barrier counts refuse) on 6 machines.
+check "refusing candidates: tune still runs" 0 \
+  "$ns" tune -T gen:star:6 -a ring,pair,pair-n-barrier --sizes 1KiB -o "$tmp/skip"
+expect "pair is skipped with the planner's reason" "$tmp/err" \
+  "^tune: pair skipped: alltoall/pair needs a power-of-two number of machines \(the topology has 6\)"
+expect "pair-n-barrier too" "$tmp/err" "^tune: pair-n-barrier skipped: alltoall/pair needs a power-of-two"
+check "the decision is ring alone, without a runner-up" 0 \
+  grep -qx "0,,ring,,1024,[0-9.e-]*,,,," "$tmp/skip/decision.csv"
+
 # Timing mechanisms (Figure 4.3): two invocations of ring on 4 machines at
 # 1 KiB; times per invocation. A barrier before each adds time; a
 # computation of 0.5 s before each adds 0.5 s per invocation (N x SECONDS
