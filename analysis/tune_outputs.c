@@ -110,7 +110,8 @@ gboolean ns_tune_write_plot(const NsTuneSpec *spec, const char *topology_name,
                          "set title %s noenhanced\n"
                          "set xlabel 'message size (bytes)' noenhanced\n"
                          "set ylabel 'time (s)' noenhanced\n"
-                         "set logscale xy\nset key outside right noenhanced\nset grid\n",
+                         "set logscale xy\nset format x '%%g'\nset format y '%%g'\n"
+                         "set key outside right noenhanced\nset grid\n",
                          title);
   for (guint i = 1; i < t->rows->len; i++) {
     const NsDecisionRow *r = t->rows->pdata[i];
