@@ -132,29 +132,11 @@ gboolean ns_tune_params_apply(const char *params, int n_machines, NsPlanParams *
 
 /* ---- candidates ------------------------------------------------------------- */
 
-static gboolean add_candidate(Tune *tune, const char *name, GError **error)
+/* `name` is a registered planner's name (ns_variants_parse checked it). */
+static void add_candidate(Tune *tune, const char *name)
 {
   const NsTuneSpec *spec = tune->spec;
   const NsPlanner *planner = ns_planner_find(spec->collective, name);
-  if (planner == NULL) {
-    g_autofree char *shown = g_strescape(name, NULL);
-    GString *known = g_string_new(NULL);
-    int n;
-    const NsPlanner *all = ns_planners(&n);
-    for (int i = 0; i < n; i++)
-      if (all[i].collective == spec->collective)
-        g_string_append_printf(known, "%s%s", known->len ? ", " : "", all[i].name);
-    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "-a: unknown %s algorithm '%s' (known: %s)",
-                    ns_collective_name(spec->collective), shown, known->str);
-    g_string_free(known, TRUE);
-    return FALSE;
-  }
-  for (guint i = 0; i < tune->candidates->len; i++)
-    if (strcmp(((Candidate *)tune->candidates->pdata[i])->algorithm, planner->name) == 0) {
-      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "-a: algorithm '%s' is listed twice",
-                      planner->name);
-      return FALSE;
-    }
   Candidate *c = g_new0(Candidate, 1);
   c->algorithm = g_strdup(planner->name);
   c->values = g_ptr_array_new_with_free_func(g_free);
@@ -165,7 +147,6 @@ static gboolean add_candidate(Tune *tune, const char *name, GError **error)
   else
     g_ptr_array_add(c->values, g_strdup(""));
   g_ptr_array_add(tune->candidates, c);
-  return TRUE;
 }
 
 static gboolean parse_candidates(Tune *tune, GError **error)
@@ -175,22 +156,33 @@ static gboolean parse_candidates(Tune *tune, GError **error)
     int n;
     const NsPlanner *all = ns_planners(&n);
     for (int i = 0; i < n; i++)
-      if (all[i].collective == spec->collective && !listed(selectors, all[i].name) &&
-          !add_candidate(tune, all[i].name, error))
-        return FALSE;
+      if (all[i].collective == spec->collective && !listed(selectors, all[i].name))
+        add_candidate(tune, all[i].name);
     return TRUE;
   }
-  g_auto(GStrv) parts = g_strsplit(spec->algorithms, ",", -1);
-  for (int i = 0; parts[i] != NULL; i++) {
-    char *item = g_strstrip(parts[i]);
-    if (*item != '\0' && !add_candidate(tune, item, error))
-      return FALSE;
-  }
-  if (tune->candidates->len == 0) {
-    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "-a: no algorithm given");
+  /* The experiment engine's parser: names checked against the registry,
+   * duplicates refused. Tune plans each algorithm with its own scheme (or
+   * its tuned barrier count), so a scheme or an SMPI baseline is not a
+   * candidate. */
+  GArray *v = ns_variants_parse(spec->algorithms, spec->collective, error);
+  if (v == NULL) {
+    g_prefix_error(error, "-a: ");
     return FALSE;
   }
-  return TRUE;
+  gboolean ok = TRUE;
+  for (guint i = 0; i < v->len && ok; i++) {
+    const NsVariant *x = &g_array_index(v, NsVariant, i);
+    if (x->sync != NULL || x->external) {
+      g_autofree char *shown = g_strescape(x->label, NULL);
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                      "-a: '%s': tune takes algorithm names (each runs its own scheme)", shown);
+      ok = FALSE;
+    } else {
+      add_candidate(tune, x->algorithm);
+    }
+  }
+  ns_variants_free(v);
+  return ok;
 }
 
 /* ---- measurements.csv --------------------------------------------------------- */

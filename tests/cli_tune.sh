@@ -100,6 +100,8 @@ check "an unknown candidate" 2 "$ns" tune -T gen:star:4 -a simple,nosuch -o "$tm
 expect "names it" "$tmp/err" "^netsched: -a: unknown alltoall algorithm 'nosuch' \(known: "
 check "a candidate listed twice" 2 "$ns" tune -T gen:star:4 -a ring,ring -o "$tmp/b4"
 expect "says so" "$tmp/err" "^netsched: -a: algorithm 'ring' is listed twice$"
+check "a sync scheme is not a candidate" 2 "$ns" tune -T gen:star:4 -a ring:barrier-all -o "$tmp/b12"
+expect "says so" "$tmp/err" "^netsched: -a: 'ring:barrier-all': tune takes algorithm names"
 check "an unknown collective" 2 "$ns" tune -T gen:star:4 -c reduce -o "$tmp/b5"
 expect "names it" "$tmp/err" "unknown collective 'reduce' \(alltoall, allgather, bcast\)"
 check "an unknown --measure" 2 "$ns" tune -T gen:star:4 --measure mpptest -o "$tmp/b6"
