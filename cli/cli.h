@@ -20,6 +20,7 @@ int ns_cmd_verify(int argc, char **argv);
 int ns_cmd_bound(int argc, char **argv);
 int ns_cmd_simulate(int argc, char **argv);
 int ns_cmd_compare(int argc, char **argv);
+int ns_cmd_tune(int argc, char **argv);
 int ns_cmd_generate(int argc, char **argv);
 
 /* `topo show`: the summary of any fabric as text or JSON (cli/topo_show.c).
@@ -70,6 +71,9 @@ int ns_cli_usage(const char *command, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
 /* An NsWarnFunc: "warning: MESSAGE" on stderr. */
 void ns_cli_print_warning(const char *message, void *data);
+/* "netsched ARGV..." with the arguments that need it shell-quoted: the
+ * command line for generated files' comments. Newly allocated. */
+char *ns_cli_command_line(int argc, char **argv);
 /* An NsWarnFunc: "note: MESSAGE" on stderr. */
 void ns_cli_print_note(const char *message, void *data);
 

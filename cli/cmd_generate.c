@@ -17,17 +17,6 @@ static char *default_name(const char *algorithm)
   return name;
 }
 
-static char *command_line(int argc, char **argv)
-{
-  GString *s = g_string_new("netsched");
-  for (int i = 0; i < argc; i++) {
-    g_autofree char *q = g_shell_quote(argv[i]);
-    g_string_append_c(s, ' ');
-    g_string_append(s, strpbrk(argv[i], " '\"\\$`*?[]{}()<>|&;#~\t\n") ? q : argv[i]);
-  }
-  return g_string_free(s, FALSE);
-}
-
 int ns_cmd_generate(int argc, char **argv)
 {
   NsPlanOptions po = { 0 };
@@ -81,7 +70,7 @@ int ns_cmd_generate(int argc, char **argv)
   g_autoptr(NsTopology) t = NULL;
   g_autoptr(NsSchedule) s = NULL;
   g_autoptr(NsRoutine) routine = NULL;
-  g_autofree char *cmd = command_line(argc, argv);
+  g_autofree char *cmd = ns_cli_command_line(argc, argv);
   g_autofree char *source = NULL, *entry = NULL;
   NsSyncScheme scheme;
   NsRoutineOptions ro;

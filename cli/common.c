@@ -33,6 +33,17 @@ void ns_cli_print_warning(const char *message, void *data)
   fprintf(stderr, "warning: %s\n", message);
 }
 
+char *ns_cli_command_line(int argc, char **argv)
+{
+  GString *s = g_string_new("netsched");
+  for (int i = 0; i < argc; i++) {
+    g_autofree char *q = g_shell_quote(argv[i]);
+    g_string_append_c(s, ' ');
+    g_string_append(s, strpbrk(argv[i], " '\"\\$`*?[]{}()<>|&;#~\t\n") ? q : argv[i]);
+  }
+  return g_string_free(s, FALSE);
+}
+
 void ns_cli_print_note(const char *message, void *data)
 {
   fprintf(stderr, "note: %s\n", message);

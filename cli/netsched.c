@@ -8,7 +8,7 @@
  *   compare             algorithms x message sizes: table, CSV and plot
  *   scenario            run a declarative experiment file
  *   design              candidate cluster designs side by side
- *   calibrate, sweep, torus (see their --help)
+ *   calibrate, tune, sweep, torus (see their --help)
  */
 #include "cli/cli.h"
 #include "sched/ir/counts_internal.h"
@@ -34,6 +34,7 @@ static const Command commands[] = {
   { "scenario", ns_cmd_scenario, "run a declarative experiment (scenarios/*.ini), resumably" },
   { "design", ns_cmd_design, "compare cluster designs: best schedule, MPI defaults, bound, cost" },
   { "calibrate", ns_cmd_calibrate, "fit a point-to-point timing table for the simulator" },
+  { "tune", ns_cmd_tune, "tune a collective by simulation: decision table, tuned routine" },
 #endif
   { "sweep", ns_cmd_sweep, "random topologies x parameters x seeds: rows, statistics, plots" },
   { "torus", ns_cmd_torus, "Liu Gang et al.'s torus cost model: Table II and Fig. 6 (-o DIR)" },
@@ -42,7 +43,7 @@ static const Command commands[] = {
 #ifndef NETSCHED_HAVE_SIMULATOR
 /* The commands of the table above that a verify-only build leaves out. */
 static const char *const simulator_commands[] = { "simulate", "compare", "scenario", "design",
-                                                  "calibrate" };
+                                                  "calibrate", "tune" };
 #endif
 
 static void usage(FILE *out)

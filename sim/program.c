@@ -38,6 +38,15 @@ Program *ns_program_build(const NsTopology *topo, const NsSchedule *s, const NsS
   ns_lowered_free(low);
   prog->hardware_barrier = opt->hardware_barrier;
   prog->sync_size = opt->sync_size;
+  prog->iterations = (uint32_t)MAX(opt->iterations, 1);
+  prog->gap = opt->iteration_gap;
+  prog->compute_s = opt->iteration_compute_s;
+  if (prog->iterations > 1 && prog->window > 0) {
+    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                    "repeated invocations are not replayed under the window scheme");
+    ns_program_free(prog);
+    return NULL;
+  }
   /* Dummies carry msize bytes, like the messages they stand in for. */
   prog->bytes = g_new(double, prog->n_all + 1);
   for (uint64_t t = 0; t < prog->n_all; t++)
@@ -77,13 +86,16 @@ static gboolean map_results(Program *prog, gboolean create)
 
 /* ---- serialisation for the replay process ------------------------------ */
 
-#define BLOB_MAGIC 0x6e7373696d763032ull /* "nssimv02" */
+#define BLOB_MAGIC 0x6e7373696d763033ull /* "nssimv03" */
 
 typedef struct {
   uint64_t magic;
   int32_t p, receiver_based, light, hardware_barrier;
   uint64_t n_real, n_all, n_steps, n_ops, n_barriers, n_sync, sync_size, names_len;
   uint64_t window, item_bytes;
+  uint64_t iterations;
+  int32_t gap, pad;
+  double compute_s;
 } BlobHeader;
 
 /* The arrays of a program in blob order: pointer, element size, count. */
@@ -134,6 +146,7 @@ int ns_program_to_fd(const Program *prog)
     .n_barriers = prog->n_barriers, .n_sync = prog->sync_start[prog->n_all],
     .sync_size = prog->sync_size, .names_len = names->len,
     .window = prog->window, .item_bytes = prog->item_bytes,
+    .iterations = prog->iterations, .gap = (int32_t)prog->gap, .compute_s = prog->compute_s,
   };
   int fd = memfd_create("netsched-program", 0);
   gboolean ok = fd >= 0 && write_all(fd, &h, sizeof h);
@@ -190,6 +203,15 @@ Program *ns_program_from_fds(int program_fd, int results_fd, const char **why)
   }
   prog->window = (uint32_t)h->window;
   prog->item_bytes = h->item_bytes;
+  if (h->iterations > G_MAXUINT32 || h->gap < NS_ITERATION_NOTHING ||
+      h->gap > NS_ITERATION_COMPUTE || !(h->compute_s >= 0)) {
+    *why = "repetitions out of range in the program blob";
+    ns_program_free(prog);
+    return NULL;
+  }
+  prog->iterations = (uint32_t)MAX(h->iterations, 1);
+  prog->gap = (NsIterationGap)h->gap;
+  prog->compute_s = h->compute_s;
   BlobArray a[16];
   int n = blob_arrays(prog, h, a);
   gsize off = sizeof *h;

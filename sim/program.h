@@ -49,6 +49,10 @@ typedef struct {
   uint32_t window;         /* W: a machine posts an item only while η = items sent −
                               items received < W; 0 = no window */
   uint64_t item_bytes;     /* bytes per item (NS_SYNC_WINDOW_ITEM); 0 = whole transfers */
+  /* repetitions (NsSimOptions.iterations; Figure 4.3's timing mechanisms) */
+  uint32_t iterations;     /* >= 1 */
+  NsIterationGap gap;      /* before each invocation */
+  double compute_s;        /* NS_ITERATION_COMPUTE: seconds of computation */
   /* results (shared memory) */
   SharedHeader *header;
   double *finish, *start, *end;

@@ -29,6 +29,8 @@ typedef struct {
   uint32_t transfer;             /* WAIT_SYNC, WAIT_COMM; WAIT_WINDOW: the next to send */
 } WaitState;
 static WaitState *waiting;       /* per machine */
+static uint32_t *iteration;      /* per machine: the invocation it runs (0-based); the
+                                    sync counts of its transfers accumulate over them */
 
 /* ---- mailboxes ---------------------------------------------------------- */
 
@@ -111,7 +113,7 @@ static void release_syncs(int x, uint32_t t)
 static void await_syncs(int x, uint32_t t, uint32_t phase)
 {
   waiting[x] = (WaitState){ WAIT_SYNC, phase, t };
-  while (sync_got[t] < G->needed[t]) {
+  while (sync_got[t] < G->needed[t] * (iteration[x] + 1)) {
     void *data = sg_mailbox_get(sync_box(x));
     sync_got[GPOINTER_TO_UINT(data) - 1]++;
   }
@@ -389,9 +391,9 @@ static gboolean run_window_step(int x, const Step *st)
   return finished;
 }
 
-static void machine_actor(int argc, char **argv)
+/* One invocation of machine x's program. */
+static gboolean run_program(int x)
 {
-  int x = atoi(argv[1]);
   uint32_t b = 0;
   for (uint32_t s = G->step_start[x]; s < G->step_start[x + 1]; s++) {
     const Step *st = &G->steps[s];
@@ -400,10 +402,27 @@ static void machine_actor(int argc, char **argv)
     if (G->window == 0)
       run_step(x, st);
     else if (!run_window_step(x, st))
-      return; /* stuck at its window: check_complete() reports it */
+      return FALSE; /* stuck at its window: check_complete() reports it */
   }
   while (b < G->n_barriers)
     barrier(x, G->barrier_phase[b]), b++;
+  return TRUE;
+}
+
+/* The program, G->iterations times, with Figure 4.3's barrier or
+ * computation before each invocation. */
+static void machine_actor(int argc, char **argv)
+{
+  int x = atoi(argv[1]);
+  (void)argc;
+  for (iteration[x] = 0; iteration[x] < G->iterations; iteration[x]++) {
+    if (G->gap == NS_ITERATION_BARRIER)
+      barrier(x, 0);
+    else if (G->gap == NS_ITERATION_COMPUTE)
+      sg_actor_sleep_for(G->compute_s);
+    if (!run_program(x))
+      return;
+  }
   G->finish[x] = simgrid_get_clock();
   waiting[x].kind = WAIT_DONE;
 }
@@ -447,7 +466,7 @@ static gboolean check_complete(void)
   int stuck = 0;
   for (int x = 0; x < G->p; x++)
     stuck += waiting[x].kind != WAIT_DONE;
-  if (stuck == 0 && G->header->transfers_done == G->n_all)
+  if (stuck == 0 && G->header->transfers_done == G->n_all * G->iterations)
     return TRUE;
   GString *why = g_string_new(NULL);
   g_string_printf(why, "deadlock at %.6f s simulated: %d of %d machines never finished, %"
@@ -476,6 +495,7 @@ void ns_replay_run(Program *prog, const char *platform, int argc, char **argv)
   eta = g_new0(int64_t, prog->p);
   waiting = g_new0(WaitState, prog->p);
   data_boxes = g_hash_table_new(g_direct_hash, g_direct_equal);
+  iteration = g_new0(uint32_t, prog->p);
   gint64 t0 = g_get_monotonic_time();
   simgrid_init(&argc, argv);
   simgrid_load_platform(platform);

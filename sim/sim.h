@@ -71,6 +71,10 @@ const char *ns_net_model_name(NsNetModel model);
  * or inf, is an error rather than a deadline in the past; 0 means none). */
 #define NS_SIM_MAX_WALL_LIMIT 1e9
 
+/* What comes before each invocation when a replay repeats the collective
+ * (NsSimOptions.iterations). */
+typedef enum { NS_ITERATION_NOTHING, NS_ITERATION_BARRIER, NS_ITERATION_COMPUTE } NsIterationGap;
+
 typedef struct {
   NsNetModel model;
   NsSyncScheme sync;       /* phased schedules; posted ones ignore it */
@@ -121,6 +125,15 @@ typedef struct {
                               already derived from this very (topology, schedule) at the
                               chunk size simulated (analysis/row_facts_internal.h): used instead of
                               deriving them again; NULL: ns_simulate derives them */
+  /* Back-to-back invocations (Faraj's dissertation §4.1.1.2, Figure 4.3,
+   * the timing mechanisms of `netsched tune`): every machine runs its
+   * program `iterations` times (0 or 1: once), before each invocation
+   * nothing (Mpptest), a barrier (Mpptest + barrier) or a computation of
+   * iteration_compute_s seconds (Mpptest + computation). The completion
+   * is the whole loop's. Not with the window scheme. */
+  int iterations;
+  NsIterationGap iteration_gap;
+  double iteration_compute_s;
   /* Exports of the replayed program for other simulators (sim/export_trace.h),
    * written once the replay has completed: NULL, none. Not owned. */
   const struct NsSimExport *export_to;

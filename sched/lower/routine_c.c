@@ -119,6 +119,99 @@ static void put_table(GString *out, const NsRoutine *r, const char *name)
   g_string_append(out, "  ;\n\n");
 }
 
+/* The table, its loader and the entry points of `r` named `name`. An
+ * `internal` routine (one of a tuned dispatcher's) has its _mapped entry
+ * point only, static. */
+static void put_routine(GString *out, const NsRoutine *r, const char *name, gboolean internal)
+{
+  const NsSchedule *s = r->schedule;
+  const char *coll = ns_collective_name(s->collective);
+  put_table(out, r, name);
+  g_string_append_printf(out,
+                         "static NsrRoutine *netsched_%s_routine(void)\n"
+                         "{\n"
+                         "  static NsrRoutine *routine;\n"
+                         "  if (routine == NULL) {\n"
+                         "    char why[256];\n"
+                         "    routine = nsr_routine_from_data(netsched_%s_table, sizeof "
+                         "netsched_%s_table - 1, why,\n"
+                         "                                    sizeof why);\n"
+                         "    if (routine == NULL)\n"
+                         "      fprintf(stderr, \"netsched_%s: %%s\\n\", why);\n"
+                         "  }\n"
+                         "  return routine;\n"
+                         "}\n\n",
+                         name, name, name, name);
+  if (internal) {
+    if (s->collective == NS_COLL_BCAST)
+      g_string_append_printf(
+          out,
+          "static int netsched_%s_bcast_mapped(void *buffer, size_t bytes,\n"
+          "                                    const int *machine_of_rank, MPI_Comm comm)\n"
+          "{\n"
+          "  NsrRoutine *routine = netsched_%s_routine();\n"
+          "  return routine == NULL ? MPI_ERR_OTHER\n"
+          "                         : nsr_routine_run(routine, buffer, buffer, bytes, "
+          "machine_of_rank, comm);\n"
+          "}\n\n",
+          name, name);
+    else
+      g_string_append_printf(
+          out,
+          "static int netsched_%s_%s_mapped(const void *sendbuf, void *recvbuf,\n"
+          "                                 size_t block_bytes, const int *machine_of_rank,\n"
+          "                                 MPI_Comm comm)\n"
+          "{\n"
+          "  NsrRoutine *routine = netsched_%s_routine();\n"
+          "  return routine == NULL ? MPI_ERR_OTHER\n"
+          "                         : nsr_routine_run(routine, sendbuf, recvbuf, block_bytes,\n"
+          "                                           machine_of_rank, comm);\n"
+          "}\n\n",
+          name, coll, name);
+    return;
+  }
+  if (s->collective == NS_COLL_BCAST) {
+    g_string_append_printf(
+        out,
+        "int netsched_%s_bcast_mapped(void *buffer, size_t bytes, const int *machine_of_rank,\n"
+        "                             MPI_Comm comm);\n"
+        "int netsched_%s_bcast_mapped(void *buffer, size_t bytes, const int *machine_of_rank,\n"
+        "                             MPI_Comm comm)\n"
+        "{\n"
+        "  NsrRoutine *routine = netsched_%s_routine();\n"
+        "  return routine == NULL ? MPI_ERR_OTHER\n"
+        "                         : nsr_routine_run(routine, buffer, buffer, bytes, "
+        "machine_of_rank, comm);\n"
+        "}\n\n"
+        "int netsched_%s_bcast(void *buffer, size_t bytes, MPI_Comm comm);\n"
+        "int netsched_%s_bcast(void *buffer, size_t bytes, MPI_Comm comm)\n"
+        "{\n"
+        "  return netsched_%s_bcast_mapped(buffer, bytes, NULL, comm);\n"
+        "}\n",
+        name, name, name, name, name, name);
+  } else {
+    const char *sig = "(const void *sendbuf, void *recvbuf, size_t block_bytes";
+    g_string_append_printf(
+        out,
+        "int netsched_%s_%s_mapped%s,\n"
+        "                          const int *machine_of_rank, MPI_Comm comm);\n"
+        "int netsched_%s_%s_mapped%s,\n"
+        "                          const int *machine_of_rank, MPI_Comm comm)\n"
+        "{\n"
+        "  NsrRoutine *routine = netsched_%s_routine();\n"
+        "  return routine == NULL ? MPI_ERR_OTHER\n"
+        "                         : nsr_routine_run(routine, sendbuf, recvbuf, block_bytes,\n"
+        "                                           machine_of_rank, comm);\n"
+        "}\n\n"
+        "int netsched_%s_%s%s, MPI_Comm comm);\n"
+        "int netsched_%s_%s%s, MPI_Comm comm)\n"
+        "{\n"
+        "  return netsched_%s_%s_mapped(sendbuf, recvbuf, block_bytes, NULL, comm);\n"
+        "}\n",
+        name, coll, sig, name, coll, sig, name, name, coll, sig, name, coll, sig, name, coll);
+  }
+}
+
 char *ns_routine_c_source(const NsRoutine *r, const char *name, const char *command)
 {
   const NsSchedule *s = r->schedule;
@@ -165,61 +258,105 @@ char *ns_routine_c_source(const NsRoutine *r, const char *name, const char *comm
                        "/* ==== the netsched routine runtime ==== */\n");
   g_string_append(out, ns_routine_runtime_text);
   g_string_append(out, "/* ==== the routine ==== */\n\n");
-  put_table(out, r, name);
-  g_string_append_printf(out,
-                         "static NsrRoutine *netsched_%s_routine(void)\n"
-                         "{\n"
-                         "  static NsrRoutine *routine;\n"
-                         "  if (routine == NULL) {\n"
-                         "    char why[256];\n"
-                         "    routine = nsr_routine_from_data(netsched_%s_table, sizeof "
-                         "netsched_%s_table - 1, why,\n"
-                         "                                    sizeof why);\n"
-                         "    if (routine == NULL)\n"
-                         "      fprintf(stderr, \"netsched_%s: %%s\\n\", why);\n"
-                         "  }\n"
-                         "  return routine;\n"
-                         "}\n\n",
-                         name, name, name, name);
-  if (s->collective == NS_COLL_BCAST) {
-    g_string_append_printf(
-        out,
-        "int netsched_%s_bcast_mapped(void *buffer, size_t bytes, const int *machine_of_rank,\n"
-        "                             MPI_Comm comm);\n"
-        "int netsched_%s_bcast_mapped(void *buffer, size_t bytes, const int *machine_of_rank,\n"
-        "                             MPI_Comm comm)\n"
-        "{\n"
-        "  NsrRoutine *routine = netsched_%s_routine();\n"
-        "  return routine == NULL ? MPI_ERR_OTHER\n"
-        "                         : nsr_routine_run(routine, buffer, buffer, bytes, "
-        "machine_of_rank, comm);\n"
-        "}\n\n"
-        "int netsched_%s_bcast(void *buffer, size_t bytes, MPI_Comm comm);\n"
-        "int netsched_%s_bcast(void *buffer, size_t bytes, MPI_Comm comm)\n"
-        "{\n"
-        "  return netsched_%s_bcast_mapped(buffer, bytes, NULL, comm);\n"
-        "}\n",
-        name, name, name, name, name, name);
-  } else {
-    const char *sig = "(const void *sendbuf, void *recvbuf, size_t block_bytes";
-    g_string_append_printf(
-        out,
-        "int netsched_%s_%s_mapped%s,\n"
-        "                          const int *machine_of_rank, MPI_Comm comm);\n"
-        "int netsched_%s_%s_mapped%s,\n"
-        "                          const int *machine_of_rank, MPI_Comm comm)\n"
-        "{\n"
-        "  NsrRoutine *routine = netsched_%s_routine();\n"
-        "  return routine == NULL ? MPI_ERR_OTHER\n"
-        "                         : nsr_routine_run(routine, sendbuf, recvbuf, block_bytes,\n"
-        "                                           machine_of_rank, comm);\n"
-        "}\n\n"
-        "int netsched_%s_%s%s, MPI_Comm comm);\n"
-        "int netsched_%s_%s%s, MPI_Comm comm)\n"
-        "{\n"
-        "  return netsched_%s_%s_mapped(sendbuf, recvbuf, block_bytes, NULL, comm);\n"
-        "}\n",
-        name, coll, sig, name, coll, sig, name, name, coll, sig, name, coll, sig, name, coll);
+  put_routine(out, r, name, FALSE);
+  return g_string_free(out, FALSE);
+}
+
+char *ns_routine_c_tuned_source(const NsRoutine *const *routines, const char *const *names,
+                                const guint *row_routine, const uint64_t *from_bytes,
+                                guint n_rows, const char *command)
+{
+  const NsSchedule *s0 = routines[row_routine[0]]->schedule;
+  const char *coll = ns_collective_name(s0->collective);
+  gboolean bcast = s0->collective == NS_COLL_BCAST;
+  guint n_routines = 0;
+  for (guint i = 0; i < n_rows; i++)
+    n_routines = MAX(n_routines, row_routine[i] + 1);
+  GString *out = g_string_new(NULL);
+  g_string_append_printf(out, "/* netsched tuned routine: %s on %d machines of ", coll,
+                         s0->n_machines);
+  put_comment_text(out, routines[row_routine[0]]->topology);
+  g_string_append(out, "\n *\n * The algorithm is chosen by the message size, as tuned (Faraj's "
+                       "dissertation\n * §4.1.1.4, Figure 4.5(a)):\n");
+  for (guint i = 0; i < n_rows; i++) {
+    const NsRoutine *r = routines[row_routine[i]];
+    g_string_append_printf(out, " *   %s >= %-10" G_GUINT64_FORMAT " ",
+                           bcast ? "bytes      " : "block_bytes", from_bytes[i]);
+    put_comment_text(out, r->schedule->algorithm);
+    g_string_append_printf(out, " (sync %s, schedule ", r->scheme_name);
+    put_comment_text(out, r->digest);
+    g_string_append(out, ")\n");
   }
+  g_string_append(out, " *   made by ");
+  put_comment_text(out, command);
+  g_string_append(out, "\n *\n * Depends on MPI alone: it carries the netsched routine runtime "
+                       "(mpi/runtime/ns_routine.c\n * of netsched " NETSCHED_VERSION
+                       ", every function static) and the routine tables.\n *\n");
+  if (bcast)
+    g_string_append(out, " *   int netsched_tuned_bcast(void *buffer, size_t bytes, MPI_Comm comm);\n");
+  else
+    g_string_append_printf(out,
+                           " *   int netsched_tuned_%s(const void *sendbuf, void *recvbuf, "
+                           "size_t block_bytes,\n *                         MPI_Comm comm);\n",
+                           coll);
+  g_string_append_printf(out,
+                         " * comm must have %d ranks; rank r plays schedule machine r (the "
+                         "_mapped variant\n * takes machine_of_rank). Returns an MPI error "
+                         "code.\n */\n",
+                         s0->n_machines);
+  g_string_append(out, "#include <mpi.h>\n#include <stddef.h>\n#include <stdio.h>\n\n"
+                       "#define NSR_EMBEDDED 1\n"
+                       "/* ==== the netsched routine runtime ==== */\n");
+  g_string_append(out, ns_routine_runtime_text);
+  for (guint k = 0; k < n_routines; k++) {
+    g_string_append_printf(out, "/* ==== routine %u: ", k);
+    put_comment_text(out, routines[k]->schedule->algorithm);
+    g_string_append(out, " ==== */\n\n");
+    put_routine(out, routines[k], names[k], TRUE);
+  }
+  const char *args = bcast ? "buffer, bytes, machine_of_rank, comm"
+                           : "sendbuf, recvbuf, block_bytes, machine_of_rank, comm";
+  const char *size = bcast ? "bytes" : "block_bytes";
+  if (bcast)
+    g_string_append(out,
+                    "int netsched_tuned_bcast_mapped(void *buffer, size_t bytes,\n"
+                    "                                const int *machine_of_rank, MPI_Comm comm);\n"
+                    "int netsched_tuned_bcast_mapped(void *buffer, size_t bytes,\n"
+                    "                                const int *machine_of_rank, MPI_Comm comm)\n"
+                    "{\n");
+  else
+    g_string_append_printf(out,
+                           "int netsched_tuned_%s_mapped(const void *sendbuf, void *recvbuf, "
+                           "size_t block_bytes,\n"
+                           "                             const int *machine_of_rank, MPI_Comm comm);\n"
+                           "int netsched_tuned_%s_mapped(const void *sendbuf, void *recvbuf, "
+                           "size_t block_bytes,\n"
+                           "                             const int *machine_of_rank, MPI_Comm comm)\n"
+                           "{\n",
+                           coll, coll);
+  for (guint i = 0; i < n_rows; i++) {
+    const char *name = names[row_routine[i]];
+    if (i + 1 < n_rows)
+      g_string_append_printf(out, "  %sif (%s < %" G_GUINT64_FORMAT "u)\n  ", i ? "else " : "",
+                             size, from_bytes[i + 1]);
+    else if (i > 0)
+      g_string_append(out, "  else\n  ");
+    g_string_append_printf(out, "  return netsched_%s_%s_mapped(%s);\n", name, coll, args);
+  }
+  g_string_append(out, "}\n\n");
+  if (bcast)
+    g_string_append(out,
+                    "int netsched_tuned_bcast(void *buffer, size_t bytes, MPI_Comm comm);\n"
+                    "int netsched_tuned_bcast(void *buffer, size_t bytes, MPI_Comm comm)\n"
+                    "{\n  return netsched_tuned_bcast_mapped(buffer, bytes, NULL, comm);\n}\n");
+  else
+    g_string_append_printf(out,
+                           "int netsched_tuned_%s(const void *sendbuf, void *recvbuf, size_t "
+                           "block_bytes, MPI_Comm comm);\n"
+                           "int netsched_tuned_%s(const void *sendbuf, void *recvbuf, size_t "
+                           "block_bytes, MPI_Comm comm)\n"
+                           "{\n  return netsched_tuned_%s_mapped(sendbuf, recvbuf, block_bytes, "
+                           "NULL, comm);\n}\n",
+                           coll, coll, coll);
   return g_string_free(out, FALSE);
 }

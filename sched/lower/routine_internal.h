@@ -81,6 +81,18 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsRoutine, ns_routine_free)
  * command line that made it, for the header comment. Newly allocated. */
 #define NS_ROUTINE_C_COMMENTED_OPS 20000
 char *ns_routine_c_source(const NsRoutine *r, const char *name, const char *command);
+/* The tuned routine of a decision table as one C file (Faraj's dissertation
+ * §4.1.1.4, Figure 4.5(a)): the runtime once, every routine's table, and
+ *   int netsched_tuned_<collective>(same arguments as one routine's)
+ *   int netsched_tuned_<collective>_mapped(..., machine_of_rank, comm)
+ * which run routine row_routine[i] for sizes in [from_bytes[i],
+ * from_bytes[i+1]) (block bytes; a broadcast's whole message). `names[k]`
+ * names routine k (a C identifier part, ns_routine_name_ok); routines are
+ * of one collective and machine count; from_bytes[0] is 0 and increasing.
+ * Newly allocated. O(the routines' tables). */
+char *ns_routine_c_tuned_source(const NsRoutine *const *routines, const char *const *names,
+                                const guint *row_routine, const uint64_t *from_bytes,
+                                guint n_rows, const char *command);
 /* Is `name` usable in the entry points' names ([A-Za-z0-9_], not starting with
  * a digit, 1..64 characters)? */
 gboolean ns_routine_name_ok(const char *name);

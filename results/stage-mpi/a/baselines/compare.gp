@@ -1,0 +1,21 @@
+# netsched compare: throughput against message size.
+# Data in compare.dat, one block per algorithm (see its comments).
+set title 'alltoall on faraj-a.topo (smpi model)' noenhanced
+set xlabel 'message size' noenhanced
+set ylabel 'aggregate throughput (Mbit/s)' noenhanced
+set logscale x 2
+set yrange [0:*]
+set offsets graph 0.04, graph 0.04, 0, 0
+set key outside right noenhanced
+set grid
+set xtics ('1B' 1, '64B' 64, '512B' 512, '1KiB' 1024, '2KiB' 2048, '4KiB' 4096, '8KiB' 8192, '16KiB' 16384, '32KiB' 32768, '64KiB' 65536, '128KiB' 131072, '256KiB' 262144, '8B' 8, '256B' 256, '768B' 768, '1536B' 1536, '3KiB' 3072, '6KiB' 6144, '12KiB' 12288, '24KiB' 24576, '48KiB' 49152, '96KiB' 98304, '192KiB' 196608, '384KiB' 393216)
+set terminal svg size 900,500
+set output (exists('netsched_output_dir') ? netsched_output_dir : '').'compare.svg'
+plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines pt 1 dt 1 title 'simple', \
+     'compare.dat' index 1 using 1:2:3:4 with yerrorlines pt 2 dt 2 title 'mpich', \
+     'compare.dat' index 2 using 1:2 with lines dashtype 2 lc 'black' title 'bound'
+set terminal pngcairo size 900,500
+set output (exists('netsched_output_dir') ? netsched_output_dir : '').'compare.png'
+plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines pt 1 dt 1 title 'simple', \
+     'compare.dat' index 1 using 1:2:3:4 with yerrorlines pt 2 dt 2 title 'mpich', \
+     'compare.dat' index 2 using 1:2 with lines dashtype 2 lc 'black' title 'bound'

@@ -1,0 +1,2315 @@
+/* netsched tuned routine: alltoall on 32 machines of scenarios/topologies/faraj-b.topo
+ *
+ * The algorithm is chosen by the message size, as tuned (Faraj's dissertation
+ * §4.1.1.4, Figure 4.5(a)):
+ *   block_bytes >= 0          simple (sync none, schedule eb74eca6b62020ce51491d29fc002ab4ab6d84b060f83f319f83de5e38a101d6)
+ *   block_bytes >= 258        bruck (sync none, schedule 4c68254c95bc7f05767548097f65a4c4f5b10fd2babb6e350f603fd3bb330b9c)
+ *   block_bytes >= 587        simple (sync none, schedule eb74eca6b62020ce51491d29fc002ab4ab6d84b060f83f319f83de5e38a101d6)
+ *   made by netsched tune -T scenarios/topologies/faraj-b.topo -c alltoall -a simple,spread,ring,ring-light-barrier,ring-mpi-barrier,ring-n-barrier,pair,pair-light-barrier,pair-mpi-barrier,pair-n-barrier,bruck,rdb,2dmesh,3dmesh,faraj --sizes 1B,64B,512B,1KiB,2KiB,4KiB,8KiB,16KiB,32KiB,64KiB,128KiB,256KiB -M smpi -o results/stage-mpi/b --resume
+ *
+ * Depends on MPI alone: it carries the netsched routine runtime (mpi/runtime/ns_routine.c
+ * of netsched 0.1.0, every function static) and the routine tables.
+ *
+ *   int netsched_tuned_alltoall(const void *sendbuf, void *recvbuf, size_t block_bytes,
+ *                         MPI_Comm comm);
+ * comm must have 32 ranks; rank r plays schedule machine r (the _mapped variant
+ * takes machine_of_rank). Returns an MPI error code.
+ */
+#include <mpi.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define NSR_EMBEDDED 1
+/* ==== the netsched routine runtime ==== */
+/* netsched — the routine table format (docs/generate.md, "Table format").
+ *
+ * Shared by the writer (sched/lower/routine.c) and the runtime that
+ * reads it (mpi/runtime/ns_routine.c); plain C, no GLib, because the
+ * runtime is copied into generated routines that depend on MPI alone.
+ *
+ * A table is:
+ *   "NSRTABLE" (8 bytes), varint version, varint body length, the body,
+ *   then the FNV-1a 64-bit hash of every byte before it (8 bytes, little
+ *   endian). Varints are unsigned LEB128 (at most 10 bytes); a string is a
+ *   varint length (<= NSR_MAX_STRING) and that many bytes, no NUL.
+ * Body:
+ *   collective, p, root + 1 (0: none), segments, flags (NSR_FLAG_*),
+ *   sync_size, window, item_bytes;
+ *   strings algorithm, topology, sync scheme, schedule digest;
+ *   p machine names;
+ *   barrier count, then each barrier's phase (increasing; a barrier
+ *   before phase k is passed before the first step of phase >= k);
+ *   p machine sections, each: scratch slots, sends (of the whole
+ *   routine), steps; each step: phase (the first as is, then the gap to
+ *   the previous minus one), sends, receives; each send: peer, payload,
+ *   syncs awaited, releases; each receive: peer, payload, [light: the
+ *   peer's send index to tell "ready"], releases. A payload is
+ *   NSR_PAYLOAD_DUMMY, NSR_PAYLOAD_DIRECT, or 1 + n followed by n block
+ *   locations (index << 2 | NSR_LOC_*). A release is (peer, the peer's
+ *   send index): one sync message to that send once this operation
+ *   completed.
+ */
+#ifndef NETSCHED_ROUTINE_FORMAT_H
+#define NETSCHED_ROUTINE_FORMAT_H
+
+#define NSR_MAGIC "NSRTABLE"
+#define NSR_MAGIC_LEN 8
+#define NSR_VERSION 1
+#define NSR_MAX_MACHINES 65536
+#define NSR_MAX_STRING 4096
+
+/* flags */
+#define NSR_FLAG_RECEIVER_BASED 1u /* releases on receive completion (else send completion) */
+#define NSR_FLAG_LIGHT 2u          /* receivers tell senders "ready" (light barrier) */
+#define NSR_FLAG_HW_BARRIER 4u     /* barriers as MPI_Barrier, not dissemination messages */
+#define NSR_FLAG_POSTED 8u         /* one posted step: no phase order to keep */
+#define NSR_FLAG_SYNCHRONOUS 16u   /* data sent with MPI_Issend (rendezvous) */
+#define NSR_FLAGS_ALL 31u
+
+/* payloads */
+#define NSR_PAYLOAD_DUMMY 0u  /* one block of filler (the dummy sync scheme) */
+#define NSR_PAYLOAD_DIRECT 1u /* the one block the peer pair implies */
+
+/* block locations */
+#define NSR_LOC_SEND 0u    /* the caller's send buffer */
+#define NSR_LOC_RECV 1u    /* the caller's receive buffer */
+#define NSR_LOC_SCRATCH 2u /* the runtime's scratch buffer */
+
+/* The smallest and largest sync message: it carries the send index (4 bytes). */
+#define NSR_MIN_SYNC_SIZE 4u
+#define NSR_MAX_SYNC_SIZE 65536u
+
+#endif
+/* netsched routine runtime — runs a routine table (a lowered collective
+ * schedule, written by `netsched generate`) over MPI point-to-point.
+ *
+ * Plain C17 over <mpi.h> and libc: no GLib, no netsched library. It is
+ * built as the static library netsched_routine (cmake/Mpi.cmake), used by
+ * libnetsched-mpi, and copied verbatim into every C routine that
+ * `netsched generate --format c` writes (with NSR_EMBEDDED defined, which
+ * makes every function static), so a generated file needs only MPI.
+ *
+ * A table is user input: nsr_routine_load / nsr_routine_from_data check
+ * the magic, version, length and digest, bound every count by the bytes
+ * left, and check every peer, block, scratch slot and synchronisation
+ * count before anything runs (docs/generate.md, "Table format"). A table
+ * that loads never makes the runtime touch memory outside the buffers it
+ * is given, and every sync message a send awaits is sent by someone. The
+ * order of the steps is not proven deadlock-free: a table netsched writes
+ * follows a verified schedule, and the digest catches damage, not forgery.
+ */
+#ifndef NETSCHED_NS_ROUTINE_H
+#define NETSCHED_NS_ROUTINE_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#ifdef NSR_EMBEDDED
+#define NSR_API static __attribute__((unused))
+#else
+#define NSR_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { NSR_ALLTOALL, NSR_ALLGATHER, NSR_BCAST } NsrCollective;
+typedef struct NsrRoutine NsrRoutine;
+
+/* Loads a routine table file (at most NSR_MAX_TABLE_BYTES). NULL with a
+ * one-line reason ("PATH: what is wrong") in why[why_len] on failure. */
+NSR_API NsrRoutine *nsr_routine_load(const char *path, char *why, size_t why_len);
+/* The same from bytes in memory (a compiled-in table); `data` is copied. */
+NSR_API NsrRoutine *nsr_routine_from_data(const void *data, size_t len, char *why,
+                                          size_t why_len);
+NSR_API void nsr_routine_free(NsrRoutine *r);
+
+NSR_API NsrCollective nsr_routine_collective(const NsrRoutine *r);
+/* Machines p of the schedule: the communicator size the routine needs. */
+NSR_API int nsr_routine_size(const NsrRoutine *r);
+/* The topology's name of schedule machine m (0 <= m < p), else NULL. */
+NSR_API const char *nsr_routine_machine(const NsrRoutine *r, int m);
+/* Bcast: the root machine; -1 for the other collectives. */
+NSR_API int nsr_routine_root(const NsrRoutine *r);
+NSR_API const char *nsr_routine_algorithm(const NsrRoutine *r);
+/* The schedule's digest (hex), as netsched generate printed it. */
+NSR_API const char *nsr_routine_digest(const NsrRoutine *r);
+/* The synchronisation scheme the table was lowered with (e.g. "sender-all"). */
+NSR_API const char *nsr_routine_sync(const NsrRoutine *r);
+/* The topology the schedule was planned on (its source name). */
+NSR_API const char *nsr_routine_topology(const NsrRoutine *r);
+
+/*
+ * Runs the routine on `comm` (size p, every rank calling it, in the same
+ * order as every other collective on comm).
+ *
+ * machine_of_rank[r] = schedule machine played by comm rank r: a
+ * permutation of 0..p-1, the same on every rank (NULL: rank r plays
+ * machine r). block_bytes = bytes per block: alltoall, per destination
+ * (sendbuf and recvbuf hold p blocks); allgather, per rank (sendbuf one
+ * block, recvbuf p blocks); bcast, the whole message (sendbuf read at the
+ * root only, every rank's result in recvbuf; sendbuf may equal recvbuf).
+ * Buffers are contiguous bytes indexed by comm rank, as MPI's (the block
+ * of rank r at r * block_bytes), and must not overlap otherwise.
+ *
+ * Messages travel on a duplicate of comm, cached on comm (one
+ * MPI_Comm_dup at the first call) with tags private to the runtime, so
+ * they never match the application's. Returns MPI_SUCCESS or an MPI error
+ * class (MPI_ERR_ARG for a bad size or mapping, MPI_ERR_NO_MEM,
+ * MPI_ERR_OTHER, or what MPI returned).
+ */
+NSR_API int nsr_routine_run(const NsrRoutine *r, const void *sendbuf, void *recvbuf,
+                            size_t block_bytes, const int *machine_of_rank, MPI_Comm comm);
+
+/* The most bytes a table file may have. */
+#define NSR_MAX_TABLE_BYTES ((size_t)1 << 31)
+
+#ifdef __cplusplus
+}
+#endif
+#endif
+/* netsched routine runtime (see ns_routine.h; the table format is
+ * sched/lower/routine_format.h).
+ *
+ * Execution follows the simulator's replay of the same lowered program
+ * (sim/replay.c) step for step, so that the routine does what the
+ * prediction assumed: a machine performs its steps (one per phase it takes
+ * part in) in order; in a step it posts its receives (telling each sender
+ * "ready" first under the light barrier), then each send once the sync
+ * messages it awaits have arrived, in posting order, then waits for them
+ * all, sending a sync message to the sender of every transfer a completed
+ * operation releases (sender- or receiver-based, Faraj & Yuan §5).
+ * Barriers are dissemination barriers of sync-size messages, as replayed.
+ *
+ * Send mode (issue #20 §1, docs/generate.md "Eager and rendezvous"): the
+ * replay models the rendezvous protocol, where a send completes when its
+ * data arrived. Phased tables therefore send with MPI_Issend, which keeps
+ * that meaning below the eager threshold too: a sender cannot run ahead
+ * into its next phase and contend with transfers the schedule keeps
+ * apart. Posted tables (one step) have no later phase to protect and use
+ * MPI_Isend. The table's NSR_FLAG_SYNCHRONOUS says which.
+ */
+#ifndef NSR_EMBEDDED
+#include "mpi/runtime/ns_routine.h"
+#include "sched/lower/routine_format.h"
+#endif
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct NsrRoutine {
+  unsigned char *data;       /* the table (a copy) */
+  size_t len;
+  NsrCollective collective;
+  int p, root;
+  uint32_t segments, flags, sync_size;
+  uint32_t window;           /* Tam & Wang's W; 0: none */
+  uint64_t item_bytes;       /* the window's item */
+  char *algorithm, *topology, *sync, *digest;
+  char **machines;           /* p names */
+  uint32_t n_barriers;
+  uint32_t *barrier_phase;
+  size_t *section;           /* offset of machine m's section in data */
+  uint32_t *n_sends;         /* per machine */
+  uint64_t *n_messages;      /* per machine: sync messages it sends in one run */
+};
+
+/* ---- reading ------------------------------------------------------------ */
+
+typedef struct {
+  const unsigned char *start, *pos, *end;
+  int bad;
+  const char *what;          /* the first problem, with bad */
+} NsrReader;
+
+static uint64_t rd_u(NsrReader *r)
+{
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (r->pos >= r->end) {
+      if (!r->bad)
+        r->what = "truncated";
+      r->bad = 1;
+      return 0;
+    }
+    unsigned char b = *r->pos++;
+    if (shift == 63 && (b & 0x7e) != 0)
+      break;
+    v |= (uint64_t)(b & 0x7f) << shift;
+    if ((b & 0x80) == 0)
+      return v;
+  }
+  if (!r->bad)
+    r->what = "varint out of range";
+  r->bad = 1;
+  return 0;
+}
+
+/* A varint that must be <= max. */
+static uint64_t rd_max(NsrReader *r, uint64_t max, const char *what)
+{
+  uint64_t v = rd_u(r);
+  if (!r->bad && v > max) {
+    r->bad = 1;
+    r->what = what;
+    return 0;
+  }
+  return r->bad ? 0 : v;
+}
+
+static size_t rd_left(const NsrReader *r)
+{
+  return (size_t)(r->end - r->pos);
+}
+
+static char *rd_string(NsrReader *r)
+{
+  uint64_t n = rd_max(r, NSR_MAX_STRING, "string longer than 4096 bytes");
+  if (r->bad)
+    return NULL;
+  if (n > rd_left(r)) {
+    r->bad = 1;
+    r->what = "truncated string";
+    return NULL;
+  }
+  if (memchr(r->pos, 0, (size_t)n) != NULL) {
+    r->bad = 1;
+    r->what = "NUL byte in a string";
+    return NULL;
+  }
+  char *s = malloc((size_t)n + 1);
+  if (s == NULL) {
+    r->bad = 1;
+    r->what = "out of memory";
+    return NULL;
+  }
+  memcpy(s, r->pos, (size_t)n);
+  s[n] = '\0';
+  r->pos += n;
+  return s;
+}
+
+static uint64_t nsr_fnv1a(const unsigned char *data, size_t len)
+{
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < len; i++) {
+    h ^= data[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+static void set_why(char *why, size_t why_len, const char *fmt, ...)
+{
+  if (why == NULL || why_len == 0)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, why_len, fmt, ap);
+  va_end(ap);
+}
+
+/* ---- one operation of a step ---------------------------------------------
+ * Decoded on the fly from the table, when checking it and when running it;
+ * the locations and releases are re-read from their positions. */
+
+typedef struct {
+  int send;
+  uint32_t peer;
+  uint64_t payload;          /* NSR_PAYLOAD_* or 1 + number of locations */
+  const unsigned char *locs; /* payload > 1: the locations */
+  uint64_t needed;           /* send: sync messages to await */
+  uint64_t ready;            /* light receive: the peer's send to tell */
+  uint64_t n_release;
+  const unsigned char *releases;
+  uint32_t index;            /* send: its index among the machine's sends */
+} NsrOp;
+
+static void rd_op(NsrReader *r, const NsrRoutine *rt, int send, NsrOp *op)
+{
+  memset(op, 0, sizeof *op);
+  op->send = send;
+  op->peer = (uint32_t)rd_max(r, (uint64_t)rt->p - 1, "peer out of range");
+  op->payload = rd_max(r, (uint64_t)rd_left(r) + 1, "payload longer than the table");
+  op->locs = r->pos;
+  for (uint64_t i = 1; i < op->payload && !r->bad; i++)
+    rd_u(r);
+  if (send)
+    op->needed = rd_max(r, UINT32_MAX, "sync count out of range");
+  else if (rt->flags & NSR_FLAG_LIGHT)
+    op->ready = rd_max(r, UINT32_MAX, "ready index out of range");
+  op->n_release = rd_max(r, (uint64_t)rd_left(r) / 2, "more releases than the table holds");
+  op->releases = r->pos;
+  for (uint64_t i = 0; i < 2 * op->n_release && !r->bad; i++)
+    rd_u(r);
+}
+
+typedef struct {
+  uint32_t phase, n_sends, n_recvs;
+} NsrStep;
+
+static void rd_step(NsrReader *r, NsrStep *st, uint32_t *next_phase)
+{
+  uint64_t gap = rd_max(r, UINT32_MAX - *next_phase, "phase out of range");
+  st->phase = *next_phase + (uint32_t)gap;
+  *next_phase = st->phase + 1;
+  st->n_sends = (uint32_t)rd_max(r, rd_left(r) / 3, "more sends than the table holds");
+  st->n_recvs = (uint32_t)rd_max(r, rd_left(r) / 3, "more receives than the table holds");
+}
+
+/* Blocks of the caller's buffers a location may name. */
+static uint64_t send_blocks(const NsrRoutine *rt, uint32_t machine)
+{
+  switch (rt->collective) {
+  case NSR_ALLTOALL: return (uint64_t)rt->p;
+  case NSR_ALLGATHER: return 1;
+  case NSR_BCAST: return machine == (uint32_t)rt->root ? rt->segments : 0;
+  }
+  return 0;
+}
+
+static uint64_t recv_blocks(const NsrRoutine *rt)
+{
+  return rt->collective == NSR_BCAST ? rt->segments : (uint64_t)rt->p;
+}
+
+/* Mixes a message's ends and size for the send/receive balance check. */
+static uint64_t message_hash(uint32_t src, uint32_t dst, uint64_t payload)
+{
+  uint64_t x = ((uint64_t)src << 32 | dst) ^ (payload * 0x9e3779b97f4a7c15ull);
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  return x ^ (x >> 33);
+}
+
+/* Pass 1 over machine m's section: structure, peers, locations, counts.
+ * Records the section's sends (peer, syncs awaited) into the routine-wide
+ * arrays from `base`, and the sync messages the machine sends. */
+static const char *check_section(NsrReader *r, NsrRoutine *rt, uint32_t m, uint64_t base,
+                                 int32_t *send_peer, int64_t *need, uint64_t *balance,
+                                 uint32_t *n_sends_out)
+{
+  uint64_t scratch = rd_max(r, rd_left(r), "more scratch slots than the table has bytes");
+  uint64_t n_sends = rd_max(r, rd_left(r) / 3, "more sends than the table holds");
+  uint64_t n_steps = rd_max(r, rd_left(r) / 3, "more steps than the table holds");
+  if (r->bad)
+    return r->what;
+  *n_sends_out = (uint32_t)n_sends;
+  uint32_t next_phase = 0;
+  uint64_t sends_seen = 0, messages = 0;
+  for (uint64_t s = 0; s < n_steps; s++) {
+    NsrStep st;
+    rd_step(r, &st, &next_phase);
+    if (r->bad)
+      return r->what;
+    for (uint64_t k = 0; k < (uint64_t)st.n_sends + st.n_recvs; k++) {
+      int send = k < st.n_sends;
+      NsrOp op;
+      rd_op(r, rt, send, &op);
+      if (r->bad)
+        return r->what;
+      if (op.peer == m)
+        return "a machine sends to itself";
+      if (op.payload == NSR_PAYLOAD_DIRECT && rt->collective == NSR_BCAST)
+        return "a direct block in a broadcast";
+      NsrReader lr = { r->start, op.locs, r->end, 0, NULL };
+      for (uint64_t i = 1; i < op.payload; i++) {
+        uint64_t loc = rd_u(&lr), index = loc >> 2;
+        switch (loc & 3) {
+        case NSR_LOC_SEND:
+          if (!send)
+            return "a receive into the send buffer";
+          if (index >= send_blocks(rt, m))
+            return "send-buffer block out of range";
+          break;
+        case NSR_LOC_RECV:
+          if (index >= recv_blocks(rt))
+            return "receive-buffer block out of range";
+          break;
+        case NSR_LOC_SCRATCH:
+          if (index >= scratch)
+            return "scratch slot out of range";
+          break;
+        default:
+          return "unknown block location";
+        }
+      }
+      uint32_t src = send ? m : op.peer, dst = send ? op.peer : m;
+      uint64_t h = message_hash(src, dst, op.payload);
+      *balance += send ? h : -h;
+      if (send) {
+        if (sends_seen >= n_sends)
+          return "more sends than the section declares";
+        send_peer[base + sends_seen] = (int32_t)op.peer;
+        need[base + sends_seen] += (int64_t)op.needed;
+        sends_seen++;
+      } else if (rt->flags & NSR_FLAG_LIGHT) {
+        messages++;
+      }
+      messages += op.n_release;
+    }
+  }
+  if (sends_seen != n_sends)
+    return "fewer sends than the section declares";
+  rt->n_messages[m] = messages;
+  return NULL;
+}
+
+/* Pass 2 over machine m's section: every release and "ready" names a send
+ * that exists (and, for "ready", comes to m); counts what each send gets. */
+static const char *check_releases(NsrReader *r, const NsrRoutine *rt, uint32_t m,
+                                  const uint64_t *base, const int32_t *send_peer, int64_t *need)
+{
+  rd_u(r);
+  rd_u(r);
+  uint64_t n_steps = rd_u(r);
+  uint32_t next_phase = 0;
+  for (uint64_t s = 0; s < n_steps; s++) {
+    NsrStep st;
+    rd_step(r, &st, &next_phase);
+    for (uint64_t k = 0; k < (uint64_t)st.n_sends + st.n_recvs; k++) {
+      NsrOp op;
+      rd_op(r, rt, k < st.n_sends, &op);
+      if (!op.send && (rt->flags & NSR_FLAG_LIGHT)) {
+        if (op.ready >= rt->n_sends[op.peer] || send_peer[base[op.peer] + op.ready] != (int32_t)m)
+          return "a \"ready\" names no send to this machine";
+        need[base[op.peer] + op.ready]--;
+      }
+      NsrReader lr = { r->start, op.releases, r->end, 0, NULL };
+      for (uint64_t i = 0; i < op.n_release; i++) {
+        uint64_t q = rd_u(&lr), idx = rd_u(&lr);
+        if (q >= (uint64_t)rt->p || idx >= rt->n_sends[q])
+          return "a release names no send";
+        need[base[q] + idx]--;
+      }
+    }
+  }
+  return r->bad ? r->what : NULL;
+}
+
+static const char *check_machines(NsrReader *r, NsrRoutine *rt)
+{
+  uint32_t p = (uint32_t)rt->p;
+  rt->section = calloc(p, sizeof *rt->section);
+  rt->n_sends = calloc(p, sizeof *rt->n_sends);
+  rt->n_messages = calloc(p, sizeof *rt->n_messages);
+  uint64_t *base = calloc((size_t)p + 1, sizeof *base);
+  /* sends are bounded by the table's bytes (three each) */
+  size_t max_sends = rd_left(r) / 3 + 1;
+  int32_t *send_peer = malloc(max_sends * sizeof *send_peer);
+  int64_t *need = calloc(max_sends, sizeof *need);
+  const char *what = NULL;
+  uint64_t balance = 0;
+  if (rt->section == NULL || rt->n_sends == NULL || rt->n_messages == NULL || base == NULL ||
+      send_peer == NULL || need == NULL)
+    what = "out of memory";
+  for (uint32_t m = 0; what == NULL && m < p; m++) {
+    rt->section[m] = (size_t)(r->pos - r->start);
+    if (base[m] >= max_sends)
+      what = "more sends than the table holds";
+    else
+      what = check_section(r, rt, m, base[m], send_peer, need, &balance, &rt->n_sends[m]);
+    if (what == NULL && base[m] + rt->n_sends[m] > max_sends)
+      what = "more sends than the table holds";
+    base[m + 1] = base[m] + rt->n_sends[m];
+  }
+  if (what == NULL && r->pos != r->end)
+    what = "bytes after the last machine";
+  if (what == NULL && balance != 0)
+    what = "sends and receives do not pair up";
+  for (uint32_t m = 0; what == NULL && m < p; m++) {
+    NsrReader sr = { r->start, r->start + rt->section[m], r->end, 0, NULL };
+    what = check_releases(&sr, rt, m, base, send_peer, need);
+  }
+  for (uint64_t i = 0; what == NULL && i < base[p]; i++)
+    if (need[i] != 0)
+      what = "a send awaits more or fewer sync messages than are sent to it";
+  free(base);
+  free(send_peer);
+  free(need);
+  return what;
+}
+
+static const char *parse(NsrRoutine *rt)
+{
+  NsrReader r = { rt->data, rt->data, rt->data + rt->len, 0, NULL };
+  if (rt->len < NSR_MAGIC_LEN + 10 || memcmp(rt->data, NSR_MAGIC, NSR_MAGIC_LEN) != 0)
+    return "not a netsched routine table (no NSRTABLE magic)";
+  r.pos += NSR_MAGIC_LEN;
+  uint64_t version = rd_u(&r);
+  if (r.bad || version != NSR_VERSION)
+    return "routine table version not supported (this runtime reads version 1)";
+  uint64_t body = rd_u(&r);
+  if (r.bad || body + 8 != rd_left(&r))
+    return "length does not match the header (truncated or extended)";
+  uint64_t h = 0;
+  for (int i = 0; i < 8; i++)
+    h |= (uint64_t)rt->data[rt->len - 8 + i] << (8 * i);
+  if (h != nsr_fnv1a(rt->data, rt->len - 8))
+    return "digest mismatch (the table was altered or damaged)";
+  r.end -= 8;
+  uint64_t coll = rd_max(&r, NSR_BCAST, "unknown collective");
+  uint64_t p = rd_max(&r, NSR_MAX_MACHINES, "more than 65536 machines");
+  uint64_t root = rd_max(&r, p, "root out of range");
+  uint64_t segments = rd_max(&r, UINT32_MAX, "segments out of range");
+  uint64_t flags = rd_max(&r, NSR_FLAGS_ALL, "unknown flags");
+  uint64_t sync_size = rd_max(&r, NSR_MAX_SYNC_SIZE, "sync message size above 65536");
+  uint64_t window = rd_max(&r, UINT32_MAX, "window out of range");
+  uint64_t item_bytes = rd_max(&r, INT_MAX, "window item larger than 2 GiB");
+  if (r.bad)
+    return r.what;
+  if (p < 1)
+    return "no machines";
+  if (sync_size < NSR_MIN_SYNC_SIZE)
+    return "sync message size below 4 bytes";
+  if ((coll == NSR_BCAST) != (root > 0))
+    return "a root for a collective other than broadcast, or none for a broadcast";
+  if (coll == NSR_BCAST && segments < 1)
+    return "a broadcast without segments";
+  if (window != 0 && (!(flags & NSR_FLAG_POSTED) || item_bytes == 0))
+    return "a window on a phased table, or without an item size";
+  rt->collective = (NsrCollective)coll;
+  rt->p = (int)p;
+  rt->root = (int)root - 1;
+  rt->segments = (uint32_t)segments;
+  rt->flags = (uint32_t)flags;
+  rt->sync_size = (uint32_t)sync_size;
+  rt->window = (uint32_t)window;
+  rt->item_bytes = item_bytes;
+  rt->algorithm = rd_string(&r);
+  rt->topology = rd_string(&r);
+  rt->sync = rd_string(&r);
+  rt->digest = rd_string(&r);
+  if (r.bad)
+    return r.what;
+  rt->machines = calloc((size_t)p, sizeof *rt->machines);
+  if (rt->machines == NULL)
+    return "out of memory";
+  for (uint64_t m = 0; m < p && !r.bad; m++)
+    rt->machines[m] = rd_string(&r);
+  uint64_t nb = rd_max(&r, rd_left(&r), "more barriers than the table holds");
+  if (r.bad)
+    return r.what;
+  rt->barrier_phase = calloc((size_t)nb + 1, sizeof *rt->barrier_phase);
+  if (rt->barrier_phase == NULL)
+    return "out of memory";
+  rt->n_barriers = (uint32_t)nb;
+  for (uint64_t b = 0; b < nb && !r.bad; b++) {
+    rt->barrier_phase[b] = (uint32_t)rd_max(&r, UINT32_MAX, "barrier phase out of range");
+    if (b > 0 && rt->barrier_phase[b] <= rt->barrier_phase[b - 1] && !r.bad)
+      return "barrier phases not increasing";
+  }
+  if (r.bad)
+    return r.what;
+  return check_machines(&r, rt);
+}
+
+NSR_API void nsr_routine_free(NsrRoutine *r)
+{
+  if (r == NULL)
+    return;
+  if (r->machines != NULL)
+    for (int m = 0; m < r->p; m++)
+      free(r->machines[m]);
+  free(r->machines);
+  free(r->algorithm);
+  free(r->topology);
+  free(r->sync);
+  free(r->digest);
+  free(r->barrier_phase);
+  free(r->section);
+  free(r->n_sends);
+  free(r->n_messages);
+  free(r->data);
+  free(r);
+}
+
+static NsrRoutine *from_data(const void *data, size_t len, const char *name, char *why,
+                             size_t why_len)
+{
+  if (len > NSR_MAX_TABLE_BYTES) {
+    set_why(why, why_len, "%s: larger than %zu bytes", name, NSR_MAX_TABLE_BYTES);
+    return NULL;
+  }
+  NsrRoutine *rt = calloc(1, sizeof *rt);
+  if (rt != NULL)
+    rt->data = malloc(len ? len : 1);
+  if (rt == NULL || rt->data == NULL) {
+    set_why(why, why_len, "%s: out of memory", name);
+    nsr_routine_free(rt);
+    return NULL;
+  }
+  memcpy(rt->data, data, len);
+  rt->len = len;
+  const char *what = parse(rt);
+  if (what != NULL) {
+    set_why(why, why_len, "%s: %s", name, what);
+    nsr_routine_free(rt);
+    return NULL;
+  }
+  return rt;
+}
+
+NSR_API NsrRoutine *nsr_routine_from_data(const void *data, size_t len, char *why,
+                                          size_t why_len)
+{
+  return from_data(data, len, "routine table", why, why_len);
+}
+
+NSR_API NsrRoutine *nsr_routine_load(const char *path, char *why, size_t why_len)
+{
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) {
+    set_why(why, why_len, "%s: %s", path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 1 << 16, len = 0;
+  unsigned char *buf = malloc(cap);
+  int too_big = 0;
+  while (buf != NULL) {
+    len += fread(buf + len, 1, cap - len, f);
+    if (len < cap)
+      break;
+    if (cap > NSR_MAX_TABLE_BYTES) {
+      too_big = 1;
+      break;
+    }
+    unsigned char *more = realloc(buf, cap * 2);
+    if (more == NULL) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = more;
+    cap *= 2;
+  }
+  int failed = ferror(f);
+  fclose(f);
+  NsrRoutine *rt = NULL;
+  if (buf == NULL)
+    set_why(why, why_len, "%s: out of memory", path);
+  else if (failed)
+    set_why(why, why_len, "%s: read error", path);
+  else if (too_big)
+    set_why(why, why_len, "%s: larger than %zu bytes", path, NSR_MAX_TABLE_BYTES);
+  else
+    rt = from_data(buf, len, path, why, why_len);
+  free(buf);
+  return rt;
+}
+
+NSR_API NsrCollective nsr_routine_collective(const NsrRoutine *r) { return r->collective; }
+NSR_API int nsr_routine_size(const NsrRoutine *r) { return r->p; }
+NSR_API int nsr_routine_root(const NsrRoutine *r) { return r->root; }
+NSR_API const char *nsr_routine_algorithm(const NsrRoutine *r) { return r->algorithm; }
+NSR_API const char *nsr_routine_digest(const NsrRoutine *r) { return r->digest; }
+NSR_API const char *nsr_routine_sync(const NsrRoutine *r) { return r->sync; }
+NSR_API const char *nsr_routine_topology(const NsrRoutine *r) { return r->topology; }
+NSR_API const char *nsr_routine_machine(const NsrRoutine *r, int m)
+{
+  return m >= 0 && m < r->p ? r->machines[m] : NULL;
+}
+
+/* ---- the private communicator ------------------------------------------
+ * Cached on the caller's communicator as an attribute: one MPI_Comm_dup at
+ * the first call, freed with the communicator. The call counter goes into
+ * the tags, so that the sync messages of a rank already in its next call
+ * are never counted by a rank still in this one. */
+
+typedef struct {
+  MPI_Comm comm;
+  unsigned calls;
+} NsrCommCache;
+
+static int nsr_keyval = MPI_KEYVAL_INVALID;
+
+static int nsr_cache_delete(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+  (void)comm;
+  (void)keyval;
+  (void)extra;
+  NsrCommCache *c = value;
+  MPI_Comm_free(&c->comm);
+  free(c);
+  return MPI_SUCCESS;
+}
+
+static int private_comm(MPI_Comm comm, NsrCommCache **out)
+{
+  int rc;
+  if (nsr_keyval == MPI_KEYVAL_INVALID &&
+      (rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, nsr_cache_delete, &nsr_keyval,
+                                   NULL)) != MPI_SUCCESS)
+    return rc;
+  int found = 0;
+  NsrCommCache *c = NULL;
+  if ((rc = MPI_Comm_get_attr(comm, nsr_keyval, &c, &found)) != MPI_SUCCESS)
+    return rc;
+  if (!found) {
+    c = calloc(1, sizeof *c);
+    if (c == NULL)
+      return MPI_ERR_NO_MEM;
+    if ((rc = MPI_Comm_dup(comm, &c->comm)) != MPI_SUCCESS ||
+        (rc = MPI_Comm_set_attr(comm, nsr_keyval, c)) != MPI_SUCCESS) {
+      free(c);
+      return rc;
+    }
+  }
+  *out = c;
+  return MPI_SUCCESS;
+}
+
+/* ---- running ------------------------------------------------------------ */
+
+enum { NSR_TAG_DATA, NSR_TAG_SYNC, NSR_TAG_BARRIER };
+
+typedef struct {
+  const NsrRoutine *rt;
+  uint32_t me;               /* the machine this rank plays */
+  size_t rank;               /* this rank */
+  int *rank_of;              /* comm rank of every machine */
+  MPI_Comm comm;
+  int tag_base;
+  const char *sendbuf;
+  char *recvbuf, *scratch;
+  size_t block, segment;     /* bytes of a block; bcast: of a segment */
+  uint32_t *got;             /* per send of this machine: sync messages received */
+  unsigned char *messages;   /* payloads of the sync messages this machine sends */
+  MPI_Request *message_reqs;
+  uint64_t n_messages;
+  uint32_t send_cursor;      /* index of the machine's next send */
+  int64_t eta;               /* window: items sent - items received */
+} NsrRun;
+
+/* Bytes of chunk `index` (bcast: a segment; else a block). */
+static size_t chunk_bytes(const NsrRun *x, uint64_t index)
+{
+  if (x->rt->collective != NSR_BCAST)
+    return x->block;
+  uint64_t off = index * x->segment;
+  return off >= x->block ? 0 : (x->block - off < x->segment ? x->block - off : x->segment);
+}
+
+/* Where a block location of the table lies in this call's buffers. The
+ * table numbers blocks by schedule machine; the caller's buffers hold
+ * them by comm rank (rank_of), as MPI_Alltoall and MPI_Allgather do. */
+static char *location(const NsrRun *x, uint64_t loc, size_t *len)
+{
+  uint64_t index = loc >> 2;
+  size_t unit = x->rt->collective == NSR_BCAST ? x->segment : x->block;
+  *len = chunk_bytes(x, index);
+  int by_machine = x->rt->collective == NSR_ALLTOALL ||
+                   (x->rt->collective == NSR_ALLGATHER && (loc & 3) == NSR_LOC_RECV);
+  if (by_machine && (loc & 3) != NSR_LOC_SCRATCH)
+    index = (uint64_t)x->rank_of[index];
+  switch (loc & 3) {
+  case NSR_LOC_SEND: return (char *)x->sendbuf + index * unit;
+  case NSR_LOC_RECV: return x->recvbuf + index * unit;
+  default: return x->scratch + index * unit;
+  }
+}
+
+/* The one block a direct payload moves. */
+static uint64_t direct_location(const NsrRun *x, const NsrOp *op)
+{
+  if (op->send)
+    return x->rt->collective == NSR_ALLTOALL ? (uint64_t)op->peer << 2 | NSR_LOC_SEND
+                                             : NSR_LOC_SEND;
+  return (uint64_t)op->peer << 2 | NSR_LOC_RECV;
+}
+
+typedef struct {
+  NsrOp op;
+  char *buf;                 /* what MPI sends or receives into */
+  size_t bytes;
+  int owned;                 /* buf is a packing buffer */
+} NsrPending;
+
+/* Points p->buf at the payload: the block itself for one block, a packed
+ * copy (sends) or a buffer to unpack from (receives) for several. */
+static int prepare(const NsrRun *x, NsrPending *pd)
+{
+  const NsrOp *op = &pd->op;
+  NsrReader lr = { x->rt->data, op->locs, x->rt->data + x->rt->len, 0, NULL };
+  if (op->payload == NSR_PAYLOAD_DUMMY || op->payload == NSR_PAYLOAD_DIRECT ||
+      op->payload == 2) {
+    uint64_t loc = op->payload == NSR_PAYLOAD_DIRECT ? direct_location(x, op)
+                   : op->payload == 2                ? rd_u(&lr)
+                                                     : 0;
+    if (op->payload != NSR_PAYLOAD_DUMMY) {
+      pd->buf = location(x, loc, &pd->bytes);
+      return MPI_SUCCESS;
+    }
+    pd->bytes = chunk_bytes(x, 0);
+    pd->buf = calloc(pd->bytes ? pd->bytes : 1, 1); /* filler, or where it lands */
+    pd->owned = 1;
+    return pd->buf != NULL ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+  }
+  size_t total = 0, len;
+  for (uint64_t i = 1; i < op->payload; i++) {
+    location(x, rd_u(&lr), &len);
+    total += len;
+  }
+  pd->buf = malloc(total ? total : 1);
+  pd->bytes = total;
+  pd->owned = 1;
+  if (pd->buf == NULL)
+    return MPI_ERR_NO_MEM;
+  if (op->send) {
+    NsrReader pr = { x->rt->data, op->locs, x->rt->data + x->rt->len, 0, NULL };
+    char *at = pd->buf;
+    for (uint64_t i = 1; i < op->payload; i++) {
+      const char *from = location(x, rd_u(&pr), &len);
+      memcpy(at, from, len);
+      at += len;
+    }
+  }
+  return MPI_SUCCESS;
+}
+
+static void unpack(const NsrRun *x, const NsrPending *pd)
+{
+  if (pd->op.payload < 3)
+    return;
+  NsrReader lr = { x->rt->data, pd->op.locs, x->rt->data + x->rt->len, 0, NULL };
+  const char *at = pd->buf;
+  for (uint64_t i = 1; i < pd->op.payload; i++) {
+    size_t len;
+    char *to = location(x, rd_u(&lr), &len);
+    memcpy(to, at, len);
+    at += len;
+  }
+}
+
+/* One sync message to send `index` of machine `to`. */
+static int send_sync(NsrRun *x, uint32_t to, uint64_t index)
+{
+  size_t size = x->rt->sync_size;
+  unsigned char *msg = x->messages + x->n_messages * size;
+  for (int i = 0; i < 4; i++)
+    msg[i] = (unsigned char)(index >> (8 * i));
+  int rc = MPI_Isend(msg, (int)size, MPI_BYTE, x->rank_of[to], x->tag_base + NSR_TAG_SYNC,
+                     x->comm, &x->message_reqs[x->n_messages]);
+  x->n_messages++;
+  return rc;
+}
+
+static int release(NsrRun *x, const NsrOp *op)
+{
+  NsrReader lr = { x->rt->data, op->releases, x->rt->data + x->rt->len, 0, NULL };
+  for (uint64_t i = 0; i < op->n_release; i++) {
+    uint32_t q = (uint32_t)rd_u(&lr);
+    int rc = send_sync(x, q, rd_u(&lr));
+    if (rc != MPI_SUCCESS)
+      return rc;
+  }
+  return MPI_SUCCESS;
+}
+
+/* Receives sync messages until send `index` has all it awaits. */
+static int await_syncs(NsrRun *x, uint32_t index, uint64_t needed)
+{
+  unsigned char *msg = malloc(x->rt->sync_size);
+  if (msg == NULL)
+    return MPI_ERR_NO_MEM;
+  int rc = MPI_SUCCESS;
+  while (x->got[index] < needed) {
+    rc = MPI_Recv(msg, (int)x->rt->sync_size, MPI_BYTE, MPI_ANY_SOURCE,
+                  x->tag_base + NSR_TAG_SYNC, x->comm, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS)
+      break;
+    uint32_t got = (uint32_t)msg[0] | (uint32_t)msg[1] << 8 | (uint32_t)msg[2] << 16 |
+                   (uint32_t)msg[3] << 24;
+    if (got >= x->rt->n_sends[x->me]) {
+      rc = MPI_ERR_OTHER;
+      break;
+    }
+    x->got[got]++;
+  }
+  free(msg);
+  return rc;
+}
+
+/* Dissemination barrier over the machines (as replayed); MPI_Barrier when
+ * the table models barrier hardware. */
+static int barrier(const NsrRun *x)
+{
+  if (x->rt->flags & NSR_FLAG_HW_BARRIER)
+    return MPI_Barrier(x->comm);
+  uint32_t p = (uint32_t)x->rt->p;
+  unsigned char *out = calloc(2, x->rt->sync_size);
+  if (out == NULL)
+    return MPI_ERR_NO_MEM;
+  int rc = MPI_SUCCESS;
+  for (uint32_t dist = 1; dist < p && rc == MPI_SUCCESS; dist *= 2) {
+    MPI_Request req[2];
+    int size = (int)x->rt->sync_size, tag = x->tag_base + NSR_TAG_BARRIER;
+    rc = MPI_Irecv(out + x->rt->sync_size, size, MPI_BYTE, x->rank_of[(x->me + p - dist) % p],
+                   tag, x->comm, &req[0]);
+    if (rc == MPI_SUCCESS)
+      rc = MPI_Isend(out, size, MPI_BYTE, x->rank_of[(x->me + dist) % p], tag, x->comm,
+                     &req[1]);
+    MPI_Status st[2]; /* not MPI_STATUSES_IGNORE: gcc 12 warns on MPICH's (stringop-overflow) */
+    if (rc == MPI_SUCCESS)
+      rc = MPI_Waitall(2, req, st);
+  }
+  free(out);
+  return rc;
+}
+
+static int run_step(NsrRun *x, NsrReader *r, const NsrStep *st)
+{
+  uint32_t n = st->n_sends + st->n_recvs;
+  NsrPending *pd = calloc((size_t)n + 1, sizeof *pd);
+  MPI_Request *req = malloc(((size_t)n + 1) * sizeof *req);
+  if (pd == NULL || req == NULL) {
+    free(pd);
+    free(req);
+    return MPI_ERR_NO_MEM;
+  }
+  /* the table lists sends first; receives are posted first */
+  for (uint32_t k = 0; k < n; k++)
+    rd_op(r, x->rt, k < st->n_sends, &pd[k].op);
+  int data_tag = x->tag_base + NSR_TAG_DATA;
+  int synchronous = (x->rt->flags & NSR_FLAG_SYNCHRONOUS) != 0;
+  int rc = MPI_SUCCESS;
+  uint32_t posted = 0;
+  for (uint32_t k = st->n_sends; k < n && rc == MPI_SUCCESS; k++, posted++) {
+    NsrPending *p = &pd[k];
+    req[k] = MPI_REQUEST_NULL;
+    if (x->rt->flags & NSR_FLAG_LIGHT)
+      rc = send_sync(x, p->op.peer, p->op.ready);
+    if (rc == MPI_SUCCESS)
+      rc = prepare(x, p);
+    if (rc == MPI_SUCCESS && p->bytes > INT_MAX)
+      rc = MPI_ERR_COUNT;
+    if (rc == MPI_SUCCESS)
+      rc = MPI_Irecv(p->buf, (int)p->bytes, MPI_BYTE, x->rank_of[p->op.peer], data_tag, x->comm,
+                     &req[k]);
+  }
+  for (uint32_t k = 0; k < st->n_sends; k++)
+    req[k] = MPI_REQUEST_NULL;
+  for (uint32_t k = 0; k < st->n_sends && rc == MPI_SUCCESS; k++, posted++) {
+    NsrPending *p = &pd[k];
+    p->op.index = x->send_cursor++;
+    rc = await_syncs(x, p->op.index, p->op.needed);
+    if (rc == MPI_SUCCESS)
+      rc = prepare(x, p);
+    if (rc == MPI_SUCCESS && p->bytes > INT_MAX)
+      rc = MPI_ERR_COUNT;
+    if (rc == MPI_SUCCESS)
+      rc = (synchronous ? MPI_Issend : MPI_Isend)(p->buf, (int)p->bytes, MPI_BYTE,
+                                                  x->rank_of[p->op.peer], data_tag, x->comm,
+                                                  &req[k]);
+  }
+  int receiver_based = (x->rt->flags & NSR_FLAG_RECEIVER_BASED) != 0;
+  for (uint32_t done = 0; done < n && rc == MPI_SUCCESS; done++) {
+    int k;
+    rc = MPI_Waitany((int)n, req, &k, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS || k == MPI_UNDEFINED)
+      break;
+    NsrPending *p = &pd[k];
+    if (!p->op.send)
+      unpack(x, p);
+    if (p->op.send != receiver_based)
+      rc = release(x, &p->op);
+  }
+  if (rc != MPI_SUCCESS)
+    for (uint32_t k = 0; k < n; k++)
+      if (req[k] != MPI_REQUEST_NULL) {
+        MPI_Cancel(&req[k]);
+        MPI_Request_free(&req[k]);
+      }
+  for (uint32_t k = 0; k < n; k++)
+    if (pd[k].owned)
+      free(pd[k].buf);
+  free(pd);
+  free(req);
+  return rc;
+}
+
+/* ---- the global window (Tam & Wang §3.2, Algorithm 2), as replayed ------
+ * A posted step under window:W (sim/replay.c, run_window_step): every
+ * message is cut into items of item_bytes, sent in Algorithm 1's order —
+ * item 1 of every send in posting order, then item 2, ... — but only while
+ * eta = items sent - items received < W. Receives are posted ahead,
+ * min(W, W / sources + 2) per source; a source's items arrive in its
+ * order (MPI does not overtake), which the receiver replays over its
+ * receives from that source to place each item. */
+
+static uint64_t items_of(const NsrRun *x, size_t bytes)
+{
+  uint64_t ib = x->rt->item_bytes;
+  return bytes <= ib ? 1 : bytes / ib + (bytes % ib != 0);
+}
+
+typedef struct {
+  uint32_t *ops;             /* its receives (indices into the step's ops), in order */
+  uint32_t n;
+  uint64_t round;            /* Algorithm 1's cursor over them: item `round` of ops[next] */
+  uint32_t next;
+  uint64_t unposted, posted; /* items */
+} NsrSource;
+
+typedef struct {
+  uint32_t op;
+  uint64_t item;
+  int send;
+  uint32_t source;
+} NsrItem;
+
+typedef struct {
+  NsrRun *x;
+  NsrPending *pd;
+  uint64_t *items, *done;    /* per op */
+  NsrSource *src;
+  uint32_t n_sources, n_sends;
+  uint64_t depth, round, max_items;
+  uint32_t next;
+  MPI_Request *req;
+  NsrItem *what;
+  size_t n, cap;
+} NsrWindow;
+
+static int window_room(NsrWindow *w)
+{
+  if (w->n < w->cap)
+    return MPI_SUCCESS;
+  size_t cap = w->cap * 2;
+  MPI_Request *req = realloc(w->req, cap * sizeof *req);
+  if (req != NULL)
+    w->req = req;
+  NsrItem *what = req != NULL ? realloc(w->what, cap * sizeof *what) : NULL;
+  if (what == NULL)
+    return MPI_ERR_NO_MEM;
+  w->what = what;
+  w->cap = cap;
+  return MPI_SUCCESS;
+}
+
+static char *item_at(const NsrWindow *w, uint32_t op, uint64_t j, int *len)
+{
+  uint64_t ib = w->x->rt->item_bytes;
+  size_t bytes = w->pd[op].bytes;
+  size_t off = (size_t)(j * ib);
+  *len = (int)(w->items[op] == 1 ? bytes : (bytes - off < ib ? bytes - off : ib));
+  return w->pd[op].buf + off;
+}
+
+static int window_post_recvs(NsrWindow *w, uint32_t s)
+{
+  NsrSource *src = &w->src[s];
+  int rc = MPI_SUCCESS;
+  while (rc == MPI_SUCCESS && src->unposted > 0 && src->posted < w->depth) {
+    /* the source's next item to this machine, in its Algorithm 1 order */
+    while (w->items[src->ops[src->next]] <= src->round)
+      if (++src->next == src->n)
+        src->next = 0, src->round++;
+    uint32_t op = src->ops[src->next];
+    uint64_t j = src->round;
+    if (++src->next == src->n)
+      src->next = 0, src->round++;
+    if ((rc = window_room(w)) != MPI_SUCCESS)
+      break;
+    int len;
+    char *buf = item_at(w, op, j, &len);
+    w->what[w->n] = (NsrItem){ op, j, 0, s };
+    rc = MPI_Irecv(buf, len, MPI_BYTE, w->x->rank_of[w->pd[op].op.peer],
+                   w->x->tag_base + NSR_TAG_DATA, w->x->comm, &w->req[w->n++]);
+    src->unposted--;
+    src->posted++;
+  }
+  return rc;
+}
+
+static int window_post_sends(NsrWindow *w)
+{
+  int rc = MPI_SUCCESS;
+  while (rc == MPI_SUCCESS && w->x->eta < (int64_t)w->x->rt->window &&
+         w->round < w->max_items) {
+    if (w->next == w->n_sends) {
+      w->next = 0;
+      w->round++;
+      continue;
+    }
+    uint32_t op = w->next++;
+    if (w->items[op] <= w->round)
+      continue;
+    if ((rc = window_room(w)) != MPI_SUCCESS)
+      break;
+    int len;
+    char *buf = item_at(w, op, w->round, &len);
+    w->what[w->n] = (NsrItem){ op, w->round, 1, 0 };
+    w->x->eta++;
+    rc = MPI_Isend(buf, len, MPI_BYTE, w->x->rank_of[w->pd[op].op.peer],
+                   w->x->tag_base + NSR_TAG_DATA, w->x->comm, &w->req[w->n++]);
+  }
+  return rc;
+}
+
+static int window_sends_left(const NsrWindow *w)
+{
+  for (uint64_t round = w->round; round < w->max_items; round++)
+    for (uint32_t op = round == w->round ? w->next : 0; op < w->n_sends; op++)
+      if (w->items[op] > round)
+        return 1;
+  return 0;
+}
+
+static int run_window_step(NsrRun *x, NsrReader *r, const NsrStep *st)
+{
+  uint32_t n = st->n_sends + st->n_recvs;
+  NsrWindow w = { .x = x, .n_sends = st->n_sends, .cap = 64 };
+  w.pd = calloc((size_t)n + 1, sizeof *w.pd);
+  w.items = calloc((size_t)n + 1, sizeof *w.items);
+  w.done = calloc((size_t)n + 1, sizeof *w.done);
+  w.src = calloc((size_t)st->n_recvs + 1, sizeof *w.src);
+  uint32_t *order = malloc(((size_t)st->n_recvs + 1) * sizeof *order);
+  w.req = malloc(w.cap * sizeof *w.req);
+  w.what = malloc(w.cap * sizeof *w.what);
+  int rc = MPI_SUCCESS;
+  if (w.pd == NULL || w.items == NULL || w.done == NULL || w.src == NULL || order == NULL ||
+      w.req == NULL || w.what == NULL)
+    rc = MPI_ERR_NO_MEM;
+  for (uint32_t k = 0; rc == MPI_SUCCESS && k < n; k++) {
+    rd_op(r, x->rt, k < st->n_sends, &w.pd[k].op);
+    if (k < st->n_sends)
+      x->send_cursor++;
+    rc = prepare(x, &w.pd[k]);
+    if (rc == MPI_SUCCESS && w.pd[k].bytes > INT_MAX)
+      rc = MPI_ERR_COUNT;
+    w.items[k] = items_of(x, w.pd[k].bytes);
+    if (k < st->n_sends && w.items[k] > w.max_items)
+      w.max_items = w.items[k];
+  }
+  /* receives grouped by source (in order of first appearance), each group
+   * in list order, which is the sender's posting order */
+  uint32_t filled = 0;
+  for (uint32_t k = st->n_sends; rc == MPI_SUCCESS && k < n; k++) {
+    uint32_t peer = w.pd[k].op.peer, s = 0;
+    while (s < w.n_sources && w.pd[w.src[s].ops[0]].op.peer != peer)
+      s++;
+    if (s < w.n_sources)
+      continue; /* grouped with its source's first receive */
+    NsrSource *src = &w.src[w.n_sources++];
+    src->ops = order + filled;
+    for (uint32_t q = k; q < n; q++)
+      if (w.pd[q].op.peer == peer) {
+        order[filled++] = q;
+        src->n++;
+        src->unposted += w.items[q];
+      }
+  }
+  uint64_t W = x->rt->window;
+  w.depth = W / (w.n_sources ? w.n_sources : 1) + 2;
+  if (w.depth > W)
+    w.depth = W;
+  for (uint32_t s = 0; rc == MPI_SUCCESS && s < w.n_sources; s++)
+    rc = window_post_recvs(&w, s);
+  if (rc == MPI_SUCCESS)
+    rc = window_post_sends(&w);
+  while (rc == MPI_SUCCESS && w.n > 0) {
+    int k;
+    rc = MPI_Waitany((int)w.n, w.req, &k, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS || k == MPI_UNDEFINED)
+      break;
+    NsrItem it = w.what[k];
+    w.n--;
+    w.req[k] = w.req[w.n];
+    w.what[k] = w.what[w.n];
+    if (!it.send) { /* Algorithm 2: dec eta on every item received */
+      x->eta--;
+      w.src[it.source].posted--;
+      if (++w.done[it.op] == w.items[it.op])
+        unpack(x, &w.pd[it.op]);
+      rc = window_post_recvs(&w, it.source);
+    }
+    if (rc == MPI_SUCCESS)
+      rc = window_post_sends(&w);
+  }
+  if (rc == MPI_SUCCESS && window_sends_left(&w))
+    rc = MPI_ERR_OTHER; /* eta >= W with nothing left to receive: the table deadlocks */
+  for (size_t k = 0; rc != MPI_SUCCESS && k < w.n; k++) {
+    MPI_Cancel(&w.req[k]);
+    MPI_Request_free(&w.req[k]);
+  }
+  for (uint32_t k = 0; w.pd != NULL && k < n; k++)
+    if (w.pd[k].owned)
+      free(w.pd[k].buf);
+  free(w.pd);
+  free(w.items);
+  free(w.done);
+  free(w.src);
+  free(order);
+  free(w.req);
+  free(w.what);
+  return rc;
+}
+
+/* The copy every collective makes locally: a machine's own block. */
+static void local_copy(const NsrRun *x)
+{
+  const NsrRoutine *rt = x->rt;
+  switch (rt->collective) {
+  case NSR_ALLTOALL:
+    if (x->sendbuf + x->rank * x->block != x->recvbuf + x->rank * x->block)
+      memcpy(x->recvbuf + x->rank * x->block, x->sendbuf + x->rank * x->block, x->block);
+    break;
+  case NSR_ALLGATHER:
+    if (x->sendbuf != x->recvbuf + x->rank * x->block)
+      memcpy(x->recvbuf + x->rank * x->block, x->sendbuf, x->block);
+    break;
+  case NSR_BCAST:
+    if (x->me == (uint32_t)rt->root && x->sendbuf != x->recvbuf)
+      memcpy(x->recvbuf, x->sendbuf, x->block);
+    break;
+  }
+}
+
+static int run_machine(NsrRun *x)
+{
+  const NsrRoutine *rt = x->rt;
+  NsrReader r = { rt->data, rt->data + rt->section[x->me], rt->data + rt->len - 8, 0, NULL };
+  uint64_t scratch = rd_u(&r);
+  rd_u(&r);
+  uint64_t n_steps = rd_u(&r);
+  size_t unit = rt->collective == NSR_BCAST ? x->segment : x->block;
+  if (scratch > 0 && unit > SIZE_MAX / scratch)
+    return MPI_ERR_NO_MEM;
+  x->scratch = malloc(scratch * unit + 1);
+  x->got = calloc((size_t)rt->n_sends[x->me] + 1, sizeof *x->got);
+  x->messages = calloc((size_t)rt->n_messages[x->me] + 1, rt->sync_size);
+  x->message_reqs = malloc(((size_t)rt->n_messages[x->me] + 1) * sizeof *x->message_reqs);
+  int rc = MPI_SUCCESS;
+  if (x->scratch == NULL || x->got == NULL || x->messages == NULL || x->message_reqs == NULL)
+    rc = MPI_ERR_NO_MEM;
+  if (rc == MPI_SUCCESS)
+    local_copy(x);
+  uint32_t next_phase = 0, b = 0;
+  for (uint64_t s = 0; s < n_steps && rc == MPI_SUCCESS; s++) {
+    NsrStep st;
+    rd_step(&r, &st, &next_phase);
+    while (rc == MPI_SUCCESS && b < rt->n_barriers && rt->barrier_phase[b] <= st.phase)
+      rc = barrier(x), b++;
+    if (rc == MPI_SUCCESS)
+      rc = rt->window ? run_window_step(x, &r, &st) : run_step(x, &r, &st);
+  }
+  while (rc == MPI_SUCCESS && b < rt->n_barriers)
+    rc = barrier(x), b++;
+  for (uint64_t k = 0; k < x->n_messages && rc == MPI_SUCCESS; k++)
+    rc = MPI_Wait(&x->message_reqs[k], MPI_STATUS_IGNORE);
+  free(x->scratch);
+  free(x->got);
+  free(x->messages);
+  free(x->message_reqs);
+  return rc;
+}
+
+NSR_API int nsr_routine_run(const NsrRoutine *r, const void *sendbuf, void *recvbuf,
+                            size_t block_bytes, const int *machine_of_rank, MPI_Comm comm)
+{
+  if (r == NULL || recvbuf == NULL || (sendbuf == NULL && r->collective != NSR_BCAST))
+    return MPI_ERR_ARG;
+  int size, rank, rc;
+  if ((rc = MPI_Comm_size(comm, &size)) != MPI_SUCCESS ||
+      (rc = MPI_Comm_rank(comm, &rank)) != MPI_SUCCESS)
+    return rc;
+  if (size != r->p || (size_t)r->p > SIZE_MAX / (block_bytes ? block_bytes : 1))
+    return MPI_ERR_ARG;
+  NsrRun x = { .rt = r, .sendbuf = sendbuf, .recvbuf = recvbuf, .block = block_bytes };
+  if (r->collective == NSR_BCAST)
+    x.segment = block_bytes / r->segments + (block_bytes % r->segments != 0);
+  x.rank_of = malloc((size_t)r->p * sizeof *x.rank_of);
+  if (x.rank_of == NULL)
+    return MPI_ERR_NO_MEM;
+  for (int m = 0; m < r->p; m++)
+    x.rank_of[m] = -1;
+  for (int k = 0; k < r->p; k++) {
+    int m = machine_of_rank != NULL ? machine_of_rank[k] : k;
+    if (m < 0 || m >= r->p || x.rank_of[m] != -1) {
+      free(x.rank_of);
+      return MPI_ERR_ARG; /* not a permutation */
+    }
+    x.rank_of[m] = k;
+  }
+  x.me = (uint32_t)(machine_of_rank != NULL ? machine_of_rank[rank] : rank);
+  x.rank = (size_t)rank;
+  NsrCommCache *cache;
+  rc = private_comm(comm, &cache);
+  if (rc == MPI_SUCCESS) {
+    x.comm = cache->comm;
+    x.tag_base = (int)(cache->calls++ % 1024u) * 4;
+    rc = run_machine(&x);
+  }
+  free(x.rank_of);
+  return rc;
+}
+/* ==== routine 0: simple ==== */
+
+/* The routine table (docs/generate.md, "Table format"): 7393 bytes, checked when loaded. */
+static const unsigned char netsched_t0_simple_table[] =
+  /* header: collective, machines, flags, names, barriers */
+  "\116\123\122\124\101\102\114\105\001\316\071\000\040\000\000\010\010\000\000\006\163\151\155\160\154\145\041\163\143\145\156\141"
+  "\162\151\157\163\057\164\157\160\157\154\157\147\151\145\163\057\146\141\162\141\152\055\142\056\164\157\160\157\004\156\157\156"
+  "\145\100\145\142\067\064\145\143\141\066\142\066\062\060\062\060\143\145\065\061\064\071\061\144\062\071\146\143\060\060\062\141"
+  "\142\064\141\142\066\144\070\064\142\060\066\060\146\070\063\146\063\061\071\146\070\063\144\145\065\145\063\070\141\061\060\061"
+  "\144\066\002\156\060\002\156\061\002\156\062\002\156\063\002\156\064\002\156\065\002\156\066\002\156\067\002\156\070\002\156\071"
+  "\003\156\061\060\003\156\061\061\003\156\061\062\003\156\061\063\003\156\061\064\003\156\061\065\003\156\061\066\003\156\061\067"
+  "\003\156\061\070\003\156\061\071\003\156\062\060\003\156\062\061\003\156\062\062\003\156\062\063\003\156\062\064\003\156\062\065"
+  "\003\156\062\066\003\156\062\067\003\156\062\070\003\156\062\071\003\156\063\060\003\156\063\061\000"
+  /* machine 0, n0: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007\001\000\000\010"
+  "\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017\001\000\000\020"
+  "\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\001"
+  "\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000\013\001\000"
+  "\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 1, n1: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007\001\000\000\010"
+  "\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017\001\000\000\020"
+  "\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000\013\001\000"
+  "\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 2, n2: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007\001\000\000\010"
+  "\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017\001\000\000\020"
+  "\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000\013\001\000"
+  "\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 3, n3: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007\001\000\000\010"
+  "\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017\001\000\000\020"
+  "\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000\013\001\000"
+  "\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 4, n4: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\005\001\000\000\006\001\000\000\007\001\000\000\010"
+  "\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017\001\000\000\020"
+  "\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000\013\001\000"
+  "\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 5, n5: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\006\001\000\000\007\001\000\000\010"
+  "\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017\001\000\000\020"
+  "\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000\013\001\000"
+  "\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 6, n6: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\007\001\000\000\010"
+  "\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017\001\000\000\020"
+  "\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\007\001\000\010\001\000\011\001\000\012\001\000\013\001\000"
+  "\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 7, n7: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\010"
+  "\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017\001\000\000\020"
+  "\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\010\001\000\011\001\000\012\001\000\013\001\000"
+  "\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 8, n8: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017\001\000\000\020"
+  "\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\011\001\000\012\001\000\013\001\000"
+  "\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 9, n9: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017\001\000\000\020"
+  "\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\012\001\000\013\001\000"
+  "\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 10, n10: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017\001\000\000\020"
+  "\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\013\001\000"
+  "\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 11, n11: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017\001\000\000\020"
+  "\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 12, n12: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\015\001\000\000\016\001\000\000\017\001\000\000\020"
+  "\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 13, n13: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\016\001\000\000\017\001\000\000\020"
+  "\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 14, n14: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\017\001\000\000\020"
+  "\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 15, n15: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\020"
+  "\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\016\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 16, n16: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017"
+  "\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\016\001\000\017\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 17, n17: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017"
+  "\001\000\000\020\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\022\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 18, n18: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017"
+  "\001\000\000\020\001\000\000\021\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\023\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 19, n19: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017"
+  "\001\000\000\020\001\000\000\021\001\000\000\022\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\024\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 20, n20: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017"
+  "\001\000\000\020\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\025\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\025\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 21, n21: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n22, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017"
+  "\001\000\000\020\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\026\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\026\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 22, n22: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n23, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n23, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017"
+  "\001\000\000\020\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\027\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001"
+  "\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 23, n23: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n24, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n24, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017"
+  "\001\000\000\020\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\030"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001"
+  "\000\026\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 24, n24: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n25, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n25, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017"
+  "\001\000\000\020\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027"
+  "\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001"
+  "\000\026\001\000\027\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 25, n25: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n26, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n26, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017"
+  "\001\000\000\020\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027"
+  "\001\000\000\030\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001"
+  "\000\026\001\000\027\001\000\030\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 26, n26: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n27, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n27, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017"
+  "\001\000\000\020\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027"
+  "\001\000\000\030\001\000\000\031\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001"
+  "\000\026\001\000\027\001\000\030\001\000\031\001\000\033\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 27, n27: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n28, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n28, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017"
+  "\001\000\000\020\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027"
+  "\001\000\000\030\001\000\000\031\001\000\000\032\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001"
+  "\000\026\001\000\027\001\000\030\001\000\031\001\000\032\001\000\034\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 28, n28: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n29, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n29, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017"
+  "\001\000\000\020\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027"
+  "\001\000\000\030\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\035\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001"
+  "\000\026\001\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\035\001\000\036\001\000\037\001\000"
+  /* machine 29, n29: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n30, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n30, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017"
+  "\001\000\000\020\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027"
+  "\001\000\000\030\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\036\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001"
+  "\000\026\001\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\036\001\000\037\001\000"
+  /* machine 30, n30: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n31; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n31 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017"
+  "\001\000\000\020\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027"
+  "\001\000\000\030\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\037\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001"
+  "\000\026\001\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\037\001\000"
+  /* machine 31, n31: 1 steps */
+  "\000\037\001"
+  /* phase 0: to n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30; from n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24, n25, n26, n27, n28, n29, n30 */
+  "\000\037\037\000\001\000\000\001\001\000\000\002\001\000\000\003\001\000\000\004\001\000\000\005\001\000\000\006\001\000\000\007"
+  "\001\000\000\010\001\000\000\011\001\000\000\012\001\000\000\013\001\000\000\014\001\000\000\015\001\000\000\016\001\000\000\017"
+  "\001\000\000\020\001\000\000\021\001\000\000\022\001\000\000\023\001\000\000\024\001\000\000\025\001\000\000\026\001\000\000\027"
+  "\001\000\000\030\001\000\000\031\001\000\000\032\001\000\000\033\001\000\000\034\001\000\000\035\001\000\000\036\001\000\000\000"
+  "\001\000\001\001\000\002\001\000\003\001\000\004\001\000\005\001\000\006\001\000\007\001\000\010\001\000\011\001\000\012\001\000"
+  "\013\001\000\014\001\000\015\001\000\016\001\000\017\001\000\020\001\000\021\001\000\022\001\000\023\001\000\024\001\000\025\001"
+  "\000\026\001\000\027\001\000\030\001\000\031\001\000\032\001\000\033\001\000\034\001\000\035\001\000\036\001\000"
+  /* digest */
+  "\017\060\010\266\161\214\302\060"
+  ;
+
+static NsrRoutine *netsched_t0_simple_routine(void)
+{
+  static NsrRoutine *routine;
+  if (routine == NULL) {
+    char why[256];
+    routine = nsr_routine_from_data(netsched_t0_simple_table, sizeof netsched_t0_simple_table - 1, why,
+                                    sizeof why);
+    if (routine == NULL)
+      fprintf(stderr, "netsched_t0_simple: %s\n", why);
+  }
+  return routine;
+}
+
+static int netsched_t0_simple_alltoall_mapped(const void *sendbuf, void *recvbuf,
+                                 size_t block_bytes, const int *machine_of_rank,
+                                 MPI_Comm comm)
+{
+  NsrRoutine *routine = netsched_t0_simple_routine();
+  return routine == NULL ? MPI_ERR_OTHER
+                         : nsr_routine_run(routine, sendbuf, recvbuf, block_bytes,
+                                           machine_of_rank, comm);
+}
+
+/* ==== routine 1: bruck ==== */
+
+/* The routine table (docs/generate.md, "Table format"): 8160 bytes, checked when loaded. */
+static const unsigned char netsched_t1_bruck_table[] =
+  /* header: collective, machines, flags, names, barriers */
+  "\116\123\122\124\101\102\114\105\001\315\077\000\040\000\000\020\010\000\000\005\142\162\165\143\153\041\163\143\145\156\141\162"
+  "\151\157\163\057\164\157\160\157\154\157\147\151\145\163\057\146\141\162\141\152\055\142\056\164\157\160\157\004\156\157\156\145"
+  "\100\064\143\066\070\062\065\064\143\071\065\142\143\067\146\060\065\067\066\067\065\064\070\060\071\067\146\066\065\141\064\143"
+  "\064\146\065\142\061\060\146\144\062\142\141\142\142\066\145\063\065\060\146\066\060\063\146\144\063\142\142\063\063\060\142\071"
+  "\143\002\156\060\002\156\061\002\156\062\002\156\063\002\156\064\002\156\065\002\156\066\002\156\067\002\156\070\002\156\071\003"
+  "\156\061\060\003\156\061\061\003\156\061\062\003\156\061\063\003\156\061\064\003\156\061\065\003\156\061\066\003\156\061\067\003"
+  "\156\061\070\003\156\061\071\003\156\062\060\003\156\062\061\003\156\062\062\003\156\062\063\003\156\062\064\003\156\062\065\003"
+  "\156\062\066\003\156\062\067\003\156\062\070\003\156\062\071\003\156\063\060\003\156\063\061\000"
+  /* machine 0, n0: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n1 (16 blocks); from n31 */
+  "\000\001\001\001\021\004\014\024\034\044\054\064\074\104\114\124\134\144\154\164\174\000\000\037\021\175\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n2 (16 blocks); from n30 */
+  "\000\001\001\002\021\010\002\030\012\050\022\070\032\110\042\130\052\150\062\170\072\000\000\036\021\171\165\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n4 (16 blocks); from n28 */
+  "\000\001\001\004\021\020\006\076\102\060\026\116\122\120\046\136\142\160\066\156\162\000\000\034\021\161\155\151\145\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n8 (16 blocks); from n24 */
+  "\000\001\001\010\021\040\016\106\112\166\172\176\202\001\140\056\146\152\226\001\232\001\236\001\242\001\000\000\030\021\141\135"
+  "\131\125\121\115\111\105\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n16 (16 blocks); from n16 */
+  "\000\001\001\020\021\100\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\020\021\101\075\071\065\061\055\051\045\041\035\031\025\021\015\011\005\000"
+  /* machine 1, n1: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n2 (16 blocks); from n0 */
+  "\000\001\001\002\021\010\020\030\040\050\060\070\100\110\120\130\140\150\160\170\000\000\000\000\021\001\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n3 (16 blocks); from n31 */
+  "\000\001\001\003\021\014\002\034\012\054\022\074\032\114\042\134\052\154\062\174\072\000\000\037\021\175\171\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n5 (16 blocks); from n29 */
+  "\000\001\001\005\021\024\006\076\102\064\026\116\122\124\046\136\142\164\066\156\162\000\000\035\021\165\161\155\151\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n9 (16 blocks); from n25 */
+  "\000\001\001\011\021\044\016\106\112\166\172\176\202\001\144\056\146\152\226\001\232\001\236\001\242\001\000\000\031\021\145\141"
+  "\135\131\125\121\115\111\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n17 (16 blocks); from n17 */
+  "\000\001\001\021\021\104\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\021\021\105\101\075\071\065\061\055\051\045\041\035\031\025\021\015\011\000"
+  /* machine 2, n2: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n3 (16 blocks); from n1 */
+  "\000\001\001\003\021\014\024\034\044\054\064\074\104\114\124\134\144\154\164\174\004\000\000\001\021\005\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n4 (16 blocks); from n0 */
+  "\000\001\001\004\021\020\002\040\012\060\022\100\032\120\042\140\052\160\062\000\072\000\000\000\021\001\175\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n6 (16 blocks); from n30 */
+  "\000\001\001\006\021\030\006\076\102\070\026\116\122\130\046\136\142\170\066\156\162\000\000\036\021\171\165\161\155\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n10 (16 blocks); from n26 */
+  "\000\001\001\012\021\050\016\106\112\166\172\176\202\001\150\056\146\152\226\001\232\001\236\001\242\001\000\000\032\021\151\145"
+  "\141\135\131\125\121\115\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n18 (16 blocks); from n18 */
+  "\000\001\001\022\021\110\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\022\021\111\105\101\075\071\065\061\055\051\045\041\035\031\025\021\015\000"
+  /* machine 3, n3: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n4 (16 blocks); from n2 */
+  "\000\001\001\004\021\020\030\040\050\060\070\100\110\120\130\140\150\160\170\000\010\000\000\002\021\011\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n5 (16 blocks); from n1 */
+  "\000\001\001\005\021\024\002\044\012\064\022\104\032\124\042\144\052\164\062\004\072\000\000\001\021\005\001\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n7 (16 blocks); from n31 */
+  "\000\001\001\007\021\034\006\076\102\074\026\116\122\134\046\136\142\174\066\156\162\000\000\037\021\175\171\165\161\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n11 (16 blocks); from n27 */
+  "\000\001\001\013\021\054\016\106\112\166\172\176\202\001\154\056\146\152\226\001\232\001\236\001\242\001\000\000\033\021\155\151"
+  "\145\141\135\131\125\121\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n19 (16 blocks); from n19 */
+  "\000\001\001\023\021\114\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\023\021\115\111\105\101\075\071\065\061\055\051\045\041\035\031\025\021\000"
+  /* machine 4, n4: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n5 (16 blocks); from n3 */
+  "\000\001\001\005\021\024\034\044\054\064\074\104\114\124\134\144\154\164\174\004\014\000\000\003\021\015\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n6 (16 blocks); from n2 */
+  "\000\001\001\006\021\030\002\050\012\070\022\110\032\130\042\150\052\170\062\010\072\000\000\002\021\011\005\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n8 (16 blocks); from n0 */
+  "\000\001\001\010\021\040\006\076\102\100\026\116\122\140\046\136\142\000\066\156\162\000\000\000\021\001\175\171\165\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n12 (16 blocks); from n28 */
+  "\000\001\001\014\021\060\016\106\112\166\172\176\202\001\160\056\146\152\226\001\232\001\236\001\242\001\000\000\034\021\161\155"
+  "\151\145\141\135\131\125\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n20 (16 blocks); from n20 */
+  "\000\001\001\024\021\120\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\024\021\121\115\111\105\101\075\071\065\061\055\051\045\041\035\031\025\000"
+  /* machine 5, n5: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n6 (16 blocks); from n4 */
+  "\000\001\001\006\021\030\040\050\060\070\100\110\120\130\140\150\160\170\000\010\020\000\000\004\021\021\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n7 (16 blocks); from n3 */
+  "\000\001\001\007\021\034\002\054\012\074\022\114\032\134\042\154\052\174\062\014\072\000\000\003\021\015\011\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n9 (16 blocks); from n1 */
+  "\000\001\001\011\021\044\006\076\102\104\026\116\122\144\046\136\142\004\066\156\162\000\000\001\021\005\001\175\171\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n13 (16 blocks); from n29 */
+  "\000\001\001\015\021\064\016\106\112\166\172\176\202\001\164\056\146\152\226\001\232\001\236\001\242\001\000\000\035\021\165\161"
+  "\155\151\145\141\135\131\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n21 (16 blocks); from n21 */
+  "\000\001\001\025\021\124\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\025\021\125\121\115\111\105\101\075\071\065\061\055\051\045\041\035\031\000"
+  /* machine 6, n6: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n7 (16 blocks); from n5 */
+  "\000\001\001\007\021\034\044\054\064\074\104\114\124\134\144\154\164\174\004\014\024\000\000\005\021\025\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n8 (16 blocks); from n4 */
+  "\000\001\001\010\021\040\002\060\012\100\022\120\032\140\042\160\052\000\062\020\072\000\000\004\021\021\015\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n10 (16 blocks); from n2 */
+  "\000\001\001\012\021\050\006\076\102\110\026\116\122\150\046\136\142\010\066\156\162\000\000\002\021\011\005\001\175\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n14 (16 blocks); from n30 */
+  "\000\001\001\016\021\070\016\106\112\166\172\176\202\001\170\056\146\152\226\001\232\001\236\001\242\001\000\000\036\021\171\165"
+  "\161\155\151\145\141\135\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n22 (16 blocks); from n22 */
+  "\000\001\001\026\021\130\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\026\021\131\125\121\115\111\105\101\075\071\065\061\055\051\045\041\035\000"
+  /* machine 7, n7: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n8 (16 blocks); from n6 */
+  "\000\001\001\010\021\040\050\060\070\100\110\120\130\140\150\160\170\000\010\020\030\000\000\006\021\031\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n9 (16 blocks); from n5 */
+  "\000\001\001\011\021\044\002\064\012\104\022\124\032\144\042\164\052\004\062\024\072\000\000\005\021\025\021\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n11 (16 blocks); from n3 */
+  "\000\001\001\013\021\054\006\076\102\114\026\116\122\154\046\136\142\014\066\156\162\000\000\003\021\015\011\005\001\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n15 (16 blocks); from n31 */
+  "\000\001\001\017\021\074\016\106\112\166\172\176\202\001\174\056\146\152\226\001\232\001\236\001\242\001\000\000\037\021\175\171"
+  "\165\161\155\151\145\141\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n23 (16 blocks); from n23 */
+  "\000\001\001\027\021\134\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\027\021\135\131\125\121\115\111\105\101\075\071\065\061\055\051\045\041\000"
+  /* machine 8, n8: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n9 (16 blocks); from n7 */
+  "\000\001\001\011\021\044\054\064\074\104\114\124\134\144\154\164\174\004\014\024\034\000\000\007\021\035\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n10 (16 blocks); from n6 */
+  "\000\001\001\012\021\050\002\070\012\110\022\130\032\150\042\170\052\010\062\030\072\000\000\006\021\031\025\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n12 (16 blocks); from n4 */
+  "\000\001\001\014\021\060\006\076\102\120\026\116\122\160\046\136\142\020\066\156\162\000\000\004\021\021\015\011\005\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n16 (16 blocks); from n0 */
+  "\000\001\001\020\021\100\016\106\112\166\172\176\202\001\000\056\146\152\226\001\232\001\236\001\242\001\000\000\000\021\001\175"
+  "\171\165\161\155\151\145\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n24 (16 blocks); from n24 */
+  "\000\001\001\030\021\140\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\030\021\141\135\131\125\121\115\111\105\101\075\071\065\061\055\051\045\000"
+  /* machine 9, n9: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n10 (16 blocks); from n8 */
+  "\000\001\001\012\021\050\060\070\100\110\120\130\140\150\160\170\000\010\020\030\040\000\000\010\021\041\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n11 (16 blocks); from n7 */
+  "\000\001\001\013\021\054\002\074\012\114\022\134\032\154\042\174\052\014\062\034\072\000\000\007\021\035\031\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n13 (16 blocks); from n5 */
+  "\000\001\001\015\021\064\006\076\102\124\026\116\122\164\046\136\142\024\066\156\162\000\000\005\021\025\021\015\011\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n17 (16 blocks); from n1 */
+  "\000\001\001\021\021\104\016\106\112\166\172\176\202\001\004\056\146\152\226\001\232\001\236\001\242\001\000\000\001\021\005\001"
+  "\175\171\165\161\155\151\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n25 (16 blocks); from n25 */
+  "\000\001\001\031\021\144\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\031\021\145\141\135\131\125\121\115\111\105\101\075\071\065\061\055\051\000"
+  /* machine 10, n10: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n11 (16 blocks); from n9 */
+  "\000\001\001\013\021\054\064\074\104\114\124\134\144\154\164\174\004\014\024\034\044\000\000\011\021\045\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n12 (16 blocks); from n8 */
+  "\000\001\001\014\021\060\002\100\012\120\022\140\032\160\042\000\052\020\062\040\072\000\000\010\021\041\035\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n14 (16 blocks); from n6 */
+  "\000\001\001\016\021\070\006\076\102\130\026\116\122\170\046\136\142\030\066\156\162\000\000\006\021\031\025\021\015\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n18 (16 blocks); from n2 */
+  "\000\001\001\022\021\110\016\106\112\166\172\176\202\001\010\056\146\152\226\001\232\001\236\001\242\001\000\000\002\021\011\005"
+  "\001\175\171\165\161\155\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n26 (16 blocks); from n26 */
+  "\000\001\001\032\021\150\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\032\021\151\145\141\135\131\125\121\115\111\105\101\075\071\065\061\055\000"
+  /* machine 11, n11: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n12 (16 blocks); from n10 */
+  "\000\001\001\014\021\060\070\100\110\120\130\140\150\160\170\000\010\020\030\040\050\000\000\012\021\051\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n13 (16 blocks); from n9 */
+  "\000\001\001\015\021\064\002\104\012\124\022\144\032\164\042\004\052\024\062\044\072\000\000\011\021\045\041\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n15 (16 blocks); from n7 */
+  "\000\001\001\017\021\074\006\076\102\134\026\116\122\174\046\136\142\034\066\156\162\000\000\007\021\035\031\025\021\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n19 (16 blocks); from n3 */
+  "\000\001\001\023\021\114\016\106\112\166\172\176\202\001\014\056\146\152\226\001\232\001\236\001\242\001\000\000\003\021\015\011"
+  "\005\001\175\171\165\161\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n27 (16 blocks); from n27 */
+  "\000\001\001\033\021\154\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\033\021\155\151\145\141\135\131\125\121\115\111\105\101\075\071\065\061\000"
+  /* machine 12, n12: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n13 (16 blocks); from n11 */
+  "\000\001\001\015\021\064\074\104\114\124\134\144\154\164\174\004\014\024\034\044\054\000\000\013\021\055\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n14 (16 blocks); from n10 */
+  "\000\001\001\016\021\070\002\110\012\130\022\150\032\170\042\010\052\030\062\050\072\000\000\012\021\051\045\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n16 (16 blocks); from n8 */
+  "\000\001\001\020\021\100\006\076\102\140\026\116\122\000\046\136\142\040\066\156\162\000\000\010\021\041\035\031\025\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n20 (16 blocks); from n4 */
+  "\000\001\001\024\021\120\016\106\112\166\172\176\202\001\020\056\146\152\226\001\232\001\236\001\242\001\000\000\004\021\021\015"
+  "\011\005\001\175\171\165\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n28 (16 blocks); from n28 */
+  "\000\001\001\034\021\160\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\034\021\161\155\151\145\141\135\131\125\121\115\111\105\101\075\071\065\000"
+  /* machine 13, n13: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n14 (16 blocks); from n12 */
+  "\000\001\001\016\021\070\100\110\120\130\140\150\160\170\000\010\020\030\040\050\060\000\000\014\021\061\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n15 (16 blocks); from n11 */
+  "\000\001\001\017\021\074\002\114\012\134\022\154\032\174\042\014\052\034\062\054\072\000\000\013\021\055\051\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n17 (16 blocks); from n9 */
+  "\000\001\001\021\021\104\006\076\102\144\026\116\122\004\046\136\142\044\066\156\162\000\000\011\021\045\041\035\031\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n21 (16 blocks); from n5 */
+  "\000\001\001\025\021\124\016\106\112\166\172\176\202\001\024\056\146\152\226\001\232\001\236\001\242\001\000\000\005\021\025\021"
+  "\015\011\005\001\175\171\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n29 (16 blocks); from n29 */
+  "\000\001\001\035\021\164\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\035\021\165\161\155\151\145\141\135\131\125\121\115\111\105\101\075\071\000"
+  /* machine 14, n14: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n15 (16 blocks); from n13 */
+  "\000\001\001\017\021\074\104\114\124\134\144\154\164\174\004\014\024\034\044\054\064\000\000\015\021\065\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n16 (16 blocks); from n12 */
+  "\000\001\001\020\021\100\002\120\012\140\022\160\032\000\042\020\052\040\062\060\072\000\000\014\021\061\055\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n18 (16 blocks); from n10 */
+  "\000\001\001\022\021\110\006\076\102\150\026\116\122\010\046\136\142\050\066\156\162\000\000\012\021\051\045\041\035\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n22 (16 blocks); from n6 */
+  "\000\001\001\026\021\130\016\106\112\166\172\176\202\001\030\056\146\152\226\001\232\001\236\001\242\001\000\000\006\021\031\025"
+  "\021\015\011\005\001\175\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n30 (16 blocks); from n30 */
+  "\000\001\001\036\021\170\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\036\021\171\165\161\155\151\145\141\135\131\125\121\115\111\105\101\075\000"
+  /* machine 15, n15: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n16 (16 blocks); from n14 */
+  "\000\001\001\020\021\100\110\120\130\140\150\160\170\000\010\020\030\040\050\060\070\000\000\016\021\071\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n17 (16 blocks); from n13 */
+  "\000\001\001\021\021\104\002\124\012\144\022\164\032\004\042\024\052\044\062\064\072\000\000\015\021\065\061\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n19 (16 blocks); from n11 */
+  "\000\001\001\023\021\114\006\076\102\154\026\116\122\014\046\136\142\054\066\156\162\000\000\013\021\055\051\045\041\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n23 (16 blocks); from n7 */
+  "\000\001\001\027\021\134\016\106\112\166\172\176\202\001\034\056\146\152\226\001\232\001\236\001\242\001\000\000\007\021\035\031"
+  "\025\021\015\011\005\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n31 (16 blocks); from n31 */
+  "\000\001\001\037\021\174\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\037\021\175\171\165\161\155\151\145\141\135\131\125\121\115\111\105\101\000"
+  /* machine 16, n16: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n17 (16 blocks); from n15 */
+  "\000\001\001\021\021\104\114\124\134\144\154\164\174\004\014\024\034\044\054\064\074\000\000\017\021\075\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n18 (16 blocks); from n14 */
+  "\000\001\001\022\021\110\002\130\012\150\022\170\032\010\042\030\052\050\062\070\072\000\000\016\021\071\065\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n20 (16 blocks); from n12 */
+  "\000\001\001\024\021\120\006\076\102\160\026\116\122\020\046\136\142\060\066\156\162\000\000\014\021\061\055\051\045\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n24 (16 blocks); from n8 */
+  "\000\001\001\030\021\140\016\106\112\166\172\176\202\001\040\056\146\152\226\001\232\001\236\001\242\001\000\000\010\021\041\035"
+  "\031\025\021\015\011\005\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n0 (16 blocks); from n0 */
+  "\000\001\001\000\021\000\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\000\021\001\175\171\165\161\155\151\145\141\135\131\125\121\115\111\105\000"
+  /* machine 17, n17: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n18 (16 blocks); from n16 */
+  "\000\001\001\022\021\110\120\130\140\150\160\170\000\010\020\030\040\050\060\070\100\000\000\020\021\101\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n19 (16 blocks); from n15 */
+  "\000\001\001\023\021\114\002\134\012\154\022\174\032\014\042\034\052\054\062\074\072\000\000\017\021\075\071\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n21 (16 blocks); from n13 */
+  "\000\001\001\025\021\124\006\076\102\164\026\116\122\024\046\136\142\064\066\156\162\000\000\015\021\065\061\055\051\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n25 (16 blocks); from n9 */
+  "\000\001\001\031\021\144\016\106\112\166\172\176\202\001\044\056\146\152\226\001\232\001\236\001\242\001\000\000\011\021\045\041"
+  "\035\031\025\021\015\011\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n1 (16 blocks); from n1 */
+  "\000\001\001\001\021\004\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\001\021\005\001\175\171\165\161\155\151\145\141\135\131\125\121\115\111\000"
+  /* machine 18, n18: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n19 (16 blocks); from n17 */
+  "\000\001\001\023\021\114\124\134\144\154\164\174\004\014\024\034\044\054\064\074\104\000\000\021\021\105\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n20 (16 blocks); from n16 */
+  "\000\001\001\024\021\120\002\140\012\160\022\000\032\020\042\040\052\060\062\100\072\000\000\020\021\101\075\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n22 (16 blocks); from n14 */
+  "\000\001\001\026\021\130\006\076\102\170\026\116\122\030\046\136\142\070\066\156\162\000\000\016\021\071\065\061\055\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n26 (16 blocks); from n10 */
+  "\000\001\001\032\021\150\016\106\112\166\172\176\202\001\050\056\146\152\226\001\232\001\236\001\242\001\000\000\012\021\051\045"
+  "\041\035\031\025\021\015\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n2 (16 blocks); from n2 */
+  "\000\001\001\002\021\010\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\002\021\011\005\001\175\171\165\161\155\151\145\141\135\131\125\121\115\000"
+  /* machine 19, n19: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n20 (16 blocks); from n18 */
+  "\000\001\001\024\021\120\130\140\150\160\170\000\010\020\030\040\050\060\070\100\110\000\000\022\021\111\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n21 (16 blocks); from n17 */
+  "\000\001\001\025\021\124\002\144\012\164\022\004\032\024\042\044\052\064\062\104\072\000\000\021\021\105\101\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n23 (16 blocks); from n15 */
+  "\000\001\001\027\021\134\006\076\102\174\026\116\122\034\046\136\142\074\066\156\162\000\000\017\021\075\071\065\061\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n27 (16 blocks); from n11 */
+  "\000\001\001\033\021\154\016\106\112\166\172\176\202\001\054\056\146\152\226\001\232\001\236\001\242\001\000\000\013\021\055\051"
+  "\045\041\035\031\025\021\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n3 (16 blocks); from n3 */
+  "\000\001\001\003\021\014\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\003\021\015\011\005\001\175\171\165\161\155\151\145\141\135\131\125\121\000"
+  /* machine 20, n20: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n21 (16 blocks); from n19 */
+  "\000\001\001\025\021\124\134\144\154\164\174\004\014\024\034\044\054\064\074\104\114\000\000\023\021\115\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n22 (16 blocks); from n18 */
+  "\000\001\001\026\021\130\002\150\012\170\022\010\032\030\042\050\052\070\062\110\072\000\000\022\021\111\105\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n24 (16 blocks); from n16 */
+  "\000\001\001\030\021\140\006\076\102\000\026\116\122\040\046\136\142\100\066\156\162\000\000\020\021\101\075\071\065\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n28 (16 blocks); from n12 */
+  "\000\001\001\034\021\160\016\106\112\166\172\176\202\001\060\056\146\152\226\001\232\001\236\001\242\001\000\000\014\021\061\055"
+  "\051\045\041\035\031\025\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n4 (16 blocks); from n4 */
+  "\000\001\001\004\021\020\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\004\021\021\015\011\005\001\175\171\165\161\155\151\145\141\135\131\125\000"
+  /* machine 21, n21: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n22 (16 blocks); from n20 */
+  "\000\001\001\026\021\130\140\150\160\170\000\010\020\030\040\050\060\070\100\110\120\000\000\024\021\121\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n23 (16 blocks); from n19 */
+  "\000\001\001\027\021\134\002\154\012\174\022\014\032\034\042\054\052\074\062\114\072\000\000\023\021\115\111\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n25 (16 blocks); from n17 */
+  "\000\001\001\031\021\144\006\076\102\004\026\116\122\044\046\136\142\104\066\156\162\000\000\021\021\105\101\075\071\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n29 (16 blocks); from n13 */
+  "\000\001\001\035\021\164\016\106\112\166\172\176\202\001\064\056\146\152\226\001\232\001\236\001\242\001\000\000\015\021\065\061"
+  "\055\051\045\041\035\031\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n5 (16 blocks); from n5 */
+  "\000\001\001\005\021\024\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\005\021\025\021\015\011\005\001\175\171\165\161\155\151\145\141\135\131\000"
+  /* machine 22, n22: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n23 (16 blocks); from n21 */
+  "\000\001\001\027\021\134\144\154\164\174\004\014\024\034\044\054\064\074\104\114\124\000\000\025\021\125\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n24 (16 blocks); from n20 */
+  "\000\001\001\030\021\140\002\160\012\000\022\020\032\040\042\060\052\100\062\120\072\000\000\024\021\121\115\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n26 (16 blocks); from n18 */
+  "\000\001\001\032\021\150\006\076\102\010\026\116\122\050\046\136\142\110\066\156\162\000\000\022\021\111\105\101\075\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n30 (16 blocks); from n14 */
+  "\000\001\001\036\021\170\016\106\112\166\172\176\202\001\070\056\146\152\226\001\232\001\236\001\242\001\000\000\016\021\071\065"
+  "\061\055\051\045\041\035\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n6 (16 blocks); from n6 */
+  "\000\001\001\006\021\030\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\006\021\031\025\021\015\011\005\001\175\171\165\161\155\151\145\141\135\000"
+  /* machine 23, n23: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n24 (16 blocks); from n22 */
+  "\000\001\001\030\021\140\150\160\170\000\010\020\030\040\050\060\070\100\110\120\130\000\000\026\021\131\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n25 (16 blocks); from n21 */
+  "\000\001\001\031\021\144\002\164\012\004\022\024\032\044\042\064\052\104\062\124\072\000\000\025\021\125\121\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n27 (16 blocks); from n19 */
+  "\000\001\001\033\021\154\006\076\102\014\026\116\122\054\046\136\142\114\066\156\162\000\000\023\021\115\111\105\101\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n31 (16 blocks); from n15 */
+  "\000\001\001\037\021\174\016\106\112\166\172\176\202\001\074\056\146\152\226\001\232\001\236\001\242\001\000\000\017\021\075\071"
+  "\065\061\055\051\045\041\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n7 (16 blocks); from n7 */
+  "\000\001\001\007\021\034\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\007\021\035\031\025\021\015\011\005\001\175\171\165\161\155\151\145\141\000"
+  /* machine 24, n24: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n25 (16 blocks); from n23 */
+  "\000\001\001\031\021\144\154\164\174\004\014\024\034\044\054\064\074\104\114\124\134\000\000\027\021\135\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n26 (16 blocks); from n22 */
+  "\000\001\001\032\021\150\002\170\012\010\022\030\032\050\042\070\052\110\062\130\072\000\000\026\021\131\125\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n28 (16 blocks); from n20 */
+  "\000\001\001\034\021\160\006\076\102\020\026\116\122\060\046\136\142\120\066\156\162\000\000\024\021\121\115\111\105\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n0 (16 blocks); from n16 */
+  "\000\001\001\000\021\000\016\106\112\166\172\176\202\001\100\056\146\152\226\001\232\001\236\001\242\001\000\000\020\021\101\075"
+  "\071\065\061\055\051\045\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n8 (16 blocks); from n8 */
+  "\000\001\001\010\021\040\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\010\021\041\035\031\025\021\015\011\005\001\175\171\165\161\155\151\145\000"
+  /* machine 25, n25: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n26 (16 blocks); from n24 */
+  "\000\001\001\032\021\150\160\170\000\010\020\030\040\050\060\070\100\110\120\130\140\000\000\030\021\141\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n27 (16 blocks); from n23 */
+  "\000\001\001\033\021\154\002\174\012\014\022\034\032\054\042\074\052\114\062\134\072\000\000\027\021\135\131\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n29 (16 blocks); from n21 */
+  "\000\001\001\035\021\164\006\076\102\024\026\116\122\064\046\136\142\124\066\156\162\000\000\025\021\125\121\115\111\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n1 (16 blocks); from n17 */
+  "\000\001\001\001\021\004\016\106\112\166\172\176\202\001\104\056\146\152\226\001\232\001\236\001\242\001\000\000\021\021\105\101"
+  "\075\071\065\061\055\051\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n9 (16 blocks); from n9 */
+  "\000\001\001\011\021\044\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\011\021\045\041\035\031\025\021\015\011\005\001\175\171\165\161\155\151\000"
+  /* machine 26, n26: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n27 (16 blocks); from n25 */
+  "\000\001\001\033\021\154\164\174\004\014\024\034\044\054\064\074\104\114\124\134\144\000\000\031\021\145\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n28 (16 blocks); from n24 */
+  "\000\001\001\034\021\160\002\000\012\020\022\040\032\060\042\100\052\120\062\140\072\000\000\030\021\141\135\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n30 (16 blocks); from n22 */
+  "\000\001\001\036\021\170\006\076\102\030\026\116\122\070\046\136\142\130\066\156\162\000\000\026\021\131\125\121\115\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n2 (16 blocks); from n18 */
+  "\000\001\001\002\021\010\016\106\112\166\172\176\202\001\110\056\146\152\226\001\232\001\236\001\242\001\000\000\022\021\111\105"
+  "\101\075\071\065\061\055\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n10 (16 blocks); from n10 */
+  "\000\001\001\012\021\050\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\012\021\051\045\041\035\031\025\021\015\011\005\001\175\171\165\161\155\000"
+  /* machine 27, n27: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n28 (16 blocks); from n26 */
+  "\000\001\001\034\021\160\170\000\010\020\030\040\050\060\070\100\110\120\130\140\150\000\000\032\021\151\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n29 (16 blocks); from n25 */
+  "\000\001\001\035\021\164\002\004\012\024\022\044\032\064\042\104\052\124\062\144\072\000\000\031\021\145\141\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n31 (16 blocks); from n23 */
+  "\000\001\001\037\021\174\006\076\102\034\026\116\122\074\046\136\142\134\066\156\162\000\000\027\021\135\131\125\121\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n3 (16 blocks); from n19 */
+  "\000\001\001\003\021\014\016\106\112\166\172\176\202\001\114\056\146\152\226\001\232\001\236\001\242\001\000\000\023\021\115\111"
+  "\105\101\075\071\065\061\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n11 (16 blocks); from n11 */
+  "\000\001\001\013\021\054\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\013\021\055\051\045\041\035\031\025\021\015\011\005\001\175\171\165\161\000"
+  /* machine 28, n28: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n29 (16 blocks); from n27 */
+  "\000\001\001\035\021\164\174\004\014\024\034\044\054\064\074\104\114\124\134\144\154\000\000\033\021\155\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n30 (16 blocks); from n26 */
+  "\000\001\001\036\021\170\002\010\012\030\022\050\032\070\042\110\052\130\062\150\072\000\000\032\021\151\145\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n0 (16 blocks); from n24 */
+  "\000\001\001\000\021\000\006\076\102\040\026\116\122\100\046\136\142\140\066\156\162\000\000\030\021\141\135\131\125\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n4 (16 blocks); from n20 */
+  "\000\001\001\004\021\020\016\106\112\166\172\176\202\001\120\056\146\152\226\001\232\001\236\001\242\001\000\000\024\021\121\115"
+  "\111\105\101\075\071\065\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n12 (16 blocks); from n12 */
+  "\000\001\001\014\021\060\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\014\021\061\055\051\045\041\035\031\025\021\015\011\005\001\175\171\165\000"
+  /* machine 29, n29: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n30 (16 blocks); from n28 */
+  "\000\001\001\036\021\170\000\010\020\030\040\050\060\070\100\110\120\130\140\150\160\000\000\034\021\161\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n31 (16 blocks); from n27 */
+  "\000\001\001\037\021\174\002\014\012\034\022\054\032\074\042\114\052\134\062\154\072\000\000\033\021\155\151\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n1 (16 blocks); from n25 */
+  "\000\001\001\001\021\004\006\076\102\044\026\116\122\104\046\136\142\144\066\156\162\000\000\031\021\145\141\135\131\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n5 (16 blocks); from n21 */
+  "\000\001\001\005\021\024\016\106\112\166\172\176\202\001\124\056\146\152\226\001\232\001\236\001\242\001\000\000\025\021\125\121"
+  "\115\111\105\101\075\071\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n13 (16 blocks); from n13 */
+  "\000\001\001\015\021\064\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\015\021\065\061\055\051\045\041\035\031\025\021\015\011\005\001\175\171\000"
+  /* machine 30, n30: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n31 (16 blocks); from n29 */
+  "\000\001\001\037\021\174\004\014\024\034\044\054\064\074\104\114\124\134\144\154\164\000\000\035\021\165\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n0 (16 blocks); from n28 */
+  "\000\001\001\000\021\000\002\020\012\040\022\060\032\100\042\120\052\140\062\160\072\000\000\034\021\161\155\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n2 (16 blocks); from n26 */
+  "\000\001\001\002\021\010\006\076\102\050\026\116\122\110\046\136\142\150\066\156\162\000\000\032\021\151\145\141\135\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n6 (16 blocks); from n22 */
+  "\000\001\001\006\021\030\016\106\112\166\172\176\202\001\130\056\146\152\226\001\232\001\236\001\242\001\000\000\026\021\131\125"
+  "\121\115\111\105\101\075\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n14 (16 blocks); from n14 */
+  "\000\001\001\016\021\070\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\016\021\071\065\061\055\051\045\041\035\031\025\021\015\011\005\001\175\000"
+  /* machine 31, n31: 5 steps */
+  "\061\005\005"
+  /* phase 0: to n0 (16 blocks); from n30 */
+  "\000\001\001\000\021\000\010\020\030\040\050\060\070\100\110\120\130\140\150\160\170\000\000\036\021\171\002\006\012\016\022\026"
+  "\032\036\042\046\052\056\062\066\072\000"
+  /* phase 1: to n1 (16 blocks); from n29 */
+  "\000\001\001\001\021\004\002\024\012\044\022\064\032\104\042\124\052\144\062\164\072\000\000\035\021\165\161\076\102\106\112\116"
+  "\122\126\132\136\142\146\152\156\162\000"
+  /* phase 2: to n3 (16 blocks); from n27 */
+  "\000\001\001\003\021\014\006\076\102\054\026\116\122\114\046\136\142\154\066\156\162\000\000\033\021\155\151\145\141\166\172\176"
+  "\202\001\206\001\212\001\216\001\222\001\226\001\232\001\236\001\242\001\000"
+  /* phase 3: to n7 (16 blocks); from n23 */
+  "\000\001\001\007\021\034\016\106\112\166\172\176\202\001\134\056\146\152\226\001\232\001\236\001\242\001\000\000\027\021\135\131"
+  "\125\121\115\111\105\101\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302\001\000"
+  /* phase 4: to n15 (16 blocks); from n15 */
+  "\000\001\001\017\021\074\036\126\132\206\001\212\001\216\001\222\001\246\001\252\001\256\001\262\001\266\001\272\001\276\001\302"
+  "\001\000\000\017\021\075\071\065\061\055\051\045\041\035\031\025\021\015\011\005\001\000"
+  /* digest */
+  "\025\143\226\167\071\304\162\030"
+  ;
+
+static NsrRoutine *netsched_t1_bruck_routine(void)
+{
+  static NsrRoutine *routine;
+  if (routine == NULL) {
+    char why[256];
+    routine = nsr_routine_from_data(netsched_t1_bruck_table, sizeof netsched_t1_bruck_table - 1, why,
+                                    sizeof why);
+    if (routine == NULL)
+      fprintf(stderr, "netsched_t1_bruck: %s\n", why);
+  }
+  return routine;
+}
+
+static int netsched_t1_bruck_alltoall_mapped(const void *sendbuf, void *recvbuf,
+                                 size_t block_bytes, const int *machine_of_rank,
+                                 MPI_Comm comm)
+{
+  NsrRoutine *routine = netsched_t1_bruck_routine();
+  return routine == NULL ? MPI_ERR_OTHER
+                         : nsr_routine_run(routine, sendbuf, recvbuf, block_bytes,
+                                           machine_of_rank, comm);
+}
+
+int netsched_tuned_alltoall_mapped(const void *sendbuf, void *recvbuf, size_t block_bytes,
+                             const int *machine_of_rank, MPI_Comm comm);
+int netsched_tuned_alltoall_mapped(const void *sendbuf, void *recvbuf, size_t block_bytes,
+                             const int *machine_of_rank, MPI_Comm comm)
+{
+  if (block_bytes < 258u)
+    return netsched_t0_simple_alltoall_mapped(sendbuf, recvbuf, block_bytes, machine_of_rank, comm);
+  else if (block_bytes < 587u)
+    return netsched_t1_bruck_alltoall_mapped(sendbuf, recvbuf, block_bytes, machine_of_rank, comm);
+  else
+    return netsched_t0_simple_alltoall_mapped(sendbuf, recvbuf, block_bytes, machine_of_rank, comm);
+}
+
+int netsched_tuned_alltoall(const void *sendbuf, void *recvbuf, size_t block_bytes, MPI_Comm comm);
+int netsched_tuned_alltoall(const void *sendbuf, void *recvbuf, size_t block_bytes, MPI_Comm comm)
+{
+  return netsched_tuned_alltoall_mapped(sendbuf, recvbuf, block_bytes, NULL, comm);
+}
