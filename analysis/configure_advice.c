@@ -5,10 +5,6 @@
 #include "sched/planners/select/mpi_library.h"
 #include <string.h>
 
-#ifndef NETSCHED_LIBDIR
-#define NETSCHED_LIBDIR "/usr/local/lib"
-#endif
-
 /* The upper-case collective in MPICH's CVAR names: MPIR_CVAR_ALLTOALL_... */
 static char *cvar_collective(NsCollective c) { return g_ascii_strup(ns_collective_name(c), -1); }
 
@@ -70,7 +66,9 @@ static void routine_lines(GString *out, const NsAdvice *a, const char *algorithm
   g_string_append_printf(out, "  - in netsched-mpi.conf, beside it: `schedule %s %s %s`\n",
                          ns_collective_name(a->collective), a->range != NULL ? a->range : "*",
                          file);
-  g_string_append(out, "  - `mpirun -x LD_PRELOAD=" NETSCHED_LIBDIR "/libnetsched-mpi.so "
+  /* A bare name: the loader finds it where `cmake --install` puts it in
+   * the library path; the line stays the same whatever the prefix. */
+  g_string_append(out, "  - `mpirun -x LD_PRELOAD=libnetsched-mpi.so "
                        "-x NETSCHED_MPI_CONFIG=$PWD/netsched-mpi.conf ...`\n");
 }
 

@@ -6,7 +6,7 @@
 # and the preload line for netsched's own; every user string a shell word.
 source "$(dirname "$0")/cli-common.bash"
 cd "$tmp" || exit 1
-preload='  - `mpirun -x LD_PRELOAD=/[^ ]*/libnetsched-mpi\.so -x NETSCHED_MPI_CONFIG=\$PWD/netsched-mpi\.conf \.\.\.`$'
+preload='^  - `mpirun -x LD_PRELOAD=libnetsched-mpi\.so -x NETSCHED_MPI_CONFIG=\$PWD/netsched-mpi\.conf \.\.\.`$'
 
 # netsched's own algorithm, on a topology whose path needs quoting.
 cp "$topo/faraj-a.topo" "my topo.topo"

@@ -96,14 +96,14 @@ static gboolean parse_params(const char *text, NsRulesParams *p, char **bad)
  * coll_tuned_bcast_knomial_radix; nothing else. */
 static const char *params_refusal(NsMpiLibrary lib, const NsMpiAlgorithm *a, const NsRulesParams *p)
 {
-  if (p->segment != 0 && !(lib == NS_MPI_OMPI && a->collective == NS_COLL_BCAST))
+  gboolean ompi_bcast = lib == NS_MPI_OMPI && a->collective == NS_COLL_BCAST;
+  gboolean knomial = ompi_bcast && strcmp(a->name, "knomial") == 0;
+  if (p->segment != 0 && !ompi_bcast)
     return "a segment size";
-  if (p->arity != 0 &&
-      !(lib == NS_MPI_OMPI && a->id == 7 && a->collective == NS_COLL_BCAST && p->arity == 4))
-    return lib == NS_MPI_OMPI && a->id == 7 && a->collective == NS_COLL_BCAST
-               ? "a radix other than 4 (its radix is the MCA parameter "
-                 "coll_tuned_bcast_knomial_radix, not the rule's)"
-               : "a fan-out (arity)";
+  if (p->arity != 0 && !(knomial && p->arity == 4))
+    return knomial ? "a radix other than 4 (its radix is the MCA parameter "
+                     "coll_tuned_bcast_knomial_radix, not the rule's)"
+                   : "a fan-out (arity)";
   return NULL;
 }
 

@@ -79,9 +79,9 @@ static gboolean append_table(GString *s, const NsDecisionTable *t, GError **erro
                       ns_collective_name(t->collective), t->n_machines, r->from_bytes);
       return FALSE;
     }
-    /* Fan-in/out: the chain's fan-out, 0 (the algorithm's own) otherwise. */
-    g_string_append_printf(s, "%" G_GUINT64_FORMAT " %d %d %" G_GUINT64_FORMAT, size, a->id,
-                           a->id == 2 && t->collective == NS_COLL_BCAST ? MAX(p.arity, 1) : 0,
+    /* Fan-in/out 0: the algorithm's own (no algorithm a planner maps back
+     * to takes another: the chain is only approximated). */
+    g_string_append_printf(s, "%" G_GUINT64_FORMAT " %d 0 %" G_GUINT64_FORMAT, size, a->id,
                            p.segment);
     append_comment_row(s, t, r, a);
   }
