@@ -1,5 +1,6 @@
 /* netsched — the design study's outputs: design.csv, summary.csv, the
  * plots and the report (see design_internal.h for what each holds). */
+#include "analysis/configure_advice_internal.h"
 #include "analysis/csv_internal.h"
 #include "analysis/design_study_internal.h"
 #include "analysis/plot_internal.h"
@@ -707,6 +708,40 @@ static void report_recommendation(NsStudy *st, GString *md)
   }
 }
 
+/* What to configure to run each recommendation's fastest schedule, per
+ * design and collective, at the largest size (issue #21: the report says
+ * how, not only which). */
+static void report_configuration(NsStudy *st, GString *md)
+{
+  const NsDesignSpec *sp = st->spec;
+  int k = (int)sp->sizes->len - 1;
+  g_autofree char *size = ns_format_size(size_at(st, k));
+  g_autoptr(GArray) items = g_array_new(FALSE, TRUE, sizeof(NsAdvice));
+  g_autoptr(GPtrArray) contexts = g_ptr_array_new_with_free_func(g_free);
+  for (int d = 0; d < sp->n_designs; d++)
+    for (int c = 0; c < sp->n_collectives; c++) {
+      int m = ns_study_ranking_model(st, c, k, d);
+      if (m < 0)
+        continue;
+      const NsStoredRow *f = ns_study_cell(st, c, k, m, d)->fastest;
+      const NsDesign *ds = &sp->designs[d];
+      char *context = g_strdup_printf("**%s**, %s at %s", ds->name, cname(st, c), size);
+      g_ptr_array_add(contexts, context);
+      NsAdvice a = {
+        .label = f->label,
+        .context = context,
+        .collective = sp->collectives[c].collective,
+        .n_machines = ns_topology_n_machines(ds->topo),
+        .topology = ns_topology_source(ds->topo),
+        .root = sp->collectives[c].root,
+        .segment = sp->collectives[c].segment,
+        .prefix = ds->name,
+      };
+      g_array_append_val(items, a);
+    }
+  ns_configure_advice_append(md, (const NsAdvice *)(void *)items->data, items->len);
+}
+
 /* Links to the plots of collective c that exist: the SVG and PNG gnuplot
  * drew, else the data and script it could not draw from. */
 static void report_plots(NsStudy *st, GString *md, int c)
@@ -756,6 +791,7 @@ gboolean ns_study_write_report(NsStudy *st, GError **error)
   }
   report_changes(st, md);
   report_recommendation(st, md);
+  report_configuration(st, md);
   if (sp->out != NULL) {
     fprintf(sp->out, "\n%s", md->str);
     fflush(sp->out);

@@ -150,6 +150,10 @@ typedef struct {
 } NsCompareArgs;
 int ns_compare_run(const NsCompareArgs *args);
 
+/* netsched generate --decision FILE... --output-format ompi-rules|mpich-csel
+ * (cli/generate_rules.c): the exit status. */
+int ns_cli_generate_rules(char **decision_files, const char *format, const char *output);
+
 /* Outputs are written whole or not at all (cli/output.c): opens a
  * temporary file beside `path` ("-" or NULL = stdout) that
  * ns_cli_close_output() renames to `path` once everything is written, and

@@ -2,6 +2,7 @@
  * a table, a CSV written row by row (resumable) and a plot. The engine is
  * analysis/experiment.c; this file parses options and hands it a
  * measurement that runs the simulator. */
+#include "analysis/configure_advice_internal.h"
 #include "analysis/experiment_internal.h"
 #include "cli/cli.h"
 #include "cli/cli_sim.h"
@@ -10,12 +11,19 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Compare's sink: the fastest verified row per size, for "what to configure". */
+static void keep_winner(const NsCompareRow *row, void *user)
+{
+  if (row->ok && row->valid)
+    ns_size_winners_add(user, row->msize, row->label, row->completion_s);
+}
+
 int ns_compare_run(const NsCompareArgs *a)
 {
   GError *error = NULL;
   int status = 2;
   NsCollective collective = NS_COLL_ALLTOALL;
-  GArray *sizes = NULL, *variants = NULL;
+  GArray *sizes = NULL, *variants = NULL, *winners = NULL;
   g_autoptr(NsTopology) t = NULL;
   g_autofree char *settings = NULL;
   NsSimOptions opt;
@@ -56,15 +64,37 @@ int ns_compare_run(const NsCompareArgs *a)
   opt.progress = progress; /* the simulator's messages move the rows' count */
   ns_progress_add_total(progress, (double)variants->len * sizes->len);
   NsCompareSpec spec = {
-    .topo = t, .collective = collective, .variants = variants, .sizes = sizes,
+    .topo = t,
+    .collective = collective,
+    .variants = variants,
+    .sizes = sizes,
     .params = { .root = root, .segment = segment },
-    .model = ns_net_model_name(opt.model), .settings = settings,
-    .outdir = outdir, .resume = resume, .progress = progress,
-    .table = stdout, .measure = ns_cli_measure_by_simulation, .measure_data = &opt,
-    .need_result = TRUE, .warn = ns_cli_print_warning, .note = ns_cli_print_note,
+    .model = ns_net_model_name(opt.model),
+    .settings = settings,
+    .outdir = outdir,
+    .resume = resume,
+    .progress = progress,
+    .table = stdout,
+    .measure = ns_cli_measure_by_simulation,
+    .measure_data = &opt,
+    .need_result = TRUE,
+    .warn = ns_cli_print_warning,
+    .note = ns_cli_print_note,
+    .sink = keep_winner,
+    .sink_data = winners = ns_size_winners_new(),
   };
   status = ns_compare_experiment(&spec, &error) ? 0 : ns_cli_fail(error);
   error = NULL;
+  if (status == 0 && winners->len > 0) {
+    g_autoptr(GString) advice = g_string_new(NULL);
+    NsAdvice base = { .collective = collective,
+                      .n_machines = ns_topology_n_machines(t),
+                      .topology = ns_topology_source(t),
+                      .root = a->root,
+                      .segment = segment };
+    ns_configure_advice_by_size(advice, &base, winners);
+    fputs(advice->str, stdout);
+  }
   goto out;
 fail:
   status = ns_cli_fail(error);
@@ -72,6 +102,8 @@ out:
   fflush(stdout);
   if (sizes != NULL)
     g_array_unref(sizes);
+  if (winners != NULL)
+    g_array_unref(winners);
   ns_variants_free(variants);
   ns_sim_options_clear(&opt);
   ns_progress_free(progress);

@@ -4,6 +4,7 @@
  * options and writes. docs/generate.md. */
 #include "cli/cli.h"
 #include "platforms/model/error.h"
+#include "platforms/model/text_internal.h"
 #include "sched/lower/routine_internal.h"
 #include <string.h>
 
@@ -22,17 +23,26 @@ int ns_cmd_generate(int argc, char **argv)
   NsPlanOptions po = { 0 };
   char *schedule_file = NULL, *sync = NULL, *format = NULL, *output = NULL, *name = NULL;
   char *sync_size = NULL;
+  char **decision = NULL;
   gboolean hardware_barrier = FALSE, allow_invalid = FALSE;
   GOptionEntry entries[] = {
     { "schedule", 0, 0, G_OPTION_ARG_FILENAME, &schedule_file,
       "Generate from a schedule file instead of planning one", "FILE" },
     { "sync", 'S', 0, G_OPTION_ARG_STRING, &sync,
       "Synchronisation scheme (default: the algorithm's, else none; window:W for posted "
-      "schedules)", "SCHEME" },
+      "schedules)",
+      "SCHEME" },
     /* --format is the topology's (the plan options) */
     { "output-format", 'F', 0, G_OPTION_ARG_STRING, &format,
       "table: a routine table for the runtime; c: one C file over MPI (default: c for -o "
-      "*.c or stdout, else table)", "table|c" },
+      "*.c or stdout, else table); with --decision: ompi-rules (an Open MPI 4.1 dynamic-rules "
+      "file) or mpich-csel (an MPICH 4.0 collective-selection JSON)",
+      "table|c|ompi-rules|mpich-csel" },
+    { "decision", 'D', 0, G_OPTION_ARG_FILENAME_ARRAY, &decision,
+      "Write a decision file of netsched tune (repeatable: one per collective and "
+      "communicator size) as the MPI library's own rules, for --output-format ompi-rules or "
+      "mpich-csel; prints the mpirun line that uses them (docs/mpi-rules.md)",
+      "FILE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write here (default stdout, C only)",
       "FILE" },
     { "name", 'n', 0, G_OPTION_ARG_STRING, &name,
@@ -41,7 +51,8 @@ int ns_cmd_generate(int argc, char **argv)
       "Bytes of a sync or barrier message (4 B to 64 KiB; default 8 B, as simulate)", "SIZE" },
     { "hardware-barrier", 0, 0, G_OPTION_ARG_NONE, &hardware_barrier,
       "Barriers as MPI_Barrier (simulate --hardware-barrier) instead of dissemination "
-      "messages", NULL },
+      "messages",
+      NULL },
     { "allow-invalid", 0, 0, G_OPTION_ARG_NONE, &allow_invalid,
       "Generate from a schedule that fails verification (data flow, completeness, sync)", NULL },
     { NULL },
@@ -60,7 +71,9 @@ int ns_cmd_generate(int argc, char **argv)
       "Examples:\n"
       "  netsched generate -T scenarios/topologies/faraj-c.topo -a faraj -o faraj.c\n"
       "  mpicc -O2 -c faraj.c    # defines netsched_faraj_alltoall(send, recv, bytes, comm)\n"
-      "  netsched generate -T gen:star:16 -c allgather -a ring -o ring.nsr\n",
+      "  netsched generate -T gen:star:16 -c allgather -a ring -o ring.nsr\n"
+      "  netsched generate --decision a2a.json -F ompi-rules -o rules.txt\n"
+      "  netsched generate --decision a2a.json -F mpich-csel -o csel.json\n",
       ns_sync_scheme_names());
   g_option_context_set_description(ctx, desc);
   ns_cli_add_plan_options(ctx, &po);
@@ -77,6 +90,14 @@ int ns_cmd_generate(int argc, char **argv)
   ns_routine_options_init(&ro);
   if (!ns_cli_parse(ctx, &argc, &argv))
     goto out;
+  if (decision != NULL) {
+    if (argc != 1 || po.algorithm != NULL || po.topology != NULL || schedule_file != NULL)
+      status = ns_cli_usage("generate", "--decision writes an MPI library's rules from decision "
+                                        "files alone: give no topology, algorithm or schedule");
+    else
+      status = ns_cli_generate_rules(decision, format, output);
+    goto out;
+  }
   if (argc == 2 && schedule_file == NULL)
     schedule_file = g_strdup(argv[1]);
   else if (argc != 1) {
@@ -158,5 +179,6 @@ out:
   g_free(output);
   g_free(name);
   g_free(sync_size);
+  g_strfreev(decision);
   return status;
 }

@@ -1,6 +1,7 @@
 /* netsched — helpers shared by the subcommands. */
 #include "cli/cli.h"
 #include "platforms/model/error.h"
+#include "platforms/model/text_internal.h"
 #include "platforms/io/topology_spec.h"
 #include "platforms/model/units.h"
 #include "sched/planners/registry.h"
@@ -37,9 +38,9 @@ char *ns_cli_command_line(int argc, char **argv)
 {
   GString *s = g_string_new("netsched");
   for (int i = 0; i < argc; i++) {
-    g_autofree char *q = g_shell_quote(argv[i]);
+    g_autofree char *q = ns_shell_word(argv[i]);
     g_string_append_c(s, ' ');
-    g_string_append(s, strpbrk(argv[i], " '\"\\$`*?[]{}()<>|&;#~\t\n") ? q : argv[i]);
+    g_string_append(s, q);
   }
   return g_string_free(s, FALSE);
 }

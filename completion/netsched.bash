@@ -27,13 +27,13 @@ _netsched()
       COMPREPLY=($(compgen -W "alltoall allgather bcast" -- "$cur")); return ;;
     -M|--model|--models) COMPREPLY=($(compgen -W "ideal tcp smpi packet" -- "$cur")); return ;;
     --progress) COMPREPLY=($(compgen -W "auto bar lines none" -- "$cur")); return ;;
-    -T|--topology|-o|--output|--junit|--csv|--timeline|--trace|--calibration|--prices|--files|--schedule|--goal)
+    -T|--topology|-o|--output|--junit|--csv|--timeline|--trace|--calibration|--prices|--files|--schedule|--goal|-D|--decision)
       _filedir 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --ti-trace) _filedir -d 2>/dev/null || COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --timing) COMPREPLY=($(compgen -W "mpptest mpptest+barrier mpptest+computation=" -- "$cur")); return ;;
     --measure) [[ $cmd == tune ]] && { COMPREPLY=($(compgen -W "replay" -- "$cur")); return; } ;;
     --spanning) COMPREPLY=($(compgen -W "bfs dfs kruskal uniform" -- "$cur")); return ;;
-    -F|--output-format) COMPREPLY=($(compgen -W "table c" -- "$cur")); return ;;
+    -F|--output-format) COMPREPLY=($(compgen -W "table c ompi-rules mpich-csel" -- "$cur")); return ;;
     -S|--sync)
       COMPREPLY=($(compgen -W "none dummy sender-all sender-partial: receiver-all receiver-partial:
         barrier-all barrier-partial-none: barrier-partial-sender: barrier-partial-receiver: light

@@ -156,3 +156,21 @@ void ns_warnf(NsWarnFunc warn, void *warn_data, const char *fmt, ...)
   warn_vformat(warn, warn_data, FALSE, fmt, ap);
   va_end(ap);
 }
+
+/**
+ * \function ns_shell_word
+ * \brief A string as one shell word: as is when nothing in it is special, else quoted.
+ *
+ * \param word The string (a path, a name the user gave).
+ * \return A newly allocated word (g_free).
+ * \errors none.
+ * \complexity O(length).
+ * \source POSIX sh, Quoting (2.2); docs/security.md (no user string into a command line unescaped).
+ */
+char *ns_shell_word(const char *word)
+{
+  gboolean plain = word[0] != '\0';
+  for (const char *c = word; plain && *c != '\0'; c++)
+    plain = g_ascii_isalnum(*c) || strchr("_./=:,+@%-", *c) != NULL;
+  return plain ? g_strdup(word) : g_shell_quote(word);
+}

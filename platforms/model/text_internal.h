@@ -35,4 +35,10 @@ void ns_input_warnf(NsWarnFunc warn, void *warn_data, const char *fmt, ...) G_GN
  * typed), formatted and passed to `warn` (nothing when `warn` is NULL). */
 void ns_warnf(NsWarnFunc warn, void *warn_data, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
+/* `word` as one word of a POSIX shell command line: as is when it holds
+ * only characters no shell treats specially ([A-Za-z0-9_./=:,+@%-], not
+ * empty), else single-quoted (g_shell_quote). Newly allocated. For the
+ * command lines netsched prints for the user to run. */
+char *ns_shell_word(const char *word);
+
 #endif

@@ -1,0 +1,54 @@
+/* netsched — Open MPI 4.1's algorithms (coll/tuned) and the planners that
+ * plan them.
+ *
+ * The ids are those of the MCA parameters coll_tuned_alltoall_algorithm,
+ * coll_tuned_allgather_algorithm and coll_tuned_bcast_algorithm of Open MPI
+ * 4.1.4 (`ompi_info --param coll tuned --level 9` lists them), which a
+ * dynamic-rules file names too (ompi/mca/coll/tuned/coll_tuned_alltoall_
+ * decision.c, _allgather_decision.c, _bcast_decision.c: the do_this
+ * switches). The algorithms themselves are ompi/mca/coll/base/
+ * coll_base_{alltoall,allgather,bcast}.c; ompi.c's fixed decisions pick
+ * among the same ids.
+ */
+#include "sched/planners/select/mpi_library_internal.h"
+
+#define A(coll, id_, name_, planner_, ...)                                                         \
+  {                                                                                                \
+    .collective = NS_COLL_##coll, .id = (id_), .name = (name_), .planner = (planner_), __VA_ARGS__ \
+  }
+
+const NsMpiAlgorithm ns_ompi_algorithms[] = {
+  A(ALLTOALL, 1, "linear", "basic-linear"),
+  A(ALLTOALL, 2, "pairwise", "ring"),
+  A(ALLTOALL, 3, "modified_bruck", "bruck",
+    .note = "Open MPI's Bruck keeps the blocks in place (no final rotation): the same messages"),
+  A(ALLTOALL, 4, "linear_sync", "basic-linear", .approximate = TRUE,
+    .note = "basic linear with at most alltoall_algorithm_max_requests requests in flight"),
+  A(ALLTOALL, 5, "two_proc", "pair", .shape = NS_MPI_P_TWO),
+
+  A(ALLGATHER, 1, "linear", "gather-bcast",
+    .note = "Open MPI gathers to rank 0 linearly, then broadcasts with its own bcast"),
+  A(ALLGATHER, 2, "bruck", "bruck"),
+  A(ALLGATHER, 3, "recursive_doubling", "rdb", .shape = NS_MPI_P_POW2),
+  A(ALLGATHER, 4, "ring", "ring"),
+  A(ALLGATHER, 5, "neighbor", "neighbor", .shape = NS_MPI_P_EVEN),
+  A(ALLGATHER, 6, "two_proc", "rdb", .shape = NS_MPI_P_TWO, .approximate = TRUE),
+
+  A(BCAST, 1, "basic_linear", "flat",
+    .note = "Open MPI posts the root's p-1 sends at once; flat sends them in turn"),
+  A(BCAST, 2, "chain", "linear", .approximate = TRUE,
+    .note = "fan-out chains from the root; one chain (fan-out 1) is the pipeline"),
+  A(BCAST, 3, "pipeline", "linear"),
+  A(BCAST, 4, "split_binary_tree", "bintree", .approximate = TRUE,
+    .note = "two halves down a binary tree, then exchanged: no netsched planner"),
+  A(BCAST, 5, "binary_tree", "bintree"),
+  A(BCAST, 6, "binomial", "bmtree"),
+  /* The radix is the MCA parameter coll_tuned_bcast_knomial_radix (4),
+   * not the rule's fan-out. */
+  A(BCAST, 7, "knomial", "knomial", .params = "arity=4"),
+  A(BCAST, 8, "scatter_allgather", "scatter-allgather", .approximate = TRUE,
+    .note = "binomial scatter, then a recursive-doubling all-gather (netsched's all-gathers "
+            "by a ring)"),
+  A(BCAST, 9, "scatter_allgather_ring", "scatter-allgather"),
+};
+const int ns_ompi_n_algorithms = (int)G_N_ELEMENTS(ns_ompi_algorithms);
