@@ -5,7 +5,9 @@
 #include "analysis/progress_internal.h"
 #include "analysis/run_options_internal.h"
 #include "platforms/model/topology.h"
+#include "sched/lower/decision.h"
 #include "sched/planners/registry.h"
+#include "sched/planners/select/mpi_library.h"
 #include "sched/ir/schedule.h"
 #include <glib.h>
 #include <stdio.h>
@@ -153,6 +155,15 @@ int ns_compare_run(const NsCompareArgs *args);
 /* netsched generate --decision FILE... --output-format ompi-rules|mpich-csel
  * (cli/generate_rules.c): the exit status. */
 int ns_cli_generate_rules(char **decision_files, const char *format, const char *output);
+/* tune --for (cli/tune_library.c): "ompi" or "mpich"; the settings file's
+ * name in the output directory; the library's algorithms that apply on p
+ * machines as tune's comma-separated candidates (NULL: none). */
+gboolean ns_cli_library_parse(const char *name, NsMpiLibrary *lib);
+const char *ns_cli_library_file(NsMpiLibrary lib);
+char *ns_cli_library_candidates(NsMpiLibrary lib, NsCollective collective, int64_t p);
+/* The same from tables in memory (tune --for): the exit status. */
+int ns_cli_write_rules(NsMpiLibrary lib, const NsDecisionTable *const *tables, guint n,
+                       const char *output);
 
 /* Outputs are written whole or not at all (cli/output.c): opens a
  * temporary file beside `path` ("-" or NULL = stdout) that

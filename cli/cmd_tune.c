@@ -59,7 +59,8 @@ int ns_cmd_tune(int argc, char **argv)
 {
   char *topology = NULL, *format = NULL, *collective_name = NULL, *algorithms = NULL;
   char *sizes_text = NULL, *model = NULL, *root_name = NULL, *outdir_arg = NULL;
-  char *measure = NULL, *timing = NULL;
+  char *measure = NULL, *timing = NULL, *library_name = NULL, *library_candidates = NULL;
+  NsMpiLibrary library = NS_MPI_OMPI;
   int runs = 0, iterations = 1;
   double wall_limit = 0;
   NsOutdirArgs outdir_args = { 0 };
@@ -73,6 +74,9 @@ int ns_cmd_tune(int argc, char **argv)
     { "algorithm", 'a', 0, G_OPTION_ARG_STRING, &algorithms,
       "Candidates, comma-separated (default: every algorithm of the collective but the MPI "
       "libraries' selectors mpich, ompi, ompi-legacy)", "LIST" },
+    { "for", 0, 0, G_OPTION_ARG_STRING, &library_name,
+      "Tune among one MPI library's own algorithms (Open MPI 4.1's coll/tuned, MPICH 4.0's) "
+      "and write its settings file too: ompi-rules.conf or mpich-csel.json", "ompi|mpich" },
     { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_text,
       "Fixed message sizes, increasing: a list or A..B (default the dissertation's 1 B, 64 B, "
       "512 B, 1 KiB ... 256 KiB)", "SIZES" },
@@ -170,6 +174,23 @@ int ns_cmd_tune(int argc, char **argv)
     status = ns_cli_fail(error);
     goto out;
   }
+  if (library_name != NULL) {
+    if (!ns_cli_library_parse(library_name, &library)) {
+      status = ns_cli_usage("tune", "--for takes ompi or mpich, not '%s'", library_name);
+      goto out;
+    }
+    if (algorithms != NULL) {
+      status = ns_cli_usage("tune", "--for chooses the candidates: give -a or --for, not both");
+      goto out;
+    }
+    library_candidates = ns_cli_library_candidates(library, collective, ns_topology_n_machines(t));
+    if (library_candidates == NULL) {
+      status = ns_cli_usage("tune", "%s has no %s algorithm for %d machines in netsched's map",
+                            ns_mpi_library_name(library), ns_collective_name(collective),
+                            ns_topology_n_machines(t));
+      goto out;
+    }
+  }
   int root = 0;
   if (root_name != NULL && (root = ns_topology_find_machine(t, root_name)) < 0) {
     status = ns_cli_usage("tune", "--root '%s' is not a machine of %s", root_name,
@@ -190,7 +211,7 @@ int ns_cmd_tune(int argc, char **argv)
                  : g_strdup_printf("%s;timing=%s;iterations=%d", sim_settings, timing_name,
                                    iterations);
   NsTuneSpec spec = {
-    .topo = t, .collective = collective, .algorithms = algorithms, .sizes = sizes,
+    .topo = t, .collective = collective, .algorithms = library_candidates ? library_candidates : algorithms, .sizes = sizes,
     .root = root, .model = ns_net_model_name(opt.model), .settings = settings,
     .timing = timing_name, .iterations = iterations, .outdir = outdir, .resume = resume, .measure = ns_cli_measure_by_simulation,
     .measure_data = &opt, .note = print_progress, .warn = ns_cli_print_warning,
@@ -216,6 +237,12 @@ int ns_cmd_tune(int argc, char **argv)
          "decision.csv, tuned_%s.c, netsched-mpi.conf, README\n",
          result->measured, result->reused, outdir, ns_collective_name(collective));
   status = 0;
+  if (library_name != NULL) {
+    g_autofree char *path = g_build_filename(outdir, ns_cli_library_file(library), NULL);
+    const NsDecisionTable *table = result->table;
+    fflush(stdout);
+    status = ns_cli_write_rules(library, &table, 1, path);
+  }
 out:
   fflush(stdout);
   if (sizes != NULL)
@@ -226,6 +253,6 @@ out:
   ns_tune_result_free(result);
   g_free(topology); g_free(format); g_free(collective_name); g_free(algorithms);
   g_free(sizes_text); g_free(model); g_free(root_name); g_free(outdir_arg); g_free(measure);
-  g_free(timing);
+  g_free(timing); g_free(library_name); g_free(library_candidates);
   return status;
 }

@@ -20,7 +20,7 @@ static NsDecisionTable *read_decision(const char *path, GError **error)
 }
 
 /* "alltoall (32 machines), bcast (8 machines)" */
-static char *tables_text(NsDecisionTable *const *tables, guint n)
+static char *tables_text(const NsDecisionTable *const *tables, guint n)
 {
   GString *s = g_string_new(NULL);
   for (guint i = 0; i < n; i++)
@@ -49,10 +49,20 @@ int ns_cli_generate_rules(char **decision_files, const char *format, const char 
       return ns_cli_fail(error);
     g_ptr_array_add(tables, t);
   }
+  return ns_cli_write_rules(ompi ? NS_MPI_OMPI : NS_MPI_MPICH,
+                            (const NsDecisionTable *const *)tables->pdata, tables->len, output);
+}
+
+/* The library's settings file from decision tables, written whole to
+ * `output` ("-": stdout), then the line that makes the library read it. */
+int ns_cli_write_rules(NsMpiLibrary lib, const NsDecisionTable *const *ts, guint n,
+                       const char *output)
+{
+  gboolean ompi = lib == NS_MPI_OMPI;
+  GError *error = NULL;
   g_autoptr(GString) text = g_string_new(NULL);
-  const NsDecisionTable *const *ts = (const NsDecisionTable *const *)tables->pdata;
-  if (!(ompi ? ns_ompi_rules_write(ts, tables->len, text, &error)
-             : ns_mpich_csel_write(ts, tables->len, text, &error)))
+  if (!(ompi ? ns_ompi_rules_write(ts, n, text, &error)
+             : ns_mpich_csel_write(ts, n, text, &error)))
     return ns_cli_fail(error);
   FILE *f = ns_cli_open_output(output, &error);
   if (f == NULL)
@@ -66,7 +76,7 @@ int ns_cli_generate_rules(char **decision_files, const char *format, const char 
    * line names it by its absolute path. */
   g_autofree char *absolute = g_canonicalize_filename(output, NULL);
   g_autofree char *word = ns_shell_word(absolute);
-  g_autofree char *what = tables_text((NsDecisionTable *const *)tables->pdata, tables->len);
+  g_autofree char *what = tables_text(ts, n);
   printf("%s: %s %s for %s\n", output, ompi ? "Open MPI 4.1" : "MPICH 4.0",
          ompi ? "coll/tuned dynamic rules" : "collective selection", what);
   if (ompi)
