@@ -4,10 +4,30 @@
 #include "sched/ir/route.h"
 #include "sched/ir/counts_internal.h"
 #include "platforms/model/error.h"
+#include <stdlib.h>
 #include <string.h>
+
+/* Tree routing: one row per topology node, `stride` ints, so that a
+ * route reads two rows of at most a cache line or two each: row[0] is
+ * the number of edges from the node (a machine) up to the anchor switch,
+ * -1 for a switch (routed by the topology); row[1 + i] for i = 0..len is
+ * the i-th node of its path from the anchor down (node 0 the anchor,
+ * node len the machine); row[1 + width + i] is the edge climbing from
+ * node i + 1 to node i. The edge down is that id with its low bit
+ * flipped (an edge is 2·link + direction). */
+struct NsRouteTable {
+  const NsTopology *topo;
+  int *rows;             /* n_nodes · stride, 64-byte aligned; NULL: the topology routes */
+  int stride, width;     /* width: the longest path to the anchor + 1 */
+};
+
+/* Rows hold at most this many ints (64 MiB): a deep tree (a chain of
+ * switches) would need |V| · depth; it is routed by the topology. */
+#define ROUTE_TABLE_MAX_INTS ((gsize)1 << 24)
 
 struct NsRouter {
   const NsTopology *topo;
+  NsRouteTable *table;   /* the topology's routes, walked without routing work */
   const NsSchedule *s;
   const int *node;
   int *own_node;         /* ns_router_for: the machine map it owns */
@@ -40,6 +60,7 @@ void ns_router_free(NsRouter *r)
     g_array_unref(r->spans);
   if (r->edges != NULL)
     g_array_unref(r->edges);
+  ns_route_table_free(r->table);
   g_free(r->own_node);
   g_free(r);
 }
@@ -128,6 +149,7 @@ NsRouter *ns_router_new(const NsTopology *topo, const NsSchedule *s, const int *
   r->topo = topo;
   r->s = s;
   r->node = node;
+  r->table = ns_route_table_new(topo);
   r->max_len = ns_topology_max_route_len(topo);
   if (s->routes == NULL || s->routes->len == 0)
     return r;
@@ -189,7 +211,7 @@ int ns_router_route(const NsRouter *r, uint64_t t, int *edges)
     }
   }
   const NsTransfer *x = ns_schedule_transfer(r->s, t);
-  return ns_topology_route(r->topo, r->node[x->src], r->node[x->dst], edges);
+  return ns_route_table_route(r->table, r->node[x->src], r->node[x->dst], edges);
 }
 
 /**
@@ -252,4 +274,126 @@ gboolean ns_router_fits(const NsRouter *r, const NsTopology *topo, const NsSched
 {
   return r != NULL && r->topo == topo && r->s->transfers == s->transfers &&
          r->s->routes == s->routes && r->s->machines == s->machines;
+}
+
+/**
+ * \function ns_route_table_free
+ * \brief Frees a route table.
+ *
+ * \param rt The table (NULL is accepted).
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/verify.md (Cost).
+ */
+void ns_route_table_free(NsRouteTable *rt)
+{
+  if (rt == NULL)
+    return;
+  free(rt->rows); /* aligned_alloc */
+  g_free(rt);
+}
+
+/**
+ * \function ns_route_table_new
+ * \brief The routes of a topology in a form walked without routing work.
+ *
+ * Under tree routing, every machine's path to the anchor switch (the first switch, as
+ * tree routing roots its tree), taken from ns_topology_route(), in one row per node
+ * (half a cache line for trees up to 3 levels deep, a line up to 7); any other routing, and a tree whose rows
+ * would pass 64 MiB (|V| · depth: a long chain of switches), keeps nothing and routes
+ * through the topology.
+ *
+ * \param topo A finalized topology.
+ * \return The table (ns_route_table_free() it).
+ * \errors none.
+ * \complexity O(|M| · depth) time and O(|V| · depth) memory under tree routing, else O(1).
+ * \source Faraj and Yuan §3 (a switched tree routes on its unique paths); docs/verify.md.
+ */
+NsRouteTable *ns_route_table_new(const NsTopology *topo)
+{
+  NsRouteTable *rt = g_new0(NsRouteTable, 1);
+  rt->topo = topo;
+  if (ns_topology_routing(topo) != NS_ROUTING_TREE)
+    return rt;
+  int n_nodes = ns_topology_n_nodes(topo), n_machines = ns_topology_n_machines(topo);
+  int anchor = -1;
+  for (int v = 0; v < n_nodes && anchor < 0; v++)
+    if (ns_topology_node(topo, v)->kind == NS_NODE_SWITCH)
+      anchor = v;
+  if (anchor < 0 || n_machines == 0)
+    return rt;
+  /* each machine's path to the anchor, back to back, then laid out in rows */
+  int cap = MAX(ns_topology_max_route_len(topo), 1), longest = 0;
+  if ((gsize)n_nodes * (gsize)cap > ROUTE_TABLE_MAX_INTS) /* the paths alone would pass it */
+    return rt;
+  g_autofree int *len = g_new(int, n_machines);
+  g_autofree int *paths = g_new(int, (gsize)n_machines * (gsize)cap);
+  for (int m = 0; m < n_machines; m++) {
+    len[m] = ns_topology_route(topo, ns_topology_machine_node(topo, m), anchor,
+                               paths + (gsize)m * (gsize)cap);
+    longest = MAX(longest, len[m]);
+  }
+  rt->width = longest + 1;
+  /* len, width nodes and width - 1 edges: 32 bytes up to 3 levels deep,
+   * a 64-byte line up to 7 */
+  rt->stride = 2 * rt->width <= 8 ? 8 : (2 * rt->width + 15) / 16 * 16;
+  gsize ints = (gsize)n_nodes * (gsize)rt->stride;
+  if (ints > ROUTE_TABLE_MAX_INTS)
+    return rt;
+  rt->rows = aligned_alloc(64, (ints * sizeof(int) + 63) / 64 * 64); /* whole lines */
+  g_assert(rt->rows != NULL);
+  for (int v = 0; v < n_nodes; v++)
+    rt->rows[(gsize)v * (gsize)rt->stride] = -1;
+  for (int m = 0; m < n_machines; m++) {
+    int v = ns_topology_machine_node(topo, m), n = len[m];
+    int *row = rt->rows + (gsize)v * (gsize)rt->stride, *node = row + 1, *up = row + 1 + rt->width;
+    const int *path = paths + (gsize)m * (gsize)cap; /* machine -> anchor */
+    row[0] = n;
+    node[n] = v;
+    for (int k = 0; k < n; k++) { /* edge k climbs from node n - k to node n - k - 1 */
+      const NsLink *l = ns_topology_link(topo, ns_edge_link(path[k]));
+      int from = node[n - k];
+      up[n - k - 1] = path[k];
+      node[n - k - 1] = l->a == from ? l->b : l->a;
+    }
+  }
+  return rt;
+}
+
+/**
+ * \function ns_route_table_route
+ * \brief The route between two nodes, as directed edges, from the table.
+ *
+ * The same edges, in the same order, as ns_topology_route(): under tree routing the
+ * source's path up to the deepest node it shares with the destination's path, then the
+ * destination's path down.
+ *
+ * \param rt The table.
+ * \param src The source node.
+ * \param dst The destination node.
+ * \param edges Receives the edges (capacity ns_topology_max_route_len()).
+ * \return The number of edges (0 when src == dst).
+ * \errors none.
+ * \complexity O(route length).
+ * \source Faraj and Yuan §3 (unique paths of a switched tree); docs/verify.md.
+ */
+int ns_route_table_route(const NsRouteTable *rt, int src, int dst, int *edges)
+{
+  if (rt->rows == NULL || src == dst)
+    return ns_topology_route(rt->topo, src, dst, edges);
+  const int *a = rt->rows + (gsize)src * (gsize)rt->stride;
+  const int *b = rt->rows + (gsize)dst * (gsize)rt->stride;
+  int la = a[0], lb = b[0];
+  if (la < 0 || lb < 0) /* a switch */
+    return ns_topology_route(rt->topo, src, dst, edges);
+  const int *na = a + 1, *nb = b + 1, *ua = a + 1 + rt->width, *ub = b + 1 + rt->width;
+  int common = 0; /* the deepest shared node */
+  while (common < la && common < lb && na[common + 1] == nb[common + 1])
+    common++;
+  int n = 0;
+  for (int i = la - 1; i >= common; i--)
+    edges[n++] = ua[i];
+  for (int i = common; i < lb; i++)
+    edges[n++] = ub[i] ^ 1;
+  return n;
 }
