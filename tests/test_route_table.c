@@ -209,10 +209,31 @@ static void test_link_check_matches_walk(void)
   g_rand_free(rng);
 }
 
+/* A chain of 3,000 switches, a machine on each: rows for its 6,000 nodes
+ * would need 6,000 · 3,000 ints, past the table's 64 MiB bound, so the
+ * table routes through the topology — the same routes, in bounded memory. */
+static void test_deep_chain(void)
+{
+  g_autoptr(NsTopology) t = ns_shape_chain(3000, 1, 100e6, 10e-6);
+  g_assert_cmpint(ns_topology_routing(t), ==, NS_ROUTING_TREE);
+  g_autoptr(NsRouteTable) rt = ns_route_table_new(t);
+  int cap = ns_topology_max_route_len(t) + 1;
+  g_autofree int *want = g_new(int, cap);
+  g_autofree int *got = g_new(int, cap);
+  static const int pairs[][2] = { { 0, 2999 }, { 2999, 0 }, { 1500, 1501 }, { 7, 2500 } };
+  for (gsize i = 0; i < G_N_ELEMENTS(pairs); i++) {
+    int a = ns_topology_machine_node(t, pairs[i][0]), b = ns_topology_machine_node(t, pairs[i][1]);
+    int len = ns_topology_route(t, a, b, want);
+    g_assert_cmpint(ns_route_table_route(rt, a, b, got), ==, len);
+    g_assert_cmpmem(got, sizeof(int) * (gsize)len, want, sizeof(int) * (gsize)len);
+  }
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/route-table/routes-match-topology", test_routes_match);
   g_test_add_func("/route-table/link-check-matches-walk", test_link_check_matches_walk);
+  g_test_add_func("/route-table/deep-chain", test_deep_chain);
   return g_test_run();
 }

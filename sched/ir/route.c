@@ -4,25 +4,32 @@
 #include "sched/ir/route.h"
 #include "sched/ir/counts_internal.h"
 #include "platforms/model/error.h"
-#include <stdlib.h>
 #include <string.h>
 
-/* Tree routing: one row per topology node, `stride` ints, so that a
- * route reads two rows of at most a cache line or two each: row[0] is
- * the number of edges from the node (a machine) up to the anchor switch,
- * -1 for a switch (routed by the topology); row[1 + i] for i = 0..len is
- * the i-th node of its path from the anchor down (node 0 the anchor,
- * node len the machine); row[1 + width + i] is the edge climbing from
- * node i + 1 to node i. The edge down is that id with its low bit
- * flipped (an edge is 2·link + direction). */
+/* Tree routing, where every machine is a leaf with one link to a switch:
+ * per node, the row of a machine's switch and the edge up to it (8
+ * bytes: the only per-machine data a route reads), and one row of
+ * `stride` ints per switch: row[0] is the number of edges from the
+ * switch up to the anchor switch; row[1 + i] for i = 0..len is the i-th
+ * node of its path from the anchor down (node 0 the anchor, node len the
+ * switch); row[1 + width + i] is the edge climbing from node i + 1 to
+ * node i. An edge down is the edge up with its low bit flipped (an edge
+ * is 2·link + direction). The switches' rows are few (528 on 16,384
+ * machines) and stay in cache. */
+typedef struct {
+  int row;               /* the row of the machine's switch; -1: not a machine */
+  int edge;              /* the edge from the machine up to its switch */
+} Leaf;
+
 struct NsRouteTable {
   const NsTopology *topo;
-  int *rows;             /* n_nodes · stride, 64-byte aligned; NULL: the topology routes */
-  int stride, width;     /* width: the longest path to the anchor + 1 */
+  Leaf *leaf;            /* per node; NULL: the topology routes */
+  int *rows;             /* per switch, stride ints */
+  int stride, width;     /* width: the longest switch path to the anchor + 1 */
 };
 
 /* Rows hold at most this many ints (64 MiB): a deep tree (a chain of
- * switches) would need |V| · depth; it is routed by the topology. */
+ * switches) would need |S| · depth; it is routed by the topology. */
 #define ROUTE_TABLE_MAX_INTS ((gsize)1 << 24)
 
 struct NsRouter {
@@ -289,7 +296,8 @@ void ns_route_table_free(NsRouteTable *rt)
 {
   if (rt == NULL)
     return;
-  free(rt->rows); /* aligned_alloc */
+  g_free(rt->leaf);
+  g_free(rt->rows);
   g_free(rt);
 }
 
@@ -297,16 +305,15 @@ void ns_route_table_free(NsRouteTable *rt)
  * \function ns_route_table_new
  * \brief The routes of a topology in a form walked without routing work.
  *
- * Under tree routing, every machine's path to the anchor switch (the first switch, as
- * tree routing roots its tree), taken from ns_topology_route(), in one row per node
- * (half a cache line for trees up to 3 levels deep, a line up to 7); any other routing, and a tree whose rows
- * would pass 64 MiB (|V| · depth: a long chain of switches), keeps nothing and routes
- * through the topology.
+ * Under tree routing, every switch's path to the anchor switch (the first switch, as
+ * tree routing roots its tree) and every machine's switch and edge up, taken from
+ * ns_topology_route(); any other routing, and a tree whose rows would pass 64 MiB
+ * (|S| · depth: a long chain of switches), keeps nothing and routes through the topology.
  *
  * \param topo A finalized topology.
  * \return The table (ns_route_table_free() it).
  * \errors none.
- * \complexity O(|M| · depth) time and O(|V| · depth) memory under tree routing, else O(1).
+ * \complexity O(|V| + |S| · depth) time and memory under tree routing, else O(1).
  * \source Faraj and Yuan §3 (a switched tree routes on its unique paths); docs/verify.md.
  */
 NsRouteTable *ns_route_table_new(const NsTopology *topo)
@@ -315,39 +322,40 @@ NsRouteTable *ns_route_table_new(const NsTopology *topo)
   rt->topo = topo;
   if (ns_topology_routing(topo) != NS_ROUTING_TREE)
     return rt;
-  int n_nodes = ns_topology_n_nodes(topo), n_machines = ns_topology_n_machines(topo);
-  int anchor = -1;
-  for (int v = 0; v < n_nodes && anchor < 0; v++)
-    if (ns_topology_node(topo, v)->kind == NS_NODE_SWITCH)
-      anchor = v;
-  if (anchor < 0 || n_machines == 0)
-    return rt;
-  /* each machine's path to the anchor, back to back, then laid out in rows */
-  int cap = MAX(ns_topology_max_route_len(topo), 1), longest = 0;
-  if ((gsize)n_nodes * (gsize)cap > ROUTE_TABLE_MAX_INTS) /* the paths alone would pass it */
-    return rt;
-  g_autofree int *len = g_new(int, n_machines);
-  g_autofree int *paths = g_new(int, (gsize)n_machines * (gsize)cap);
-  for (int m = 0; m < n_machines; m++) {
-    len[m] = ns_topology_route(topo, ns_topology_machine_node(topo, m), anchor,
-                               paths + (gsize)m * (gsize)cap);
-    longest = MAX(longest, len[m]);
+  int n_nodes = ns_topology_n_nodes(topo), anchor = -1, n_switches = 0;
+  g_autofree int *row_of = g_new(int, n_nodes); /* switch node -> its row */
+  for (int v = 0; v < n_nodes; v++) {
+    row_of[v] = -1;
+    if (ns_topology_node(topo, v)->kind == NS_NODE_SWITCH) {
+      anchor = anchor < 0 ? v : anchor;
+      row_of[v] = n_switches++;
+    }
   }
-  rt->width = longest + 1;
-  /* len, width nodes and width - 1 edges: 32 bytes up to 3 levels deep,
-   * a 64-byte line up to 7 */
-  rt->stride = 2 * rt->width <= 8 ? 8 : (2 * rt->width + 15) / 16 * 16;
-  gsize ints = (gsize)n_nodes * (gsize)rt->stride;
-  if (ints > ROUTE_TABLE_MAX_INTS)
-    return rt;
-  rt->rows = aligned_alloc(64, (ints * sizeof(int) + 63) / 64 * 64); /* whole lines */
-  g_assert(rt->rows != NULL);
+  int cap = MAX(ns_topology_max_route_len(topo), 1), longest = 0;
+  if (anchor < 0 || (gsize)n_switches * (gsize)cap > ROUTE_TABLE_MAX_INTS)
+    return rt; /* the paths alone would pass the bound */
+  /* each switch's path to the anchor, back to back, then laid out in rows */
+  g_autofree int *len = g_new(int, n_switches);
+  g_autofree int *paths = g_new(int, (gsize)n_switches * (gsize)cap);
   for (int v = 0; v < n_nodes; v++)
-    rt->rows[(gsize)v * (gsize)rt->stride] = -1;
-  for (int m = 0; m < n_machines; m++) {
-    int v = ns_topology_machine_node(topo, m), n = len[m];
-    int *row = rt->rows + (gsize)v * (gsize)rt->stride, *node = row + 1, *up = row + 1 + rt->width;
-    const int *path = paths + (gsize)m * (gsize)cap; /* machine -> anchor */
+    if (row_of[v] >= 0) {
+      int r = row_of[v];
+      len[r] = ns_topology_route(topo, v, anchor, paths + (gsize)r * (gsize)cap);
+      longest = MAX(longest, len[r]);
+    }
+  rt->width = longest + 1;
+  /* len, width nodes and width - 1 edges: 32 bytes up to 4 levels of switches */
+  rt->stride = (2 * rt->width + 7) / 8 * 8;
+  if ((gsize)n_switches * (gsize)rt->stride > ROUTE_TABLE_MAX_INTS)
+    return rt;
+  rt->rows = g_new(int, (gsize)n_switches * (gsize)rt->stride);
+  for (int v = 0; v < n_nodes; v++) {
+    int r = row_of[v];
+    if (r < 0)
+      continue;
+    int n = len[r], *row = rt->rows + (gsize)r * (gsize)rt->stride;
+    int *node = row + 1, *up = row + 1 + rt->width;
+    const int *path = paths + (gsize)r * (gsize)cap; /* switch -> anchor */
     row[0] = n;
     node[n] = v;
     for (int k = 0; k < n; k++) { /* edge k climbs from node n - k to node n - k - 1 */
@@ -357,6 +365,16 @@ NsRouteTable *ns_route_table_new(const NsTopology *topo)
       node[n - k - 1] = l->a == from ? l->b : l->a;
     }
   }
+  rt->leaf = g_new(Leaf, n_nodes);
+  for (int v = 0; v < n_nodes; v++) {
+    rt->leaf[v] = (Leaf){ .row = -1, .edge = -1 };
+    if (ns_topology_node(topo, v)->kind != NS_NODE_MACHINE || ns_topology_degree(topo, v) != 1)
+      continue;
+    int w = ns_topology_link_other(topo, ns_topology_incident(topo, v)[0], v);
+    int edge;
+    if (row_of[w] >= 0 && ns_topology_route(topo, v, w, &edge) == 1) /* the machine's edge up */
+      rt->leaf[v] = (Leaf){ .row = row_of[w], .edge = edge };
+  }
   return rt;
 }
 
@@ -365,8 +383,8 @@ NsRouteTable *ns_route_table_new(const NsTopology *topo)
  * \brief The route between two nodes, as directed edges, from the table.
  *
  * The same edges, in the same order, as ns_topology_route(): under tree routing the
- * source's path up to the deepest node it shares with the destination's path, then the
- * destination's path down.
+ * source machine's edge up, its switch's path up to the deepest node it shares with the
+ * destination's switch's path, that path down, and the destination's edge.
  *
  * \param rt The table.
  * \param src The source node.
@@ -379,21 +397,24 @@ NsRouteTable *ns_route_table_new(const NsTopology *topo)
  */
 int ns_route_table_route(const NsRouteTable *rt, int src, int dst, int *edges)
 {
-  if (rt->rows == NULL || src == dst)
+  Leaf a = rt->leaf != NULL ? rt->leaf[src] : (Leaf){ -1, -1 };
+  Leaf b = rt->leaf != NULL ? rt->leaf[dst] : (Leaf){ -1, -1 };
+  if (a.row < 0 || b.row < 0 || src == dst) /* a switch, or no table */
     return ns_topology_route(rt->topo, src, dst, edges);
-  const int *a = rt->rows + (gsize)src * (gsize)rt->stride;
-  const int *b = rt->rows + (gsize)dst * (gsize)rt->stride;
-  int la = a[0], lb = b[0];
-  if (la < 0 || lb < 0) /* a switch */
-    return ns_topology_route(rt->topo, src, dst, edges);
-  const int *na = a + 1, *nb = b + 1, *ua = a + 1 + rt->width, *ub = b + 1 + rt->width;
-  int common = 0; /* the deepest shared node */
-  while (common < la && common < lb && na[common + 1] == nb[common + 1])
-    common++;
   int n = 0;
-  for (int i = la - 1; i >= common; i--)
-    edges[n++] = ua[i];
-  for (int i = common; i < lb; i++)
-    edges[n++] = ub[i] ^ 1;
+  edges[n++] = a.edge;
+  if (a.row != b.row) { /* between the two switches: their paths below the deepest shared node */
+    const int *ra = rt->rows + (gsize)a.row * (gsize)rt->stride;
+    const int *rb = rt->rows + (gsize)b.row * (gsize)rt->stride;
+    int la = ra[0], lb = rb[0], common = 0;
+    const int *na = ra + 1, *nb = rb + 1, *ua = ra + 1 + rt->width, *ub = rb + 1 + rt->width;
+    while (common < la && common < lb && na[common + 1] == nb[common + 1])
+      common++;
+    for (int i = la - 1; i >= common; i--)
+      edges[n++] = ua[i];
+    for (int i = common; i < lb; i++)
+      edges[n++] = ub[i] ^ 1;
+  }
+  edges[n++] = b.edge ^ 1;
   return n;
 }

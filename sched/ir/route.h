@@ -15,17 +15,18 @@
 typedef struct NsRouter NsRouter;
 
 /* A topology's routes held so that walking one costs no routing work.
- * Under tree routing: every machine's path to one switch (its nodes and
- * up-edges, a row of O(depth) ints per node); the route between two
- * machines is the unique tree path, their two paths below the deepest
- * node they share (the lowest common ancestor), read from two rows.
+ * Under tree routing (machines are leaves): every machine's switch and
+ * edge up (8 bytes a node) and every switch's path to one anchor switch
+ * (a row of O(depth) ints per switch); the route between two machines is
+ * the unique tree path, their switches' paths below the deepest node they
+ * share (the lowest common ancestor) between the machines' own edges.
  * Other routings, and trees too deep for rows of at most 64 MiB in all,
  * ask the topology (ns_topology_route). Built once per topology and
  * shared read-only by the threads that route through it. */
 typedef struct NsRouteTable NsRouteTable;
 
-/* The table of a finalized topology. O(|M| · depth) time, O(|V| · depth)
- * memory. */
+/* The table of a finalized topology. O(|V| + |S| · depth) time and
+ * memory (S: switches). */
 NsRouteTable *ns_route_table_new(const NsTopology *topo);
 void ns_route_table_free(NsRouteTable *rt);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsRouteTable, ns_route_table_free)

@@ -236,7 +236,7 @@ typedef struct {
   int n_edges;
   double *edge_bw;           /* bandwidth of each directed edge's link */
   double uniform_bw;         /* the bandwidth of every link, or 0 when they differ */
-  PortMark *port_mark;        /* per schedule machine, for check_unshared() */
+  PortMark *port_mark;       /* per schedule machine, for check_unshared() */
   uint64_t *send_stamp, *recv_stamp, *send_owner, *recv_owner;
   uint32_t *send_count, *recv_count;
   int *ports;                /* per schedule machine: transfers per phase */
