@@ -1222,7 +1222,7 @@ static void links_begin(Replay *st)
 }
 
 /* Sets up the replay of a schedule with header `s` (and, when held whole,
- * `whole` == s). Memory: the holdings (p^2 bytes for alltoall and
+ * `whole` == s). Memory: the holdings (p^2 bits for alltoall and
  * allgather; bcast rows come as segments are sent), O(|E| + |M|) stamps. */
 static gboolean replay_begin(Replay *st, const NsTopology *topo, const NsSchedule *s,
                              const NsSchedule *whole, const NsVerifyOptions *opt,
