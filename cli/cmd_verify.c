@@ -9,6 +9,11 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <sys/stat.h>
+
+/* The progress line is formatted at most once every 2^16 transfers (and
+ * for the last count): after each phase it took a third of the CPU time
+ * of `verify -a faraj` on 16,384 machines (15.7 M phases of 17 transfers). */
+#define PROGRESS_EVERY ((uint64_t)1 << 16)
 #include <string.h>
 
 /* Everything a run writes: text, one JSON document (an object for one
@@ -118,16 +123,24 @@ static gboolean verify_stream(const NsTopology *t, const char *file, const NsVer
                            strcmp(file, "-") != 0 && g_stat(file, &st) == 0 && S_ISREG(st.st_mode)
                        ? (guint64)st.st_size
                        : 0;
-    while ((got = ns_schedule_reader_next_phase(reader, &ph, error)) > 0) {
-      if (vs != NULL && verr == NULL)
+    uint64_t shown = 0;
+    while ((got = ns_schedule_reader_next_phase(reader, &ph, error)) >= 0) {
+      if (got > 0 && vs != NULL && verr == NULL)
         ns_verify_phase(vs, ph.transfers, ph.n, ph.chunk_pool, &verr);
-      if (size > 0)
-        ns_cli_progress_show(&progress, "verify %s: %.0f %%, %" G_GUINT64_FORMAT " transfers",
-                             file, 100.0 * (double)ns_schedule_reader_position(reader) / (double)size,
-                             ns_schedule_reader_n_transfers(reader));
-      else
-        ns_cli_progress_show(&progress, "verify %s: %" G_GUINT64_FORMAT " transfers", file,
-                             ns_schedule_reader_n_transfers(reader));
+      uint64_t n = ns_schedule_reader_n_transfers(reader);
+      /* every PROGRESS_EVERY transfers, and the last count (for the "done" line) */
+      if (got > 0 ? n - shown >= PROGRESS_EVERY : n > shown) {
+        shown = n;
+        if (size > 0)
+          ns_cli_progress_show(&progress, "verify %s: %.0f %%, %" G_GUINT64_FORMAT " transfers",
+                               file,
+                               100.0 * (double)ns_schedule_reader_position(reader) / (double)size,
+                               n);
+        else
+          ns_cli_progress_show(&progress, "verify %s: %" G_GUINT64_FORMAT " transfers", file, n);
+      }
+      if (got == 0)
+        break;
     }
     ns_cli_progress_end(&progress);
     g_autoptr(NsSchedule) tail = got < 0 ? NULL : ns_schedule_reader_finish(reader, error);
@@ -157,9 +170,20 @@ static gboolean verify_stream(const NsTopology *t, const char *file, const NsVer
   return FALSE;
 }
 
+/* verify -a's progress: the transfers planned so far, and those shown. */
+typedef struct {
+  NsCliProgress progress;
+  uint64_t transfers, shown;
+} PlannedProgress;
+
 static void show_planned(uint64_t transfers, gpointer data)
 {
-  ns_cli_progress_show(data, "verify: %" G_GUINT64_FORMAT " transfers planned and checked",
+  PlannedProgress *p = data;
+  p->transfers = transfers;
+  if (transfers - p->shown < PROGRESS_EVERY)
+    return;
+  p->shown = transfers;
+  ns_cli_progress_show(&p->progress, "verify: %" G_GUINT64_FORMAT " transfers planned and checked",
                        transfers);
 }
 
@@ -189,11 +213,15 @@ static int verify_one(const NsPlanOptions *po, const NsTopology *t, const char *
     const char *algorithm;
     NsPlanParams params;
     NsVerifySession *vs = NULL;
-    NsCliProgress progress;
-    ns_cli_progress_init(&progress);
+    PlannedProgress progress = { 0 };
+    ns_cli_progress_init(&progress.progress);
     if (ns_cli_plan_options_params(t, po, NULL, &c, &algorithm, &params, &error))
       vs = ns_verify_planned(t, c, algorithm, &params, opt, show_planned, &progress, &r, &error);
-    ns_cli_progress_end(&progress);
+    if (progress.transfers > progress.shown) /* the last count, for the "done" line */
+      ns_cli_progress_show(&progress.progress,
+                           "verify: %" G_GUINT64_FORMAT " transfers planned and checked",
+                           progress.transfers);
+    ns_cli_progress_end(&progress.progress);
     if (vs == NULL) {
       ns_verify_report_clear(&r);
       report_error(o, name, error);

@@ -6,8 +6,35 @@
 #include "platforms/model/error.h"
 #include <string.h>
 
+/* Tree routing, where every machine is a leaf with one link to a switch:
+ * per node, the row of a machine's switch and the edge up to it (8
+ * bytes: the only per-machine data a route reads), and one row of
+ * `stride` ints per switch: row[0] is the number of edges from the
+ * switch up to the anchor switch; row[1 + i] for i = 0..len is the i-th
+ * node of its path from the anchor down (node 0 the anchor, node len the
+ * switch); row[1 + width + i] is the edge climbing from node i + 1 to
+ * node i. An edge down is the edge up with its low bit flipped (an edge
+ * is 2·link + direction). The switches' rows are few (528 on 16,384
+ * machines) and stay in cache. */
+typedef struct {
+  int row;               /* the row of the machine's switch; -1: not a machine */
+  int edge;              /* the edge from the machine up to its switch */
+} Leaf;
+
+struct NsRouteTable {
+  const NsTopology *topo;
+  Leaf *leaf;            /* per node; NULL: the topology routes */
+  int *rows;             /* per switch, stride ints */
+  int stride, width;     /* width: the longest switch path to the anchor + 1 */
+};
+
+/* Rows hold at most this many ints (64 MiB): a deep tree (a chain of
+ * switches) would need |S| · depth; it is routed by the topology. */
+#define ROUTE_TABLE_MAX_INTS ((gsize)1 << 24)
+
 struct NsRouter {
   const NsTopology *topo;
+  NsRouteTable *table;   /* the topology's routes, walked without routing work */
   const NsSchedule *s;
   const int *node;
   int *own_node;         /* ns_router_for: the machine map it owns */
@@ -40,6 +67,7 @@ void ns_router_free(NsRouter *r)
     g_array_unref(r->spans);
   if (r->edges != NULL)
     g_array_unref(r->edges);
+  ns_route_table_free(r->table);
   g_free(r->own_node);
   g_free(r);
 }
@@ -128,6 +156,7 @@ NsRouter *ns_router_new(const NsTopology *topo, const NsSchedule *s, const int *
   r->topo = topo;
   r->s = s;
   r->node = node;
+  r->table = ns_route_table_new(topo);
   r->max_len = ns_topology_max_route_len(topo);
   if (s->routes == NULL || s->routes->len == 0)
     return r;
@@ -189,7 +218,7 @@ int ns_router_route(const NsRouter *r, uint64_t t, int *edges)
     }
   }
   const NsTransfer *x = ns_schedule_transfer(r->s, t);
-  return ns_topology_route(r->topo, r->node[x->src], r->node[x->dst], edges);
+  return ns_route_table_route(r->table, r->node[x->src], r->node[x->dst], edges);
 }
 
 /**
@@ -252,4 +281,140 @@ gboolean ns_router_fits(const NsRouter *r, const NsTopology *topo, const NsSched
 {
   return r != NULL && r->topo == topo && r->s->transfers == s->transfers &&
          r->s->routes == s->routes && r->s->machines == s->machines;
+}
+
+/**
+ * \function ns_route_table_free
+ * \brief Frees a route table.
+ *
+ * \param rt The table (NULL is accepted).
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/verify.md (Cost).
+ */
+void ns_route_table_free(NsRouteTable *rt)
+{
+  if (rt == NULL)
+    return;
+  g_free(rt->leaf);
+  g_free(rt->rows);
+  g_free(rt);
+}
+
+/**
+ * \function ns_route_table_new
+ * \brief The routes of a topology in a form walked without routing work.
+ *
+ * Under tree routing, every switch's path to the anchor switch (the first switch, as
+ * tree routing roots its tree) and every machine's switch and edge up, taken from
+ * ns_topology_route(); any other routing, and a tree whose rows would pass 64 MiB
+ * (|S| · depth: a long chain of switches), keeps nothing and routes through the topology.
+ *
+ * \param topo A finalized topology.
+ * \return The table (ns_route_table_free() it).
+ * \errors none.
+ * \complexity O(|V| + |S| · depth) time and memory under tree routing, else O(1).
+ * \source Faraj and Yuan §3 (a switched tree routes on its unique paths); docs/verify.md.
+ */
+NsRouteTable *ns_route_table_new(const NsTopology *topo)
+{
+  NsRouteTable *rt = g_new0(NsRouteTable, 1);
+  rt->topo = topo;
+  if (ns_topology_routing(topo) != NS_ROUTING_TREE)
+    return rt;
+  int n_nodes = ns_topology_n_nodes(topo), anchor = -1, n_switches = 0;
+  g_autofree int *row_of = g_new(int, n_nodes); /* switch node -> its row */
+  for (int v = 0; v < n_nodes; v++) {
+    row_of[v] = -1;
+    if (ns_topology_node(topo, v)->kind == NS_NODE_SWITCH) {
+      anchor = anchor < 0 ? v : anchor;
+      row_of[v] = n_switches++;
+    }
+  }
+  int cap = MAX(ns_topology_max_route_len(topo), 1), longest = 0;
+  if (anchor < 0 || (gsize)n_switches * (gsize)cap > ROUTE_TABLE_MAX_INTS)
+    return rt; /* the paths alone would pass the bound */
+  /* each switch's path to the anchor, back to back, then laid out in rows */
+  g_autofree int *len = g_new(int, n_switches);
+  g_autofree int *paths = g_new(int, (gsize)n_switches * (gsize)cap);
+  for (int v = 0; v < n_nodes; v++)
+    if (row_of[v] >= 0) {
+      int r = row_of[v];
+      len[r] = ns_topology_route(topo, v, anchor, paths + (gsize)r * (gsize)cap);
+      longest = MAX(longest, len[r]);
+    }
+  rt->width = longest + 1;
+  /* len, width nodes and width - 1 edges: 32 bytes up to 4 levels of switches */
+  rt->stride = (2 * rt->width + 7) / 8 * 8;
+  if ((gsize)n_switches * (gsize)rt->stride > ROUTE_TABLE_MAX_INTS)
+    return rt;
+  rt->rows = g_new(int, (gsize)n_switches * (gsize)rt->stride);
+  for (int v = 0; v < n_nodes; v++) {
+    int r = row_of[v];
+    if (r < 0)
+      continue;
+    int n = len[r], *row = rt->rows + (gsize)r * (gsize)rt->stride;
+    int *node = row + 1, *up = row + 1 + rt->width;
+    const int *path = paths + (gsize)r * (gsize)cap; /* switch -> anchor */
+    row[0] = n;
+    node[n] = v;
+    for (int k = 0; k < n; k++) { /* edge k climbs from node n - k to node n - k - 1 */
+      const NsLink *l = ns_topology_link(topo, ns_edge_link(path[k]));
+      int from = node[n - k];
+      up[n - k - 1] = path[k];
+      node[n - k - 1] = l->a == from ? l->b : l->a;
+    }
+  }
+  rt->leaf = g_new(Leaf, n_nodes);
+  for (int v = 0; v < n_nodes; v++) {
+    rt->leaf[v] = (Leaf){ .row = -1, .edge = -1 };
+    if (ns_topology_node(topo, v)->kind != NS_NODE_MACHINE || ns_topology_degree(topo, v) != 1)
+      continue;
+    int w = ns_topology_link_other(topo, ns_topology_incident(topo, v)[0], v);
+    int edge;
+    if (row_of[w] >= 0 && ns_topology_route(topo, v, w, &edge) == 1) /* the machine's edge up */
+      rt->leaf[v] = (Leaf){ .row = row_of[w], .edge = edge };
+  }
+  return rt;
+}
+
+/**
+ * \function ns_route_table_route
+ * \brief The route between two nodes, as directed edges, from the table.
+ *
+ * The same edges, in the same order, as ns_topology_route(): under tree routing the
+ * source machine's edge up, its switch's path up to the deepest node it shares with the
+ * destination's switch's path, that path down, and the destination's edge.
+ *
+ * \param rt The table.
+ * \param src The source node.
+ * \param dst The destination node.
+ * \param edges Receives the edges (capacity ns_topology_max_route_len()).
+ * \return The number of edges (0 when src == dst).
+ * \errors none.
+ * \complexity O(route length).
+ * \source Faraj and Yuan §3 (unique paths of a switched tree); docs/verify.md.
+ */
+int ns_route_table_route(const NsRouteTable *rt, int src, int dst, int *edges)
+{
+  Leaf a = rt->leaf != NULL ? rt->leaf[src] : (Leaf){ -1, -1 };
+  Leaf b = rt->leaf != NULL ? rt->leaf[dst] : (Leaf){ -1, -1 };
+  if (a.row < 0 || b.row < 0 || src == dst) /* a switch, or no table */
+    return ns_topology_route(rt->topo, src, dst, edges);
+  int n = 0;
+  edges[n++] = a.edge;
+  if (a.row != b.row) { /* between the two switches: their paths below the deepest shared node */
+    const int *ra = rt->rows + (gsize)a.row * (gsize)rt->stride;
+    const int *rb = rt->rows + (gsize)b.row * (gsize)rt->stride;
+    int la = ra[0], lb = rb[0], common = 0;
+    const int *na = ra + 1, *nb = rb + 1, *ua = ra + 1 + rt->width, *ub = rb + 1 + rt->width;
+    while (common < la && common < lb && na[common + 1] == nb[common + 1])
+      common++;
+    for (int i = la - 1; i >= common; i--)
+      edges[n++] = ua[i];
+    for (int i = common; i < lb; i++)
+      edges[n++] = ub[i] ^ 1;
+  }
+  edges[n++] = b.edge ^ 1;
+  return n;
 }

@@ -14,6 +14,27 @@
 
 typedef struct NsRouter NsRouter;
 
+/* A topology's routes held so that walking one costs no routing work.
+ * Under tree routing (machines are leaves): every machine's switch and
+ * edge up (8 bytes a node) and every switch's path to one anchor switch
+ * (a row of O(depth) ints per switch); the route between two machines is
+ * the unique tree path, their switches' paths below the deepest node they
+ * share (the lowest common ancestor) between the machines' own edges.
+ * Other routings, and trees too deep for rows of at most 64 MiB in all,
+ * ask the topology (ns_topology_route). Built once per topology and
+ * shared read-only by the threads that route through it. */
+typedef struct NsRouteTable NsRouteTable;
+
+/* The table of a finalized topology. O(|V| + |S| · depth) time and
+ * memory (S: switches). */
+NsRouteTable *ns_route_table_new(const NsTopology *topo);
+void ns_route_table_free(NsRouteTable *rt);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsRouteTable, ns_route_table_free)
+/* Writes the directed edges from node `src` to node `dst` into `edges`
+ * (capacity ns_topology_max_route_len()) and returns their number: the
+ * edges ns_topology_route() writes, in the same order. O(route length). */
+int ns_route_table_route(const NsRouteTable *rt, int src, int dst, int *edges);
+
 /* Resolves the schedule's own routes against `topo`. `node` maps schedule
  * machines to topology nodes (ns_schedule_machine_nodes; kept, not copied).
  * NULL with NS_ERROR_INPUT "transfer #T: route ...: what is wrong" for an

@@ -49,7 +49,7 @@ static gboolean feed_phase(const NsPhase *phase, gpointer data, GError **error)
  *
  * The planner's phases go straight into a session (ns_plan_streamed()):
  * for a planner that streams the schedule is never held whole (memory:
- * the topology, one phase and the holdings, p² bytes for an all-to-all);
+ * the topology, one phase and the holdings, p² bits for an all-to-all);
  * any other planner builds its schedule first.
  *
  * \param topo A finalized topology.

@@ -5,6 +5,7 @@
 #include "sched/io/schedule_stream.h"
 #include "platforms/model/error.h"
 #include "sched/bound/lower_bound.h"
+#include "sched/verify/chunk_bits_internal.h"
 #include "sched/verify/relay_set_internal.h"
 #include "sched/ir/counts_internal.h"
 #include "sched/ir/route.h"
@@ -194,6 +195,16 @@ typedef struct {
   uint32_t uses;
 } EdgeUse;
 
+/* A machine's ports (counted up to 65,534: a machine with more is
+ * checked by check_port() once it uses that many) and its sends and
+ * receives in the group check_unshared() is checking (valid when the tag
+ * is the group's): 8 bytes a machine, the first try's port check in the
+ * same pass as its edges. */
+typedef struct {
+  uint16_t ports, sends, recvs;
+  uint8_t send_tag, recv_tag;
+} PortMark;
+
 /* Where findings go: a list (at most max_findings of each kind), counts
  * per check, and (streamed) the ends of the transfers the kept ones name,
  * read from the phase being checked. */
@@ -215,13 +226,17 @@ typedef struct {
 typedef struct {
   const NsTopology *topo;
   const NsRouter *router;         /* borrowed from the replay (read only) */
+  const NsRouteTable *table;      /* borrowed from the replay: the routes without a router */
   const int *node;
   double msize_bits;
   gboolean ports_check;
   EdgeUse *edge;             /* per directed edge, in the current phase */
-  uint32_t *edge_mark;       /* per directed edge: phase + 1 of its last use (first try) */
+  uint8_t *edge_mark;        /* per directed edge: the tag of its last use (first try) */
+  uint8_t mark_tag;          /* the tag of the group check_unshared() checks, 1..255 */
+  int n_edges;
   double *edge_bw;           /* bandwidth of each directed edge's link */
   double uniform_bw;         /* the bandwidth of every link, or 0 when they differ */
+  PortMark *port_mark;       /* per schedule machine, for check_unshared() */
   uint64_t *send_stamp, *recv_stamp, *send_owner, *recv_owner;
   uint32_t *send_count, *recv_count;
   int *ports;                /* per schedule machine: transfers per phase */
@@ -319,12 +334,12 @@ typedef struct {
   NsVerifyReport *r;
   int p;                     /* schedule machines */
   int *node;                 /* schedule machine -> topology node */
-  /* Holdings. alltoall: count[chunk] = deliveries of chunk (o,d) at d and
-   * `relay` holds (chunk, machine) for intermediates of indirect
-   * algorithms. allgather/bcast: count[chunk * p + machine]; bcast rows
-   * exist for the segments sent so far (n_counted), added as they come. */
-  uint8_t *count;
-  uint64_t n_count;
+  /* Holdings, one bit each (set: delivered). alltoall: bit `chunk` for
+   * chunk (o,d) at d, and `relay` holds (chunk, machine) for
+   * intermediates of indirect algorithms. allgather/bcast: bit
+   * chunk * p + machine; bcast rows exist for the segments sent so far
+   * (n_counted), added as they come. */
+  NsChunkBits delivered;
   uint32_t n_counted;        /* bcast: segments with a count row (those ever sent) */
   uint32_t rows_cap;         /* bcast: rows allocated */
   NsRelaySet *relay;         /* alltoall: (chunk, intermediate) -> hops, once one occurs */
@@ -334,6 +349,7 @@ typedef struct {
   int *route;
   const NsRouter *router;    /* with `whole`: transfers' own routes or the topology's */
   NsRouter *own_router;      /* the router when built here (not opt->router) */
+  NsRouteTable *table;       /* without `whole`: the topology's routes (ns_route_table_new) */
   gboolean shortest;         /* run the shortest-path check (alltoall) */
   gboolean explicit_routing; /* the topology routes by explicit routes */
   gboolean one_chunk;        /* every transfer so far carries one chunk */
@@ -394,19 +410,20 @@ static NsFinding finding(NsFindingKind kind, int64_t phase, int64_t t1)
                       .cycle = NULL };
 }
 
-/* The directed edges of transfer t into `edges` (its own route or the
- * topology's). */
-static inline int route_into(const NsTopology *topo, const NsRouter *router, const int *node,
+/* The directed edges of transfer t into `edges`: its own route or the
+ * topology's, read from the router's route table (a schedule held whole)
+ * or the replay's (streamed). */
+static inline int route_into(const NsRouteTable *table, const NsRouter *router, const int *node,
                              uint64_t t, const NsTransfer *tr, int *edges)
 {
   if (router != NULL)
     return ns_router_route(router, t, edges);
-  return ns_topology_route(topo, node[tr->src], node[tr->dst], edges);
+  return ns_route_table_route(table, node[tr->src], node[tr->dst], edges);
 }
 
 static inline int route_of(Replay *st, uint64_t t, const NsTransfer *tr)
 {
-  return route_into(st->topo, st->router, st->node, t, tr, st->route);
+  return route_into(st->table, st->router, st->node, t, tr, st->route);
 }
 
 /* Does machine m hold chunk c (before the current phase's receipts)?
@@ -422,16 +439,16 @@ static gboolean holds(const Replay *st, int m, uint32_t c, uint32_t *hops)
       *hops = 0;
       return TRUE;
     }
-    if (m == d && st->count[c] > 0) {
+    if (m == d && ns_chunk_bits_test(&st->delivered, c)) {
       *hops = 0; /* a destination's hops are never asked for again */
       return TRUE;
     }
     return st->relay != NULL && ns_relay_set_find(st->relay, c, (uint32_t)m, hops);
   }
   case NS_COLL_ALLGATHER:
-    return m == (int)c || st->count[(uint64_t)c * st->p + m] > 0;
+    return m == (int)c || ns_chunk_bits_test(&st->delivered, (uint64_t)c * st->p + m);
   case NS_COLL_BCAST:
-    return m == s->root || st->count[(uint64_t)c * st->p + m] > 0;
+    return m == s->root || ns_chunk_bits_test(&st->delivered, (uint64_t)c * st->p + m);
   }
   return FALSE;
 }
@@ -445,7 +462,7 @@ typedef enum { RECEIVED, RECEIVED_TWICE, RECEIVED_REDUNDANT } Receipt;
 static Receipt receive(Replay *st, int m, uint32_t c, uint32_t hops)
 {
   const NsSchedule *s = st->s;
-  uint8_t *slot;
+  uint64_t bit;
   if (s->collective == NS_COLL_ALLTOALL) {
     int o = (int)(c / (uint32_t)st->p), d = (int)(c % (uint32_t)st->p);
     if (m == o)
@@ -455,17 +472,16 @@ static Receipt receive(Replay *st, int m, uint32_t c, uint32_t hops)
         st->relay = ns_relay_set_new();
       return ns_relay_set_add(st->relay, c, (uint32_t)m, hops) ? RECEIVED : RECEIVED_REDUNDANT;
     }
-    slot = &st->count[c];
+    bit = c;
   } else {
     if (m == (s->collective == NS_COLL_ALLGATHER ? (int)c : s->root))
       return RECEIVED_REDUNDANT;
-    slot = &st->count[(uint64_t)c * st->p + m];
+    bit = (uint64_t)c * st->p + m;
   }
-  if (*slot < UINT8_MAX)
-    (*slot)++;
-  if (*slot == 1)
-    st->r->n_delivered++;
-  return *slot == 1 ? RECEIVED : RECEIVED_TWICE;
+  if (!ns_chunk_bits_set(&st->delivered, bit))
+    return RECEIVED_TWICE;
+  st->r->n_delivered++;
+  return RECEIVED;
 }
 
 static int compare_u32(const void *a, const void *b)
@@ -559,20 +575,15 @@ static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t 
       hops_held = &g_array_index(st->hops_seen, uint32_t, seen);
       seen += tr->n_chunks;
     }
-#if defined(__GNUC__)
     /* the holdings of a large all-to-all do not fit any cache */
     if (t + 8 < first + n && st->s->collective == NS_COLL_ALLTOALL)
-      __builtin_prefetch(&st->count[tr_at(st, t + 8)->chunk], 1, 0);
-#endif
+      ns_chunk_bits_prefetch(&st->delivered, tr_at(st, t + 8)->chunk);
     const uint32_t *chunks = chunks_of(st, tr);
     st->r->n_chunk_moves += tr->n_chunks;
     if (direct && !st->explicit_routing &&
         (st->router == NULL || !ns_router_is_own(st->router, t))) {
       /* what receive() does for a message reaching its destination */
-      uint8_t *slot = &st->count[tr->chunk];
-      if (*slot < UINT8_MAX)
-        (*slot)++;
-      if (*slot == 1) {
+      if (ns_chunk_bits_set(&st->delivered, tr->chunk)) {
         st->r->n_delivered++;
         continue;
       }
@@ -664,31 +675,58 @@ static void check_port(Links *L, uint64_t stamp, uint64_t phase, uint64_t t, int
   sink_add(&L->sink, f);
 }
 
+/* One more transfer of the group at a machine's port: FALSE past its
+ * ports. */
+static inline gboolean port_fits(uint8_t *tag, uint16_t *used, uint8_t group, uint16_t ports)
+{
+  if (*tag != group) {
+    *tag = group;
+    *used = 0;
+  }
+  return ++*used <= ports;
+}
+
 /* The first try on links of one speed: marks every directed edge a
- * transfer of the phase crosses with the phase's tag and gives up (FALSE,
- * nothing recorded) at the first edge crossed twice; the full check below
- * then runs the phase again. Without sharing, its results are simple: one
- * transfer an edge, the phase lasts its largest routed transfer's bits
- * over the bandwidth. A mark is 4 bytes where an EdgeUse is 32: a fat
- * tree's edges stay in cache, and contention-free schedules — the ones
- * that matter at scale — are checked in this loop alone. */
+ * transfer of the phase crosses with the phase's tag, and counts the
+ * ports each machine uses, in one pass over the transfers' routes (read
+ * from the route table); gives up (FALSE, nothing recorded) at the first
+ * edge crossed twice, and the full check below then runs the phase
+ * again. Without sharing, its results are simple: one transfer an edge,
+ * the phase lasts its largest routed transfer's bits over the bandwidth;
+ * only a phase whose ports overflow takes a second pass, to record them. A mark is a byte where an EdgeUse
+ * is 32, and marks are cleared once every 255 groups, not per group (each
+ * group has a tag of its own among the 255): 33,800 edges of a 16,384-
+ * machine tree fit the first-level cache, and contention-free schedules —
+ * the ones that matter at scale — are checked in this loop alone. */
 static gboolean check_unshared(Links *L, uint64_t phase, uint64_t first, const NsTransfer *trs,
                                const uint32_t *idx, uint64_t n)
 {
-  if (L->group > G_MAXUINT32)
-    return FALSE;
-  uint32_t tag = (uint32_t)L->group;
+  if (++L->mark_tag == 0) { /* the tags wrapped: none of the marks is current */
+    memset(L->edge_mark, 0, (gsize)L->n_edges);
+    for (int m = 0; m < L->n_machines; m++)
+      L->port_mark[m].send_tag = L->port_mark[m].recv_tag = 0;
+    L->mark_tag = 1;
+  }
+  uint8_t tag = L->mark_tag;
   int max_len = L->max_path_len;
   double most_bits = 0;
+  gboolean ports_over = FALSE;
+  uint8_t *edge_mark = L->edge_mark;
+  int *route = L->route;
   for (uint64_t i = 0; i < n; i++) {
     uint64_t off = idx != NULL ? idx[i] : i, t = first + off;
     const NsTransfer *tr = &trs[off];
-    int len = route_into(L->topo, L->router, L->node, t, tr, L->route);
+    int len = route_into(L->table, L->router, L->node, t, tr, route);
     for (int k = 0; k < len; k++) {
-      uint32_t *mark = &L->edge_mark[L->route[k]];
+      uint8_t *mark = &edge_mark[route[k]];
       if (*mark == tag)
         return FALSE;
       *mark = tag;
+    }
+    if (L->ports_check && !ports_over) {
+      PortMark *s = &L->port_mark[tr->src], *d = &L->port_mark[tr->dst];
+      ports_over = !port_fits(&s->send_tag, &s->sends, tag, s->ports) ||
+                   !port_fits(&d->recv_tag, &d->recvs, tag, d->ports);
     }
     if (len > 0) {
       max_len = MAX(max_len, len - 1);
@@ -700,7 +738,7 @@ static gboolean check_unshared(Links *L, uint64_t phase, uint64_t first, const N
     L->max_edge_use = MAX(L->max_edge_use, 1);
     L->transmission += most_bits / L->uniform_bw;
   }
-  if (L->ports_check)
+  if (ports_over) /* check_port() records who went past their ports */
     for (uint64_t i = 0; i < n; i++) {
       uint64_t off = idx != NULL ? idx[i] : i;
       check_port(L, L->group, phase, first + off, trs[off].src, TRUE);
@@ -734,7 +772,7 @@ static void check_contention(Links *L, uint64_t phase, uint64_t first, const NsT
   for (uint64_t i = 0; i < n; i++) {
     uint64_t off = idx != NULL ? idx[i] : i, t = first + off;
     const NsTransfer *tr = &trs[off];
-    int len = route_into(L->topo, L->router, L->node, t, tr, L->route);
+    int len = route_into(L->table, L->router, L->node, t, tr, L->route);
     max_len = MAX(max_len, len - 1);
     double bits = (double)tr->n_chunks * L->msize_bits;
     if (uniform > 0) {
@@ -943,21 +981,25 @@ static void links_finish(Replay *st)
   r->n_steps = L->n_steps;
 }
 
-/* Every (chunk, destination) pair the collective requires, once. */
+/* Every (chunk, destination) pair the collective requires, once. The
+ * record is scanned for clear bits (64 at a step), in the order of the
+ * pairs: a complete schedule costs O(pairs / 64). */
 static void check_complete(Replay *st)
 {
   const NsSchedule *s = st->s;
   int p = st->p;
   if (s->collective == NS_COLL_ALLTOALL) {
+    uint64_t n = (uint64_t)p * (uint64_t)p;
     st->r->n_required = (uint64_t)p * (p - 1);
-    for (int o = 0; o < p; o++)
-      for (int d = 0; d < p; d++)
-        if (o != d && st->count[ns_a2a_chunk(p, o, d)] == 0) {
-          NsFinding f = finding(NS_FIND_MISSING, -1, -1);
-          f.machine = d;
-          f.chunk = ns_a2a_chunk(p, o, d);
-          add_finding(st, f);
-        }
+    for (uint64_t c = ns_chunk_bits_next_clear(&st->delivered, 0, n); c < n;
+         c = ns_chunk_bits_next_clear(&st->delivered, c + 1, n)) {
+      if (c / (uint64_t)p == c % (uint64_t)p)
+        continue; /* a machine's message to itself: never required */
+      NsFinding f = finding(NS_FIND_MISSING, -1, -1);
+      f.machine = (int)(c % (uint64_t)p);
+      f.chunk = (uint32_t)c;
+      add_finding(st, f);
+    }
     return;
   }
   /* Only segments some transfer carries have a count row; a segment no
@@ -965,21 +1007,19 @@ static void check_complete(Replay *st)
    * so a file declaring 2^31 segments costs what its transfers cost. */
   uint64_t n_chunks = s->collective == NS_COLL_ALLGATHER ? (uint64_t)p : s->n_segments;
   uint64_t counted = s->collective == NS_COLL_ALLGATHER ? (uint64_t)p : st->n_counted;
-  st->r->n_required = 0;
-  for (uint64_t c = 0; c < counted; c++) {
-    int owner = s->collective == NS_COLL_ALLGATHER ? (int)c : s->root;
-    for (int m = 0; m < p; m++) {
-      if (m == owner)
-        continue;
-      st->r->n_required++;
-      if (st->count[c * (uint64_t)p + m] == 0) {
-        NsFinding f = finding(NS_FIND_MISSING, -1, -1);
-        f.machine = m;
-        f.chunk = (uint32_t)c;
-        f.value = 1;
-        add_finding(st, f);
-      }
-    }
+  st->r->n_required = counted * (uint64_t)(p - 1);
+  uint64_t n = counted * (uint64_t)p;
+  for (uint64_t i = ns_chunk_bits_next_clear(&st->delivered, 0, n); i < n;
+       i = ns_chunk_bits_next_clear(&st->delivered, i + 1, n)) {
+    uint64_t c = i / (uint64_t)p;
+    int m = (int)(i % (uint64_t)p);
+    if (m == (s->collective == NS_COLL_ALLGATHER ? (int)c : s->root))
+      continue; /* the chunk's owner */
+    NsFinding f = finding(NS_FIND_MISSING, -1, -1);
+    f.machine = m;
+    f.chunk = (uint32_t)c;
+    f.value = 1;
+    add_finding(st, f);
   }
   if (n_chunks > counted) {
     uint64_t never = n_chunks - counted;
@@ -1075,6 +1115,7 @@ static void links_free(Links *L)
   g_free(L->edge);
   g_free(L->edge_mark);
   g_free(L->edge_bw);
+  g_free(L->port_mark);
   g_free(L->send_count);
   g_free(L->recv_count);
   g_free(L->send_stamp);
@@ -1112,7 +1153,7 @@ static void replay_free(Replay *st)
   }
   links_free(&st->links);
   g_free(st->node);
-  g_free(st->count);
+  ns_chunk_bits_clear(&st->delivered);
   ns_relay_set_free(st->relay);
   if (st->scratch != NULL)
     g_array_unref(st->scratch);
@@ -1122,6 +1163,7 @@ static void replay_free(Replay *st)
     g_hash_table_unref(st->sink.named);
   g_free(st->dist);
   ns_router_free(st->own_router);
+  ns_route_table_free(st->table);
   g_free(st->route);
   memset(st, 0, sizeof *st);
 }
@@ -1135,6 +1177,7 @@ static void links_begin(Replay *st)
   int p = st->p;
   L->topo = topo;
   L->router = st->router;
+  L->table = st->table;
   L->node = st->node;
   L->msize_bits = (double)st->s->msize * 8.0;
   L->ports_check = opt->port != NS_PORT_ALL;
@@ -1144,11 +1187,13 @@ static void links_begin(Replay *st)
   L->step = -1;
   int n_edges = ns_topology_n_edges(topo);
   L->edge = g_new0(EdgeUse, MAX(n_edges, 1));
-  L->edge_mark = g_new0(uint32_t, MAX(n_edges, 1));
+  L->edge_mark = g_new0(uint8_t, MAX(n_edges, 1));
+  L->n_edges = n_edges;
   L->edge_bw = g_new(double, MAX(n_edges, 1));
   for (int e = 0; e < n_edges; e++)
     L->edge_bw[e] = ns_topology_link(topo, ns_edge_link(e))->bandwidth;
   L->uniform_bw = uniform_links(topo) && n_edges > 0 && L->edge_bw[0] > 0 ? L->edge_bw[0] : 0;
+  L->port_mark = g_new0(PortMark, MAX(p, 1));
   L->send_stamp = g_new0(uint64_t, p);
   L->recv_stamp = g_new0(uint64_t, p);
   L->send_owner = g_new0(uint64_t, p);
@@ -1164,6 +1209,7 @@ static void links_begin(Replay *st)
                   : opt->port == NS_PORT_K ? MAX(opt->k, 1)
                   : opt->port == NS_PORT_ALL ? ns_topology_degree(topo, st->node[m])
                                              : ns_topology_machine_ports(topo, tm);
+    L->port_mark[m].ports = (uint16_t)MIN(L->ports[m], G_MAXUINT16 - 1);
   }
   L->sink = (Sink){ .findings = g_array_new(FALSE, FALSE, sizeof(NsFinding)),
                     .failures = L->failures, .max_findings = opt->max_findings,
@@ -1176,7 +1222,7 @@ static void links_begin(Replay *st)
 }
 
 /* Sets up the replay of a schedule with header `s` (and, when held whole,
- * `whole` == s). Memory: the holdings (p^2 bytes for alltoall and
+ * `whole` == s). Memory: the holdings (p^2 bits for alltoall and
  * allgather; bcast rows come as segments are sent), O(|E| + |M|) stamps. */
 static gboolean replay_begin(Replay *st, const NsTopology *topo, const NsSchedule *s,
                              const NsSchedule *whole, const NsVerifyOptions *opt,
@@ -1206,15 +1252,17 @@ static gboolean replay_begin(Replay *st, const NsTopology *topo, const NsSchedul
   else if (whole != NULL &&
            (st->router = st->own_router = ns_router_new(topo, whole, st->node, error)) == NULL)
     return FALSE;
-  if (whole == NULL)
+  if (whole == NULL) {
     st->sink.named = g_hash_table_new(g_direct_hash, g_direct_equal);
+    st->table = ns_route_table_new(topo);
+  }
   links_begin(st);
 
   int p = st->p;
-  st->n_count = s->collective == NS_COLL_BCAST ? 0 : (uint64_t)p * p;
+
   st->hops_seen = g_array_new(FALSE, FALSE, sizeof(uint32_t));
   st->scratch = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-  st->count = g_new0(uint8_t, MAX(st->n_count, 1));
+  ns_chunk_bits_init(&st->delivered, s->collective == NS_COLL_BCAST ? 0 : (uint64_t)p * p);
   st->route = g_new(int, MAX(st->router != NULL ? ns_router_max_len(st->router) : 1,
                              ns_topology_max_route_len(topo)));
   st->dist_origin = -1;
@@ -1233,16 +1281,13 @@ static void bcast_rows(Replay *st, uint32_t segment)
   uint32_t want = MIN(segment, st->s->n_segments - 1) + 1;
   if (want <= st->n_counted)
     return;
-  if (want > st->rows_cap) {
+  if (want > st->rows_cap) { /* rows beyond n_counted are allocated clear and never set */
     uint32_t cap = MAX(want, st->rows_cap >= G_MAXUINT32 / 2 ? G_MAXUINT32 : st->rows_cap * 2);
     cap = MIN(cap, st->s->n_segments);
-    st->count = g_realloc(st->count, MAX((gsize)cap * (gsize)st->p, 1));
+    ns_chunk_bits_grow(&st->delivered, (uint64_t)cap * (uint64_t)st->p);
     st->rows_cap = cap;
   }
-  memset(st->count + (gsize)st->n_counted * st->p, 0,
-         (gsize)(want - st->n_counted) * (gsize)st->p);
   st->n_counted = want;
-  st->n_count = (uint64_t)want * (uint64_t)st->p;
 }
 
 /* Replays one phase: transfers [first, first + n), tr[0] being `first`. */

@@ -217,7 +217,7 @@ void ns_verify_report_clear(NsVerifyReport *r);
  * findings in the report, not errors.
  * Time O(Σ route lengths + Σ chunks + required pairs), plus one route per
  * relayed all-to-all message for the shortest-path check; memory
- * O(chunks): one byte per alltoall message plus O(|E| + |M|) stamps. The
+ * O(chunks): one bit per alltoall message plus O(|E| + |M|) stamps. The
  * same checks as a session (below) fed the schedule's phases. */
 gboolean ns_verify(const NsTopology *topo, const NsSchedule *s, const NsVerifyOptions *opt,
                    NsVerifyReport *report, GError **error);
@@ -231,8 +231,8 @@ gboolean ns_verify(const NsTopology *topo, const NsSchedule *s, const NsVerifyOp
  *
  * A session checks each phase when it comes (data flow, contention, ports,
  * shortest paths, the phase's share of the transmission time) and keeps
- * only what later phases and the final checks need: the holdings (one byte
- * per all-to-all message or per (all-gather block, machine); one byte per
+ * only what later phases and the final checks need: the holdings (one bit
+ * per all-to-all message or per (all-gather block, machine); one bit per
  * (broadcast segment sent, machine)), the relays' holdings of indirect
  * all-to-alls (a hash entry per relayed (message, machine)), O(|E| + |M|)
  * stamps, and the ends of the transfers its recorded findings name. Not
@@ -309,7 +309,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsVerifySession, ns_verify_session_free)
  *
  * The planner's phases go straight into a session (ns_plan_streamed): for
  * a planner that streams, the schedule is never held whole, so memory is
- * the topology, one phase and the holdings (p² bytes for all-to-all), not
+ * the topology, one phase and the holdings (p² bits for all-to-all), not
  * 16 bytes a transfer; for any other planner the schedule is built first.
  * Fills *report as ns_verify_end does and returns the session (it
  * describes the findings: ns_verify_session_schedule; the caller frees
