@@ -50,4 +50,12 @@ static inline uint64_t ns_holder_word(int m, uint32_t hops)
   return (uint64_t)((uint32_t)m + 1) | (uint64_t)MIN(hops, NS_HOLDER_MAX_HOPS) << 32;
 }
 
+/* A zeroed table of n words (every message at its origin), in pages the
+ * kernel fills on first touch and, where it can, in 2 MiB pages: the
+ * table of a large all-to-all (2 GiB on 16,384 machines) is read at
+ * random, and small pages would cost a TLB miss a lookup. Free with
+ * ns_holders_free(table, n). */
+uint64_t *ns_holders_new(uint64_t n);
+void ns_holders_free(uint64_t *table, uint64_t n);
+
 #endif

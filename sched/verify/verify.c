@@ -331,6 +331,7 @@ typedef struct {
   NsRelaySet *relay;         /* alltoall: (chunk, intermediate) -> hops, once one occurs */
   uint64_t *holder;          /* alltoall with store-and-forward relays: each message's one
                                 holder instead of `relay` (message_holder_internal.h) */
+  uint64_t n_holder;         /* its words */
   GArray *scratch;           /* uint32: a transfer's chunks, sorted */
   GArray *hops_seen;         /* uint32: check_dataflow's hops of the phase's chunks */
   Sink sink;                 /* the data flow's findings: the report's list */
@@ -451,6 +452,10 @@ static gboolean holds(const Replay *st, int m, uint32_t c, uint32_t *hops)
 }
 
 typedef enum { RECEIVED, RECEIVED_TWICE, RECEIVED_REDUNDANT } Receipt;
+
+/* Chunks ahead of the one checked whose holder words are fetched: a
+ * table of p² words is read at random, one DRAM latency a word. */
+#define HOLDER_AHEAD 32
 
 /* Store and forward: machine m (not c's destination) receives all-to-all
  * message c and becomes its holder; redundant when it is c's origin or
@@ -611,8 +616,8 @@ static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t 
       if (k + 8 < tr->n_chunks && st->relay != NULL) /* a relay set does not fit any cache */
         ns_relay_set_prefetch(st->relay, chunks[k + 8], (uint32_t)tr->src);
 #if defined(__GNUC__)
-      if (k + 8 < tr->n_chunks && st->holder != NULL)
-        __builtin_prefetch(&st->holder[chunks[k + 8]], 1, 0);
+      if (k + HOLDER_AHEAD < tr->n_chunks && st->holder != NULL)
+        __builtin_prefetch(&st->holder[chunks[k + HOLDER_AHEAD]], 1, 3);
 #endif
       gboolean held = holds(st, tr->src, chunks[k], &h);
       if (hops != NULL)
@@ -682,8 +687,8 @@ static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t 
       if (k + 8 < tr->n_chunks && st->relay != NULL)
         ns_relay_set_prefetch(st->relay, chunks[k + 8], (uint32_t)tr->dst);
 #if defined(__GNUC__)
-      if (k + 8 < tr->n_chunks && st->holder != NULL)
-        __builtin_prefetch(&st->holder[chunks[k + 8]], 1, 0);
+      if (k + HOLDER_AHEAD < tr->n_chunks && st->holder != NULL)
+        __builtin_prefetch(&st->holder[chunks[k + HOLDER_AHEAD]], 1, 3);
 #endif
       if (relayed) {
         hops = (hops_held != NULL ? hops_held[k] : 0) + route_hops;
@@ -1196,7 +1201,7 @@ static void replay_free(Replay *st)
   g_free(st->node);
   g_free(st->count);
   ns_relay_set_free(st->relay);
-  g_free(st->holder);
+  ns_holders_free(st->holder, st->n_holder);
   if (st->scratch != NULL)
     g_array_unref(st->scratch);
   if (st->hops_seen != NULL)
@@ -1301,7 +1306,7 @@ static gboolean replay_begin(Replay *st, const NsTopology *topo, const NsSchedul
   st->count = g_new0(uint8_t, MAX(st->n_count, 1));
   if (s->collective == NS_COLL_ALLTOALL && s->store_forward) /* zeroed: every message at its
                                                                origin; pages taken as touched */
-    st->holder = g_new0(uint64_t, MAX(st->n_count, 1));
+    st->holder = ns_holders_new(st->n_holder = st->n_count);
   st->route = g_new(int, MAX(st->router != NULL ? ns_router_max_len(st->router) : 1,
                              ns_topology_max_route_len(topo)));
   st->dist_origin = -1;

@@ -606,9 +606,34 @@ static uint64_t row_split(const RepHop *hop, uint64_t lo, uint64_t hi, int x)
   return lo;
 }
 
-/* Phase ph's hops of every origin, by key (key_of(T, 0, ...)): with
- * `chunks` NULL counts them into slot[key]; otherwise writes each hop's
- * chunk at chunks[slot[key]++]. Origins in order and, for each, its
+/* Phase ph's hops of every origin counted by key (key_of(T, 0, ...)) into
+ * slot[key]: a representative's hop from machine s stands for one hop from
+ * every machine congruent to s modulo the periods (one per translation),
+ * so a key's count is that of its machine's residue. O(the
+ * representatives' hops of the phase + p). */
+static void phase_counts(const Torus *T, const Reps *R, int ph, uint64_t *slot)
+{
+  int n_res = R->n_reps;
+  g_autofree uint64_t *by_res = g_new0(uint64_t, (gsize)n_res * 20);
+  for (int rep = 0; rep < R->n_reps; rep++) {
+    uint64_t at = ((uint64_t)rep * (uint64_t)T->n_phases + (uint64_t)ph) * (uint64_t)R->Y;
+    for (uint64_t i = R->row[at]; i < R->row[at + (uint64_t)R->Y]; i++) {
+      const RepHop *h = &R->hop[i];
+      int res = h->sx % R->period[0] + R->period[0] * (h->sy % R->period[1]);
+      by_res[(uint64_t)res * 20 + (uint64_t)h->dd * 5 + h->len]++;
+    }
+  }
+  for (int m = 0; m < T->p; m++) {
+    int c[2];
+    coords_of(T, m, c);
+    int res = c[0] % R->period[0] + R->period[0] * (c[1] % R->period[1]);
+    for (int k = 0; k < 20; k++)
+      slot[(uint64_t)m * 20 + (uint64_t)k] = by_res[(uint64_t)res * 20 + (uint64_t)k];
+  }
+}
+
+/* Phase ph's hops of every origin, by key (key_of(T, 0, ...)): writes each
+ * hop's chunk at chunks[slot[key]++]. Origins in order and, for each, its
  * destinations in order (the translated rows of its representative,
  * rotated), so that each key's chunks are in message order. O(phase's
  * moves + p · rows). */
@@ -637,10 +662,7 @@ static void phase_hops(const Torus *T, const Reps *R, int ph, uint64_t *slot, ui
           sx -= sx >= X ? X : 0;
           sy -= sy >= Y ? Y : 0;
           uint64_t key = ((uint64_t)(sx + X * sy) * 4 + h->dd) * 5 + h->len;
-          if (chunks == NULL)
-            slot[key]++;
-          else
-            chunks[slot[key]++] = chunk_base + (uint32_t)(dx + X * yt);
+          chunks[slot[key]++] = chunk_base + (uint32_t)(dx + X * yt);
         }
       }
     }
@@ -726,8 +748,8 @@ NsSchedule *ns_torus_exchange(const NsTopology *topo, const NsPlanParams *params
   uint64_t *used = g_new0(uint64_t, (gsize)T.p * 4);
   GPtrArray *names = g_ptr_array_new();
   for (int ph = 0; ph < T.n_phases; ph++) {
-    memset(start, 0, sizeof(uint64_t) * (n_keys + 1));
-    phase_hops(&T, &R, ph, start + 1, NULL);
+    start[0] = 0;
+    phase_counts(&T, &R, ph, start + 1);
     for (uint64_t key = 0; key < n_keys; key++)
       start[key + 1] += start[key];
     memcpy(fill, start, sizeof(uint64_t) * n_keys);
