@@ -275,6 +275,65 @@ static void test_at2_routes(void)
   g_assert_cmpuint(s->routes->len, ==, 64);
 }
 
+/* Phases a sink received, gathered into one schedule. */
+static gboolean gather_begin(const NsSchedule *header, gpointer data, GError **error)
+{
+  *(NsSchedule **)data = ns_schedule_copy_header(header);
+  return TRUE;
+}
+
+static gboolean gather_phase(const NsPhase *phase, gpointer data, GError **error)
+{
+  NsSchedule *s = *(NsSchedule **)data;
+  ns_schedule_begin_phase(s);
+  for (uint64_t i = 0; i < phase->n; i++) {
+    const NsTransfer *tr = &phase->transfers[i];
+    const uint32_t *c = tr->n_chunks == 1 ? &tr->chunk : phase->chunk_pool + tr->chunk;
+    ns_schedule_add_chunks(s, tr->src, tr->dst, tr->n_chunks, c);
+  }
+  return TRUE;
+}
+
+/* The engine builds one phase at a time: where no transfer needs a route
+ * of its own (sizes above 8, padded or not) the planner streams its phases — the
+ * tail handed back holds none — and they are the schedule planned whole,
+ * transfer for transfer and chunk for chunk; both declare
+ * store-and-forward relays. On 8 × 8 and 7 × 6 (own routes) the phases
+ * come from the schedule held whole. */
+static void test_streamed(void)
+{
+  static const struct {
+    int r, c;
+    const char *algo;
+    gboolean streams;
+  } cases[] = { { 12, 12, "at2", TRUE }, { 16, 20, "at2", TRUE }, { 12, 0, "ar", TRUE },
+                { 10, 14, "at2", TRUE }, { 8, 8, "at2", FALSE }, { 7, 6, "at2", FALSE } };
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autoptr(NsTopology) t = torus(cases[i].r, cases[i].c);
+    g_autoptr(NsSchedule) whole = plan(t, cases[i].algo);
+    g_assert_true(whole->store_forward);
+    NsSchedule *got = NULL;
+    NsPhaseSink sink = { gather_begin, gather_phase, &got };
+    NsPlanParams params = { .msize = 4096 };
+    GError *error = NULL;
+    uint32_t n_phases = 0;
+    g_autoptr(NsSchedule) tail = ns_plan_streamed(t, NS_COLL_ALLTOALL, cases[i].algo, &params,
+                                                  &sink, &n_phases, NULL, &error);
+    g_assert_no_error(error);
+    g_assert_nonnull(tail);
+    g_autoptr(NsSchedule) streamed = got;
+    g_assert_cmpuint(ns_schedule_n_phases(tail), ==, (cases[i].streams ? 0 : n_phases));
+    g_assert_true(streamed->store_forward);
+    g_assert_cmpuint(n_phases, ==, ns_schedule_n_phases(whole));
+    g_assert_cmpuint(ns_schedule_n_phases(streamed), ==, ns_schedule_n_phases(whole));
+    for (uint32_t ph = 0; ph < n_phases; ph++) {
+      g_autofree char *a = ns_schedule_phase_text(whole, ph, TRUE);
+      g_autofree char *b = ns_schedule_phase_text(streamed, ph, TRUE);
+      g_assert_cmpstr(a, ==, b);
+    }
+  }
+}
+
 /* §VI padding: other sizes run AT2 on the next multiples of four; the
  * schedules are complete, contention-free and all-port on the physical
  * torus. What they cost against Lemma 1 is printed (docs/algorithms.md
@@ -325,7 +384,9 @@ static void test_unsupported(void)
  * imaginary nodes up to 24 × 24 (either size the larger) and every even ring up to 96 that count
  * equals the count over all p² messages, and equals the moves of the
  * schedule planned. A torus whose exchange moves more than 2^32 − 1
- * chunks (AT2 on 128 × 128: 4,630,511,616) is refused at once. */
+ * chunks (AT2 on 128 × 128: 4,630,511,616) is refused at once when the
+ * schedule is to be held whole (ns_plan); streamed (ns_plan_streamed,
+ * `verify -a`, `plan -o`) each phase's chunks fit and it is planned. */
 static void test_moves_by_symmetry(void)
 {
   guint checked = 0;
@@ -496,6 +557,7 @@ int main(int argc, char **argv)
   g_test_add_func("/torus/at2/sizes", test_at2_sizes);
   g_test_add_func("/torus/at2/own-routes-8x8", test_at2_routes);
   g_test_add_func("/torus/at2/padding", test_at2_padding);
+  g_test_add_func("/torus/streamed", test_streamed);
   g_test_add_func("/torus/unsupported", test_unsupported);
   g_test_add_func("/torus/moves-by-symmetry", test_moves_by_symmetry);
   g_test_add_func("/torus/baseline/rowcol", test_rowcol);

@@ -8,6 +8,11 @@
  * reference says a check fails, the verifier passes it) and false rejects
  * are counted per operator; both must be zero.
  *
+ * All-to-all originals declared store-and-forward (a relay's copy is
+ * consumed when forwarded: Bruck and 2dmesh relay every message once) are
+ * judged by the reference's own one-holder replay (ref_holdings_held),
+ * with operators that forward a message the sender gave up.
+ *
  * The reference shares no code with sched/: it reads the NsSchedule's
  * public arrays itself, routes over the topology's links itself and keeps
  * its own chunk holdings and orderings. It is quadratic in places on
@@ -48,6 +53,7 @@ typedef struct {
   char *sync_scheme;   /* NULL if none */
   gboolean sync_set;   /* edges computed (perhaps none): the scheme is a claim to check;
                           FALSE: only the planner's recommendation */
+  gboolean store_forward; /* alltoall: relays store and forward, one holder a message */
 } Plan;
 
 static Xfer *xf(const Plan *pl, guint i)
@@ -100,6 +106,7 @@ static Plan *plan_read(const NsSchedule *s)
   pl->sync = g_array_new(FALSE, FALSE, sizeof(Pair));
   pl->sync_scheme = g_strdup(s->sync_scheme);
   pl->sync_set = s->sync_set;
+  pl->store_forward = s->store_forward;
   for (guint ph = 0; ph < s->phase_start->len; ph++) {
     guint start = g_array_index(s->phase_start, uint32_t, ph);
     guint end = ph + 1 < s->phase_start->len ? g_array_index(s->phase_start, uint32_t, ph + 1)
@@ -148,6 +155,7 @@ static NsSchedule *plan_write(const Plan *pl, const NsSchedule *like)
   s->root = like->root;
   s->n_segments = like->n_segments;
   s->execution = like->execution;
+  s->store_forward = pl->store_forward;
   if (pl->sync_scheme != NULL)
     ns_schedule_relabel(s, like->algorithm, pl->sync_scheme);
   guint n = pl->xfers->len, next = 0;
@@ -225,8 +233,9 @@ struct Fabric {
   void (*routes)(Net *net); /* NULL: the unique tree path (routes_by_bfs) */
   const char *file;         /* bundled: a file of scenarios/topologies */
   uint64_t seed;            /* random trees: ns_shape_random's parameters */
-  int machines, switches;
+  int machines, switches;   /* tori: the sizes (switches 0: a ring) */
   NsRandomKind kind;
+  const char *only;         /* plan this algorithm only (NULL: every case) */
 };
 
 static NsTopology *bundled(const Fabric *f)
@@ -242,6 +251,19 @@ static NsTopology *random_tree(const Fabric *f)
   g_assert_no_error(error);
   return t;
 }
+
+static NsTopology *torus_grid(const Fabric *f)
+{
+  NsShapeOptions opt;
+  ns_shape_options_init(&opt);
+  int dims[2] = { f->machines, f->switches };
+  GError *error = NULL;
+  NsTopology *t = ns_shape_grid(dims, f->switches > 0 ? 2 : 1, TRUE, &opt, "", &error);
+  g_assert_no_error(error);
+  return t;
+}
+
+static void routes_by_topology(Net *net);
 
 static const Fabric fabrics[] = {
   { bundled, NULL, .file = "faraj-fig1.topo" },
@@ -263,12 +285,21 @@ static const Fabric fabrics[] = {
   { random_tree, NULL, .seed = 11, .machines = 17, .switches = 7, .kind = NS_RANDOM_UNIFORM },
   { random_tree, NULL, .seed = 12, .machines = 20, .switches = 6, .kind = NS_RANDOM_DEEP },
   { random_tree, NULL, .seed = 13, .machines = 24, .switches = 8, .kind = NS_RANDOM_CHAIN },
+  /* Liu Gang et al.'s store-and-forward exchanges, on tori large enough
+   * that no transfer takes a route of its own */
+  { torus_grid, routes_by_topology, .machines = 12, .switches = 12, .only = "at2" },
+  { torus_grid, routes_by_topology, .machines = 12, .switches = 16, .only = "at2" },
+  { torus_grid, routes_by_topology, .machines = 16, .switches = 0, .only = "ar" },
+  { torus_grid, routes_by_topology, .machines = 24, .switches = 0, .only = "ar" },
 };
 
 static char *fabric_label(const Fabric *f)
 {
   if (f->file != NULL)
     return g_strdup(f->file);
+  if (f->make == torus_grid)
+    return f->switches > 0 ? g_strdup_printf("gen:torus:%dx%d", f->machines, f->switches)
+                           : g_strdup_printf("gen:torus:%d", f->machines);
   return g_strdup_printf("random:%" G_GUINT64_FORMAT ",%d,%d,%s", f->seed, f->machines,
                          f->switches, ns_random_kind_name(f->kind));
 }
@@ -339,6 +370,20 @@ static void routes_by_bfs(Net *net)
     routes_from(net, a, via, queue);
 }
 
+/* A torus has many shortest paths: its routes are the topology's own
+ * (dimension order), which define the fabric as its links do. */
+static void routes_by_topology(Net *net)
+{
+  g_autofree int *path = g_new(int, ns_topology_max_route_len(net->topo) + 1);
+  for (int a = 0; a < net->p; a++)
+    for (int b = 0; b < net->p; b++) {
+      int len = a == b ? 0 : ns_topology_route_machines(net->topo, a, b, path);
+      net->route_first[a * net->p + b] = net->edges->len;
+      net->route_len[a * net->p + b] = (guint)len;
+      g_array_append_vals(net->edges, path, (guint)len);
+    }
+}
+
 static void net_init(Net *net, const Fabric *f, const NsTopology *topo)
 {
   net->topo = topo;
@@ -370,30 +415,34 @@ typedef struct {
   const char *algorithm;
   uint64_t segment; /* bcast segment bytes, 0: one segment (scatter-allgather: P) */
   gboolean synced;  /* also with sender-all and receiver-all sync edges */
+  gboolean store_forward; /* alltoall: declared store-and-forward (relays forward once) */
 } PlanCase;
 
 #define MSIZE 1024
 
 static const PlanCase plan_cases[] = {
-  { NS_COLL_ALLTOALL, "faraj", 0, TRUE },
-  { NS_COLL_ALLTOALL, "ring", 0, TRUE },
-  { NS_COLL_ALLTOALL, "pair", 0, FALSE },
-  { NS_COLL_ALLTOALL, "gpe", 0, FALSE },
-  { NS_COLL_ALLTOALL, "bruck", 0, TRUE },
-  { NS_COLL_ALLTOALL, "2dmesh", 0, FALSE },
-  { NS_COLL_ALLGATHER, "lr1", 0, TRUE },
-  { NS_COLL_ALLGATHER, "lr3", 0, FALSE },
-  { NS_COLL_ALLGATHER, "ring", 0, TRUE },
-  { NS_COLL_ALLGATHER, "bruck", 0, FALSE },
-  { NS_COLL_ALLGATHER, "rdb", 0, TRUE },
-  { NS_COLL_BCAST, "linear-cf", 0, FALSE },
-  { NS_COLL_BCAST, "linear-cf", 256, TRUE },
-  { NS_COLL_BCAST, "binary-cf", 0, FALSE },
-  { NS_COLL_BCAST, "binary-cf", 256, TRUE },
-  { NS_COLL_BCAST, "binomial", 0, FALSE },
-  { NS_COLL_BCAST, "binomial", 256, FALSE },
-  { NS_COLL_BCAST, "scatter-allgather", 0, FALSE },
-  { NS_COLL_BCAST, "scatter-allgather", 256, TRUE },
+  { NS_COLL_ALLTOALL, "faraj", 0, TRUE, FALSE },
+  { NS_COLL_ALLTOALL, "ring", 0, TRUE, FALSE },
+  { NS_COLL_ALLTOALL, "pair", 0, FALSE, FALSE },
+  { NS_COLL_ALLTOALL, "gpe", 0, FALSE, FALSE },
+  { NS_COLL_ALLTOALL, "bruck", 0, TRUE, FALSE },
+  { NS_COLL_ALLTOALL, "2dmesh", 0, FALSE, FALSE },
+  { NS_COLL_ALLTOALL, "bruck", 0, TRUE, TRUE },
+  { NS_COLL_ALLTOALL, "at2", 0, FALSE, TRUE },
+  { NS_COLL_ALLTOALL, "ar", 0, FALSE, TRUE },
+  { NS_COLL_ALLGATHER, "lr1", 0, TRUE, FALSE },
+  { NS_COLL_ALLGATHER, "lr3", 0, FALSE, FALSE },
+  { NS_COLL_ALLGATHER, "ring", 0, TRUE, FALSE },
+  { NS_COLL_ALLGATHER, "bruck", 0, FALSE, FALSE },
+  { NS_COLL_ALLGATHER, "rdb", 0, TRUE, FALSE },
+  { NS_COLL_BCAST, "linear-cf", 0, FALSE, FALSE },
+  { NS_COLL_BCAST, "linear-cf", 256, TRUE, FALSE },
+  { NS_COLL_BCAST, "binary-cf", 0, FALSE, FALSE },
+  { NS_COLL_BCAST, "binary-cf", 256, TRUE, FALSE },
+  { NS_COLL_BCAST, "binomial", 0, FALSE, FALSE },
+  { NS_COLL_BCAST, "binomial", 256, FALSE, FALSE },
+  { NS_COLL_BCAST, "scatter-allgather", 0, FALSE, FALSE },
+  { NS_COLL_BCAST, "scatter-allgather", 256, TRUE, FALSE },
 };
 
 static const char *const sync_schemes[] = { "sender-all", "receiver-all" };
@@ -423,6 +472,7 @@ static NsSchedule *plan_case(const NsTopology *topo, const PlanCase *pc, const c
     return NULL;
   }
   g_assert_cmpint(s->execution, ==, NS_EXEC_PHASED);
+  s->store_forward = pc->store_forward;
   if (scheme != NULL) {
     NsSyncScheme sc;
     g_assert_true(ns_sync_scheme_parse(scheme, &sc, NULL));
@@ -445,8 +495,9 @@ static void original_init(Original *o, const NsTopology *topo, const Net *net, N
   }
   g_autofree char *seg =
       pc->segment ? g_strdup_printf(" segment=%" G_GUINT64_FORMAT, pc->segment) : g_strdup("");
-  o->label = g_strdup_printf("%s %s/%s%s%s%s", fabric, ns_collective_name(pc->coll),
-                             pc->algorithm, seg, scheme ? " sync=" : "", scheme ? scheme : "");
+  o->label = g_strdup_printf("%s %s/%s%s%s%s%s", fabric, ns_collective_name(pc->coll),
+                             pc->algorithm, seg, scheme ? " sync=" : "", scheme ? scheme : "",
+                             pc->store_forward ? " store-and-forward" : "");
 }
 
 static void original_clear(Original *o)
@@ -541,6 +592,63 @@ static void ref_holdings(const Plan *pl, Verdict *v)
     for (int m = 0; m < pl->p; m++)
       if (chunk_wanted_by(pl, c, m) && chunk_is_valid(pl, c) && !held[(gsize)m * ids + c])
         v->missing = TRUE;
+  v->fails[NS_CHECK_COMPLETE] = v->missing || v->redundant != 0;
+}
+
+/* Data flow and completeness when the relays store and forward: every
+ * message has one holder, its origin at first. A transfer may carry a
+ * message only when its sender holds it at the start of the phase and has
+ * not forwarded it earlier in the phase; the receiver holds it from the
+ * receipt on (the last receiver in list order when a phase delivers it
+ * more than once). A receipt is redundant at the origin, listed twice in
+ * one transfer, at the destination a second time, and at a relay that
+ * holds the message at that moment. */
+static void ref_holdings_held(const Plan *pl, Verdict *v)
+{
+  guint ids = n_chunk_ids(pl), n = pl->xfers->len;
+  g_autofree int *holder = g_new(int, MAX(ids, 1));
+  g_autofree guint8 *gave_up = g_new0(guint8, MAX(ids, 1));   /* forwarded in this phase */
+  g_autofree guint8 *delivered = g_new0(guint8, MAX(ids, 1));
+  g_autofree guint *in_xfer = g_new0(guint, MAX(ids, 1)); /* transfer + 1 that delivered it */
+  for (uint32_t c = 0; c < ids; c++)
+    holder[c] = chunk_owner(pl, c);
+  for (guint a = 0, b; a < n; a = b) {
+    b = phase_end(pl, a);
+    for (guint t = a; t < b; t++) {
+      const Xfer *x = xf(pl, t);
+      for (guint k = 0; k < x->n; k++) {
+        uint32_t c = xf_chunks(pl, x)[k];
+        g_assert_cmpuint(c, <, ids);
+        if (holder[c] != x->src || gave_up[c])
+          v->fails[NS_CHECK_DATAFLOW] = TRUE;
+        else
+          gave_up[c] = 1;
+      }
+    }
+    for (guint t = a; t < b; t++) {
+      const Xfer *x = xf(pl, t);
+      for (guint k = 0; k < x->n; k++) {
+        uint32_t c = xf_chunks(pl, x)[k];
+        gboolean has = holder[c] == x->dst && !gave_up[c];
+        if (x->dst == chunk_owner(pl, c))
+          v->redundant |= RED_OWNER;
+        else if (in_xfer[c] == t + 1)
+          v->redundant |= RED_IN_XFER;
+        else if (chunk_wanted_by(pl, c, x->dst)) {
+          if (delivered[c])
+            v->redundant |= RED_DEST;
+          delivered[c] = 1;
+        } else if (has)
+          v->redundant |= RED_RELAY;
+        holder[c] = x->dst;
+        gave_up[c] = 0;
+        in_xfer[c] = t + 1;
+      }
+    }
+  }
+  for (uint32_t c = 0; c < ids; c++)
+    if (chunk_is_valid(pl, c) && !delivered[c])
+      v->missing = TRUE;
   v->fails[NS_CHECK_COMPLETE] = v->missing || v->redundant != 0;
 }
 
@@ -724,7 +832,10 @@ static void reference(const Plan *pl, const Original *o, Verdict *v)
   ref_coverage(pl, o, v);
   for (guint t = 1; t < pl->xfers->len; t++)
     g_assert_cmpint(xf(pl, t - 1)->phase, <=, xf(pl, t)->phase);
-  ref_holdings(pl, v);
+  if (pl->store_forward && pl->coll == NS_COLL_ALLTOALL)
+    ref_holdings_held(pl, v);
+  else
+    ref_holdings(pl, v);
   ref_links(pl, o, v);
   ref_sync(pl, o, v);
 }
@@ -1047,6 +1158,49 @@ static gboolean mutate_redeliver(Plan *pl, GRand *rng)
   return TRUE;
 }
 
+/* A machine that received a message as a relay sends it again, in a new
+ * last phase, to its destination: with store-and-forward relays it gave
+ * its copy up when it forwarded it. */
+static gboolean mutate_forward_gone(Plan *pl, GRand *rng)
+{
+  if (pl->coll != NS_COLL_ALLTOALL)
+    return FALSE;
+  g_autoptr(GArray) r = receipts(pl, TRUE);
+  if (r->len == 0)
+    return FALSE;
+  Pair at = g_array_index(r, Pair, pick(rng, r->len));
+  const Xfer *x = xf(pl, at.from);
+  uint32_t c = xf_chunks(pl, x)[at.to];
+  append_last_phase(pl, x->dst, (int)(c % (uint32_t)pl->p), c);
+  return TRUE;
+}
+
+/* A relay forwards a message it received a second time, in the same
+ * phase as its first forwarding, to another machine. */
+static gboolean mutate_forward_twice(Plan *pl, GRand *rng)
+{
+  if (pl->coll != NS_COLL_ALLTOALL || pl->p < 3)
+    return FALSE;
+  g_autoptr(GArray) fwd = g_array_new(FALSE, FALSE, sizeof(Pair)); /* relays' sends */
+  for (guint i = 0; i < pl->xfers->len; i++) {
+    const Xfer *x = xf(pl, i);
+    for (guint k = 0; k < x->n; k++)
+      if (x->src != chunk_owner(pl, xf_chunks(pl, x)[k]))
+        g_array_append_val(fwd, ((Pair){ i, k }));
+  }
+  if (fwd->len == 0)
+    return FALSE;
+  Pair at = g_array_index(fwd, Pair, pick(rng, fwd->len));
+  Xfer x = *xf(pl, at.from);
+  uint32_t c = xf_chunks(pl, &x)[at.to];
+  int z = (int)pick(rng, (guint)pl->p - 1);
+  z += z >= x.src;
+  if (z == x.dst)
+    z = (z + 1) % pl->p == x.src ? (z + 2) % pl->p : (z + 1) % pl->p;
+  plan_append(pl, x.phase, x.src, z, 1, &c);
+  return TRUE;
+}
+
 static gboolean mutate_sync_drop(Plan *pl, GRand *rng)
 {
   if (pl->sync->len == 0)
@@ -1109,6 +1263,8 @@ static const Operator operators[] = {
   { "sync-reverse", mutate_sync_reverse, 2 },
   { "sync-cycle", mutate_sync_cycle, 1 },
   { "drop-machine", mutate_drop_machine, 1 },
+  { "forward-gone", mutate_forward_gone, 3 },
+  { "forward-twice", mutate_forward_twice, 3 },
 };
 
 #define N_OPS G_N_ELEMENTS(operators)
@@ -1249,6 +1405,9 @@ static guint32 mutant_seed(guint orig, guint op, guint rep)
   return (guint32)(orig * 7919u + op * 131u + rep + 1u) * 2654435761u;
 }
 
+/* Mutants of originals declared store-and-forward. */
+static guint held_mutants;
+
 static void mutate_original(const Original *o, guint orig_no, OpStats *stats)
 {
   for (guint op = 0; op < N_OPS; op++)
@@ -1260,6 +1419,7 @@ static void mutate_original(const Original *o, guint orig_no, OpStats *stats)
         continue;
       g_autoptr(NsSchedule) m = plan_write(pl, o->s);
       stats[op].mutants++;
+      held_mutants += o->s->store_forward;
       judge(o, &operators[op], seed, m, &stats[op]);
     }
 }
@@ -1275,7 +1435,7 @@ static void run_fabric(const Fabric *f, NsCollective coll, guint *orig_no, OpSta
   net_init(&net, f, topo);
   for (guint i = 0; i < G_N_ELEMENTS(plan_cases); i++) {
     const PlanCase *pc = &plan_cases[i];
-    if (pc->coll != coll)
+    if (pc->coll != coll || (f->only != NULL && strcmp(pc->algorithm, f->only) != 0))
       continue;
     gboolean sync = pc->synced && ns_topology_n_machines(topo) <= SYNC_MAX_MACHINES;
     for (gint k = -1; k < (sync ? (gint)G_N_ELEMENTS(sync_schemes) : 0); k++) {
@@ -1358,6 +1518,8 @@ static void test_mutants(void)
   mutate_collective(NS_COLL_ALLTOALL, &accepts, &rejects);
   mutate_collective(NS_COLL_ALLGATHER, &accepts, &rejects);
   mutate_collective(NS_COLL_BCAST, &accepts, &rejects);
+  g_test_message("store-and-forward originals: %u mutants", held_mutants);
+  g_assert_cmpuint(held_mutants, >=, 1000);
   g_assert_cmpuint(accepts, ==, 0);
   g_assert_cmpuint(rejects, ==, 0);
 }
@@ -1367,7 +1529,7 @@ static void test_mutants(void)
  * worked out by hand. */
 static Verdict judge_by_hand(const NsTopology *topo, const Net *net, NsSchedule *s)
 {
-  PlanCase pc = { s->collective, "hand", 0, FALSE };
+  PlanCase pc = { s->collective, "hand", 0, FALSE, FALSE };
   Original o;
   original_init(&o, topo, net, s, "faraj-fig1.topo", &pc, NULL);
   g_autoptr(Plan) pl = plan_read(s);

@@ -27,6 +27,9 @@
 #include <stdio.h>
 
 #define NS_SCHEDULE_FORMAT "netsched-schedule"
+/* The value of the optional "relays" key: relays store and forward, one
+ * holder per message (all-to-all only; NsSchedule.store_forward). */
+#define NS_RELAYS_STORE_FORWARD "store-and-forward"
 #define NS_SCHEDULE_VERSION 1
 
 /* Parses a schedule held in memory (JSON; JSON Lines and gzip or zstd

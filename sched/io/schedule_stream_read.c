@@ -69,12 +69,12 @@ static const char *describe(EvKind k)
 
 typedef enum {
   K_FORMAT, K_VERSION, K_COLLECTIVE, K_ALGORITHM, K_MACHINES, K_MSIZE, K_EXECUTION, K_ROOT,
-  K_SEGMENTS, K_PHASES, K_SYNC, K_ROUTES, K_SCHEME, N_KEYS, K_UNKNOWN = N_KEYS
+  K_SEGMENTS, K_PHASES, K_SYNC, K_ROUTES, K_SCHEME, K_RELAYS, N_KEYS, K_UNKNOWN = N_KEYS
 } Key;
 
 static const char *const key_names[N_KEYS] = {
   "format", "version", "collective", "algorithm", "machines", "msize_bytes", "execution",
-  "root", "segments", "phases", "sync", "routes", "sync_scheme",
+  "root", "segments", "phases", "sync", "routes", "sync_scheme", "relays",
 };
 
 /* Ranks of errors: the order in which the tree reader checked. */
@@ -581,6 +581,28 @@ static gboolean within_moves(NsScheduleReader *r, guint64 count, const char *wha
   return FALSE;
 }
 
+/* The optional "relays" key (read with the header, so that a consumer
+ * knows before the first phase): the one value "store-and-forward", on an
+ * all-to-all only. Is it declared? */
+static gboolean check_relays(NsScheduleReader *r, NsCollective collective)
+{
+  Slot *s = &r->slot[K_RELAYS];
+  if (!s->seen)
+    return FALSE;
+  Path p = { .n = 0 };
+  path_key(&p, "relays");
+  if (s->kind != EV_STRING)
+    return schema_fail(r, RANK(K_RELAYS), &p, "expected \"%s\" (a string), got %s",
+                       NS_RELAYS_STORE_FORWARD, describe(s->kind));
+  if (strcmp(s->s, NS_RELAYS_STORE_FORWARD) != 0)
+    return schema_fail(r, RANK(K_RELAYS), &p, "unknown relays \"%s\" (expected \"%s\")", s->s,
+                       NS_RELAYS_STORE_FORWARD);
+  if (collective != NS_COLL_ALLTOALL)
+    return schema_fail(r, RANK(K_RELAYS), &p, "only alltoall schedules have \"relays\" (this "
+                       "is %s)", ns_collective_name(collective));
+  return TRUE;
+}
+
 /* The header checks, in the tree reader's order; builds r->header. */
 static void check_header(NsScheduleReader *r)
 {
@@ -739,6 +761,7 @@ static void check_header(NsScheduleReader *r)
   r->header->execution = execution;
   r->header->root = root;
   r->header->n_segments = (uint32_t)segments;
+  r->header->store_forward = check_relays(r, collective);
   r->schema = (NsTokSchema){ .collective = collective, .n_machines = (uint32_t)m->count,
                              .n_segments = (uint32_t)segments, .direct_ok = r->lines };
   r->header_ok = r->err_rank > RANK(K_SEGMENTS);
@@ -1348,6 +1371,13 @@ static gboolean top_step(NsScheduleReader *r)
       path_key(&p, key_names[k]);
       schema_fail(r, RANK(k), &p, "only bcast schedules have \"%s\" (this is %s)", key_names[k],
                   ns_collective_name(r->header->collective));
+    }
+    return read_scalar(r, &r->slot[k]);
+  case K_RELAYS:
+    if (r->header_checked) { /* the phases began without it */
+      Path p = { .n = 0 };
+      path_key(&p, "relays");
+      schema_fail(r, RANK(K_RELAYS), &p, "\"relays\" must come before \"phases\"");
     }
     return read_scalar(r, &r->slot[k]);
   case K_UNKNOWN: {

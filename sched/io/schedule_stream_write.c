@@ -249,6 +249,12 @@ static gboolean check_writable(const NsSchedule *s, const char *name, GError **e
                     "cannot write schedule: sync scheme name is empty or not UTF-8");
     return FALSE;
   }
+  if (s->store_forward && s->collective != NS_COLL_ALLTOALL) {
+    ns_set_error_at(error, NS_ERROR_INPUT, name, 0,
+                    "cannot write schedule: store-and-forward relays apply to all-to-all "
+                    "schedules only (this is %s)", ns_collective_name(s->collective));
+    return FALSE;
+  }
   if (s->msize == 0 || s->msize > NS_MAX_MSIZE) {
     ns_set_error_at(error, NS_ERROR_INPUT, name, 0,
                     "cannot write schedule: message size %" G_GUINT64_FORMAT " out of range",
@@ -281,6 +287,8 @@ static void write_json_header(NsScheduleWriter *w)
   out_int(w, (gint64)s->msize);
   out_str(w, ",\n  \"execution\": ");
   out_json_string(w, ns_execution_name(s->execution));
+  if (s->store_forward) /* absent: relays keep their copies (docs/schedule-format.md) */
+    out_str(w, ",\n  \"relays\": \"" NS_RELAYS_STORE_FORWARD "\"");
   if (s->collective == NS_COLL_BCAST) {
     out_str(w, ",\n  \"root\": ");
     out_json_string(w, s->machines[s->root]);
@@ -311,6 +319,8 @@ static void write_lines_header(NsScheduleWriter *w)
   out_int(w, (gint64)s->msize);
   out_str(w, ",\"execution\":");
   out_json_string(w, ns_execution_name(s->execution));
+  if (s->store_forward)
+    out_str(w, ",\"relays\":\"" NS_RELAYS_STORE_FORWARD "\"");
   if (s->collective == NS_COLL_BCAST) {
     out_str(w, ",\"root\":");
     out_json_string(w, s->machines[s->root]);

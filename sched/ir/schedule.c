@@ -163,6 +163,7 @@ NsSchedule *ns_schedule_copy_header(const NsSchedule *s)
   c->root = s->root;
   c->n_segments = s->n_segments;
   c->execution = s->execution;
+  c->store_forward = s->store_forward;
   c->sync_scheme = g_strdup(s->sync_scheme);
   c->sync_set = s->sync_set;
   g_array_append_vals(c->sync, s->sync->data, s->sync->len);
@@ -323,7 +324,8 @@ static gboolean same_header(const NsSchedule *a, const NsSchedule *b)
 {
   if (a->collective != b->collective || a->n_machines != b->n_machines ||
       a->msize != b->msize || a->root != b->root || a->n_segments != b->n_segments ||
-      a->execution != b->execution || g_strcmp0(a->algorithm, b->algorithm) != 0 ||
+      a->execution != b->execution || a->store_forward != b->store_forward ||
+      g_strcmp0(a->algorithm, b->algorithm) != 0 ||
       g_strcmp0(a->sync_scheme, b->sync_scheme) != 0)
     return FALSE;
   for (int i = 0; i < a->n_machines; i++)

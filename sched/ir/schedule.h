@@ -33,6 +33,12 @@
  * performs its phases in order, starting its transfers of a phase only when
  * all its transfers of earlier phases have completed (sched/ir/sync.h).
  *
+ * Store-and-forward relays (optional, all-to-all): the schedule declares
+ * that a machine relaying a message gives its copy up when it forwards it,
+ * so that every message has one holder at a time; the verifier then keeps
+ * one holder per message instead of every copy (docs/verify.md). Liu Gang
+ * et al.'s ring and torus exchanges declare it.
+ *
  * Transfers are stored flat and phases index into them, so a 4096-machine
  * all-to-all (16.8 M transfers) costs 16 bytes a transfer.
  */
@@ -86,6 +92,9 @@ typedef struct {
   int root;             /* bcast root machine index, else -1 */
   uint32_t n_segments;  /* bcast: number of segments, else 0 */
   NsExecution execution;
+  gboolean store_forward; /* alltoall: relays store and forward — a copy is
+                           consumed when forwarded, one holder per message
+                           (docs/schedule-format.md, "relays") */
   GArray *phase_start;  /* uint32: index of the first transfer of each phase */
   GArray *transfers;    /* NsTransfer */
   GArray *chunk_pool;   /* uint32: chunks of multi-chunk transfers */

@@ -7,6 +7,7 @@
 #include "sched/bound/lower_bound.h"
 #include "sched/verify/chunk_bits_internal.h"
 #include "sched/verify/relay_set_internal.h"
+#include "sched/verify/message_holder_internal.h"
 #include "sched/ir/counts_internal.h"
 #include "sched/ir/route.h"
 #include "sched/ir/sync.h"
@@ -343,6 +344,9 @@ typedef struct {
   uint32_t n_counted;        /* bcast: segments with a count row (those ever sent) */
   uint32_t rows_cap;         /* bcast: rows allocated */
   NsRelaySet *relay;         /* alltoall: (chunk, intermediate) -> hops, once one occurs */
+  uint64_t *holder;          /* alltoall with store-and-forward relays: each message's one
+                                holder instead of `relay` (message_holder_internal.h) */
+  uint64_t n_holder;         /* its words */
   GArray *scratch;           /* uint32: a transfer's chunks, sorted */
   GArray *hops_seen;         /* uint32: check_dataflow's hops of the phase's chunks */
   Sink sink;                 /* the data flow's findings: the report's list */
@@ -355,6 +359,10 @@ typedef struct {
   gboolean one_chunk;        /* every transfer so far carries one chunk */
   int *dist;                 /* explicit routing: BFS row of dist_origin */
   int dist_origin;
+  int grid_dims;             /* dimension-order routing on a grid: its dimensions, else 0 */
+  int grid_size[NS_MAX_DIMS];
+  gboolean grid_wrap;
+  uint16_t *grid_coord;      /* schedule machine · grid_dims + d: its coordinate */
   const uint32_t *pool;      /* the chunk pool of the phase being replayed */
   /* the link side, and its thread once the schedule is large */
   Links links;
@@ -435,6 +443,13 @@ static gboolean holds(const Replay *st, int m, uint32_t c, uint32_t *hops)
   switch (s->collective) {
   case NS_COLL_ALLTOALL: {
     int o = (int)(c / (uint32_t)st->p), d = (int)(c % (uint32_t)st->p);
+    if (st->holder != NULL) { /* store and forward: one holder, until it forwards */
+      uint64_t w = st->holder[c];
+      if (ns_holder_machine(w, o) != m)
+        return FALSE;
+      *hops = ns_holder_hops(w);
+      return TRUE;
+    }
     if (m == o) {
       *hops = 0;
       return TRUE;
@@ -455,6 +470,23 @@ static gboolean holds(const Replay *st, int m, uint32_t c, uint32_t *hops)
 
 typedef enum { RECEIVED, RECEIVED_TWICE, RECEIVED_REDUNDANT } Receipt;
 
+/* Chunks ahead of the one checked whose holder words are fetched: a
+ * table of p² words is read at random, one DRAM latency a word. */
+#define HOLDER_AHEAD 32
+
+/* Store and forward: machine m (not c's destination) receives all-to-all
+ * message c and becomes its holder; redundant when it is c's origin or
+ * holds c already (it got it earlier in this phase, or held it and did
+ * not forward it). */
+static Receipt receive_held(Replay *st, int m, uint32_t c, uint32_t hops)
+{
+  int o = (int)(c / (uint32_t)st->p);
+  uint64_t *w = &st->holder[c];
+  gboolean had = ns_holder_machine(*w, o) == m;
+  *w = ns_holder_word(m, hops);
+  return m == o || had ? RECEIVED_REDUNDANT : RECEIVED;
+}
+
 /* Machine m receives chunk c: a first delivery, a second delivery to a
  * destination (the postcondition says exactly once), or a redundant one —
  * to the chunk's origin (the allgather block's owner, the bcast root), or a
@@ -465,6 +497,10 @@ static Receipt receive(Replay *st, int m, uint32_t c, uint32_t hops)
   uint64_t bit;
   if (s->collective == NS_COLL_ALLTOALL) {
     int o = (int)(c / (uint32_t)st->p), d = (int)(c % (uint32_t)st->p);
+    if (st->holder != NULL && m != d)
+      return receive_held(st, m, c, hops);
+    if (st->holder != NULL) /* the destination holds it now (and may forward it on) */
+      st->holder[c] = ns_holder_word(m, hops);
     if (m == o)
       return RECEIVED_REDUNDANT;
     if (m != d) { /* an intermediate of an indirect algorithm: it keeps its copy */
@@ -495,6 +531,11 @@ static int64_t repeated_chunk(Replay *st, const NsTransfer *tr, const uint32_t *
 {
   if (tr->n_chunks < 2)
     return -1;
+  uint32_t run = 1; /* chunks listed in increasing order (combining planners do) need no sort */
+  while (run < tr->n_chunks && chunks[run - 1] < chunks[run])
+    run++;
+  if (run == tr->n_chunks)
+    return -1;
   g_array_set_size(st->scratch, tr->n_chunks);
   uint32_t *sorted = (uint32_t *)st->scratch->data;
   memcpy(sorted, chunks, sizeof(uint32_t) * tr->n_chunks);
@@ -510,6 +551,15 @@ static int64_t repeated_chunk(Replay *st, const NsTransfer *tr, const uint32_t *
  * routes (there: a breadth-first search, one row per origin). */
 static uint32_t shortest_hops(Replay *st, int o, int d)
 {
+  if (st->grid_dims > 0) { /* the route's length without walking it */
+    uint32_t hops = 0;
+    const uint16_t *a = &st->grid_coord[o * st->grid_dims], *b = &st->grid_coord[d * st->grid_dims];
+    for (int k = 0; k < st->grid_dims; k++) {
+      int n = st->grid_size[k], delta = abs((int)a[k] - (int)b[k]);
+      hops += (uint32_t)(st->grid_wrap && 2 * delta > n ? n - delta : delta);
+    }
+    return hops;
+  }
   if (ns_topology_routing(st->topo) != NS_ROUTING_EXPLICIT)
     return (uint32_t)ns_topology_route(st->topo, st->node[o], st->node[d], st->route);
   if (st->dist == NULL)
@@ -521,13 +571,40 @@ static uint32_t shortest_hops(Replay *st, int o, int d)
   return (uint32_t)st->dist[st->node[d]];
 }
 
+/* Dimension-order routing on a grid (platforms/routing/routing_grid.c)
+ * takes, along each dimension, the shorter way round a ring or straight
+ * along a mesh: a route's length is Σ min(δ, N − δ) (or δ), which the
+ * shortest-path check of relayed messages — one per delivery, p² of them
+ * for Liu Gang et al.'s exchanges — reads from the machines' coordinates
+ * instead of walking the route. */
+static void grid_begin(Replay *st)
+{
+  if (ns_topology_routing(st->topo) != NS_ROUTING_DIMENSION_ORDER)
+    return;
+  int dims = ns_topology_grid(st->topo, st->grid_size, &st->grid_wrap);
+  for (int k = 0; k < dims; k++)
+    if (st->grid_size[k] > UINT16_MAX)
+      return;
+  if (dims <= 0)
+    return;
+  st->grid_coord = g_new(uint16_t, (gsize)st->p * (gsize)dims);
+  for (int i = 0; i < st->p; i++) {
+    int c[NS_MAX_DIMS], m = ns_topology_find_machine(st->topo, st->s->machines[i]);
+    ns_topology_machine_coords(st->topo, m, c);
+    for (int k = 0; k < dims; k++)
+      st->grid_coord[i * dims + k] = (uint16_t)c[k];
+  }
+  st->grid_dims = dims;
+}
+
 /* ---- the checks --------------------------------------------------------- */
 
 /* An all-to-all transfer carrying only its own message src -> dst (its
- * sender holds it, it needs no relay bookkeeping). */
+ * sender holds it, it needs no relay bookkeeping; not with
+ * store-and-forward relays, where the origin may have forwarded it). */
 static inline gboolean direct_a2a(const Replay *st, const NsTransfer *tr)
 {
-  return st->s->collective == NS_COLL_ALLTOALL && tr->n_chunks == 1 &&
+  return st->s->collective == NS_COLL_ALLTOALL && st->holder == NULL && tr->n_chunks == 1 &&
          tr->chunk == (uint32_t)tr->src * (uint32_t)st->p + (uint32_t)tr->dst;
 }
 
@@ -554,9 +631,15 @@ static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t 
       uint32_t h = 0;
       if (k + 8 < tr->n_chunks && st->relay != NULL) /* a relay set does not fit any cache */
         ns_relay_set_prefetch(st->relay, chunks[k + 8], (uint32_t)tr->src);
+#if defined(__GNUC__)
+      if (k + HOLDER_AHEAD < tr->n_chunks && st->holder != NULL)
+        __builtin_prefetch(&st->holder[chunks[k + HOLDER_AHEAD]], 1, 3);
+#endif
       gboolean held = holds(st, tr->src, chunks[k], &h);
       if (hops != NULL)
         hops[k] = h;
+      if (held && st->holder != NULL) /* its copy is consumed: a second forward fails */
+        st->holder[chunks[k]] |= NS_HOLDER_FORWARDED;
       if (!held) {
         NsFinding f = finding(NS_FIND_NOT_HELD, (int64_t)phase, (int64_t)t);
         f.machine = tr->src;
@@ -614,6 +697,10 @@ static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t 
       uint32_t hops = 0;
       if (k + 8 < tr->n_chunks && st->relay != NULL)
         ns_relay_set_prefetch(st->relay, chunks[k + 8], (uint32_t)tr->dst);
+#if defined(__GNUC__)
+      if (k + HOLDER_AHEAD < tr->n_chunks && st->holder != NULL)
+        __builtin_prefetch(&st->holder[chunks[k + HOLDER_AHEAD]], 1, 3);
+#endif
       if (relayed) {
         hops = (hops_held != NULL ? hops_held[k] : 0) + route_hops;
         int o = (int)(chunks[k] / (uint32_t)st->p), d = (int)(chunks[k] % (uint32_t)st->p);
@@ -1155,6 +1242,7 @@ static void replay_free(Replay *st)
   g_free(st->node);
   ns_chunk_bits_clear(&st->delivered);
   ns_relay_set_free(st->relay);
+  ns_holders_free(st->holder, st->n_holder);
   if (st->scratch != NULL)
     g_array_unref(st->scratch);
   if (st->hops_seen != NULL)
@@ -1162,6 +1250,7 @@ static void replay_free(Replay *st)
   if (st->sink.named != NULL)
     g_hash_table_unref(st->sink.named);
   g_free(st->dist);
+  g_free(st->grid_coord);
   ns_router_free(st->own_router);
   ns_route_table_free(st->table);
   g_free(st->route);
@@ -1263,9 +1352,13 @@ static gboolean replay_begin(Replay *st, const NsTopology *topo, const NsSchedul
   st->hops_seen = g_array_new(FALSE, FALSE, sizeof(uint32_t));
   st->scratch = g_array_new(FALSE, FALSE, sizeof(uint32_t));
   ns_chunk_bits_init(&st->delivered, s->collective == NS_COLL_BCAST ? 0 : (uint64_t)p * p);
+  if (s->collective == NS_COLL_ALLTOALL && s->store_forward) /* zeroed: every message at its
+                                                                origin; pages taken as touched */
+    st->holder = ns_holders_new(st->n_holder = (uint64_t)p * p);
   st->route = g_new(int, MAX(st->router != NULL ? ns_router_max_len(st->router) : 1,
                              ns_topology_max_route_len(topo)));
   st->dist_origin = -1;
+  grid_begin(st);
   st->explicit_routing = ns_topology_routing(topo) == NS_ROUTING_EXPLICIT;
   st->one_chunk = TRUE;
   r->ran[NS_CHECK_DATAFLOW] = r->ran[NS_CHECK_COMPLETE] = r->ran[NS_CHECK_CONTENTION] = TRUE;

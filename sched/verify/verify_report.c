@@ -76,6 +76,11 @@ char *ns_finding_describe(const NsFinding *f, const NsTopology *topo, const NsSc
   const char *who = f->machine >= 0 ? s->machines[f->machine] : "?";
   switch (f->kind) {
   case NS_FIND_NOT_HELD:
+    if (s->store_forward && s->collective == NS_COLL_ALLTOALL) /* one holder a message */
+      return g_strdup_printf("phase %" G_GINT64_FORMAT ": transfer %s sends %s, which %s "
+                             "does not hold (store and forward: a copy is gone once "
+                             "forwarded)",
+                             f->phase, t1, chunk, who);
     return g_strdup_printf("phase %" G_GINT64_FORMAT ": transfer %s sends %s, which %s "
                            "does not hold yet",
                            f->phase, t1, chunk, who);

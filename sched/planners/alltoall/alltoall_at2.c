@@ -70,7 +70,9 @@
  * transfers split across phases (not done). tests/test_torus.c checks the
  * transmission against the per-step derivation for every r ≤ c up to
  * 32 × 32 and a selection above.
- * Time and memory O(p² · (r + c)/8) (the chunk moves). Errors:
+ * Time O(p² · (r + c)/8) (the chunk moves); memory the largest phase's
+ * chunks when streamed (`verify -a`, `plan -o`; relays declared
+ * store-and-forward), else every phase's. Errors:
  * NS_ERROR_UNSUPPORTED unless the topology is a two-dimensional torus
  * with both sizes at least 3.
  */

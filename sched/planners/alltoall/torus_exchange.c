@@ -303,22 +303,22 @@ typedef struct {
   uint64_t first, n;     /* chunks[first .. first+n) */
 } Candidate;
 
-/* Emits the transfers of one phase of the algorithm: the non-empty keys in
- * order, split greedily into sub-phases whose transfers share no directed
- * link (on a torus whose sizes are multiples of four this never splits:
+/* Emits the transfers of one phase of the algorithm from its hops bucketed
+ * by key within the phase (start[key] .. start[key + 1] in `chunks`, keys
+ * key_of(T, 0, ...)): the non-empty keys in order, split greedily into
+ * sub-phases whose transfers share no directed link (on a torus whose sizes are multiples of four this never splits:
  * the algorithm is contention-free; padded tori may need it). Returns the
  * number of schedule phases emitted. */
-static int emit_phase(const Torus *T, NsSchedule *s, int phase, const uint64_t *start,
+static int emit_phase(const Torus *T, NsSchedule *s, const uint64_t *start,
                       const uint32_t *chunks, GArray *cand, uint64_t *used, GArray *touched,
                       GPtrArray *names, int *route_buf)
 {
   g_array_set_size(cand, 0);
-  uint64_t base = key_of(T, phase, 0, 0, 1, 0);
-  uint64_t end = key_of(T, phase + 1, 0, 0, 1, 0);
-  for (uint64_t key = base; key < end; key++) {
+  uint64_t end = key_of(T, 1, 0, 0, 1, 0);
+  for (uint64_t key = 0; key < end; key++) {
     if (start[key + 1] == start[key])
       continue;
-    uint64_t rest = key - base;
+    uint64_t rest = key;
     Candidate c = { .len = (int)(rest % 5), .dd = (int)(rest / 5 % 4), .src = (int)(rest / 20),
                     .first = start[key], .n = start[key + 1] - start[key] };
     g_array_append_val(cand, c);
@@ -389,31 +389,6 @@ static void torus_clear(Torus *T)
   }
 }
 
-/* The two passes of a counting sort of every message's hops by key (phase,
- * sending machine, dimension, direction, length): with `chunks` NULL, counts
- * the hops of each key into slot[key]; otherwise writes each hop's chunk at
- * chunks[slot[key]++], in message order within a key. O(p² · hops). */
-static void bucket_hops(const Torus *T, uint64_t *slot, uint32_t *chunks)
-{
-  VHop hops[MAX_HOPS];
-  for (int o = 0; o < T->p; o++)
-    for (int d = 0; d < T->p; d++) {
-      if (o == d)
-        continue;
-      int k = message_path(T, o, d, hops);
-      for (int i = 0; i < k; i++) {
-        int src, len = image(T, &hops[i], &src);
-        if (len <= 0)
-          continue;
-        uint64_t key = key_of(T, hops[i].phase, src, hops[i].dim, hops[i].dir, len);
-        if (chunks == NULL)
-          slot[key]++;
-        else
-          chunks[slot[key]++] = ns_a2a_chunk(T->p, o, d);
-      }
-    }
-}
-
 /* The virtual torus of AR (n_dims 1) or AT2 (n_dims 2) on `topo` (a grid
  * the caller checked). Free with torus_clear. */
 static void torus_init(Torus *T, const NsTopology *topo, int n_dims)
@@ -472,6 +447,24 @@ static uint64_t moves_by_symmetry(const Torus *T)
   return moves * (uint64_t)(T->p / reps);
 }
 
+/* The chunk moves of the whole exchange, every message's path counted:
+ * O(p² · hops) time, O(1) memory. */
+static uint64_t moves_counted(const Torus *T)
+{
+  VHop hops[MAX_HOPS];
+  uint64_t moves = 0;
+  for (int o = 0; o < T->p; o++)
+    for (int d = 0; d < T->p; d++)
+      if (o != d) {
+        int k = message_path(T, o, d, hops);
+        for (int i = 0; i < k; i++) {
+          int src;
+          moves += image(T, &hops[i], &src) > 0;
+        }
+      }
+  return moves;
+}
+
 uint64_t ns_torus_exchange_moves(const NsTopology *topo, int n_dims, gboolean by_symmetry)
 {
   Torus T;
@@ -479,81 +472,299 @@ uint64_t ns_torus_exchange_moves(const NsTopology *topo, int n_dims, gboolean by
   uint64_t moves = 0;
   if (by_symmetry) {
     moves = moves_by_symmetry(&T);
-  } else { /* the planner's own first pass */
-    uint64_t n_keys = key_of(&T, T.n_phases, 0, 0, 1, 0);
-    uint64_t *slot = g_new0(uint64_t, n_keys);
-    bucket_hops(&T, slot, NULL);
-    for (uint64_t key = 0; key < n_keys; key++)
-      moves += slot[key];
-    g_free(slot);
+  } else {
+    moves = moves_counted(&T);
   }
   torus_clear(&T);
   return moves;
 }
 
+/* ---- the engine: one phase at a time ---------------------------------------
+ *
+ * The exchange moves p² · (r + c)/8 chunks (4.63 G on a 128 × 128 torus):
+ * far more than one phase's. The paths are computed once for the messages
+ * of a few representative origins only, and each phase's hops are then
+ * produced from them by translation, bucketed and handed on (streamed when
+ * the caller asked) before the next phase is built: memory is the
+ * representatives' hops and one phase.
+ *
+ * Symmetry: a translation by a multiple of period[d] along every dimension
+ * maps the algorithm's paths onto each other — AT2 on a size that is a
+ * multiple of four (the groups G_ij and the logical rings' sub-rings keep
+ * their parities under steps of four), AR on a ring under steps of two; a
+ * padded dimension (§VI's imaginary nodes) has none: period = its size.
+ * tests/test_torus.c and the golden files check the schedules are the
+ * ones every message's own path gives. */
+
+/* A hop of a representative origin's message, mapped onto the physical
+ * torus: its destination's and its sending machine's coordinates, its
+ * dimension·2 + (direction < 0), and its physical links (1..4). */
+typedef struct {
+  uint16_t dx, dy, sx, sy;
+  uint8_t dd, len;
+} RepHop;
+
+typedef struct {
+  int period[2];
+  int n_reps;            /* period[0] · period[1] */
+  int X, Y;              /* physical sizes (Y = 1 on a ring) */
+  RepHop *hop;           /* by representative, phase, destination row, column */
+  uint64_t *row;         /* ((rep · n_phases + phase) · Y + y): its first hop; one more */
+  uint64_t *phase_moves; /* chunk moves of each phase, all origins */
+} Reps;
+
+static void reps_clear(Reps *R)
+{
+  g_free(R->hop);
+  g_free(R->row);
+  g_free(R->phase_moves);
+}
+
+/* The two passes of a counting sort of the representatives' hops by
+ * (representative, phase, destination row): with `out` NULL counts them
+ * into row[slot]; otherwise writes each at out[row[slot]++], in
+ * destination order within a slot. O(representatives · p · hops). */
+static void rep_hops(const Torus *T, const Reps *R, uint64_t *row, RepHop *out)
+{
+  VHop hops[MAX_HOPS];
+  for (int rep = 0; rep < R->n_reps; rep++) {
+    int rc[2] = { rep % R->period[0], rep / R->period[0] }, o = machine_of(T, rc);
+    for (int d = 0; d < T->p; d++) {
+      if (d == o)
+        continue;
+      int k = message_path(T, o, d, hops), dc[2];
+      coords_of(T, d, dc);
+      for (int i = 0; i < k; i++) {
+        int src, len = image(T, &hops[i], &src), sc[2];
+        if (len <= 0)
+          continue;
+        coords_of(T, src, sc);
+        uint64_t slot = ((uint64_t)rep * (uint64_t)T->n_phases + (uint64_t)hops[i].phase) *
+                            (uint64_t)R->Y + (uint64_t)dc[1];
+        if (out == NULL)
+          row[slot]++;
+        else
+          out[row[slot]++] = (RepHop){ (uint16_t)dc[0], (uint16_t)dc[1], (uint16_t)sc[0],
+                                       (uint16_t)sc[1],
+                                       (uint8_t)(hops[i].dim * 2 + (hops[i].dir < 0)),
+                                       (uint8_t)len };
+      }
+    }
+  }
+}
+
+/* The representatives' hops, by (representative, phase, destination row)
+ * and, within a row, by destination column; each phase's moves. FALSE
+ * with NS_ERROR_UNSUPPORTED when they would not fit in memory (a padded
+ * torus has no symmetry: every origin is its own representative). */
+static gboolean reps_build(const Torus *T, Reps *R, const char *algorithm, GError **error)
+{
+  *R = (Reps){ .X = T->phys[0], .Y = T->phys[1] };
+  for (int d = 0; d < 2; d++)
+    R->period[d] = d >= T->n_dims ? 1 : T->virt[d] != T->phys[d] ? T->phys[d]
+                                                 : T->n_dims == 1 ? 2 : 4;
+  R->n_reps = R->period[0] * R->period[1];
+  if (R->n_reps == T->p) { /* no symmetry: refused before the table is built */
+    uint64_t moves = moves_counted(T);
+    if (moves >= G_MAXUINT32) {
+      g_set_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED,
+                  "%s on %d machines would move %" G_GUINT64_FORMAT " chunks, more than a "
+                  "schedule can hold (%u)", algorithm, T->p, moves, G_MAXUINT32 - 1);
+      return FALSE;
+    }
+  }
+  uint64_t n_rows = (uint64_t)R->n_reps * (uint64_t)T->n_phases * (uint64_t)R->Y;
+  R->row = g_new0(uint64_t, n_rows + 1);
+  rep_hops(T, R, R->row + 1, NULL);
+  for (uint64_t i = 0; i < n_rows; i++)
+    R->row[i + 1] += R->row[i];
+  R->hop = g_new(RepHop, MAX(R->row[n_rows], 1));
+  uint64_t *fill = g_memdup2(R->row, sizeof(uint64_t) * n_rows);
+  rep_hops(T, R, fill, R->hop);
+  g_free(fill);
+  /* every representative stands for as many origins */
+  uint64_t copies = (uint64_t)(T->p / R->n_reps);
+  R->phase_moves = g_new0(uint64_t, T->n_phases);
+  for (int rep = 0; rep < R->n_reps; rep++)
+    for (int ph = 0; ph < T->n_phases; ph++) {
+      uint64_t at = ((uint64_t)rep * (uint64_t)T->n_phases + (uint64_t)ph) * (uint64_t)R->Y;
+      R->phase_moves[ph] += (R->row[at + (uint64_t)R->Y] - R->row[at]) * copies;
+    }
+  return TRUE;
+}
+
+/* The first hop of row [lo, hi) whose destination column is >= x. */
+static uint64_t row_split(const RepHop *hop, uint64_t lo, uint64_t hi, int x)
+{
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (hop[mid].dx < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Phase ph's hops of every origin counted by key (key_of(T, 0, ...)) into
+ * slot[key]: a representative's hop from machine s stands for one hop from
+ * every machine congruent to s modulo the periods (one per translation),
+ * so a key's count is that of its machine's residue. O(the
+ * representatives' hops of the phase + p). */
+static void phase_counts(const Torus *T, const Reps *R, int ph, uint64_t *slot)
+{
+  int n_res = R->n_reps;
+  g_autofree uint64_t *by_res = g_new0(uint64_t, (gsize)n_res * 20);
+  for (int rep = 0; rep < R->n_reps; rep++) {
+    uint64_t at = ((uint64_t)rep * (uint64_t)T->n_phases + (uint64_t)ph) * (uint64_t)R->Y;
+    for (uint64_t i = R->row[at]; i < R->row[at + (uint64_t)R->Y]; i++) {
+      const RepHop *h = &R->hop[i];
+      int res = h->sx % R->period[0] + R->period[0] * (h->sy % R->period[1]);
+      by_res[(uint64_t)res * 20 + (uint64_t)h->dd * 5 + h->len]++;
+    }
+  }
+  for (int m = 0; m < T->p; m++) {
+    int c[2];
+    coords_of(T, m, c);
+    int res = c[0] % R->period[0] + R->period[0] * (c[1] % R->period[1]);
+    for (int k = 0; k < 20; k++)
+      slot[(uint64_t)m * 20 + (uint64_t)k] = by_res[(uint64_t)res * 20 + (uint64_t)k];
+  }
+}
+
+/* Phase ph's hops of every origin, by key (key_of(T, 0, ...)): writes each
+ * hop's chunk at chunks[slot[key]++]. Origins in order and, for each, its
+ * destinations in order (the translated rows of its representative,
+ * rotated), so that each key's chunks are in message order. O(phase's
+ * moves + p · rows). */
+static void phase_hops(const Torus *T, const Reps *R, int ph, uint64_t *slot, uint32_t *chunks)
+{
+  int X = R->X, Y = R->Y;
+  for (int o = 0; o < T->p; o++) {
+    int oc[2];
+    coords_of(T, o, oc);
+    int rx = oc[0] % R->period[0], ry = oc[1] % R->period[1];
+    int tx = oc[0] - rx, ty = oc[1] - ry, rep = rx + R->period[0] * ry;
+    uint64_t base = ((uint64_t)rep * (uint64_t)T->n_phases + (uint64_t)ph) * (uint64_t)Y;
+    uint32_t chunk_base = (uint32_t)o * (uint32_t)T->p;
+    for (int yt = 0; yt < Y; yt++) { /* destination rows in translated order */
+      int y = yt - ty < 0 ? yt - ty + Y : yt - ty;
+      uint64_t lo = R->row[base + (uint64_t)y], hi = R->row[base + (uint64_t)y + 1];
+      if (lo == hi)
+        continue;
+      uint64_t split = tx == 0 ? lo : row_split(R->hop, lo, hi, X - tx);
+      for (int part = 0; part < 2; part++) {
+        uint64_t a = part == 0 ? split : lo, b = part == 0 ? hi : split;
+        for (uint64_t i = a; i < b; i++) {
+          const RepHop *h = &R->hop[i];
+          int dx = h->dx + tx, sx = h->sx + tx, sy = h->sy + ty;
+          dx -= dx >= X ? X : 0;
+          sx -= sx >= X ? X : 0;
+          sy -= sy >= Y ? Y : 0;
+          uint64_t key = ((uint64_t)(sx + X * sy) * 4 + h->dd) * 5 + h->len;
+          chunks[slot[key]++] = chunk_base + (uint32_t)(dx + X * yt);
+        }
+      }
+    }
+  }
+}
+
+/* Does the topology route every straight hop of one to four links along a
+ * dimension over those links (so that no transfer needs a route of its
+ * own, and the schedule may be streamed)? O(p · 16 · route). */
+static gboolean straight_routes(const Torus *T, int *route_buf)
+{
+  for (int m = 0; m < T->p; m++)
+    for (int dd = 0; dd < 2 * T->n_dims; dd++) {
+      int dim = dd / 2, dir = dd % 2 ? -1 : 1, at = m;
+      for (int len = 1; len <= 4; len++) {
+        int w;
+        neighbour_edge(T, at, dim, dir, &w);
+        if (ns_topology_route_machines(T->topo, m, w, route_buf) != len)
+          return FALSE;
+        for (int k = 0, x = m; k < len; k++) {
+          int y, f = neighbour_edge(T, x, dim, dir, &y);
+          if (route_buf[k] != f)
+            return FALSE;
+          x = y;
+        }
+        at = w;
+      }
+    }
+  return TRUE;
+}
+
 /*
  * ns_torus_exchange — the schedule of AR (n_dims 1) or AT2 (n_dims 2) on
- * `topo`, whose grid the caller checked: every message's path is computed
- * (at2_path, ar_path), hops mapped onto the physical torus, and the hops
- * of one phase that leave one machine the same way over the same number
- * of links combined into one transfer. Two passes over the p² messages
- * (count, then fill in place), so memory is the chunk moves plus
- * O(phases · p) counters. NS_ERROR_UNSUPPORTED when the chunk moves would
- * not fit the IR's 32-bit chunk pool.
+ * `topo`, whose grid the caller checked: every message's path (at2_path,
+ * ar_path), its hops mapped onto the physical torus, and the hops of one
+ * phase that leave one machine the same way over the same number of links
+ * combined into one transfer. The relays store and forward (each forwards
+ * a message once, on the next hop of its path), which the schedule
+ * declares. Phases are built one at a time from the representatives'
+ * paths (see "the engine" above) and streamed when the caller asked and
+ * no transfer needs a route of its own: memory is then the
+ * representatives' hops and one phase (12 bytes and 8 bytes a chunk
+ * move of the phase). NS_ERROR_UNSUPPORTED when a phase's chunks (streamed)
+ * or the schedule's (held whole) would not fit the IR's 32-bit chunk pool.
  */
 NsSchedule *ns_torus_exchange(const NsTopology *topo, const NsPlanParams *params,
                               const char *algorithm, int n_dims, GError **error)
 {
   Torus T;
   torus_init(&T, topo, n_dims);
-  gboolean padded = T.virt[0] != T.phys[0] || T.virt[1] != T.phys[1];
-  uint64_t at_least = padded ? 0 : moves_by_symmetry(&T);
-  if (at_least >= G_MAXUINT32) { /* refused before the O(p²) count */
-    g_set_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED,
-                "%s on %d machines would move %" G_GUINT64_FORMAT " chunks, more than a "
-                "schedule can hold (%u)", algorithm, T.p, at_least, G_MAXUINT32 - 1);
+  Reps R;
+  if (!reps_build(&T, &R, algorithm, error)) {
     torus_clear(&T);
     return NULL;
   }
-
-  /* Pass 1: hops per key. */
-  uint64_t n_keys = key_of(&T, T.n_phases, 0, 0, 1, 0);
-  uint64_t *start = g_new0(uint64_t, n_keys + 1);
-  bucket_hops(&T, start + 1, NULL);
-  for (uint64_t key = 0; key < n_keys; key++)
-    start[key + 1] += start[key];
-  uint64_t moves = start[n_keys];
-  if (moves >= G_MAXUINT32) {
+  uint64_t moves = 0, most = 0;
+  for (int ph = 0; ph < T.n_phases; ph++) {
+    moves += R.phase_moves[ph];
+    most = MAX(most, R.phase_moves[ph]);
+  }
+  int *route_buf = g_new(int, ns_topology_max_route_len(topo) + 8);
+  NsSchedule *s = ns_schedule_for_topology(topo, NS_COLL_ALLTOALL, algorithm, params->msize);
+  s->store_forward = TRUE;
+  if (most < G_MAXUINT32 && straight_routes(&T, route_buf))
+    ns_plan_stream(s, params);
+  if ((ns_schedule_is_streamed(s) ? most : moves) >= G_MAXUINT32) {
     g_set_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED,
                 "%s on %d machines would move %" G_GUINT64_FORMAT " chunks, more than a "
                 "schedule can hold (%u)", algorithm, T.p, moves, G_MAXUINT32 - 1);
-    g_free(start);
+    ns_schedule_free(s);
+    g_free(route_buf);
+    reps_clear(&R);
     torus_clear(&T);
     return NULL;
   }
-  /* Pass 2: chunks in key order (each key's in message order). */
-  uint32_t *chunks = g_new(uint32_t, MAX(moves, 1));
-  uint64_t *fill = g_new(uint64_t, n_keys);
-  memcpy(fill, start, sizeof(uint64_t) * n_keys);
-  bucket_hops(&T, fill, chunks);
-  g_free(fill);
-
-  NsSchedule *s = ns_schedule_for_topology(topo, NS_COLL_ALLTOALL, algorithm, params->msize);
   ns_schedule_reserve(s, (uint32_t)T.n_phases, (uint64_t)T.n_phases * (uint64_t)T.p * 4);
+  uint64_t n_keys = key_of(&T, 1, 0, 0, 1, 0);
+  uint64_t *start = g_new(uint64_t, n_keys + 1);
+  uint64_t *fill = g_new(uint64_t, n_keys);
+  uint32_t *chunks = g_new(uint32_t, MAX(most, 1));
   GArray *cand = g_array_new(FALSE, FALSE, sizeof(Candidate));
   GArray *touched = g_array_new(FALSE, FALSE, sizeof(uint64_t));
   uint64_t *used = g_new0(uint64_t, (gsize)T.p * 4);
   GPtrArray *names = g_ptr_array_new();
-  int *route_buf = g_new(int, ns_topology_max_route_len(topo) + 8);
-  for (int ph = 0; ph < T.n_phases; ph++)
-    emit_phase(&T, s, ph, start, chunks, cand, used, touched, names, route_buf);
-  g_free(route_buf);
+  for (int ph = 0; ph < T.n_phases; ph++) {
+    start[0] = 0;
+    phase_counts(&T, &R, ph, start + 1);
+    for (uint64_t key = 0; key < n_keys; key++)
+      start[key + 1] += start[key];
+    memcpy(fill, start, sizeof(uint64_t) * n_keys);
+    phase_hops(&T, &R, ph, fill, chunks);
+    emit_phase(&T, s, start, chunks, cand, used, touched, names, route_buf);
+  }
   g_ptr_array_unref(names);
   g_free(used);
   g_array_unref(touched);
   g_array_unref(cand);
   g_free(chunks);
+  g_free(fill);
   g_free(start);
+  g_free(route_buf);
+  reps_clear(&R);
   torus_clear(&T);
   return s;
 }
