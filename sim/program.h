@@ -49,6 +49,9 @@ typedef struct {
   uint32_t window;         /* W: a machine posts an item only while η = items sent −
                               items received < W; 0 = no window */
   uint64_t item_bytes;     /* bytes per item (NS_SYNC_WINDOW_ITEM); 0 = whole transfers */
+  /* the process arrival pattern (sim/arrival.h): machine m starts its
+     program arrival[m] seconds in; all 0 without a pattern */
+  double *arrival;
   /* results (shared memory) */
   SharedHeader *header;
   double *finish, *start, *end;

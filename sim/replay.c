@@ -378,6 +378,11 @@ static void machine_actor(int argc, char **argv)
 {
   int x = atoi(argv[1]);
   uint32_t b = 0;
+  /* The process arrival pattern (Faraj's dissertation §4.2.1): the machine
+   * reaches the collective's call site a_x seconds in. No sleep at all
+   * without one, so that a balanced replay is the replay of before. */
+  if (G->arrival[x] > 0)
+    sg_actor_sleep_for(G->arrival[x]);
   for (uint32_t s = G->step_start[x]; s < G->step_start[x + 1]; s++) {
     const Step *st = &G->steps[s];
     while (b < G->n_barriers && G->barrier_phase[b] <= st->phase)
