@@ -192,6 +192,10 @@ enum { COL_CONFIG, COL_TOPOLOGY, COL_COLLECTIVE, COL_MODEL, COL_LABEL, COL_ALGOR
        COL_MSIZE, COL_CF, COL_VALID, COL_COMPLETION, COL_BOUND, COL_RATIO, COL_MBPS,
        COL_BOUND_MBPS, COL_SYNC_MESSAGES, COL_RUNS, COL_MIN, COL_MAX, COL_STATUS, N_COLS };
 enum { V1_COL_STATUS = 16, V1_N_COLS = 17 };
+/* Under an arrival pattern, after the status (NsCompareSpec.arrival_columns). */
+static const char csv_arrival_columns[] =
+    ",avg_imbalance_factor,max_imbalance_factor,per_node_time_s,span_s";
+enum { N_ARRIVAL_COLS = 4 };
 
 /* What the plot needs of a row, whether run now or resumed. */
 typedef struct {
@@ -291,9 +295,10 @@ static gboolean load_row(const char *line, int lineno, char **key, void *user, G
 {
   Run *run = user;
   g_auto(GStrv) f = ns_csv_split(line);
-  if (f == NULL || g_strv_length(f) != N_COLS) {
+  guint n_cols = N_COLS + (run->spec->arrival_columns ? N_ARRIVAL_COLS : 0);
+  if (f == NULL || g_strv_length(f) != n_cols) {
     ns_set_error_at(error, NS_ERROR_INPUT, run->csv_path, lineno,
-                    "malformed row (expected %d fields): remove the row or the file", N_COLS);
+                    "malformed row (expected %u fields): remove the row or the file", n_cols);
     return FALSE;
   }
   if (run->config_legacy != NULL && strcmp(f[COL_CONFIG], run->config_legacy) == 0) {
@@ -461,6 +466,15 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
       ns_csv_append(row, "");
   }
   ns_csv_append(row, ok ? "ok" : err ? err->message : "?");
+  if (spec->arrival_columns && ok) {
+    ns_csv_appendf(row, "%.6f", m.avg_imbalance);
+    ns_csv_appendf(row, "%.6f", m.max_imbalance);
+    ns_csv_appendf(row, "%.9f", m.per_node_s);
+    ns_csv_appendf(row, "%.9f", m.span_s);
+  } else if (spec->arrival_columns) {
+    for (int i = 0; i < N_ARRIVAL_COLS; i++)
+      ns_csv_append(row, "");
+  }
   g_string_append_c(row, '\n');
   gboolean written = ns_row_file_append(run->rows, NULL, row->str, row->len, error);
   if (spec->table != NULL) {
@@ -475,6 +489,10 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
               v->external ? "  measured by SMPI (smpirun)" : m.valid ? "" : "  INVALID");
     else
       fprintf(spec->table, "%-24s %10s   n/a: %s\n", v->label, size, err ? err->message : "?");
+    if (ok && spec->arrival_columns)
+      fprintf(spec->table, "%-24s %10s   arrival δ̄/T %.3f, ω/T %.3f: ē %.6f s, first arrival "
+              "to last finish %.6f s\n", "", "", m.avg_imbalance, m.max_imbalance, m.per_node_s,
+              m.span_s);
     fflush(spec->table);
   }
   g_clear_error(&err);
@@ -591,6 +609,7 @@ gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error)
 {
   Run run = { .spec = spec };
   NsOutputLock *lock = NULL;
+  char *header = NULL;       /* compare.csv's, with the arrival columns when asked */
   gboolean ok = FALSE;
   /* Refused as a whole, at once, rather than row by row. */
   if (!ns_collective_size_check(spec->collective, ns_topology_n_machines(spec->topo), error))
@@ -603,8 +622,11 @@ gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error)
   run.csv_path = g_build_filename(spec->outdir, "compare.csv", NULL);
   if ((lock = ns_output_dir_lock(spec->outdir, NULL, error)) == NULL)
     goto out;
+  header = spec->arrival_columns ? g_strdup_printf("%.*s%s\n", (int)strlen(csv_header) - 1,
+                                                 csv_header, csv_arrival_columns)
+                                 : g_strdup(csv_header);
   NsRowFileSpec rows = {
-    .path = run.csv_path, .header = csv_header, .resume = spec->resume, .row = load_row,
+    .path = run.csv_path, .header = header, .resume = spec->resume, .row = load_row,
     .user = &run, .warn = spec->warn, .warn_data = spec->warn_data,
     .header_hint = "not a compare.csv of this netsched version (its columns differ): "
                    "choose another --output, or remove it to start over",
@@ -666,5 +688,6 @@ out:
     g_strfreev(run.cells[i].fields);
   g_free(run.cells);
   g_free(run.csv_path);
+  g_free(header);
   return ok;
 }

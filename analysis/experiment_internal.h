@@ -26,7 +26,11 @@
  *   msize_bytes, contention_free, valid, completion_s, bound_s, ratio,
  *   throughput_mbps, bound_mbps, sync_messages, runs, completion_min_s,
  *   completion_max_s, status
- * (completion_s is the median of the runs). A compare.csv of the earlier
+ * (completion_s is the median of the runs). Under an arrival pattern
+ * (NsCompareSpec.arrival_columns) four more close the row:
+ *   avg_imbalance_factor, max_imbalance_factor, per_node_time_s, span_s
+ * (δ̄/T, ω/T, ē and last finish − first arrival: Faraj's dissertation
+ * §4.2.1, sim/arrival.h; run 0's under repeated runs). A compare.csv of the earlier
  * 17-column format is upgraded in place on resume (runs 1, min = max =
  * completion).
  */
@@ -83,6 +87,9 @@ typedef struct {
   uint64_t sync_messages;
   char sync[64];          /* the scheme actually used ("posted" for posted schedules) */
   gboolean valid;         /* the schedule verified (data flow, completeness, sync) */
+  /* under an arrival pattern (Faraj's dissertation §4.2.1): δ̄/T, ω/T, the
+     average per-node time ē and last finish − first arrival */
+  double avg_imbalance, max_imbalance, per_node_s, span_s;
 } NsMeasure;
 
 /* Measures schedule `s` (planned for variant `v` with messages of `msize`
@@ -134,6 +141,7 @@ typedef struct {
                                (compare; a design's cell may have none) */
   NsMeasureFunc measure;
   void *measure_data;
+  gboolean arrival_columns; /* rows end with the arrival pattern's measures (NsMeasure) */
   NsCompareRowSink sink;    /* called for every row, run or resumed (may be NULL) */
   void *sink_data;
   NsWarnFunc warn;          /* told of a plot not drawn, a last row cut short (NULL: nobody) */

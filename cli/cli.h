@@ -149,6 +149,7 @@ typedef struct {
   char *calibration; /* smpi model factors: a calibration file or bundled name */
   double wall_limit; /* seconds per simulation, 0 = none */
   int runs;          /* packet model: simulations per row, 0 = one */
+  char *arrival;     /* --arrival SPEC (sim/arrival.h), NULL = none */
 } NsCompareArgs;
 int ns_compare_run(const NsCompareArgs *args);
 

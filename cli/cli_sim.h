@@ -18,7 +18,12 @@ typedef struct {
   const char *calibration;  /* smpi factors: a file or bundled name */
   NsProgress *progress;     /* told of each simulation's messages (NULL: none) */
   int runs;                 /* packet model: simulations per row (0 or 1: one) */
+  const char *arrival;      /* --arrival SPEC (sim/arrival.h); NULL: none */
 } NsCliSimSettings;
+
+/* --arrival SPEC (sim/arrival.h): the pattern, or NULL with an error
+ * prefixed "--arrival: " (a file's own errors are "PATH:LINE: ..."). */
+NsArrival *ns_cli_arrival(const char *spec, GError **error);
 
 /* Initialises *opt from the settings (ns_sim_options_clear() it even when
  * this fails). NS_ERROR_INPUT for an unknown model or a calibration with a

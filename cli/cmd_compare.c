@@ -18,6 +18,16 @@ static void keep_winner(const NsCompareRow *row, void *user)
     ns_size_winners_add(user, row->msize, row->label, row->completion_s);
 }
 
+/* The arrival pattern fits the topology's machines (every row plans for all
+ * of them): refused once, up front, rather than row by row. */
+static gboolean arrival_fits(const NsSimOptions *opt, const NsTopology *t, GError **error)
+{
+  if (opt->arrival == NULL || ns_arrival_check(opt->arrival, ns_topology_n_machines(t), error))
+    return TRUE;
+  g_prefix_error(error, "--arrival: ");
+  return FALSE;
+}
+
 int ns_compare_run(const NsCompareArgs *a)
 {
   GError *error = NULL;
@@ -33,7 +43,7 @@ int ns_compare_run(const NsCompareArgs *a)
   static const char *const results[] = { "compare.csv", NULL };
   NsCliSimSettings settings_in = { .model = a->model, .queue = a->queue, .tcp = a->tcp,
                                    .wall_limit = a->wall_limit, .calibration = a->calibration,
-                                   .runs = a->runs };
+                                   .runs = a->runs, .arrival = a->arrival };
   gboolean have_opt = ns_cli_sim_options(&opt, &settings_in, &error);
   uint64_t segment = 0;
   if (a->collective != NULL && !ns_collective_from_name(a->collective, &collective)) {
@@ -52,6 +62,7 @@ int ns_compare_run(const NsCompareArgs *a)
       (a->segment != NULL && !ns_cli_parse_size("--segment", a->segment, &segment, &error)) ||
       (t = ns_cli_load_topology(a->topology, a->format, a->spanning, &error)) == NULL ||
       !ns_sim_size_check(t, &error) || /* every row simulates: refused once, up front */
+      !arrival_fits(&opt, t, &error) ||
       !ns_outdir_args_apply(&a->outdir_args, outdir, results, &resume, &error))
     goto fail;
   int root = 0;
@@ -82,6 +93,13 @@ int ns_compare_run(const NsCompareArgs *a)
     .note = ns_cli_print_note,
     .sink = keep_winner,
     .sink_data = winners = ns_size_winners_new(),
+}
+
+    .model = ns_net_model_name(opt.model), .settings = settings,
+    .outdir = outdir, .resume = resume, .progress = progress,
+    .table = stdout, .measure = ns_cli_measure_by_simulation, .measure_data = &opt,
+    .need_result = TRUE, .arrival_columns = opt.arrival != NULL,
+    .warn = ns_cli_print_warning, .note = ns_cli_print_note,
   };
   status = ns_compare_experiment(&spec, &error) ? 0 : ns_cli_fail(error);
   error = NULL;
@@ -162,6 +180,10 @@ int ns_cmd_compare(int argc, char **argv)
     { "calibration", 0, 0, G_OPTION_ARG_STRING, &a.calibration,
       "SMPI model with a calibration's factors (netsched calibrate): a file or a bundled name "
       "(lemieux, beowulf-gige)", "FILE|NAME" },
+    { "arrival", 0, 0, G_OPTION_ARG_STRING, &a.arrival,
+      "Process arrival pattern (docs/arrival.md): balanced, random:AVG,MAX[,seed=S] "
+      "(δ̄/T = AVG, ω/T = MAX) or file:PATH; rows gain δ̄/T, ω/T, ē and the span",
+      "SPEC" },
     { NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("- compare algorithms by simulation");
@@ -192,6 +214,7 @@ int ns_cmd_compare(int argc, char **argv)
   g_free(a.topology); g_free(a.format); g_free(a.spanning); g_free(a.collective); g_free(a.algorithms);
   g_free(a.msizes); g_free(a.model); g_free(a.outdir); g_free(a.root); g_free(a.segment);
   g_free(a.tcp);
+  g_free(a.arrival);
   ns_progress_args_clear(&a.progress);
   return status;
 }

@@ -4,6 +4,7 @@
 #include "analysis/csv_internal.h"
 #include "analysis/link_use_internal.h"
 #include "cli/cli.h"
+#include "cli/cli_sim.h"
 #include "platforms/model/error.h"
 #include "platforms/model/units.h"
 #include "sched/io/schedule_json.h"
@@ -59,6 +60,16 @@ static void print_table(const NsTopology *t, const NsSchedule *s, const NsSimOpt
   printf("bound        %.6f s   ratio %.4f\n", r->bound, r->ratio);
   printf("throughput   %.2f Mbit/s aggregate\n", r->throughput / 1e6);
   printf("finish       machines end between %.6f and %.6f s\n", fmin, fmax);
+  if (r->arrival != NULL) {
+    const NsArrivalStats *a = &r->arrival_stats;
+    int slowest;
+    ns_arrival_unit(t, s, msize, &slowest);
+    printf("arrival      %s: δ̄/T %.6f, ω/T %.6f (T %.9f s: one %s message on %s's port)\n",
+           opt->arrival->canonical, a->avg_imbalance, a->max_imbalance, a->unit_s, size,
+           slowest >= 0 ? s->machines[slowest] : "?");
+    printf("per-node     ē %.9f s (mean of finish − arrival); first arrival to last finish "
+           "%.9f s\n", a->mean_node_s, a->span_s);
+  }
   printf("messages     %" G_GUINT64_FORMAT " data, %" G_GUINT64_FORMAT " sync/barrier, %"
          G_GUINT64_FORMAT " dummy\n",
          r->n_transfers, r->n_sync_messages, r->n_dummy_messages);
@@ -120,6 +131,23 @@ static void print_json(const NsTopology *t, const NsSchedule *s, const NsSimOpti
   for (int m = 0; m < r->n_machines; m++)
     MEMBER(s->machines[m], double, r->finish[m]);
   json_builder_end_object(b);
+  if (r->arrival != NULL) { /* the process arrival pattern (docs/arrival.md) */
+    const NsArrivalStats *a = &r->arrival_stats;
+    json_builder_set_member_name(b, "arrival");
+    json_builder_begin_object(b);
+    MEMBER("pattern", string, opt->arrival->canonical);
+    MEMBER("unit_s", double, a->unit_s);
+    MEMBER("avg_imbalance_factor", double, a->avg_imbalance);
+    MEMBER("max_imbalance_factor", double, a->max_imbalance);
+    MEMBER("per_node_time_s", double, a->mean_node_s);
+    MEMBER("span_s", double, a->span_s);
+    json_builder_set_member_name(b, "arrival_s");
+    json_builder_begin_object(b);
+    for (int m = 0; m < r->n_machines; m++)
+      MEMBER(s->machines[m], double, r->arrival[m]);
+    json_builder_end_object(b);
+    json_builder_end_object(b);
+  }
   json_builder_set_member_name(b, "links");
   json_builder_begin_array(b);
   const NsEdgeUse *u = ns_link_use_edges(use);
@@ -218,7 +246,7 @@ int ns_cmd_simulate(int argc, char **argv)
   char *tcp = NULL, *trace = NULL, *transfers_csv = NULL, *timeline_csv = NULL;
   char *ti_trace = NULL, *goal = NULL;
   FILE *trace_out = NULL, *goal_out = NULL;
-  char *store_forward = NULL, *calibration = NULL;
+  char *store_forward = NULL, *calibration = NULL, *arrival = NULL;
   char **cfg = NULL, **ns3 = NULL;
   gboolean json = FALSE, json_transfers = FALSE, hardware_barrier = FALSE, allow_invalid = FALSE;
   gboolean list_ns3 = FALSE;
@@ -270,6 +298,10 @@ int ns_cmd_simulate(int argc, char **argv)
     { "store-forward", 0, 0, G_OPTION_ARG_STRING, &store_forward,
       "Fluid models: each store-and-forward switch delays a message by one packet of SIZE "
       "(default: none, cut-through latencies)", "SIZE" },
+    { "arrival", 0, 0, G_OPTION_ARG_STRING, &arrival,
+      "Process arrival pattern (docs/arrival.md): balanced, random:AVG,MAX[,seed=S] "
+      "(δ̄/T = AVG, ω/T = MAX) or file:PATH (NAME SECONDS lines); reports δ̄/T, ω/T, ē and "
+      "the span", "SPEC" },
     { "allow-invalid", 0, 0, G_OPTION_ARG_NONE, &allow_invalid,
       "Replay a schedule that fails verification (data flow, completeness, sync); the result "
       "is marked INVALID", NULL },
@@ -338,6 +370,10 @@ int ns_cmd_simulate(int argc, char **argv)
     status = ns_cli_fail(error);
     goto out;
   }
+  if (arrival != NULL && (opt.arrival = ns_cli_arrival(arrival, &error)) == NULL) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
   if (trace != NULL && !ns_cli_check_writable(trace, &error)) {
     status = ns_cli_fail(error);
     goto out;
@@ -385,6 +421,11 @@ int ns_cmd_simulate(int argc, char **argv)
     goto out;
   }
   if (!ns_cli_topology_and_schedule(&po, argv[1], &t, &s, &error)) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
+  if (opt.arrival != NULL && !ns_arrival_check(opt.arrival, s->n_machines, &error)) {
+    g_prefix_error(&error, "--arrival: ");
     status = ns_cli_fail(error);
     goto out;
   }
@@ -464,6 +505,7 @@ out:
   g_free(model); g_free(sync); g_free(tcp);
   g_free(trace); g_free(ti_trace); g_free(goal); g_free(transfers_csv); g_free(timeline_csv); g_free(store_forward);
   g_free(calibration);
+  g_free(arrival);
   g_strfreev(cfg);
   g_strfreev(ns3);
   return status;

@@ -22,6 +22,8 @@ gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError
   opt->runs = MAX(s->runs, 1);
   if (s->model != NULL && !ns_net_model_parse(s->model, &opt->model, error))
     return FALSE;
+  if (s->arrival != NULL && (opt->arrival = ns_cli_arrival(s->arrival, error)) == NULL)
+    return FALSE;
   if (s->calibration == NULL)
     return TRUE;
   g_autoptr(NsCalibration) cal = ns_calibration_load(s->calibration, error);
@@ -34,6 +36,14 @@ gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError
   }
   ns_sim_options_calibrate(opt, cal);
   return TRUE;
+}
+
+NsArrival *ns_cli_arrival(const char *spec, GError **error)
+{
+  NsArrival *a = ns_arrival_parse(spec, error);
+  if (a == NULL && !g_str_has_prefix(spec, "file:"))
+    g_prefix_error(error, "--arrival: ");
+  return a;
 }
 
 gboolean ns_cli_measure_by_simulation(const NsTopology *topo, const NsSchedule *s,
@@ -63,6 +73,12 @@ gboolean ns_cli_measure_by_simulation(const NsTopology *topo, const NsSchedule *
                         .throughput_bps = r.throughput, .sync_messages = r.n_sync_messages,
                         .valid = r.valid, .runs = runs };
     g_strlcpy(out->sync, r.sync, sizeof out->sync);
+    if (r.arrival != NULL) { /* run 0's: the pattern is the same in every run */
+      out->avg_imbalance = r.arrival_stats.avg_imbalance;
+      out->max_imbalance = r.arrival_stats.max_imbalance;
+      out->per_node_s = r.arrival_stats.mean_node_s;
+      out->span_s = r.arrival_stats.span_s;
+    }
     ok = ns_sim_more_runs(topo, s, opt, runs, FALSE, &r, &all, error);
     ns_sim_result_clear(&r);
   }

@@ -29,6 +29,14 @@ _netsched()
     --progress) COMPREPLY=($(compgen -W "auto bar lines none" -- "$cur")); return ;;
     -T|--topology|-o|--output|--junit|--csv|--timeline|--trace|--calibration|--prices|--files|--schedule|--goal|-D|--decision)
       _filedir 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --arrival)
+      if [[ "$cur" == file:* ]]; then # file:PATH: complete the path after the prefix
+        local path=${cur#file:}
+        COMPREPLY=($(compgen -f -P file: -- "$path"))
+      else
+        COMPREPLY=($(compgen -W "balanced random: file:" -- "$cur"))
+      fi
+      compopt -o nospace 2>/dev/null; return ;;
     --ti-trace) _filedir -d 2>/dev/null || COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --timing) COMPREPLY=($(compgen -W "mpptest mpptest+barrier mpptest+computation=" -- "$cur")); return ;;
     --measure) [[ $cmd == tune ]] && { COMPREPLY=($(compgen -W "replay" -- "$cur")); return; } ;;

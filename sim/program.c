@@ -37,6 +37,7 @@ Program *ns_program_build(const NsTopology *topo, const NsSchedule *s, const NsS
   prog->item_bytes = low->item_bytes;
   ns_lowered_free(low);
   prog->hardware_barrier = opt->hardware_barrier;
+  prog->arrival = g_new0(double, (gsize)prog->p + 1); /* the caller sets a pattern's */
   prog->sync_size = opt->sync_size;
   prog->iterations = (uint32_t)MAX(opt->iterations, 1);
   prog->gap = opt->iteration_gap;
@@ -86,7 +87,7 @@ static gboolean map_results(Program *prog, gboolean create)
 
 /* ---- serialisation for the replay process ------------------------------ */
 
-#define BLOB_MAGIC 0x6e7373696d763033ull /* "nssimv03" */
+#define BLOB_MAGIC 0x6e7373696d763034ull /* "nssimv04": iterations and arrival times */
 
 typedef struct {
   uint64_t magic;
@@ -118,6 +119,7 @@ static int blob_arrays(Program *prog, const BlobHeader *h, BlobArray *a)
   a[n++] = (BlobArray){ (void **)&prog->needed, sizeof(uint32_t), h->n_all };
   a[n++] = (BlobArray){ (void **)&prog->sync_start, sizeof(uint32_t), h->n_all + 1 };
   a[n++] = (BlobArray){ (void **)&prog->sync_to, sizeof(uint32_t), h->n_sync };
+  a[n++] = (BlobArray){ (void **)&prog->arrival, sizeof(double), (uint64_t)h->p };
   return n;
 }
 
@@ -263,5 +265,6 @@ void ns_program_free(Program *prog)
   g_free(prog->needed);
   g_free(prog->sync_start);
   g_free(prog->sync_to);
+  g_free(prog->arrival);
   g_free(prog);
 }

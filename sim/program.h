@@ -53,6 +53,9 @@ typedef struct {
   uint32_t iterations;     /* >= 1 */
   NsIterationGap gap;      /* before each invocation */
   double compute_s;        /* NS_ITERATION_COMPUTE: seconds of computation */
+  /* the process arrival pattern (sim/arrival.h): machine m starts its
+     program arrival[m] seconds in; all 0 without a pattern */
+  double *arrival;
   /* results (shared memory) */
   SharedHeader *header;
   double *finish, *start, *end;

@@ -415,6 +415,12 @@ static void machine_actor(int argc, char **argv)
 {
   int x = atoi(argv[1]);
   (void)argc;
+  /* The process arrival pattern (Faraj's dissertation §4.2.1): the machine
+   * reaches the collective's call site a_x seconds in, once (tune's repeated
+   * invocations follow back to back). No sleep at all without one, so that
+   * a balanced replay is the replay of before. */
+  if (G->arrival[x] > 0)
+    sg_actor_sleep_for(G->arrival[x]);
   for (iteration[x] = 0; iteration[x] < G->iterations; iteration[x]++) {
     if (G->gap == NS_ITERATION_BARRIER)
       barrier(x, 0);

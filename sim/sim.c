@@ -59,6 +59,7 @@ void ns_sim_options_clear(NsSimOptions *opt)
   g_free(opt->lat_factor);
   g_free(opt->bw_factor);
   g_free(opt->tcp_variant);
+  ns_arrival_free(opt->arrival);
   if (opt->cfg != NULL)
     g_ptr_array_unref(opt->cfg);
   if (opt->ns3 != NULL)
@@ -100,6 +101,8 @@ char *ns_sim_options_describe(const NsSimOptions *opt)
     g_string_append_printf(d, ";ns3:%s", (char *)g_ptr_array_index(opt->ns3, i));
   for (guint i = 0; opt->cfg != NULL && i < opt->cfg->len; i++)
     g_string_append_printf(d, ";cfg:%s", (char *)g_ptr_array_index(opt->cfg, i));
+  if (opt->arrival != NULL) /* absent without a pattern: the digests of before */
+    g_string_append_printf(d, ";arrival=%s", opt->arrival->canonical);
   return g_string_free(d, FALSE);
 }
 
@@ -108,6 +111,7 @@ void ns_sim_result_clear(NsSimResult *r)
   g_free(r->finish);
   g_free(r->start);
   g_free(r->end);
+  g_free(r->arrival);
   ns_router_free(r->routes);
   memset(r, 0, sizeof *r);
 }
@@ -658,9 +662,16 @@ static gboolean simulate(const NsTopology *topo, const NsSchedule *s, const NsSi
   }
   gboolean ok = FALSE;
   int platform_fd = -1;
+  /* The arrival pattern in seconds, T being one message on the slowest port. */
+  double unit = opt->arrival != NULL ? ns_arrival_unit(topo, s, msize, NULL) : 0;
+  double *arrival = opt->arrival != NULL ? ns_arrival_offsets(opt->arrival, s, unit, error) : NULL;
   NsSignalGuard guard;
   ns_signals_catch(&guard);
-  Program *prog = ns_program_build(topo, &tmp, opt, msize, error);
+  Program *prog = opt->arrival == NULL || arrival != NULL
+                      ? ns_program_build(topo, &tmp, opt, msize, error)
+                      : NULL;
+  if (prog != NULL && arrival != NULL)
+    memcpy(prog->arrival, arrival, sizeof(double) * (gsize)prog->p);
   PairRoutes *pairs = prog != NULL ? pair_routes(topo, s, routes_get(routes), error) : NULL;
   NsSimGridExport exp = {
     .store_forward_packet = opt->model == NS_MODEL_PACKET ? 0 : opt->store_forward_packet,
@@ -704,7 +715,12 @@ static gboolean simulate(const NsTopology *topo, const NsSchedule *s, const NsSi
               sizeof result->sync);
     result->valid = valid;
     g_strlcpy(result->invalid_reason, why, sizeof result->invalid_reason);
+    if (arrival != NULL) {
+      ns_arrival_stats(arrival, prog->finish, p, unit, &result->arrival_stats);
+      result->arrival = g_steal_pointer(&arrival);
+    }
   }
+  g_free(arrival);
   if (platform_fd >= 0)
     close(platform_fd);
   ns_program_free(prog);

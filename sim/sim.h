@@ -36,6 +36,7 @@
 #include "sched/ir/route.h"
 #include "sched/ir/sync.h"
 #include "analysis/row_facts_internal.h"
+#include "sim/arrival.h"
 
 typedef enum { NS_MODEL_IDEAL, NS_MODEL_TCP, NS_MODEL_SMPI, NS_MODEL_PACKET } NsNetModel;
 
@@ -137,6 +138,10 @@ typedef struct {
   /* Exports of the replayed program for other simulators (sim/export_trace.h),
    * written once the replay has completed: NULL, none. Not owned. */
   const struct NsSimExport *export_to;
+  /* The process arrival pattern (sim/arrival.h, Faraj's dissertation §4.2):
+   * machine i starts its program a_i seconds in. NULL: every machine at 0,
+   * no pattern reported. Owned (ns_sim_options_clear frees it). */
+  NsArrival *arrival;
 } NsSimOptions;
 
 /* The FqCoDel salt of run k (0 for run 0; distinct nonzero values after). */
@@ -171,6 +176,10 @@ typedef struct {
   NsRouter *routes;        /* the route table the simulation resolved (sched/ir/route.h),
                               for the caller's link analysis (analysis/link_use_internal.h); NULL
                               when it used the caller's (NsSimOptions.known) */
+  double *arrival;         /* per schedule machine: its arrival a_i (s); NULL without a
+                              pattern (NsSimOptions.arrival) */
+  NsArrivalStats arrival_stats; /* δ̄/T, ω/T, ē and the span from the first arrival, with
+                                   a pattern */
 } NsSimResult;
 
 void ns_sim_result_clear(NsSimResult *r);
