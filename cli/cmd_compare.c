@@ -92,14 +92,8 @@ int ns_compare_run(const NsCompareArgs *a)
     .warn = ns_cli_print_warning,
     .note = ns_cli_print_note,
     .sink = keep_winner,
+    .arrival_columns = opt.arrival != NULL,
     .sink_data = winners = ns_size_winners_new(),
-}
-
-    .model = ns_net_model_name(opt.model), .settings = settings,
-    .outdir = outdir, .resume = resume, .progress = progress,
-    .table = stdout, .measure = ns_cli_measure_by_simulation, .measure_data = &opt,
-    .need_result = TRUE, .arrival_columns = opt.arrival != NULL,
-    .warn = ns_cli_print_warning, .note = ns_cli_print_note,
   };
   status = ns_compare_experiment(&spec, &error) ? 0 : ns_cli_fail(error);
   error = NULL;
