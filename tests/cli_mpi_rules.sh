@@ -188,5 +188,26 @@ else
   expect "MPICH's assertion" run.err "Assertion failed in file src/mpi/coll/src/csel.c"
 fi
 
+# ---- tune --for: a tuning among the library's own algorithms ends with
+# the library's file, the same bytes generate --decision writes from the
+# tuning's decision.json ----
+if [[ ${NETSCHED_SIMULATOR:-1} == 1 ]]; then
+  for lib in ompi mpich; do
+    file=$([[ $lib == ompi ]] && echo ompi-rules.conf || echo mpich-csel.json)
+    fmt=$([[ $lib == ompi ]] && echo ompi-rules || echo mpich-csel)
+    check "tune --for $lib" 0 "$ns" tune -T gen:tree:2,4 --for "$lib" --sizes 64B,16KiB -o "tune-$lib"
+    expect "tune --for $lib prints the line" "$tmp/out" "$file"
+    check "tune --for $lib writes $file" 0 test -s "tune-$lib/$file"
+    check "generate from its decision.json" 0 "$ns" generate -D "tune-$lib/decision.json" -F "$fmt" -o "gen-$lib"
+    check "the same $file" 0 cmp "tune-$lib/$file" "gen-$lib"
+  done
+  expect "only Open MPI's algorithms measured" tune-ompi/measurements.csv ",bruck,"
+  check "no netsched-only candidate for Open MPI" 1 grep -q ",faraj," tune-ompi/measurements.csv
+  check "tune --for with -a" 2 "$ns" tune -T gen:tree:2,4 --for ompi -a ring -o tune-x
+  expect "one of the two" "$tmp/err" "give -a or --for, not both"
+  check "tune --for an unknown library" 2 "$ns" tune -T gen:tree:2,4 --for lam -o tune-x
+  expect "names the libraries" "$tmp/err" "--for takes ompi or mpich, not 'lam'"
+fi
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]
