@@ -31,7 +31,7 @@ _netsched()
       _filedir 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --ti-trace) _filedir -d 2>/dev/null || COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --timing) COMPREPLY=($(compgen -W "mpptest mpptest+barrier mpptest+computation=" -- "$cur")); return ;;
-    --measure) [[ $cmd == tune ]] && { COMPREPLY=($(compgen -W "replay" -- "$cur")); return; } ;;
+    --measure) [[ $cmd == tune ]] && { COMPREPLY=($(compgen -W "replay smpirun" -- "$cur")); return; } ;;
     --spanning) COMPREPLY=($(compgen -W "bfs dfs kruskal uniform" -- "$cur")); return ;;
     -F|--output-format) COMPREPLY=($(compgen -W "table c" -- "$cur")); return ;;
     -S|--sync)
