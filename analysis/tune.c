@@ -427,7 +427,8 @@ static NsDecisionTable *decide(Tune *tune, const GArray *sw)
   const NsTuneSpec *spec = tune->spec;
   NsDecisionTable *t = ns_decision_table_new(spec->collective, tune->p);
   t->topology = g_strdup(tune->topology_name);
-  t->measure = g_strdup_printf("replay:%s", spec->model);
+  t->measure = spec->measure_name != NULL ? g_strdup(spec->measure_name)
+                                           : g_strdup_printf("replay:%s", spec->model);
   t->timing = g_strdup(spec->timing ? spec->timing : "mpptest");
   for (guint i = 0; i < sw->len; i++) {
     const NsTuneSwitch *s = &g_array_index(sw, NsTuneSwitch, i);
@@ -458,7 +459,10 @@ static char *config_digest(const NsTuneSpec *spec, const char *topology_name)
       "root %d\n",
       topo, topology_name, ns_collective_name(spec->collective), spec->model,
       spec->settings ? spec->settings : "", spec->root);
-  return ns_row_digest(text);
+  if (spec->measure_name == NULL) /* the replay's digests of earlier versions stay valid */
+    return ns_row_digest(text);
+  g_autofree char *measured = g_strdup_printf("%smeasure %s\n", text, spec->measure_name);
+  return ns_row_digest(measured);
 }
 
 NsTuneResult *ns_tune_run(const NsTuneSpec *spec, GError **error)

@@ -19,7 +19,8 @@
  * where it stopped and a finished one is redone without a simulation.
  *
  * The measurement is the experiment engine's callback (NsMeasureFunc,
- * analysis/experiment_internal.h): the CLI passes the replay's.
+ * analysis/experiment_internal.h): the CLI passes the replay's, or the
+ * generated routine's under smpirun (sim/smpi_routine.h).
  *
  * measurements.csv columns: config, collective, algorithm, params,
  * msize_bytes, time_s, stage, status — stage "size" (a fixed size) or
@@ -45,6 +46,8 @@ typedef struct {
   const GArray *sizes;       /* uint64_t, increasing */
   int root;                  /* bcast root */
   const char *model;         /* the model's name (decision.json's "measure": replay:MODEL) */
+  const char *measure_name;  /* decision.json's "measure" when not the replay ("smpirun"; NULL:
+                                replay:MODEL); in the resume digest */
   const char *settings;      /* every other setting that changes a time: in the digest */
   const char *timing;        /* the timing mechanism's name for decision.json (NULL: "mpptest") */
   int iterations;            /* invocations per measurement (Figure 4.3's ITER; 0: 1): the

@@ -1,13 +1,15 @@
 /* netsched tune — STAGE-MPI's tuning by simulation (Faraj's dissertation
  * §4.1): every candidate algorithm of a collective measured across message
- * sizes by the replay, the decision table, a plot and the tuned routine.
- * The engine is analysis/tune.c; this file parses options and hands it the
- * replay's measurement. docs/tune.md. */
+ * sizes by the replay (or the generated routine under smpirun), the
+ * decision table, a plot and the tuned routine. The engine is
+ * analysis/tune.c; this file parses options and hands it the replay's
+ * measurement or sim/smpi_routine.h's. docs/tune.md. */
 #include "analysis/tune_internal.h"
 #include "cli/cli.h"
 #include "cli/cli_sim.h"
 #include "platforms/model/error.h"
 #include "sim/sim.h"
+#include "sim/smpi_routine.h"
 #include <string.h>
 
 /* Progress on stderr: the engine's messages start with "tune: ". */
@@ -83,7 +85,9 @@ int ns_cmd_tune(int argc, char **argv)
     { "model", 'M', 0, G_OPTION_ARG_STRING, &model, "Network model of the replay (default ideal)",
       "ideal|tcp|smpi|packet" },
     { "measure", 0, 0, G_OPTION_ARG_STRING, &measure,
-      "How candidates are measured: replay (netsched's replay, the default)", "replay" },
+      "How candidates are measured: replay (netsched's replay, the default) or smpirun (the "
+      "generated routine run under smpirun on SMPI's network model; needs smpicc)",
+      "replay|smpirun" },
     { "timing", 0, 0, G_OPTION_ARG_STRING, &timing,
       "Timing mechanism (Figure 4.3): back-to-back invocations, a barrier before each, or a "
       "computation of SECONDS (default 0.001) before each (default mpptest)",
@@ -108,7 +112,8 @@ int ns_cmd_tune(int argc, char **argv)
   g_option_context_set_summary(
       ctx,
       "STAGE-MPI (Faraj's dissertation §4.1): measures every candidate algorithm of a\n"
-      "collective at fixed message sizes by the replay, tunes the parameters of those\n"
+      "collective at fixed message sizes by the replay (or, with --measure smpirun, its\n"
+      "generated routine under smpirun), tunes the parameters of those\n"
       "that have one (barrier counts of ring/pair-n-barrier, segment sizes of the\n"
       "pipelined broadcasts) by a linear search, chooses the best per size and finds\n"
       "the sizes where the best changes by a binary search. Writes the decision table\n"
@@ -132,10 +137,19 @@ int ns_cmd_tune(int argc, char **argv)
   NsCollective collective = NS_COLL_ALLTOALL;
   NsTuneResult *result = NULL;
   static const char *const results[] = { "measurements.csv", NULL };
-  gboolean have_opt = FALSE, opt_set = FALSE;
+  gboolean have_opt = FALSE, opt_set = FALSE, have_runner = FALSE;
+  NsSmpiRoutineRunner runner;
   if (!ns_cli_parse(ctx, &argc, &argv))
     goto out;
-  NsCliSimSettings sim_in = { .model = model, .wall_limit = wall_limit, .runs = runs };
+  /* the routine under smpirun runs on SMPI's network model */
+  gboolean smpirun_asked = measure != NULL && strcmp(measure, "smpirun") == 0;
+  if (smpirun_asked && model != NULL && strcmp(model, "smpi") != 0) {
+    status = ns_cli_usage("tune", "--measure smpirun runs on SMPI's network model: -M smpi "
+                                  "(the default with it), not '%s'", model);
+    goto out;
+  }
+  NsCliSimSettings sim_in = { .model = smpirun_asked ? "smpi" : model,
+                              .wall_limit = wall_limit, .runs = runs };
   have_opt = ns_cli_sim_options(&opt, &sim_in, &error);
   opt_set = TRUE;
   const char *outdir = outdir_arg ? outdir_arg : "tune-out";
@@ -143,9 +157,19 @@ int ns_cmd_tune(int argc, char **argv)
     status = ns_cli_usage("tune", "unexpected argument '%s'", argv[1]);
     goto out;
   }
-  if (measure != NULL && strcmp(measure, "replay") != 0) {
-    status = ns_cli_usage("tune", "--measure takes replay, not '%s'", measure);
+  if (measure != NULL && !smpirun_asked && strcmp(measure, "replay") != 0) {
+    status = ns_cli_usage("tune", "--measure takes replay or smpirun, not '%s'", measure);
     goto out;
+  }
+  /* checked before anything runs: a missing tool is not a candidate's fault */
+  static const char *const smpi_tools[] = { "smpicc", "smpirun" };
+  for (gsize i = 0; smpirun_asked && i < G_N_ELEMENTS(smpi_tools); i++) {
+    g_autofree char *found = g_find_program_in_path(smpi_tools[i]);
+    if (found == NULL) {
+      status = ns_cli_usage("tune", "--measure smpirun needs %s in PATH (Debian's "
+                                    "libsimgrid-dev)", smpi_tools[i]);
+      goto out;
+    }
   }
   if (iterations < 1 || iterations > 1000) {
     status = ns_cli_usage("tune", "--iterations takes 1 to 1000, not %d", iterations);
@@ -213,10 +237,18 @@ int ns_cmd_tune(int argc, char **argv)
   NsTuneSpec spec = {
     .topo = t, .collective = collective, .algorithms = library_candidates ? library_candidates : algorithms, .sizes = sizes,
     .root = root, .model = ns_net_model_name(opt.model), .settings = settings,
-    .timing = timing_name, .iterations = iterations, .outdir = outdir, .resume = resume, .measure = ns_cli_measure_by_simulation,
-    .measure_data = &opt, .note = print_progress, .warn = ns_cli_print_warning,
+    .timing = timing_name, .iterations = iterations, .outdir = outdir, .resume = resume,
+    .measure = ns_cli_measure_by_simulation, .measure_data = &opt,
+    .note = print_progress, .warn = ns_cli_print_warning,
     .command = cmd,
   };
+  if (smpirun_asked) { /* the driver is compiled at the first measurement, in OUTDIR */
+    ns_smpi_routine_runner_init(&runner, &opt, outdir);
+    have_runner = TRUE;
+    spec.measure_name = "smpirun";
+    spec.measure = ns_smpi_routine_measure;
+    spec.measure_data = &runner;
+  }
   result = ns_tune_run(&spec, &error);
   if (result == NULL) {
     status = ns_cli_fail(error);
@@ -247,6 +279,8 @@ out:
   fflush(stdout);
   if (sizes != NULL)
     g_array_unref(sizes);
+  if (have_runner)
+    ns_smpi_routine_runner_clear(&runner);
   if (opt_set)
     ns_sim_options_clear(&opt);
   g_clear_error(&error);

@@ -39,7 +39,7 @@ _netsched()
       compopt -o nospace 2>/dev/null; return ;;
     --ti-trace) _filedir -d 2>/dev/null || COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --timing) COMPREPLY=($(compgen -W "mpptest mpptest+barrier mpptest+computation=" -- "$cur")); return ;;
-    --measure) [[ $cmd == tune ]] && { COMPREPLY=($(compgen -W "replay" -- "$cur")); return; } ;;
+    --measure) [[ $cmd == tune ]] && { COMPREPLY=($(compgen -W "replay smpirun" -- "$cur")); return; } ;;
     --for) [[ $cmd == tune ]] && { COMPREPLY=($(compgen -W "ompi mpich" -- "$cur")); return; } ;;
     --spanning) COMPREPLY=($(compgen -W "bfs dfs kruskal uniform" -- "$cur")); return ;;
     -F|--output-format) COMPREPLY=($(compgen -W "table c ompi-rules mpich-csel" -- "$cur")); return ;;

@@ -1,6 +1,7 @@
 /* netsched — SMPI's own collectives as baselines (see smpi_baseline.h). */
 #include "sim/smpi_baseline.h"
 #include "sim/smpi_files.h"
+#include "sim/smpi_tool.h"
 #include "analysis/bounds_collective.h"
 #include "platforms/model/error.h"
 #include "platforms/io/output_file_internal.h"
@@ -112,48 +113,6 @@ static const char timing_source[] =
  * compiles its own or inherits the parent's). */
 static GBytes *compiled;
 
-/* Removes `dir` and everything in it, never following a link. */
-static void remove_tree(const char *dir)
-{
-  GDir *d = g_dir_open(dir, 0, NULL);
-  if (d != NULL) {
-    for (const char *name; (name = g_dir_read_name(d)) != NULL;) {
-      g_autofree char *path = g_build_filename(dir, name, NULL);
-      struct stat st;
-      if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        remove_tree(path);
-      else
-        g_unlink(path);
-    }
-    g_dir_close(d);
-  }
-  g_rmdir(dir);
-}
-
-/* Runs argv in dir; FALSE with an error quoting the child's last message
- * when it cannot start, fails or is stopped. */
-static gboolean run_tool(const char *const *argv, const char *dir, double wall_limit,
-                         GString *out, GError **error)
-{
-  g_autoptr(GString) err = g_string_new(NULL);
-  int status = 0;
-  if (!ns_child_run(argv, dir, wall_limit, out, err, &status, error))
-    return FALSE;
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-    return TRUE;
-  g_strstrip(err->str);
-  const char *last = strrchr(err->str, '\n');
-  g_autofree char *said = g_strescape(last != NULL ? last + 1 : err->str, NULL);
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && g_str_has_prefix(err->str, "cannot run"))
-    ns_set_error_at(error, NS_ERROR_IO, NULL, 0,
-                    "%s (SMPI baselines need smpicc and smpirun: Debian's libsimgrid-dev)",
-                    said);
-  else
-    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "%s failed (status %d): %s", argv[0],
-                    WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), said);
-  return FALSE;
-}
-
 /* Puts the timing program into dir/time: compiled there the first time. */
 static gboolean place_program(const char *dir, GError **error)
 {
@@ -163,7 +122,7 @@ static gboolean place_program(const char *dir, GError **error)
       return FALSE;
     const char *argv[] = { "smpicc", "-O1", "time.c", "-o", "time", NULL };
     g_autoptr(GString) out = g_string_new(NULL);
-    if (!run_tool(argv, dir, 600, out, error))
+    if (!ns_smpi_run_tool(argv, dir, 600, out, error))
       return FALSE;
     gchar *data = NULL;
     gsize len = 0;
@@ -184,30 +143,6 @@ static gboolean place_program(const char *dir, GError **error)
   if (!ok)
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "%s: cannot write: %s", exe, g_strerror(e));
   return ok;
-}
-
-/* "rank R start S end E" from every rank: the last end minus the first start. */
-static gboolean parse_times(const char *out, int p, double *completion, GError **error)
-{
-  g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
-  double first = G_MAXDOUBLE, last = -G_MAXDOUBLE;
-  int seen = 0;
-  for (int i = 0; lines[i] != NULL; i++) {
-    int r;
-    double s, e;
-    if (sscanf(lines[i], "rank %d start %lf end %lf", &r, &s, &e) != 3 || r < 0 || r >= p)
-      continue;
-    seen++;
-    first = MIN(first, s);
-    last = MAX(last, e);
-  }
-  if (seen != p || !(last >= first)) {
-    ns_set_error_at(error, NS_ERROR_IO, NULL, 0,
-                    "smpirun reported the times of %d of %d ranks", seen, p);
-    return FALSE;
-  }
-  *completion = last - first;
-  return TRUE;
 }
 
 gboolean ns_smpi_baseline_measure(const NsTopology *topo, NsCollective c, const char *spec,
@@ -260,22 +195,14 @@ gboolean ns_smpi_baseline_measure(const NsTopology *topo, NsCollective c, const 
                             "--log=root.thres:warning" };
     for (gsize i = 0; i < G_N_ELEMENTS(fixed); i++)
       g_ptr_array_add(argv, g_strdup(fixed[i]));
-    /* A calibration: the replay's own SMPI settings (sim.c, model_args). */
-    if (opt->lat_factor != NULL)
-      g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/lat-factor:%s", opt->lat_factor));
-    if (opt->bw_factor != NULL)
-      g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/bw-factor:%s", opt->bw_factor));
-    if (calibrated) {
-      g_ptr_array_add(argv, g_strdup("--cfg=network/TCP-gamma:0"));
-      g_ptr_array_add(argv, g_strdup("--cfg=network/crosstraffic:0"));
-    }
+    ns_smpi_model_args(argv, opt);
     g_ptr_array_add(argv, NULL);
     g_autoptr(GString) out = g_string_new(NULL);
-    ok = run_tool((const char *const *)argv->pdata, dir, opt->wall_limit, out, error) &&
-         parse_times(out->str, p, completion, error);
+    ok = ns_smpi_run_tool((const char *const *)argv->pdata, dir, opt->wall_limit, out, error) &&
+         ns_smpi_parse_times(out->str, p, completion, error);
   }
   if (dir != NULL)
-    remove_tree(dir);
+    ns_smpi_remove_tree(dir);
   ns_signals_release(&guard);
   return ok;
 }

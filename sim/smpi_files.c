@@ -1,7 +1,9 @@
 /* netsched — the files smpirun reads: a platform and a hostfile, written
  * safely into a directory (see smpi_files.h). Shared by the SMPI baselines
- * (smpi_baseline.c) and the trace export (export_trace.c). */
+ * (smpi_baseline.c), the trace export (export_trace.c) and the generated
+ * routines under smpirun (smpi_routine.c). */
 #include "sim/smpi_files.h"
+#include "sim/sim.h"
 #include "platforms/io/output_file_internal.h"
 #include "platforms/model/error.h"
 #include <errno.h>
@@ -9,8 +11,12 @@
 #include <stdio.h>
 #include <unistd.h>
 
-gboolean ns_smpi_write_platform(const char *dir, const char *name, const NsTopology *topo,
-                                const NsSimGridExport *exp, GError **error)
+/* Writes NAME in dir through a temporary file renamed into place, the
+ * contents by `write`. */
+typedef gboolean (*PlatformWriter)(FILE *f, const void *data, GError **error);
+
+static gboolean write_through(const char *dir, const char *name, PlatformWriter write,
+                              const void *data, GError **error)
 {
   g_autofree char *path = g_build_filename(dir, name, NULL);
   g_autofree char *temp = NULL;
@@ -24,7 +30,7 @@ gboolean ns_smpi_write_platform(const char *dir, const char *name, const NsTopol
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "%s: cannot write: %s", path, g_strerror(errno));
     return FALSE;
   }
-  gboolean ok = ns_topology_write_simgrid_with(topo, exp, f, error);
+  gboolean ok = write(f, data, error);
   if (fclose(f) != 0 && ok) {
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "%s: cannot write: %s", path, g_strerror(errno));
     ok = FALSE;
@@ -34,6 +40,39 @@ gboolean ns_smpi_write_platform(const char *dir, const char *name, const NsTopol
     return FALSE;
   }
   return ns_output_commit(temp, path, error);
+}
+
+typedef struct {
+  const NsTopology *topo;
+  const NsSimGridExport *exp;
+  const NsSchedule *s;
+} PlatformOf;
+
+static gboolean write_export(FILE *f, const void *data, GError **error)
+{
+  const PlatformOf *p = data;
+  return ns_topology_write_simgrid_with(p->topo, p->exp, f, error);
+}
+
+static gboolean write_schedule_platform(FILE *f, const void *data, GError **error)
+{
+  const PlatformOf *p = data;
+  return ns_sim_write_platform(p->topo, p->s, f, error);
+}
+
+gboolean ns_smpi_write_platform(const char *dir, const char *name, const NsTopology *topo,
+                                const NsSimGridExport *exp, GError **error)
+{
+  PlatformOf p = { .topo = topo, .exp = exp };
+  return write_through(dir, name, write_export, &p, error);
+}
+
+gboolean ns_smpi_write_schedule_platform(const char *dir, const char *name,
+                                         const NsTopology *topo, const NsSchedule *s,
+                                         GError **error)
+{
+  PlatformOf p = { .topo = topo, .s = s };
+  return write_through(dir, name, write_schedule_platform, &p, error);
 }
 
 gboolean ns_smpi_write_hostfile(const char *dir, const char *name, const char *const *hosts,

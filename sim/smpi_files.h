@@ -4,6 +4,7 @@
 
 #include "platforms/io/topology_simgrid.h"
 #include "platforms/model/topology.h"
+#include "sched/ir/schedule.h"
 
 /* The files smpirun reads, written into `dir` (each through a temporary
  * file renamed into place): NAME, the SimGrid platform of `topo` with
@@ -13,6 +14,12 @@
  * SMPI baselines and the trace export (sim/export_trace.h). */
 gboolean ns_smpi_write_platform(const char *dir, const char *name, const NsTopology *topo,
                                 const NsSimGridExport *exp, GError **error);
+/* The same platform with the routes schedule `s`'s transfers take
+ * (ns_sim_write_platform, sim/sim.h), as NAME in `dir`: what the replay
+ * of s simulates. Its errors. */
+gboolean ns_smpi_write_schedule_platform(const char *dir, const char *name,
+                                         const NsTopology *topo, const NsSchedule *s,
+                                         GError **error);
 gboolean ns_smpi_write_hostfile(const char *dir, const char *name, const char *const *hosts,
                                 int n, GError **error);
 

@@ -105,7 +105,7 @@ expect "says so" "$tmp/err" "^netsched: -a: 'ring:barrier-all': tune takes algor
 check "an unknown collective" 2 "$ns" tune -T gen:star:4 -c reduce -o "$tmp/b5"
 expect "names it" "$tmp/err" "unknown collective 'reduce' \(alltoall, allgather, bcast\)"
 check "an unknown --measure" 2 "$ns" tune -T gen:star:4 --measure mpptest -o "$tmp/b6"
-expect "names it" "$tmp/err" "--measure takes replay, not 'mpptest'"
+expect "names it" "$tmp/err" "--measure takes replay or smpirun, not 'mpptest'"
 check "no topology" 2 "$ns" tune -o "$tmp/b7"
 check "a bad --root" 2 "$ns" tune -T gen:star:4 -c bcast -r nosuch -o "$tmp/b8"
 expect "names it" "$tmp/err" "--root 'nosuch' is not a machine of gen:star:4"

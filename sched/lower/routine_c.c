@@ -11,6 +11,14 @@
 
 extern const char ns_routine_runtime_text[];
 
+void ns_routine_c_append_runtime(GString *out)
+{
+  g_string_append(out, "#include <mpi.h>\n#include <stddef.h>\n#include <stdio.h>\n\n"
+                       "#define NSR_EMBEDDED 1\n"
+                       "/* ==== the netsched routine runtime ==== */\n");
+  g_string_append(out, ns_routine_runtime_text);
+}
+
 gboolean ns_routine_name_ok(const char *name)
 {
   gsize n = strlen(name);
@@ -253,10 +261,7 @@ char *ns_routine_c_source(const NsRoutine *r, const char *name, const char *comm
                          "_mapped variant\n * takes machine_of_rank). Returns an MPI error "
                          "code.\n */\n",
                          s->n_machines);
-  g_string_append(out, "#include <mpi.h>\n#include <stddef.h>\n#include <stdio.h>\n\n"
-                       "#define NSR_EMBEDDED 1\n"
-                       "/* ==== the netsched routine runtime ==== */\n");
-  g_string_append(out, ns_routine_runtime_text);
+  ns_routine_c_append_runtime(out);
   g_string_append(out, "/* ==== the routine ==== */\n\n");
   put_routine(out, r, name, FALSE);
   return g_string_free(out, FALSE);
@@ -304,10 +309,7 @@ char *ns_routine_c_tuned_source(const NsRoutine *const *routines, const char *co
                          "_mapped variant\n * takes machine_of_rank). Returns an MPI error "
                          "code.\n */\n",
                          s0->n_machines);
-  g_string_append(out, "#include <mpi.h>\n#include <stddef.h>\n#include <stdio.h>\n\n"
-                       "#define NSR_EMBEDDED 1\n"
-                       "/* ==== the netsched routine runtime ==== */\n");
-  g_string_append(out, ns_routine_runtime_text);
+  ns_routine_c_append_runtime(out);
   for (guint k = 0; k < n_routines; k++) {
     g_string_append_printf(out, "/* ==== routine %u: ", k);
     put_comment_text(out, routines[k]->schedule->algorithm);

@@ -93,6 +93,11 @@ char *ns_routine_c_source(const NsRoutine *r, const char *name, const char *comm
 char *ns_routine_c_tuned_source(const NsRoutine *const *routines, const char *const *names,
                                 const guint *row_routine, const uint64_t *from_bytes,
                                 guint n_rows, const char *command);
+/* Appends the netsched routine runtime as C over MPI (mpi/runtime/, every
+ * function static: NSR_EMBEDDED) with its includes: what every generated
+ * C file starts with, and the base of a program that loads tables
+ * (nsr_routine_load) — the smpirun driver of sim/smpi_routine.h. */
+void ns_routine_c_append_runtime(GString *out);
 /* Is `name` usable in the entry points' names ([A-Za-z0-9_], not starting with
  * a digit, 1..64 characters)? */
 gboolean ns_routine_name_ok(const char *name);
