@@ -29,38 +29,12 @@
 #ifndef NETSCHED_TUNE_H
 #define NETSCHED_TUNE_H
 
-#include "analysis/experiment_internal.h"
-#include "sched/lower/decision.h"
+#include "analysis/tune_spec_internal.h"
 
 /* The dissertation's fixed sizes (§4.1.1.4): 1 B, 64 B, 512 B, 1 KiB …
  * 256 KiB (twelve). */
 #define NS_TUNE_DEFAULT_SIZES "1B,64B,512B,1KiB,2KiB,4KiB,8KiB,16KiB,32KiB,64KiB,128KiB,256KiB"
 
-typedef struct {
-  const NsTopology *topo;
-  const char *name;          /* the topology's name in files (NULL: its base name) */
-  NsCollective collective;
-  const char *algorithms;    /* comma-separated candidates (NULL: every registered
-                                algorithm of the collective except the MPI libraries'
-                                selectors mpich, ompi, ompi-legacy) */
-  const GArray *sizes;       /* uint64_t, increasing */
-  int root;                  /* bcast root */
-  const char *model;         /* the model's name (decision.json's "measure": replay:MODEL) */
-  const char *measure_name;  /* decision.json's "measure" when not the replay ("smpirun"; NULL:
-                                replay:MODEL); in the resume digest */
-  const char *settings;      /* every other setting that changes a time: in the digest */
-  const char *timing;        /* the timing mechanism's name for decision.json (NULL: "mpptest") */
-  int iterations;            /* invocations per measurement (Figure 4.3's ITER; 0: 1): the
-                                measurement's completion is divided by it */
-  const char *outdir;
-  gboolean resume;
-  NsMeasureFunc measure;
-  void *measure_data;
-  NsWarnFunc note;           /* progress and skipped candidates (NULL: quiet) */
-  NsWarnFunc warn;           /* a plot not drawn, a row cut short */
-  void *warn_data;
-  const char *command;       /* the command line, for the generated files' comments */
-} NsTuneSpec;
 
 /* What a tuning found (ns_tune_result_free). */
 typedef struct {

@@ -3,7 +3,7 @@
 #ifndef NETSCHED_TUNE_OUTPUTS_H
 #define NETSCHED_TUNE_OUTPUTS_H
 
-#include "analysis/tune_internal.h"
+#include "analysis/tune_spec_internal.h"
 
 /* One candidate's times at the fixed sizes, its parameter tuned per size
  * (NAN where it does not apply), for the plot. */
@@ -11,14 +11,6 @@ typedef struct {
   const char *label;
   const double *time_s; /* spec->sizes->len entries */
 } NsTuneCurve;
-
-/* A parameter as tuned ("barriers=4", "segment=8192", "") into what
- * plans and replays it: the planning parameters' segment and the sync
- * scheme (newly allocated "barrier-partial-none:BS", or NULL: the
- * algorithm's own). FALSE with NS_ERROR_INPUT for a parameter text tune
- * does not write. */
-gboolean ns_tune_params_apply(const char *params, int n_machines, NsPlanParams *pp, char **sync,
-                              GError **error);
 
 /* decision.csv: from_bytes, to_bytes (empty: no upper end), algorithm,
  * params, measured_bytes, time_s, runner_up, runner_up_params,

@@ -10,6 +10,7 @@
 #include "sched/verify/verify.h"
 #include "sim/child.h"
 #include "sim/export_trace.h"
+#include "sim/pair_routes_internal.h"
 #include "sim/ns3_attributes.h"
 #include "sim/program.h"
 #include "sched/lower/routine_internal.h"
@@ -434,99 +435,6 @@ static gboolean run_child(Program *prog, int platform_fd, const NsSimOptions *op
   return ok;
 }
 
-/* ---- transfers' own routes ---------------------------------------------------
- * SimGrid routes every host pair one way. A schedule whose transfers take
- * routes of their own (sched/ir/route.h) is simulated on a platform whose
- * routes for those pairs are theirs; two transfers of one pair routed two
- * ways cannot be simulated, and say so. */
-
-typedef struct {
-  GHashTable *table;     /* (src, dst) topology machines -> GArray of edges; NULL: none */
-} PairRoutes;
-
-/* Topology machines (a, b) as a table key. */
-static gpointer pair_key(int a, int b)
-{
-  return GSIZE_TO_POINTER(((gsize)a << 32 | (gsize)b) + 1);
-}
-
-static int pair_route(void *data, int src, int dst, int *edges)
-{
-  PairRoutes *pr = data;
-  GArray *route = g_hash_table_lookup(pr->table, pair_key(src, dst));
-  if (route == NULL)
-    return -1;
-  memcpy(edges, route->data, sizeof(int) * route->len);
-  return (int)route->len;
-}
-
-static void pair_routes_free(PairRoutes *pr)
-{
-  if (pr == NULL)
-    return;
-  if (pr->table != NULL)
-    g_hash_table_unref(pr->table);
-  g_free(pr);
-}
-
-static PairRoutes *pair_routes(const NsTopology *topo, const NsSchedule *s,
-                               const NsRouter *shared, GError **error)
-{
-  PairRoutes *pr = g_new0(PairRoutes, 1);
-  if (s->routes == NULL || s->routes->len == 0)
-    return pr;
-  int *node = ns_schedule_machine_nodes(topo, s, error);
-  NsRouter *built = NULL;
-  const NsRouter *router = node == NULL ? NULL
-                           : shared != NULL ? shared
-                                            : (built = ns_router_new(topo, s, node, error));
-  if (router == NULL) {
-    g_free(node);
-    pair_routes_free(pr);
-    return NULL;
-  }
-  pr->table = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
-                                    (GDestroyNotify)g_array_unref);
-  int *route = g_new(int, ns_router_max_len(router));
-  gboolean ok = TRUE;
-  /* Pairs with own routes first, then every transfer must agree with them. */
-  for (int pass = 0; pass < 2 && ok; pass++)
-    for (uint64_t t = 0; t < ns_schedule_n_transfers(s) && ok; t++) {
-      gboolean own = ns_router_is_own(router, t);
-      if (pass == 0 && !own)
-        continue;
-      const NsTransfer *tr = ns_schedule_transfer(s, t);
-      int a = ns_topology_node_machine(topo, node[tr->src]);
-      int b = ns_topology_node_machine(topo, node[tr->dst]);
-      gpointer key = pair_key(a, b);
-      int len = ns_router_route(router, t, route);
-      GArray *known = g_hash_table_lookup(pr->table, key);
-      if (known == NULL && pass == 0) {
-        known = g_array_sized_new(FALSE, FALSE, sizeof(int), (guint)len);
-        g_array_append_vals(known, route, (guint)len);
-        g_hash_table_insert(pr->table, key, known);
-        continue;
-      }
-      if (known == NULL)
-        continue; /* a pair no own route touches: the topology's route */
-      if ((guint)len != known->len || memcmp(known->data, route, sizeof(int) * (size_t)len) != 0) {
-        ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
-                        "transfer #%" G_GUINT64_FORMAT " %s->%s takes another route than an "
-                        "earlier transfer of the same pair: SimGrid routes a pair one way",
-                        t, s->machines[tr->src], s->machines[tr->dst]);
-        ok = FALSE;
-      }
-    }
-  g_free(route);
-  ns_router_free(built);
-  g_free(node);
-  if (!ok) {
-    pair_routes_free(pr);
-    return NULL;
-  }
-  return pr;
-}
-
 /* The schedule's route table, resolved once for every step of a simulation
  * that routes — the check, the sync sets, the own routes' pairs, the bound —
  * and handed to the caller with the result (NsSimResult.routes); or the
@@ -547,23 +455,6 @@ static const NsRouter *routes_get(Routes *r)
   if (r->own == NULL && !r->failed)
     r->failed = (r->own = ns_router_for(r->topo, r->s, NULL)) == NULL;
   return r->own;
-}
-
-gboolean ns_sim_write_platform(const NsTopology *topo, const NsSchedule *s, FILE *out,
-                               GError **error)
-{
-  int *node = ns_schedule_machine_nodes(topo, s, error); /* its machines are the topology's */
-  if (node == NULL)
-    return FALSE;
-  g_free(node);
-  PairRoutes *pairs = pair_routes(topo, s, NULL, error);
-  if (pairs == NULL)
-    return FALSE;
-  NsSimGridExport exp = { .pair_route = pairs->table != NULL ? pair_route : NULL,
-                          .pair_data = pairs };
-  gboolean ok = ns_topology_write_simgrid_with(topo, &exp, out, error);
-  pair_routes_free(pairs);
-  return ok;
 }
 
 gboolean ns_sim_size_check(const NsTopology *topo, GError **error)
@@ -672,10 +563,10 @@ static gboolean simulate(const NsTopology *topo, const NsSchedule *s, const NsSi
                       : NULL;
   if (prog != NULL && arrival != NULL)
     memcpy(prog->arrival, arrival, sizeof(double) * (gsize)prog->p);
-  PairRoutes *pairs = prog != NULL ? pair_routes(topo, s, routes_get(routes), error) : NULL;
+  NsSimPairRoutes *pairs = prog != NULL ? ns_sim_pair_routes(topo, s, routes_get(routes), error) : NULL;
   NsSimGridExport exp = {
     .store_forward_packet = opt->model == NS_MODEL_PACKET ? 0 : opt->store_forward_packet,
-    .pair_route = pairs != NULL && pairs->table != NULL ? pair_route : NULL,
+    .pair_route = pairs != NULL && pairs->table != NULL ? ns_sim_pair_route : NULL,
     .pair_data = pairs,
   };
   if (pairs != NULL && pairs->table != NULL && opt->model == NS_MODEL_PACKET) {
@@ -687,7 +578,7 @@ static gboolean simulate(const NsTopology *topo, const NsSchedule *s, const NsSi
          run_child(prog, platform_fd, opt, msize, error) &&
          (opt->export_to == NULL || ns_sim_export_program(prog, topo, &exp, opt->export_to, error));
   }
-  pair_routes_free(pairs);
+  ns_sim_pair_routes_free(pairs);
   if (ok) {
     int p = s->n_machines;
     uint64_t n = ns_schedule_n_transfers(s);

@@ -316,6 +316,7 @@ int nsmpi_adaptive_begin(const NsmpiState *s, NsmpiComm *c, NsrCollective k, con
   call->context = NULL;
   if (c->adaptive == NULL) {
     c->adaptive = calloc(1, sizeof *c->adaptive);
+    c->adaptive_free = nsmpi_adaptive_free;
     if (c->adaptive == NULL)
       nsmpi_out_of_memory("adaptive state");
   }

@@ -1,6 +1,5 @@
 /* Per-communicator agreement (comm.h). */
 #include "mpi/lib/comm.h"
-#include "mpi/lib/adaptive.h"
 #include "mpi/lib/report.h"
 #include <pthread.h>
 #include <stdio.h>
@@ -36,7 +35,8 @@ static int free_comm(MPI_Comm comm, int key, void *value, void *extra)
   NsmpiComm *c = value;
   for (int i = 0; i < NSMPI_MAX_TABLES; i++)
     free(c->machine_of_rank[i]);
-  nsmpi_adaptive_free(c->adaptive);
+  if (c->adaptive != NULL)
+    c->adaptive_free(c->adaptive);
   free(c);
   return MPI_SUCCESS;
 }

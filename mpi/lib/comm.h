@@ -50,6 +50,8 @@ typedef struct {
   unsigned said[3];                          /* per collective, bit per reason printed */
   uint64_t announced;                        /* bit per table said taken */
   struct NsmpiAdaptive *adaptive;            /* made on the first adaptive call, or NULL */
+  void (*adaptive_free)(struct NsmpiAdaptive *); /* set with it by adaptive.c: the
+                                                   record is freed without knowing it */
 } NsmpiComm;
 
 /* The communicator's record (made on first use: a collective call). Out
