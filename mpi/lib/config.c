@@ -438,78 +438,72 @@ void nsmpi_config_parse_file(NsmpiConfig *c, const char *path)
   free(text);
 }
 
-void nsmpi_config_parse_schedules(NsmpiConfig *c, const char *text)
+/* An environment list of COLLECTIVE:X:Y items, comma-separated
+ * (NETSCHED_MPI_SCHEDULES: MIN-MAX:FILE; NETSCHED_MPI_CANDIDATES:
+ * GROUP:native|FILE): each item's three fields to `add`, "VAR: item N" as
+ * where. */
+typedef void (*EnvItemFunc)(NsmpiConfig *c, const char *where, const char *coll, const char *x,
+                            const char *y);
+
+static void parse_env_list(NsmpiConfig *c, const char *var, const char *text, const char *syntax,
+                           const char *none, EnvItemFunc add)
 {
   char esc[256];
   if (strlen(text) > NSMPI_MAX_ENV) {
-    nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES, "NETSCHED_MPI_SCHEDULES: longer than %d bytes",
-                       NSMPI_MAX_ENV);
+    nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES, "%s: longer than %d bytes", var, NSMPI_MAX_ENV);
     return;
   }
   char *copy = strdup(text);
   if (copy == NULL) {
-    nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES, "NETSCHED_MPI_SCHEDULES: out of memory");
+    nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES, "%s: out of memory", var);
     return;
   }
   int item = 0;
   char *save = NULL;
   for (char *tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
     char where[64];
-    snprintf(where, sizeof where, "NETSCHED_MPI_SCHEDULES: item %d", ++item);
+    snprintf(where, sizeof where, "%s: item %d", var, ++item);
     char *c1 = strchr(tok, ':');
     char *c2 = c1 != NULL ? strchr(c1 + 1, ':') : NULL;
     if (c2 == NULL) {
       *(c1 != NULL ? c1 : tok + strlen(tok)) = '\0';
       int k = nsmpi_collective_parse(tok);
       nsmpi_config_error(c, k >= 0 ? 1u << k : NSMPI_ALL_COLLECTIVES,
-                         "%s: '%s...' is not COLLECTIVE:MIN-MAX:FILE", where,
-                         nsmpi_escape(esc, sizeof esc, tok));
+                         "%s: '%s...' is not %s", where, nsmpi_escape(esc, sizeof esc, tok),
+                         syntax);
       continue;
     }
     *c1 = '\0';
     *c2 = '\0';
-    add_table(c, where, tok, c1 + 1, c2 + 1, NULL, 0);
+    add(c, where, tok, c1 + 1, c2 + 1);
   }
   if (item == 0)
-    nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES, "NETSCHED_MPI_SCHEDULES: names no table");
+    nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES, "%s: names no %s", var, none);
   free(copy);
+}
+
+static void env_table(NsmpiConfig *c, const char *where, const char *coll, const char *range,
+                      const char *file)
+{
+  add_table(c, where, coll, range, file, NULL, 0);
+}
+
+static void env_candidate(NsmpiConfig *c, const char *where, const char *coll,
+                          const char *group, const char *what)
+{
+  add_candidate(c, where, coll, group, what, NULL);
+}
+
+void nsmpi_config_parse_schedules(NsmpiConfig *c, const char *text)
+{
+  parse_env_list(c, "NETSCHED_MPI_SCHEDULES", text, "COLLECTIVE:MIN-MAX:FILE", "table",
+                 env_table);
 }
 
 void nsmpi_config_parse_candidates(NsmpiConfig *c, const char *text)
 {
-  char esc[256];
-  if (strlen(text) > NSMPI_MAX_ENV) {
-    nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES, "NETSCHED_MPI_CANDIDATES: longer than %d bytes",
-                       NSMPI_MAX_ENV);
-    return;
-  }
-  char *copy = strdup(text);
-  if (copy == NULL) {
-    nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES, "NETSCHED_MPI_CANDIDATES: out of memory");
-    return;
-  }
-  int item = 0;
-  char *save = NULL;
-  for (char *tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-    char where[64];
-    snprintf(where, sizeof where, "NETSCHED_MPI_CANDIDATES: item %d", ++item);
-    char *c1 = strchr(tok, ':');
-    char *c2 = c1 != NULL ? strchr(c1 + 1, ':') : NULL;
-    if (c2 == NULL) {
-      *(c1 != NULL ? c1 : tok + strlen(tok)) = '\0';
-      int k = nsmpi_collective_parse(tok);
-      nsmpi_config_error(c, k >= 0 ? 1u << k : NSMPI_ALL_COLLECTIVES,
-                         "%s: '%s...' is not COLLECTIVE:GROUP:native|FILE", where,
-                         nsmpi_escape(esc, sizeof esc, tok));
-      continue;
-    }
-    *c1 = '\0';
-    *c2 = '\0';
-    add_candidate(c, where, tok, c1 + 1, c2 + 1, NULL);
-  }
-  if (item == 0)
-    nsmpi_config_error(c, NSMPI_ALL_COLLECTIVES, "NETSCHED_MPI_CANDIDATES: names no candidate");
-  free(copy);
+  parse_env_list(c, "NETSCHED_MPI_CANDIDATES", text, "COLLECTIVE:GROUP:native|FILE",
+                 "candidate", env_candidate);
 }
 
 /* A collective is tuned statically (schedule lines, STAGE-MPI's way) or
