@@ -61,6 +61,7 @@ void ns_scenario_free(NsScenario *s)
   g_free(s->output);
   g_free(s->tcp);
   g_free(s->calibration);
+  g_free(s->eager_threshold);
   g_free(s->prices);
   g_free(s);
 }
