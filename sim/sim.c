@@ -82,11 +82,11 @@ char *ns_sim_options_describe(const NsSimOptions *opt)
   GString *d = g_string_new(NULL);
   gboolean calibrated = opt->lat_factor != NULL || opt->bw_factor != NULL;
   g_string_append_printf(d, "model=%s;msize=%" G_GUINT64_FORMAT ";sync-size=%" G_GUINT64_FORMAT
-                         ";hardware-barrier=%d;store-forward=%" G_GUINT64_FORMAT
-                         ";eager=%" G_GUINT64_FORMAT,
+                         ";hardware-barrier=%d;store-forward=%" G_GUINT64_FORMAT,
                          ns_net_model_name(calibrated ? NS_MODEL_SMPI : opt->model), opt->msize,
-                         opt->sync_size, opt->hardware_barrier, opt->store_forward_packet,
-                         opt->eager_threshold);
+                         opt->sync_size, opt->hardware_barrier, opt->store_forward_packet);
+  if (opt->eager_threshold > 0) /* absent at 0: the rendezvous replay, the digests of before */
+    g_string_append_printf(d, ";eager=%" G_GUINT64_FORMAT, opt->eager_threshold);
   if (calibrated)
     g_string_append_printf(d, ";lat-factor=%s;bw-factor=%s", opt->lat_factor ? opt->lat_factor : "",
                            opt->bw_factor ? opt->bw_factor : "");
