@@ -18,7 +18,7 @@
 static const char *const scenario_keys[] = {
   "description", "collective", "algorithms", "msizes", "models", "output",   "root",
   "segment",     "wall-limit", "runs",       "queue",  "tcp",    "calibration", "spanning",
-  "prices",      NULL,
+  "prices",      "eager-threshold", NULL,
 };
 static const char *const collective_keys[] = { "algorithms", "root", "segment", NULL };
 static const char *const topology_keys[] = { "file",        "format", "models", "spanning",
@@ -61,6 +61,7 @@ void ns_scenario_free(NsScenario *s)
   g_free(s->output);
   g_free(s->tcp);
   g_free(s->calibration);
+  g_free(s->eager_threshold);
   g_free(s->prices);
   g_free(s);
 }
@@ -116,6 +117,7 @@ static gboolean read_scenario(NsScenario *s, const NsKeyGroup *g, const char *di
   s->msizes = value(g, "msizes");
   s->tcp = value(g, "tcp");
   s->calibration = value(g, "calibration");
+  s->eager_threshold = value(g, "eager-threshold");
   *models = value(g, "models");
   *spanning = value(g, "spanning");
   *root = value(g, "root");

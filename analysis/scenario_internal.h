@@ -61,6 +61,7 @@ typedef struct {
 typedef struct {
   char *path;
   char *description, *msizes, *output, *tcp, *calibration, *prices;
+  char *eager_threshold; /* eager-threshold / --eager-threshold SIZE; NULL: the default */
   double wall_limit;
   int queue;
   int runs;             /* 0: one */

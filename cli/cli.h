@@ -91,6 +91,11 @@ NsTopology *ns_cli_load_topology(const char *path, const char *format, const cha
   "Use a spanning tree of the graph: bfs, dfs, kruskal (the dissertation's random tree) or " \
   "uniform, [:SEED][@ROOT]"
 
+#define NS_CLI_EAGER_HELP                                                                     \
+  "A send of fewer bytes completes when posted, before it is received (docs/simulator.md, "    \
+  "\"Eager and rendezvous\"); 0: every send waits for its receive (default 64KiB: SMPI's "    \
+  "smpi/send-is-detached-thresh, Open MPI TCP's btl_tcp_eager_limit)"
+
 /* Parses "64KiB" for option `option`; NS_ERROR_INPUT naming the option. */
 gboolean ns_cli_parse_size(const char *option, const char *text, uint64_t *bytes,
                            GError **error);
@@ -150,6 +155,7 @@ typedef struct {
   double wall_limit; /* seconds per simulation, 0 = none */
   int runs;          /* packet model: simulations per row, 0 = one */
   char *arrival;     /* --arrival SPEC (sim/arrival.h), NULL = none */
+  char *eager_threshold; /* --eager-threshold SIZE, NULL = NS_SIM_EAGER_DEFAULT */
 } NsCompareArgs;
 int ns_compare_run(const NsCompareArgs *args);
 

@@ -19,11 +19,16 @@ typedef struct {
   NsProgress *progress;     /* told of each simulation's messages (NULL: none) */
   int runs;                 /* packet model: simulations per row (0 or 1: one) */
   const char *arrival;      /* --arrival SPEC (sim/arrival.h); NULL: none */
+  const char *eager_threshold; /* --eager-threshold SIZE; NULL: NS_SIM_EAGER_DEFAULT */
 } NsCliSimSettings;
 
 /* --arrival SPEC (sim/arrival.h): the pattern, or NULL with an error
  * prefixed "--arrival: " (a file's own errors are "PATH:LINE: ..."). */
 NsArrival *ns_cli_arrival(const char *spec, GError **error);
+
+/* --eager-threshold SIZE: "0" (no eager sends) or a size as --msize takes
+ * it; NS_ERROR_INPUT "--eager-threshold 'TEXT': why" otherwise. */
+gboolean ns_cli_eager_threshold(const char *text, uint64_t *bytes, GError **error);
 
 /* Initialises *opt from the settings (ns_sim_options_clear() it even when
  * this fails). NS_ERROR_INPUT for an unknown model or a calibration with a

@@ -43,7 +43,8 @@ int ns_compare_run(const NsCompareArgs *a)
   static const char *const results[] = { "compare.csv", NULL };
   NsCliSimSettings settings_in = { .model = a->model, .queue = a->queue, .tcp = a->tcp,
                                    .wall_limit = a->wall_limit, .calibration = a->calibration,
-                                   .runs = a->runs, .arrival = a->arrival };
+                                   .runs = a->runs, .arrival = a->arrival,
+                                   .eager_threshold = a->eager_threshold };
   gboolean have_opt = ns_cli_sim_options(&opt, &settings_in, &error);
   uint64_t segment = 0;
   if (a->collective != NULL && !ns_collective_from_name(a->collective, &collective)) {
@@ -178,6 +179,8 @@ int ns_cmd_compare(int argc, char **argv)
       "Process arrival pattern (docs/arrival.md): balanced, random:AVG,MAX[,seed=S] "
       "(δ̄/T = AVG, ω/T = MAX) or file:PATH; rows gain δ̄/T, ω/T, ē and the span",
       "SPEC" },
+    { "eager-threshold", 0, 0, G_OPTION_ARG_STRING, &a.eager_threshold, NS_CLI_EAGER_HELP,
+      "SIZE" },
     { NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("- compare algorithms by simulation");
@@ -209,6 +212,7 @@ int ns_cmd_compare(int argc, char **argv)
   g_free(a.msizes); g_free(a.model); g_free(a.outdir); g_free(a.root); g_free(a.segment);
   g_free(a.tcp);
   g_free(a.arrival);
+  g_free(a.eager_threshold);
   ns_progress_args_clear(&a.progress);
   return status;
 }

@@ -38,7 +38,8 @@ static gboolean study_model(const char *name, const NsScenario *sc, int index,
   NsSimOptions *opt = &h->options[index];
   NsCliSimSettings in = { .model = name, .queue = sc->queue, .tcp = sc->tcp,
                           .wall_limit = sc->wall_limit, .calibration = sc->calibration,
-                          .progress = h->progress, .runs = sc->runs };
+                          .progress = h->progress, .runs = sc->runs,
+                          .eager_threshold = sc->eager_threshold };
   h->n_options = index + 1;
   if (!ns_cli_sim_options(opt, &in, error))
     return FALSE;
@@ -135,7 +136,7 @@ void ns_cli_add_study_options(GOptionContext *ctx, NsCliStudyArgs *a)
 typedef struct {
   GPtrArray *topologies;  /* "NAME=SPEC" or "SPEC" */
   char *collectives, *algorithms, *msizes, *models, *output, *root, *segment, *tcp,
-      *calibration, *prices, *spanning, *format;
+      *calibration, *prices, *spanning, *format, *eager_threshold;
   int queue, runs;
   double wall_limit;
   NsCliStudyArgs study;
@@ -182,6 +183,7 @@ static NsScenario *scenario_from_args(const DesignArgs *a, GError **error)
   sc->output = g_strdup(a->output ? a->output : "design-out");
   sc->tcp = g_strdup(a->tcp);
   sc->calibration = g_strdup(a->calibration);
+  sc->eager_threshold = g_strdup(a->eager_threshold);
   sc->prices = g_strdup(a->prices);
   sc->queue = a->queue;
   sc->runs = a->runs;
@@ -232,7 +234,7 @@ static void design_args_clear(DesignArgs *a)
   g_ptr_array_unref(a->topologies);
   g_free(a->collectives); g_free(a->algorithms); g_free(a->msizes); g_free(a->models);
   g_free(a->output); g_free(a->root); g_free(a->segment); g_free(a->tcp);
-  g_free(a->calibration); g_free(a->prices); g_free(a->spanning); g_free(a->format);
+  g_free(a->calibration); g_free(a->eager_threshold); g_free(a->prices); g_free(a->spanning); g_free(a->format);
   ns_progress_args_clear(&a->study.progress);
 }
 
@@ -292,6 +294,8 @@ int ns_cmd_design(int argc, char **argv)
       "Stop any one simulation after this many wall seconds (its row says so)", "S" },
     { "calibration", 0, 0, G_OPTION_ARG_STRING, &a.calibration,
       "smpi model with a calibration's factors", "FILE|NAME" },
+    { "eager-threshold", 0, 0, G_OPTION_ARG_STRING, &a.eager_threshold, NS_CLI_EAGER_HELP,
+      "SIZE" },
     { NULL },
   };
   g_autoptr(GOptionContext) ctx =
@@ -325,7 +329,8 @@ int ns_cmd_design(int argc, char **argv)
       status = ns_cli_usage("design", "unexpected argument '%s'", argv[2]);
     else if (argc == 2 && (a.topologies->len > 0 || a.collectives || a.algorithms || a.msizes ||
                            a.models || a.output || a.root || a.segment || a.tcp ||
-                           a.calibration || a.prices || a.spanning || a.format || a.queue || a.runs ||
+                           a.calibration || a.eager_threshold || a.prices || a.spanning ||
+                           a.format || a.queue || a.runs ||
                            a.wall_limit > 0))
       status = ns_cli_usage("design", "with a scenario file, set the study in the file "
                                       "(only --retry-failed, --resume, --overwrite, -j and "

@@ -246,7 +246,7 @@ int ns_cmd_simulate(int argc, char **argv)
   char *tcp = NULL, *trace = NULL, *transfers_csv = NULL, *timeline_csv = NULL;
   char *ti_trace = NULL, *goal = NULL;
   FILE *trace_out = NULL, *goal_out = NULL;
-  char *store_forward = NULL, *calibration = NULL, *arrival = NULL;
+  char *store_forward = NULL, *calibration = NULL, *arrival = NULL, *eager_threshold = NULL;
   char **cfg = NULL, **ns3 = NULL;
   gboolean json = FALSE, json_transfers = FALSE, hardware_barrier = FALSE, allow_invalid = FALSE;
   gboolean list_ns3 = FALSE;
@@ -302,6 +302,8 @@ int ns_cmd_simulate(int argc, char **argv)
       "Process arrival pattern (docs/arrival.md): balanced, random:AVG,MAX[,seed=S] "
       "(δ̄/T = AVG, ω/T = MAX) or file:PATH (NAME SECONDS lines); reports δ̄/T, ω/T, ē and "
       "the span", "SPEC" },
+    { "eager-threshold", 0, 0, G_OPTION_ARG_STRING, &eager_threshold, NS_CLI_EAGER_HELP,
+      "SIZE" },
     { "allow-invalid", 0, 0, G_OPTION_ARG_NONE, &allow_invalid,
       "Replay a schedule that fails verification (data flow, completeness, sync); the result "
       "is marked INVALID", NULL },
@@ -367,6 +369,11 @@ int ns_cmd_simulate(int argc, char **argv)
   }
   if (store_forward != NULL &&
       !ns_cli_parse_size("--store-forward", store_forward, &opt.store_forward_packet, &error)) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
+  if (eager_threshold != NULL &&
+      !ns_cli_eager_threshold(eager_threshold, &opt.eager_threshold, &error)) {
     status = ns_cli_fail(error);
     goto out;
   }
@@ -506,6 +513,7 @@ out:
   g_free(trace); g_free(ti_trace); g_free(goal); g_free(transfers_csv); g_free(timeline_csv); g_free(store_forward);
   g_free(calibration);
   g_free(arrival);
+  g_free(eager_threshold);
   g_strfreev(cfg);
   g_strfreev(ns3);
   return status;

@@ -24,6 +24,9 @@ gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError
     return FALSE;
   if (s->arrival != NULL && (opt->arrival = ns_cli_arrival(s->arrival, error)) == NULL)
     return FALSE;
+  if (s->eager_threshold != NULL &&
+      !ns_cli_eager_threshold(s->eager_threshold, &opt->eager_threshold, error))
+    return FALSE;
   if (s->calibration == NULL)
     return TRUE;
   g_autoptr(NsCalibration) cal = ns_calibration_load(s->calibration, error);
@@ -36,6 +39,15 @@ gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError
   }
   ns_sim_options_calibrate(opt, cal);
   return TRUE;
+}
+
+gboolean ns_cli_eager_threshold(const char *text, uint64_t *bytes, GError **error)
+{
+  if (strcmp(text, "0") == 0) { /* sizes are > 0; 0 turns eager sends off */
+    *bytes = 0;
+    return TRUE;
+  }
+  return ns_cli_parse_size("--eager-threshold", text, bytes, error);
 }
 
 NsArrival *ns_cli_arrival(const char *spec, GError **error)

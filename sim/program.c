@@ -39,6 +39,7 @@ Program *ns_program_build(const NsTopology *topo, const NsSchedule *s, const NsS
   prog->hardware_barrier = opt->hardware_barrier;
   prog->arrival = g_new0(double, (gsize)prog->p + 1); /* the caller sets a pattern's */
   prog->sync_size = opt->sync_size;
+  prog->eager_threshold = opt->eager_threshold;
   prog->iterations = (uint32_t)MAX(opt->iterations, 1);
   prog->gap = opt->iteration_gap;
   prog->compute_s = opt->iteration_compute_s;
@@ -87,14 +88,14 @@ static gboolean map_results(Program *prog, gboolean create)
 
 /* ---- serialisation for the replay process ------------------------------ */
 
-#define BLOB_MAGIC 0x6e7373696d763034ull /* "nssimv04": iterations and arrival times */
+#define BLOB_MAGIC 0x6e7373696d763035ull /* "nssimv05": the eager threshold */
 
 typedef struct {
   uint64_t magic;
   int32_t p, receiver_based, light, hardware_barrier;
   uint64_t n_real, n_all, n_steps, n_ops, n_barriers, n_sync, sync_size, names_len;
   uint64_t window, item_bytes;
-  uint64_t iterations;
+  uint64_t iterations, eager_threshold;
   int32_t gap, pad;
   double compute_s;
 } BlobHeader;
@@ -148,7 +149,7 @@ int ns_program_to_fd(const Program *prog)
     .n_barriers = prog->n_barriers, .n_sync = prog->sync_start[prog->n_all],
     .sync_size = prog->sync_size, .names_len = names->len,
     .window = prog->window, .item_bytes = prog->item_bytes,
-    .iterations = prog->iterations, .gap = (int32_t)prog->gap, .compute_s = prog->compute_s,
+    .iterations = prog->iterations, .eager_threshold = prog->eager_threshold, .gap = (int32_t)prog->gap, .compute_s = prog->compute_s,
   };
   int fd = memfd_create("netsched-program", 0);
   gboolean ok = fd >= 0 && write_all(fd, &h, sizeof h);
@@ -205,6 +206,7 @@ Program *ns_program_from_fds(int program_fd, int results_fd, const char **why)
   }
   prog->window = (uint32_t)h->window;
   prog->item_bytes = h->item_bytes;
+  prog->eager_threshold = h->eager_threshold;
   if (h->iterations > G_MAXUINT32 || h->gap < NS_ITERATION_NOTHING ||
       h->gap > NS_ITERATION_COMPUTE || !(h->compute_s >= 0)) {
     *why = "repetitions out of range in the program blob";

@@ -49,6 +49,8 @@ typedef struct {
   uint32_t window;         /* W: a machine posts an item only while η = items sent −
                               items received < W; 0 = no window */
   uint64_t item_bytes;     /* bytes per item (NS_SYNC_WINDOW_ITEM); 0 = whole transfers */
+  uint64_t eager_threshold; /* NsSimOptions.eager_threshold: a send of fewer bytes completes
+                               when posted; 0 = none (not under the window scheme) */
   /* repetitions (NsSimOptions.iterations; Figure 4.3's timing mechanisms) */
   uint32_t iterations;     /* >= 1 */
   NsIterationGap gap;      /* before each invocation */

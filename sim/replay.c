@@ -119,8 +119,27 @@ static void await_syncs(int x, uint32_t t, uint32_t phase)
   }
 }
 
+/* Whether transfer t is sent eagerly: fewer bytes than the threshold, as
+ * SMPI detaches a send below smpi/send-is-detached-thresh and Open MPI's
+ * TCP BTL sends below btl_tcp_eager_limit without waiting for the match. */
+static gboolean eager(uint32_t t)
+{
+  return G->bytes[t] < (double)G->eager_threshold;
+}
+
+/* A transfer completed: its end time and the progress the parent reads. */
+static void transfer_done(uint32_t t)
+{
+  G->end[t] = simgrid_get_clock();
+  G->header->transfers_done++;
+  G->header->clock = G->end[t];
+}
+
 /* One step: post the receives, then each send once its syncs arrived (in
- * posting order), then wait for all, releasing syncs as transfers end. */
+ * posting order), then wait for all, releasing syncs as transfers end. An
+ * eager send is detached: the sender is done with it once posted (releasing
+ * its sender-based syncs then), and the transfer ends when its receive
+ * completes. */
 static void run_step(int x, const Step *st)
 {
   guint n = st->n_sends + st->n_recvs;
@@ -144,6 +163,14 @@ static void run_step(int x, const Step *st)
     uint32_t t = G->ops[st->send_first + i];
     await_syncs(x, t, st->phase);
     G->start[t] = simgrid_get_clock();
+    if (eager(t)) {
+      /* detach() starts the comm itself: it must not be started yet. */
+      sg_comm_detach(sg_mailbox_put_init(data_box(x, G->dst[t]), &payload, (long)G->bytes[t]),
+                     NULL);
+      if (!G->receiver_based)
+        release_syncs(x, t);
+      continue;
+    }
     ids[k] = t;
     is_send[k] = TRUE;
     comms[k++] = sg_mailbox_put_async(data_box(x, G->dst[t]), &payload, (long)G->bytes[t]);
@@ -153,13 +180,14 @@ static void run_step(int x, const Step *st)
     ssize_t i = sg_comm_wait_any(comms, k);
     uint32_t t = ids[i];
     if (is_send[i]) {
-      G->end[t] = simgrid_get_clock();
-      G->header->transfers_done++;
-      G->header->clock = G->end[t];
+      transfer_done(t);
       if (!G->receiver_based)
         release_syncs(x, t);
-    } else if (G->receiver_based) {
-      release_syncs(x, t);
+    } else {
+      if (eager(t))
+        transfer_done(t);
+      if (G->receiver_based)
+        release_syncs(x, t);
     }
     k--;
     comms[i] = comms[k];
@@ -340,9 +368,7 @@ static void window_sent(Window *w, uint32_t i)
   uint32_t t = G->ops[w->st->send_first + i];
   if (++w->sent_done[i] < n_items(t))
     return;
-  G->end[t] = simgrid_get_clock();
-  G->header->transfers_done++;
-  G->header->clock = G->end[t];
+  transfer_done(t);
 }
 
 /* What the machine waits for now, for deadlock reports. */

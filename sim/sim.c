@@ -51,6 +51,7 @@ void ns_sim_options_init(NsSimOptions *opt)
   opt->sync_size = 8;
   opt->queue_packets = 100;
   opt->segment_size = 1000;
+  opt->eager_threshold = NS_SIM_EAGER_DEFAULT;
   opt->cfg = g_ptr_array_new_with_free_func(g_free);
   opt->ns3 = g_ptr_array_new_with_free_func(g_free);
 }
@@ -85,6 +86,8 @@ char *ns_sim_options_describe(const NsSimOptions *opt)
                          ";hardware-barrier=%d;store-forward=%" G_GUINT64_FORMAT,
                          ns_net_model_name(calibrated ? NS_MODEL_SMPI : opt->model), opt->msize,
                          opt->sync_size, opt->hardware_barrier, opt->store_forward_packet);
+  if (opt->eager_threshold > 0) /* absent at 0: the rendezvous replay, the digests of before */
+    g_string_append_printf(d, ";eager=%" G_GUINT64_FORMAT, opt->eager_threshold);
   if (calibrated)
     g_string_append_printf(d, ";lat-factor=%s;bw-factor=%s", opt->lat_factor ? opt->lat_factor : "",
                            opt->bw_factor ? opt->bw_factor : "");

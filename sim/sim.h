@@ -142,7 +142,19 @@ typedef struct {
    * machine i starts its program a_i seconds in. NULL: every machine at 0,
    * no pattern reported. Owned (ns_sim_options_clear frees it). */
   NsArrival *arrival;
+  /* Eager sends (docs/simulator.md, "Eager and rendezvous"): a data transfer
+   * of fewer bytes than this completes at its sender when posted (a detached
+   * send), so the sender's next step and the syncs its completion releases
+   * do not wait for delivery; its receive completes as before. 0: every send
+   * completes when received (rendezvous). Default NS_SIM_EAGER_DEFAULT. */
+  uint64_t eager_threshold;
 } NsSimOptions;
+
+/* The default eager threshold, 64 KiB under every model: SimGrid SMPI's
+ * smpi/send-is-detached-thresh (65536, `smpirun --help-cfg`) for -M smpi,
+ * and Open MPI's TCP BTL eager limit btl_tcp_eager_limit (65536,
+ * `ompi_info --param btl tcp --level 9`) for the other models. */
+#define NS_SIM_EAGER_DEFAULT UINT64_C(65536)
 
 /* The FqCoDel salt of run k (0 for run 0; distinct nonzero values after). */
 uint32_t ns_sim_run_perturbation(int run);

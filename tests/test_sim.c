@@ -341,10 +341,27 @@ static void test_schedule_platform(void)
   g_assert_cmpint(g_rmdir(dir), ==, 0);
 }
 
+/* The eager threshold keys resumed rows (issue 23, eager): 64 KiB by
+ * default (SMPI's and Open MPI TCP's), in the digest, 0 distinct from it. */
+static void test_eager_digest(void)
+{
+  NsSimOptions opt;
+  ns_sim_options_init(&opt);
+  g_assert_cmpuint(opt.eager_threshold, ==, 65536);
+  g_autofree char *eager = ns_sim_options_describe(&opt);
+  g_assert_nonnull(strstr(eager, ";eager=65536"));
+  opt.eager_threshold = 0;
+  g_autofree char *rendezvous = ns_sim_options_describe(&opt);
+  g_assert_null(strstr(rendezvous, ";eager")); /* the rendezvous digests of before */
+  g_assert_cmpstr(eager, !=, rendezvous);
+  ns_sim_options_clear(&opt);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/sim/routes-equal-simgrid", test_routes);
+  g_test_add_func("/sim/eager-digest", test_eager_digest);
   g_test_add_func("/sim/routes-equal-simgrid-fabrics", test_routes_fabrics);
   g_test_add_func("/sim/packet-refuses-non-trees", test_packet_refuses_non_trees);
   g_test_add_func("/sim/ideal-meets-bound", test_ideal_meets_bound);

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Eager sends in the replay (issue #23, "Eager and rendezvous"; docs/simulator.md):
+# `simulate -M smpi` of faraj with sender-all syncs on Faraj–Yuan topology (c)
+# takes, at 4, 16 and 32 KiB, the time the same schedule takes as MPI code
+# sending with plain MPI_Isend under smpirun (SMPI detaches sends below
+# smpi/send-is-detached-thresh, 64 KiB), within 2 %: the generated routine
+# (tests/cli_generate_smpi.sh), compiled with MPI_Issend turned into
+# MPI_Isend. With --eager-threshold 0 the replay is the rendezvous one of
+# before, byte for byte (its figures printed by `simulate` without the option
+# before eager sends existed).
+source "$(dirname "$0")/cli-common.bash"
+if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
+  echo "1..0 # SKIP smpicc/smpirun not installed (libsimgrid-dev)"
+  exit 77
+fi
+if [[ "${NETSCHED_SIMULATOR:-1}" != 1 ]]; then
+  echo "1..0 # SKIP needs the simulator"
+  exit 77
+fi
+# Plain MPI_Isend for every data send: the synchronous mode of phased
+# routines (docs/generate.md, "Eager and rendezvous") renamed away.
+smpicc -O1 -DMPI_Issend=MPI_Isend -I"$src" "$src/tests/mpi/routine_time.c" \
+  "$src/mpi/runtime/ns_routine.c" -o "$tmp/routine_isend" >"$tmp/cc.log" 2>&1 ||
+  { echo "not ok - smpicc"; cat "$tmp/cc.log"; exit 1; }
+
+t=$topo/faraj-c.topo
+"$ns" plan -T "$t" -a faraj -o "$tmp/s.json" >/dev/null 2>"$tmp/plan.err" || { echo "not ok - plan"; exit 1; }
+"$ns" topo convert "$t" --to simgrid -o "$tmp/platform.xml" >/dev/null || { echo "not ok - topo convert"; exit 1; }
+"$ns" generate -T "$t" -a faraj --sync sender-all -o "$tmp/routine.nsr" >/dev/null ||
+  { echo "not ok - generate"; exit 1; }
+grep '"machines"' "$tmp/s.json" | grep -o '"[^"]*"' | tail -n +2 | tr -d '"' >"$tmp/hosts"
+np=$(wc -l <"$tmp/hosts")
+
+completion() { # completion SIZE [OPTION...]: simulate's completion_s
+  local size=$1
+  shift
+  "$ns" simulate -T "$t" -a faraj -S sender-all -M smpi -m "${size}B" "$@" --json |
+    awk -F': ' '/"completion_s"/ { gsub(",", "", $2); print $2 }'
+}
+
+for size in 4096 16384 32768; do
+  smpi=$(cd "$tmp" && smpirun -np "$np" -platform platform.xml -hostfile hosts \
+           ./routine_isend routine.nsr "$size" --cfg=smpi/simulate-computation:no \
+           --log=root.thres:warning 2>/dev/null |
+         awk '/^rank/ { if (s == "" || $4 < s) s = $4; if ($6 > e) e = $6 } END { if (s != "") printf "%.9f", e - s }')
+  ours=$(completion "$size")
+  rel=$(awk -v a="$smpi" -v b="$ours" 'BEGIN { if (a <= 0) { print 1; exit } d = (a - b) / a; if (d < 0) d = -d; printf "%.6f", d }')
+  if [[ -n "$smpi" && -n "$ours" ]] && awk -v r="$rel" 'BEGIN { exit !(r < 0.02) }'; then
+    echo "ok - faraj sender-all ${size}B: MPI_Isend routine under smpirun $smpi s, simulate $ours s, difference $(awk -v r="$rel" 'BEGIN { printf "%.3f", 100 * r }') %"
+    passed=$((passed + 1))
+  else
+    echo "not ok - faraj sender-all ${size}B: MPI_Isend routine under smpirun '$smpi' s, simulate '$ours' s (relative difference $rel)"
+    failures=$((failures + 1))
+  fi
+done
+
+# --eager-threshold 0: the rendezvous replay, the figures of before.
+for want in "4096 0.16969901133535703" "16384 0.68818694432033667" "32768 1.3368290117361734"; do
+  set -- $want
+  got=$(completion "$1" --eager-threshold 0)
+  if [[ $got == "$2" ]]; then
+    echo "ok - --eager-threshold 0 at $1 B: $got s, as before"
+    passed=$((passed + 1))
+  else
+    echo "not ok - --eager-threshold 0 at $1 B: '$got' s, expected $2 s"
+    failures=$((failures + 1))
+  fi
+done
+
+# Bad values: option: what is wrong, exit 2.
+check "--eager-threshold bad" 2 "$ns" simulate -T "$t" -a faraj -M smpi --eager-threshold 12parsecs
+expect "--eager-threshold bad message" "$tmp/err" "--eager-threshold '12parsecs'"
+
+echo "$passed passed, $failures failed"
+[[ $failures -eq 0 ]]
