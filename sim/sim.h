@@ -150,11 +150,16 @@ typedef struct {
   uint64_t eager_threshold;
 } NsSimOptions;
 
-/* The default eager threshold, 64 KiB under every model: SimGrid SMPI's
- * smpi/send-is-detached-thresh (65536, `smpirun --help-cfg`) for -M smpi,
- * and Open MPI's TCP BTL eager limit btl_tcp_eager_limit (65536,
- * `ompi_info --param btl tcp --level 9`) for the other models. */
-#define NS_SIM_EAGER_DEFAULT UINT64_C(65536)
+/* The eager limit of the MPI libraries the replay is set beside, 64 KiB:
+ * SimGrid SMPI's smpi/send-is-detached-thresh (65536, `smpirun
+ * --help-cfg`) and Open MPI's TCP BTL eager limit btl_tcp_eager_limit
+ * (65536, `ompi_info --param btl tcp --level 9`). */
+#define NS_SIM_EAGER_MPI UINT64_C(65536)
+/* The default is rendezvous (0) for now: every result in results/, the
+ * generated routines (MPI_Issend) and the resume keys of kept rows were
+ * made so; the default becomes NS_SIM_EAGER_MPI when those are re-run
+ * (issue #23). */
+#define NS_SIM_EAGER_DEFAULT UINT64_C(0)
 
 /* The FqCoDel salt of run k (0 for run 0; distinct nonzero values after). */
 uint32_t ns_sim_run_perturbation(int run);
