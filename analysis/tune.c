@@ -243,8 +243,20 @@ static gboolean measure(Tune *tune, const char *algorithm, const char *params, u
   g_autoptr(NsSchedule) s = ns_plan(spec->topo, spec->collective, algorithm, &pp, &err);
   NsVariant v = { .label = label, .algorithm = (char *)algorithm, .sync = sync };
   NsMeasure m = { 0 };
-  gboolean ok = s != NULL && spec->measure(spec->topo, s, &v, msize, NULL, &m,
-                                           spec->measure_data, &err);
+  gboolean ok = s != NULL;
+  if (ok && !spec->measure(spec->topo, s, &v, msize, NULL, &m, spec->measure_data, &err)) {
+    /* A simulation that did not complete (a wall limit, a crash, a replay
+     * that cannot start, a signal) says nothing of the candidate: it stops
+     * the tuning, no row is written, and a resume measures it again. A
+     * refusal (the planner's, the simulator's: NS_ERROR_UNSUPPORTED) or a
+     * schedule that does not verify is the candidate's, and a row. */
+    if (!g_error_matches(err, NS_ERROR, NS_ERROR_UNSUPPORTED)) {
+      g_propagate_prefixed_error(error, err, "tune: %s at %s: ", label, size);
+      g_free(key);
+      return FALSE;
+    }
+    ok = FALSE;
+  }
   if (ok && !m.valid) {
     ok = FALSE;
     err = g_error_new(NS_ERROR, NS_ERROR_CHECK, "the schedule does not verify");

@@ -97,8 +97,8 @@ int ns_cmd_tune(int argc, char **argv)
     { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "packet: simulations per measurement (median)",
       "N" },
     { "wall-limit", 0, 0, G_OPTION_ARG_DOUBLE, &wall_limit,
-      "Stop any one simulation after this many wall seconds (the candidate does not apply "
-      "there)", "S" },
+      "Stop any one simulation after this many wall seconds; the tuning then stops with the "
+      "error (resume with a larger limit, or leave the candidate out with -a)", "S" },
     { "root", 'r', 0, G_OPTION_ARG_STRING, &root_name, "bcast root (default the first machine)",
       "MACHINE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_arg,

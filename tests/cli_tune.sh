@@ -186,5 +186,17 @@ C
   check "netsched_tuned_alltoall = MPI_Alltoall on 8 ranks at $probe_sizes 20000 B" 0 \
     timeout 300 "${mpirun[@]}" -np 8 "$tmp/driver" $probe_sizes 20000
 fi
+# A simulation that does not complete is no measurement: the tuning stops
+# with its error, writes no row for it, and a resume measures it.
+stop="$tmp/tune-stop"
+check "a simulation stopped by --wall-limit stops the tuning" 2 \
+  "$ns" tune -T gen:tree:2,4 -a simple,bruck --sizes 64KiB -M smpi --wall-limit 0.001 -o "$stop"
+expect "says which measurement and why" "$tmp/err" \
+  "^netsched: tune: simple at 64KiB: simulation stopped after the wall-time limit"
+check "no row for it" 0 test "$(wc -l <"$stop/measurements.csv")" -eq 1
+check "the resume measures it" 0 "$ns" tune -T gen:tree:2,4 -a simple,bruck --sizes 64KiB -M smpi \
+  --resume -o "$stop"
+check "both measured then" 0 test "$(grep -c ',ok$' "$stop/measurements.csv")" -eq 2
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]
