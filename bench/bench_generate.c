@@ -12,6 +12,7 @@
  *
  * Usage: bench_generate [SPEC...]   (default: the three trees above)
  */
+#include "bench/bench_each_internal.h"
 #include "platforms/gen/shapes.h"
 #include "sched/lower/routine_internal.h"
 #include "sched/planners/registry.h"
@@ -121,19 +122,5 @@ int main(int argc, char **argv)
   printf("%8s  %-18s %12s %10s %8s %8s %8s %10s %10s %9s %9s\n", "machines", "topology",
          "transfers", "syncs", "plan_s", "table_s", "c_s", "table_MiB", "c_MiB", "compile_s",
          "peak_MiB");
-  fflush(stdout);
-  int worst = 0;
-  for (int i = 0; i < n; i++) {
-    const char *spec = argc > 1 ? argv[i + 1] : defaults[i];
-    pid_t pid = fork();
-    if (pid == 0) {
-      int code = run_one(spec);
-      fflush(NULL);
-      _exit(code);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    worst = MAX(worst, WIFEXITED(status) ? WEXITSTATUS(status) : 2);
-  }
-  return worst;
+  return bench_each_in_process(n, argc > 1 ? (const char *const *)argv + 1 : defaults, run_one);
 }

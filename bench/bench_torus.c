@@ -18,6 +18,7 @@
  * without "gen:"). Build without sanitizers (-DCMAKE_BUILD_TYPE=Release)
  * for meaningful figures.
  */
+#include "bench/bench_each_internal.h"
 #include "platforms/gen/shapes.h"
 #include "sched/planners/registry.h"
 #include "sched/verify/verify.h"
@@ -78,19 +79,5 @@ int main(int argc, char **argv)
          "all-port)\n");
   printf("%-4s %-14s %8s %10s %12s %6s %9s %9s %9s  %s\n", "algo", "topology", "machines",
          "transfers", "chunk_moves", "phases", "cpu_s", "wall_s", "peak_MiB", "vs bound");
-  fflush(stdout);
-  int worst = 0;
-  for (int i = 0; i < n; i++) {
-    const char *spec = argc > 1 ? argv[i + 1] : defaults[i];
-    pid_t pid = fork();
-    if (pid == 0) {
-      int code = run_one(spec);
-      fflush(NULL);
-      _exit(code);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    worst = MAX(worst, WIFEXITED(status) ? WEXITSTATUS(status) : 2);
-  }
-  return worst;
+  return bench_each_in_process(n, argc > 1 ? (const char *const *)argv + 1 : defaults, run_one);
 }

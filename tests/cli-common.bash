@@ -38,3 +38,15 @@ expect() { # expect NAME FILE PATTERN (extended regex)
   fi
 }
 
+
+close_to() { # close_to NAME MEASURED PREDICTED TOLERANCE: |measured - predicted| / measured < tolerance
+  local rel
+  rel=$(awk -v a="$2" -v b="$3" 'BEGIN { if (a <= 0) { print 1; exit } d = (a - b) / a; if (d < 0) d = -d; printf "%.6f", d }')
+  if [[ -n "$2" && -n "$3" ]] && awk -v r="$rel" -v t="$4" 'BEGIN { exit !(r < t) }'; then
+    echo "ok - $1: measured $2 s, predicted $3 s, difference $(awk -v r="$rel" 'BEGIN { printf "%.3f", 100 * r }') %"
+    passed=$((passed + 1))
+  else
+    echo "not ok - $1: measured '$2' s, predicted '$3' s (relative difference $rel, tolerance $4)"
+    failures=$((failures + 1))
+  fi
+}

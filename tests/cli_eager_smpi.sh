@@ -44,14 +44,8 @@ for size in 4096 16384 32768; do
            --log=root.thres:warning 2>/dev/null |
          awk '/^rank/ { if (s == "" || $4 < s) s = $4; if ($6 > e) e = $6 } END { if (s != "") printf "%.9f", e - s }')
   ours=$(completion "$size" --eager-threshold 64KiB)
-  rel=$(awk -v a="$smpi" -v b="$ours" 'BEGIN { if (a <= 0) { print 1; exit } d = (a - b) / a; if (d < 0) d = -d; printf "%.6f", d }')
-  if [[ -n "$smpi" && -n "$ours" ]] && awk -v r="$rel" 'BEGIN { exit !(r < 0.02) }'; then
-    echo "ok - faraj sender-all ${size}B: MPI_Isend routine under smpirun $smpi s, simulate $ours s, difference $(awk -v r="$rel" 'BEGIN { printf "%.3f", 100 * r }') %"
-    passed=$((passed + 1))
-  else
-    echo "not ok - faraj sender-all ${size}B: MPI_Isend routine under smpirun '$smpi' s, simulate '$ours' s (relative difference $rel)"
-    failures=$((failures + 1))
-  fi
+  close_to "faraj sender-all ${size}B: MPI_Isend routine under smpirun against simulate" \
+    "$smpi" "$ours" 0.02
 done
 
 # --eager-threshold 0: the rendezvous replay, the figures of before.

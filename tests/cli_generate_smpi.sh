@@ -58,14 +58,7 @@ for case in "${cases[@]}"; do
     ours=$("$ns" simulate -T "$t" -a "$algo" "${sync[@]}" -M smpi -m "${size}B" \
              --eager-threshold 0 --json |
            awk -F': ' '/"completion_s"/ { gsub(",", "", $2); print $2 }')
-    rel=$(awk -v a="$smpi" -v b="$ours" 'BEGIN { if (a <= 0) { print 1; exit } d = (a - b) / a; if (d < 0) d = -d; printf "%.6f", d }')
-    if [[ -n "$smpi" && -n "$ours" ]] && awk -v r="$rel" 'BEGIN { exit !(r < 0.01) }'; then
-      echo "ok - $name ${size}B: routine under smpirun $smpi s, simulate $ours s, difference $(awk -v r="$rel" 'BEGIN { printf "%.3f", 100 * r }') %"
-      passed=$((passed + 1))
-    else
-      echo "not ok - $name ${size}B: routine under smpirun '$smpi' s, simulate '$ours' s (relative difference $rel)"
-      failures=$((failures + 1))
-    fi
+    close_to "$name ${size}B: routine under smpirun against simulate" "$smpi" "$ours" 0.01
   done
 done
 echo "$passed passed, $failures failed"

@@ -26,14 +26,7 @@ for case in "ring 65536" "ring 262144" "pair 262144"; do
            --log=root.thres:warning 2>/dev/null | awk '/^rank/ { if ($6 > m) m = $6 } END { print m }')
   ours=$("$ns" simulate -T "$topo" -a "$algo" -M smpi -m "${msize}B" --json |
            awk -F': ' '/"completion_s"/ { gsub(",", "", $2); print $2 }')
-  rel=$(awk -v a="$smpi" -v b="$ours" 'BEGIN { d = (a - b) / a; if (d < 0) d = -d; printf "%.6f", d }')
-  if [[ -n "$smpi" && -n "$ours" ]] && awk -v r="$rel" 'BEGIN { exit !(r < 0.01) }'; then
-    echo "ok - $algo ${msize}B: smpirun $smpi s, netsched $ours s, difference $(awk -v r="$rel" 'BEGIN{printf "%.3f", 100*r}') %"
-    passed=$((passed + 1))
-  else
-    echo "not ok - $algo ${msize}B: smpirun '$smpi' s, netsched '$ours' s (relative difference $rel)"
-    failures=$((failures + 1))
-  fi
+  close_to "$algo ${msize}B: smpirun against netsched" "$smpi" "$ours" 0.01
 done
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]
