@@ -137,8 +137,9 @@ double ns_collective_bound_routed(const NsTopology *topo, const NsSchedule *s, u
  *
  * \param s The schedule.
  * \param msize Bytes per chunk.
- * \return p(p−1)·msize for all-to-all and all-gather, (p−1)·segments·msize for bcast (floating
- *        point: totals may exceed 64 bits).
+ * \return p(p−1)·msize for all-to-all and all-gather, (p−1)·segments·msize for bcast and reduce,
+ *        2(p−1)·segments·msize for allreduce, the pattern's off-diagonal bytes for alltoallv and
+ *        (p−1)·Σ sizes for allgatherv (floating point: totals may exceed 64 bits).
  * \errors none.
  * \complexity O(1).
  * \source docs/architecture.md.
@@ -151,7 +152,25 @@ double ns_collective_required_bytes(const NsSchedule *s, uint64_t msize)
   case NS_COLL_ALLGATHER:
     return p * (p - 1) * (double)msize;
   case NS_COLL_BCAST:
+  case NS_COLL_REDUCE: /* every contribution but the root's leaves its machine once */
     return (p - 1) * (double)s->n_segments * (double)msize;
+  case NS_COLL_ALLREDUCE:
+    /* a reduce-scatter and an all-gather: 2(p−1)/p of the vector leaves
+     * every machine (Patarasuk & Yuan 2009, bandwidth-optimal all-reduce) */
+    return 2 * (p - 1) * (double)s->n_segments * (double)msize;
+  case NS_COLL_ALLTOALLV:
+  case NS_COLL_ALLGATHERV: { /* the pattern's sizes, not msize */
+    double bytes = 0;
+    int n = s->n_machines;
+    for (guint c = 0; s->chunk_bytes != NULL && c < s->chunk_bytes->len; c++) {
+      double size = (double)g_array_index(s->chunk_bytes, uint64_t, c);
+      if (s->collective == NS_COLL_ALLGATHERV)
+        bytes += (p - 1) * size;
+      else if ((int)(c / (guint)n) != (int)(c % (guint)n))
+        bytes += size;
+    }
+    return bytes;
+  }
   }
   return 0;
 }

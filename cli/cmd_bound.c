@@ -495,6 +495,12 @@ int ns_cmd_bound(int argc, char **argv)
     status = bcast_bound(t, msize, root, segment, json);
     goto out;
   }
+  if (coll != NS_COLL_ALLTOALL) { /* the reductions' and size patterns' bounds: issue #22 */
+    g_autofree char *why = g_strdup_printf("no bound for %s yet (alltoall, allgather, bcast)",
+                                           ns_collective_name(coll));
+    status = usage(topology, json, why);
+    goto out;
+  }
   NsA2ABound b;
   ns_a2a_bound(t, msize, &b);
   if (json)

@@ -56,7 +56,7 @@ expect "allgather LR3 path" "$tmp/out" "^LR3 \(optimal ring\) +max path 2 switch
 check "bound bcast" 0 "$ns" bound -T "$topo/faraj-c.topo" -c bcast -m 1MiB -s 64KiB
 expect "bcast lower bound" "$tmp/out" "^lower bound +0\.083936 s"
 expect "bcast binary-cf estimate" "$tmp/out" "^binary-cf .*\(H 6, D 2, X 16\)"
-check "bound unknown collective" 2 "$ns" bound -T "$topo/faraj-c.topo" -c reduce
+check "bound unknown collective" 2 "$ns" bound -T "$topo/faraj-c.topo" -c scatter
 
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -61,7 +61,7 @@ expect "with the exit status" "$tmp/out" '"exit_status" : 2'
 expect "message on stderr too" "$tmp/err" "nosuch.topo"
 check "bound --json, bad size" 2 "$ns" bound -T "$topo/faraj-a.topo" -m 12parsecs --json
 expect "JSON error for the size" "$tmp/out" '"error" : "--msize'
-check "bound --json, unknown collective" 2 "$ns" bound -T "$topo/faraj-a.topo" -c reduce --json
+check "bound --json, unknown collective" 2 "$ns" bound -T "$topo/faraj-a.topo" -c scatter --json
 expect "JSON error for the collective" "$tmp/out" '"error" : "unknown collective'
 check "verify --json, no such topology" 2 "$ns" verify -a faraj -T "$tmp/nosuch.topo" --json
 expect "verify's JSON error alike" "$tmp/out" '"exit_status" : 2'

@@ -865,7 +865,8 @@ static void test_session_errors(void)
   NsSchedule *h = ns_schedule_for_topology(t, NS_COLL_ALLTOALL, "x", 8);
   NsVerifySession *vs = ns_verify_begin(t, h, NULL, 0, &err);
   g_assert_no_error(err);
-  NsTransfer tr[2] = { { 0, 1, 1, ns_a2a_chunk(4, 0, 1) }, { 2, 9, 1, 0 } };
+  NsTransfer tr[2] = { { .src = 0, .dst = 1, .n_chunks = 1, .chunk = ns_a2a_chunk(4, 0, 1) },
+                       { .src = 2, .dst = 9, .n_chunks = 1, .chunk = 0 } };
   g_assert_true(ns_verify_phase(vs, tr, 1, NULL, &err));
   g_assert_false(ns_verify_phase(vs, tr, 2, NULL, &err));
   g_assert_cmpstr(err->message, ==, "transfer #2 2->9: machine indices out of range or equal "
@@ -891,7 +892,7 @@ static void test_session_kept(void)
   NsSchedule *h = ns_schedule_for_topology(t, NS_COLL_ALLTOALL, "x", 8);
   NsTransfer tr[8];
   for (int i = 0; i < 8; i++)
-    tr[i] = (NsTransfer){ 0, 1, 1, ns_a2a_chunk(4, 0, 1) };
+    tr[i] = (NsTransfer){ .src = 0, .dst = 1, .n_chunks = 1, .chunk = ns_a2a_chunk(4, 0, 1) };
   for (int bounded = 0; bounded < 2; bounded++) {
     NsVerifyOptions opt;
     ns_verify_options_init(&opt);

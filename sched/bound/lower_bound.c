@@ -18,6 +18,14 @@ static double messages_out(NsCollective c, double inside, double outside, gboole
   case NS_COLL_ALLTOALL: return inside * outside;
   case NS_COLL_ALLGATHER: return inside;
   case NS_COLL_BCAST: return has_root ? (double)n_segments : 0;
+  /* Every segment's partial result must reach the root's side once... */
+  case NS_COLL_REDUCE: return has_root ? 0 : (double)n_segments;
+  /* ...and, in an all-reduce, each side's contributions the other side. */
+  case NS_COLL_ALLREDUCE: return (double)n_segments;
+  /* The v-collectives' bounds weigh each chunk by its size: not a count of
+   * equal messages (analysis/bounds_collective.c). */
+  case NS_COLL_ALLTOALLV:
+  case NS_COLL_ALLGATHERV: return 0;
   }
   return 0;
 }
@@ -90,6 +98,13 @@ static void port_bounds(Ctx *x)
       sends = m == x->root ? x->n_segments : 0;
       recvs = m == x->root ? 0 : x->n_segments;
       break;
+    case NS_COLL_REDUCE:
+      sends = m == x->root ? 0 : x->n_segments;
+      recvs = m == x->root ? x->n_segments : 0;
+      break;
+    case NS_COLL_ALLREDUCE: sends = recvs = x->n_segments; break;
+    case NS_COLL_ALLTOALLV:
+    case NS_COLL_ALLGATHERV: break;
     }
     NsLowerBound cut = { .kind = NS_BOUND_PORT_SEND, .machine = m, .edge = -1, .dim = -1,
                          .node = -1 };

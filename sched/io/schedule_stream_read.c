@@ -488,8 +488,8 @@ static gboolean header_complete(const NsScheduleReader *r)
  * \param collective The collective.
  * \param machines P.
  * \param segments S (bcast).
- * \return P(P−1)² for an all-to-all, P(P−1) for an all-gather, S(P−1) for a bcast; saturates at
- *        G_MAXUINT64.
+ * \return P(P−1)² for an all-to-all(v), P(P−1) for an all-gather(v), S(P−1) for a bcast, S·P(P−1)
+ *        for a reduce or allreduce; saturates at G_MAXUINT64.
  * \errors none.
  * \complexity O(1).
  * \source docs/schedule-format.md and docs/security.md, "Limits".
@@ -497,9 +497,13 @@ static gboolean header_complete(const NsScheduleReader *r)
 uint64_t ns_schedule_max_moves(NsCollective collective, uint64_t machines, uint64_t segments)
 {
   uint64_t p = MIN(machines, (uint64_t)G_MAXUINT32), others = p > 0 ? p - 1 : 0;
-  uint64_t items = collective == NS_COLL_ALLTOALL  ? p * others   /* messages */
-                   : collective == NS_COLL_ALLGATHER ? p          /* blocks */
-                                                     : MIN(segments, (uint64_t)G_MAXUINT32);
+  NsCollective kind = ns_collective_chunk_kind(collective);
+  uint64_t items = kind == NS_COLL_ALLTOALL  ? p * others   /* messages */
+                   : kind == NS_COLL_ALLGATHER ? p          /* blocks */
+                                               : MIN(segments, (uint64_t)G_MAXUINT32);
+  /* a reduction's segment may go from every machine to every other once */
+  if (ns_collective_is_reduction(collective))
+    items = items > G_MAXUINT64 / MAX(p, 1) ? G_MAXUINT64 : items * p;
   /* each to every machine but its origin, once: P(P-1)^2 < 2^48 for 65,536 machines */
   return others > 0 && items > G_MAXUINT64 / others ? G_MAXUINT64 : items * others;
 }
@@ -808,7 +812,7 @@ static gboolean check_machine(NsScheduleReader *r, Path *p, EvKind kind, gint64 
 
 static gboolean check_chunk(NsScheduleReader *r, Path *p, const Elem *e, uint32_t *chunk)
 {
-  switch (r->schema.collective) {
+  switch (ns_collective_chunk_kind(r->schema.collective)) {
   case NS_COLL_ALLTOALL: {
     if (e->kind != EV_ARRAY)
       return schema_fail(r, RANK(K_PHASES), p,
@@ -851,6 +855,8 @@ static gboolean check_chunk(NsScheduleReader *r, Path *p, const Elem *e, uint32_
     *chunk = (uint32_t)e->v;
     return TRUE;
   }
+  default: /* ns_collective_chunk_kind gives one of the three above */
+    break;
   }
   return FALSE;
 }

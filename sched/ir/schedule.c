@@ -9,11 +9,17 @@ static const char *const collective_names[] = {
   [NS_COLL_ALLTOALL] = "alltoall",
   [NS_COLL_ALLGATHER] = "allgather",
   [NS_COLL_BCAST] = "bcast",
+  [NS_COLL_REDUCE] = "reduce",
+  [NS_COLL_ALLREDUCE] = "allreduce",
+  [NS_COLL_ALLTOALLV] = "alltoallv",
+  [NS_COLL_ALLGATHERV] = "allgatherv",
 };
+G_STATIC_ASSERT(G_N_ELEMENTS(collective_names) == NS_N_COLLECTIVES);
 
 /**
  * \function ns_collective_name
- * \brief A collective's name ("alltoall", "allgather", "bcast").
+ * \brief A collective's name ("alltoall", "allgather", "bcast", "reduce", "allreduce",
+ *        "alltoallv", "allgatherv").
  *
  * \param c The collective.
  * \return A static string.
@@ -30,7 +36,7 @@ const char *ns_collective_name(NsCollective c)
  * \function ns_collective_from_name
  * \brief A collective from its name.
  *
- * \param name "alltoall", "allgather" or "bcast".
+ * \param name A name of ns_collective_name().
  * \param c Receives the collective.
  * \return FALSE for an unknown name.
  * \errors none.
@@ -62,7 +68,7 @@ gboolean ns_collective_from_name(const char *name, NsCollective *c)
  */
 gboolean ns_collective_size_check(NsCollective c, int64_t n_machines, GError **error)
 {
-  if (c == NS_COLL_BCAST || n_machines <= NS_MAX_PAIRWISE_MACHINES)
+  if (ns_collective_chunk_kind(c) == NS_COLL_BCAST || n_machines <= NS_MAX_PAIRWISE_MACHINES)
     return TRUE;
   uint64_t p = (uint64_t)n_machines;
   ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
@@ -162,6 +168,8 @@ NsSchedule *ns_schedule_copy_header(const NsSchedule *s)
                                   (const char *const *)s->machines, s->msize);
   c->root = s->root;
   c->n_segments = s->n_segments;
+  if (s->chunk_bytes != NULL)
+    c->chunk_bytes = g_array_copy(s->chunk_bytes);
   c->execution = s->execution;
   c->store_forward = s->store_forward;
   c->sync_scheme = g_strdup(s->sync_scheme);
@@ -325,6 +333,11 @@ static gboolean same_header(const NsSchedule *a, const NsSchedule *b)
   if (a->collective != b->collective || a->n_machines != b->n_machines ||
       a->msize != b->msize || a->root != b->root || a->n_segments != b->n_segments ||
       a->execution != b->execution || a->store_forward != b->store_forward ||
+      (a->chunk_bytes == NULL) != (b->chunk_bytes == NULL) ||
+      (a->chunk_bytes != NULL &&
+       (a->chunk_bytes->len != b->chunk_bytes->len ||
+        memcmp(a->chunk_bytes->data, b->chunk_bytes->data,
+               (size_t)a->chunk_bytes->len * sizeof(uint64_t)) != 0)) ||
       g_strcmp0(a->algorithm, b->algorithm) != 0 ||
       g_strcmp0(a->sync_scheme, b->sync_scheme) != 0)
     return FALSE;
@@ -397,6 +410,8 @@ void ns_schedule_free(NsSchedule *s)
   g_array_unref(s->chunk_pool);
   g_array_unref(s->sync);
   g_free(s->sync_scheme);
+  if (s->chunk_bytes != NULL)
+    g_array_unref(s->chunk_bytes);
   if (s->routes != NULL)
     g_array_unref(s->routes);
   if (s->route_names != NULL)
@@ -689,4 +704,148 @@ char *ns_schedule_phase_text(const NsSchedule *s, uint32_t p, gboolean chunks)
     }
   }
   return g_string_free(out, FALSE);
+}
+
+/**
+ * \function ns_schedule_add_combine
+ * \brief Appends a transfer whose receiver combines what it receives.
+ *
+ * \param s The schedule (reduce or allreduce).
+ * \param src Sending machine index.
+ * \param dst Receiving machine index.
+ * \param n Number of segments (>= 1).
+ * \param chunks The segments.
+ * \return The transfer index (within the phase when streamed).
+ * \errors none.
+ * \complexity O(n) amortised.
+ * \source schedule.h, "Reductions"; docs/schedule-format.md.
+ */
+uint32_t ns_schedule_add_combine(NsSchedule *s, int src, int dst, uint32_t n,
+                                 const uint32_t *chunks)
+{
+  uint32_t t = ns_schedule_add_chunks(s, src, dst, n, chunks);
+  if (t != G_MAXUINT32)
+    g_array_index(s->transfers, NsTransfer, t).combine = 1;
+  return t;
+}
+
+/**
+ * \function ns_schedule_set_chunk_bytes
+ * \brief Gives an alltoallv, allgatherv or reduction schedule its chunk sizes.
+ *
+ * \param s The schedule.
+ * \param sizes The sizes, indexed by chunk.
+ * \param n Their number: n_machines² (alltoallv), n_machines (allgatherv), n_segments
+ *        (reduce, allreduce: set n_segments first).
+ * \param error Set on failure (see errors).
+ * \return FALSE on error.
+ * \errors NS_ERROR_INPUT when the collective carries no sizes or `n` is not its chunk count.
+ * \complexity O(n).
+ * \source schedule.h, "Variable sizes".
+ */
+gboolean ns_schedule_set_chunk_bytes(NsSchedule *s, const uint64_t *sizes, uint64_t n,
+                                     GError **error)
+{
+  uint64_t p = (uint64_t)s->n_machines;
+  uint64_t want = s->collective == NS_COLL_ALLTOALLV    ? p * p
+                  : s->collective == NS_COLL_ALLGATHERV ? p
+                                                        : s->n_segments;
+  gboolean sized = ns_collective_is_vector(s->collective) ||
+                   ns_collective_is_reduction(s->collective);
+  if (!sized || n != want) {
+    g_set_error(error, NS_ERROR, NS_ERROR_INPUT,
+                "%s on %" G_GUINT64_FORMAT " machines takes %" G_GUINT64_FORMAT
+                " chunk sizes, not %" G_GUINT64_FORMAT,
+                ns_collective_name(s->collective), p, sized ? want : 0, n);
+    return FALSE;
+  }
+  if (s->chunk_bytes == NULL)
+    s->chunk_bytes = g_array_sized_new(FALSE, FALSE, sizeof(uint64_t), (guint)n);
+  g_array_set_size(s->chunk_bytes, 0);
+  g_array_append_vals(s->chunk_bytes, sizes, (guint)n);
+  uint64_t largest = 1;
+  for (uint64_t i = 0; i < n; i++)
+    largest = MAX(largest, sizes[i]);
+  s->msize = largest;
+  return TRUE;
+}
+
+/**
+ * \function ns_schedule_transfer_bytes
+ * \brief Bytes a transfer moves.
+ *
+ * \param s The schedule.
+ * \param t One of its transfers.
+ * \return The sum of its chunks' sizes (n_chunks · msize unless the collective has chunk sizes).
+ * \errors none.
+ * \complexity O(1), O(chunks) with chunk sizes.
+ * \source schedule.h.
+ */
+uint64_t ns_schedule_transfer_bytes(const NsSchedule *s, const NsTransfer *t)
+{
+  if (s->chunk_bytes == NULL)
+    return (uint64_t)t->n_chunks * s->msize;
+  const uint32_t *c = ns_schedule_chunks(s, t);
+  uint64_t bytes = 0;
+  for (uint32_t k = 0; k < t->n_chunks; k++)
+    bytes += ns_schedule_chunk_size(s, c[k]);
+  return bytes;
+}
+
+/**
+ * \function ns_collective_is_reduction
+ * \brief Whether a collective combines contributions (reduce, allreduce).
+ *
+ * \param c The collective.
+ * \return TRUE for reduce and allreduce.
+ * \errors none.
+ * \complexity O(1).
+ * \source schedule.h, "Reductions".
+ */
+gboolean ns_collective_is_reduction(NsCollective c)
+{
+  return c == NS_COLL_REDUCE || c == NS_COLL_ALLREDUCE;
+}
+
+/**
+ * \function ns_collective_is_vector
+ * \brief Whether a collective carries per-chunk sizes (alltoallv, allgatherv).
+ *
+ * \param c The collective.
+ * \return TRUE for alltoallv and allgatherv.
+ * \errors none.
+ * \complexity O(1).
+ * \source schedule.h, "Variable sizes".
+ */
+gboolean ns_collective_is_vector(NsCollective c)
+{
+  return c == NS_COLL_ALLTOALLV || c == NS_COLL_ALLGATHERV;
+}
+
+/**
+ * \function ns_collective_chunk_kind
+ * \brief The collective whose chunk numbering a collective follows.
+ *
+ * \param c The collective.
+ * \return alltoall for alltoall(v), allgather for allgather(v), bcast for bcast, reduce and
+ *         allreduce (segments).
+ * \errors none.
+ * \complexity O(1).
+ * \source schedule.h.
+ */
+NsCollective ns_collective_chunk_kind(NsCollective c)
+{
+  switch (c) {
+  case NS_COLL_ALLTOALL:
+  case NS_COLL_ALLTOALLV:
+    return NS_COLL_ALLTOALL;
+  case NS_COLL_ALLGATHER:
+  case NS_COLL_ALLGATHERV:
+    return NS_COLL_ALLGATHER;
+  case NS_COLL_BCAST:
+  case NS_COLL_REDUCE:
+  case NS_COLL_ALLREDUCE:
+    return NS_COLL_BCAST;
+  }
+  return c;
 }

@@ -11,6 +11,28 @@
  *              chunk src*n+dst, indirect ones such as Bruck carry several)
  *   allgather  chunk = origin
  *   bcast      chunk = segment index (0..n_segments-1), from `root`
+ *   reduce     chunk = segment index (0..n_segments-1) of the vector every
+ *              machine contributes; `root` ends with the combination
+ *   allreduce  chunk = segment index, every machine ends with it
+ *   alltoallv  chunk as alltoall; its size is chunk_bytes[chunk]
+ *   allgatherv chunk as allgather; its size is chunk_bytes[chunk]
+ *
+ * Reductions (reduce, allreduce): what a machine holds of a segment is a
+ * *partial result*, the set of origins whose contributions it combines;
+ * every machine starts with its own. A transfer flagged `combine` makes
+ * the receiver combine the sender's partial with its own (MPI_Reduce_local
+ * on a received buffer; the two sets must be disjoint, else a contribution
+ * would be counted twice); an unflagged one makes the receiver's partial a
+ * copy of the sender's (a plain receive: the all-gather half of
+ * Rabenseifner's allreduce, the broadcast half of reduce-bcast). Each
+ * transfer says which, because pipelined algorithms mix both in a phase.
+ * Only a commutative operation is assumed (the order of combining is free:
+ * Faraj's dissertation §4.1.1.1 tunes MPI_Allreduce for commutative ops).
+ *
+ * Variable sizes (alltoallv, allgatherv): `chunk_bytes` gives each chunk's
+ * size (n² entries for alltoallv, n for allgatherv) and `msize` is their
+ * largest; a reduction whose segments differ in size has one per segment. A chunk of 0 bytes need not be delivered (MPI moves no data for
+ * it); delivering it is allowed.
  *
  * Execution modes:
  *   NS_EXEC_PHASED  phase k+1 starts after phase k (how the phases are kept
@@ -52,13 +74,21 @@ typedef enum {
   NS_COLL_ALLTOALL,
   NS_COLL_ALLGATHER,
   NS_COLL_BCAST,
+  NS_COLL_REDUCE,
+  NS_COLL_ALLREDUCE,
+  NS_COLL_ALLTOALLV,
+  NS_COLL_ALLGATHERV,
 } NsCollective;
+
+/* Number of collectives (for tables indexed by NsCollective). */
+#define NS_N_COLLECTIVES 7
 
 typedef enum { NS_EXEC_PHASED, NS_EXEC_POSTED } NsExecution;
 
 typedef struct {
   int32_t src, dst;     /* machine indices */
-  uint32_t n_chunks;    /* >= 1 */
+  uint32_t n_chunks : 31; /* >= 1 */
+  uint32_t combine : 1; /* reductions: the receiver combines (else copies) */
   uint32_t chunk;       /* the chunk when n_chunks == 1, else the offset of
                            the first chunk in the schedule's chunk pool */
 } NsTransfer;
@@ -88,9 +118,14 @@ typedef struct {
   char *algorithm;      /* registry name without the collective, e.g. "faraj" */
   int n_machines;
   char **machines;      /* n_machines names, NULL-terminated */
-  uint64_t msize;       /* bytes per chunk */
-  int root;             /* bcast root machine index, else -1 */
-  uint32_t n_segments;  /* bcast: number of segments, else 0 */
+  uint64_t msize;       /* bytes per chunk (alltoallv, allgatherv: the
+                           largest chunk) */
+  int root;             /* bcast and reduce root machine index, else -1 */
+  uint32_t n_segments;  /* bcast, reduce, allreduce: number of segments,
+                           else 0 */
+  GArray *chunk_bytes;  /* uint64: alltoallv, allgatherv (and reductions
+                           with unequal segments): each chunk's size
+                           (ns_schedule_set_chunk_bytes), else NULL */
   NsExecution execution;
   gboolean store_forward; /* alltoall: relays store and forward — a copy is
                            consumed when forwarded, one holder per message
@@ -194,6 +229,10 @@ uint32_t ns_schedule_add(NsSchedule *s, int src, int dst, uint32_t chunk);
 /* Appends a transfer carrying `n` chunks (n >= 1). */
 uint32_t ns_schedule_add_chunks(NsSchedule *s, int src, int dst, uint32_t n,
                                 const uint32_t *chunks);
+/* Appends a transfer whose receiver combines the `n` segments it carries
+ * with its own partial results (reduce, allreduce; see above). */
+uint32_t ns_schedule_add_combine(NsSchedule *s, int src, int dst, uint32_t n,
+                                 const uint32_t *chunks);
 void ns_schedule_add_sync(NsSchedule *s, uint32_t from, uint32_t to);
 /* Gives transfer `t` its own route: the `n` >= 2 node names from its src
  * machine to its dst machine (copied). Routes must be given in increasing
@@ -267,6 +306,43 @@ struct NsTopology;
  * machine of topology T". O(|M|). */
 int *ns_schedule_machine_nodes(const struct NsTopology *topo, const NsSchedule *s,
                                GError **error);
+
+/* Gives an alltoallv or allgatherv schedule its chunk sizes: `n` values
+ * (n_machines² for alltoallv, indexed by ns_a2a_chunk; n_machines for
+ * allgatherv), copied; msize becomes the largest (at least 1). A reduce or
+ * allreduce whose vector does not split into equal segments (n bytes into
+ * p blocks: Rabenseifner's, the ring's) takes one size per segment the
+ * same way (n_segments set first). FALSE with NS_ERROR_INPUT when `n` is
+ * not that count. O(n). */
+gboolean ns_schedule_set_chunk_bytes(NsSchedule *s, const uint64_t *sizes, uint64_t n,
+                                     GError **error);
+
+/**
+ * \function ns_schedule_chunk_size
+ * \brief The size of one chunk in bytes.
+ *
+ * \param s The schedule.
+ * \param chunk A chunk of its collective.
+ * \return chunk_bytes[chunk] for alltoallv and allgatherv, msize otherwise.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md.
+ */
+static inline uint64_t ns_schedule_chunk_size(const NsSchedule *s, uint32_t chunk)
+{
+  return s->chunk_bytes != NULL ? g_array_index(s->chunk_bytes, uint64_t, chunk) : s->msize;
+}
+
+/* Bytes a transfer moves: the sum of its chunks' sizes. O(chunks). */
+uint64_t ns_schedule_transfer_bytes(const NsSchedule *s, const NsTransfer *t);
+
+/* Is the collective a reduction (reduce, allreduce)? Does it carry
+ * per-chunk sizes (alltoallv, allgatherv)? What collective do its chunks
+ * follow (alltoallv -> alltoall, allgatherv -> allgather, a reduction ->
+ * bcast: segments; the others themselves)? O(1). */
+gboolean ns_collective_is_reduction(NsCollective c);
+gboolean ns_collective_is_vector(NsCollective c);
+NsCollective ns_collective_chunk_kind(NsCollective c);
 
 /* alltoall chunk helpers */
 /**

@@ -67,6 +67,8 @@ static uint64_t place(Places *pl, uint32_t chunk)
     return (int)chunk == m ? NSR_LOC_SEND : (uint64_t)chunk << 2 | NSR_LOC_RECV;
   case NS_COLL_BCAST:
     return (uint64_t)chunk << 2 | (m == s->root ? NSR_LOC_SEND : NSR_LOC_RECV);
+  default: /* refused by ns_routine_build */
+    break;
   }
   gpointer slot = g_hash_table_lookup(pl->slots, GUINT_TO_POINTER(chunk + 1));
   if (slot == NULL) {
@@ -85,8 +87,8 @@ static gboolean direct(const NsSchedule *s, const NsTransfer *tr)
   case NS_COLL_ALLTOALL: return tr->chunk == ns_a2a_chunk(s->n_machines, tr->src, tr->dst);
   case NS_COLL_ALLGATHER: return (int)tr->chunk == tr->src;
   case NS_COLL_BCAST: return FALSE;
+  default: return FALSE; /* refused by ns_routine_build */
   }
-  return FALSE;
 }
 
 static void put_payload(GByteArray *b, const NsRoutine *r, uint64_t t, Places *pl)
@@ -231,6 +233,15 @@ NsRoutine *ns_routine_build(const NsTopology *topo, const NsSchedule *s,
                             const NsRoutineOptions *opt, GError **error)
 {
   NsSyncScheme scheme;
+  if (ns_collective_chunk_kind(s->collective) != s->collective) {
+    /* the routine table has no combining receive and no per-chunk sizes */
+    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                    "%s/%s: MPI routines are generated for alltoall, allgather and bcast "
+                    "schedules; %s is planned, verified and simulated only",
+                    ns_collective_name(s->collective), s->algorithm,
+                    ns_collective_name(s->collective));
+    return NULL;
+  }
   if (!ns_lower_scheme(s, opt->scheme, &scheme, error))
     return NULL;
   if (s->n_machines > NSR_MAX_MACHINES) {

@@ -13,6 +13,10 @@ static const NsPlanner planners[] = {
 #define NS_COLL_alltoall_ID NS_COLL_ALLTOALL
 #define NS_COLL_allgather_ID NS_COLL_ALLGATHER
 #define NS_COLL_bcast_ID NS_COLL_BCAST
+#define NS_COLL_reduce_ID NS_COLL_REDUCE
+#define NS_COLL_allreduce_ID NS_COLL_ALLREDUCE
+#define NS_COLL_alltoallv_ID NS_COLL_ALLTOALLV
+#define NS_COLL_allgatherv_ID NS_COLL_ALLGATHERV
 #define NS_PLANNER_NAMED(coll, algo, name_, summary_, source_)                           \
   { .collective = NS_COLL_##coll##_ID, .name = name_, .summary = summary_,               \
     .source = source_, .plan = ns_##coll##_##algo },

@@ -8,6 +8,7 @@
 #include "sched/verify/chunk_bits_internal.h"
 #include "sched/verify/relay_set_internal.h"
 #include "sched/verify/message_holder_internal.h"
+#include "sched/verify/reduction_state_internal.h"
 #include "sched/ir/counts_internal.h"
 #include "sched/ir/route.h"
 #include "sched/ir/sync.h"
@@ -230,6 +231,8 @@ typedef struct {
   const NsRouteTable *table;      /* borrowed from the replay: the routes without a router */
   const int *node;
   double msize_bits;
+  const uint64_t *chunk_bytes; /* alltoallv, allgatherv: each chunk's bytes, else NULL */
+  const uint32_t *pool;      /* with chunk_bytes: the chunk pool of the phase checked */
   gboolean ports_check;
   EdgeUse *edge;             /* per directed edge, in the current phase */
   uint8_t *edge_mark;        /* per directed edge: the tag of its last use (first try) */
@@ -330,6 +333,9 @@ static Batch *queue_pop(BatchQueue *q)
 typedef struct {
   const NsTopology *topo;
   const NsSchedule *s;       /* the header: collective, machines, sizes, execution */
+  NsCollective kind;         /* whose chunks the collective's follow (alltoallv: alltoall) */
+  gboolean reduction;        /* reduce, allreduce: `red` holds the partial results */
+  NsReductionState red;
   const NsSchedule *whole;   /* the whole schedule, when there is one */
   const NsVerifyOptions *opt;
   NsVerifyReport *r;
@@ -440,7 +446,7 @@ static inline int route_of(Replay *st, uint64_t t, const NsTransfer *tr)
 static gboolean holds(const Replay *st, int m, uint32_t c, uint32_t *hops)
 {
   const NsSchedule *s = st->s;
-  switch (s->collective) {
+  switch (st->kind) {
   case NS_COLL_ALLTOALL: {
     int o = (int)(c / (uint32_t)st->p), d = (int)(c % (uint32_t)st->p);
     if (st->holder != NULL) { /* store and forward: one holder, until it forwards */
@@ -464,6 +470,8 @@ static gboolean holds(const Replay *st, int m, uint32_t c, uint32_t *hops)
     return m == (int)c || ns_chunk_bits_test(&st->delivered, (uint64_t)c * st->p + m);
   case NS_COLL_BCAST:
     return m == s->root || ns_chunk_bits_test(&st->delivered, (uint64_t)c * st->p + m);
+  default: /* st->kind is one of the three */
+    break;
   }
   return FALSE;
 }
@@ -495,7 +503,7 @@ static Receipt receive(Replay *st, int m, uint32_t c, uint32_t hops)
 {
   const NsSchedule *s = st->s;
   uint64_t bit;
-  if (s->collective == NS_COLL_ALLTOALL) {
+  if (st->kind == NS_COLL_ALLTOALL) {
     int o = (int)(c / (uint32_t)st->p), d = (int)(c % (uint32_t)st->p);
     if (st->holder != NULL && m != d)
       return receive_held(st, m, c, hops);
@@ -510,7 +518,7 @@ static Receipt receive(Replay *st, int m, uint32_t c, uint32_t hops)
     }
     bit = c;
   } else {
-    if (m == (s->collective == NS_COLL_ALLGATHER ? (int)c : s->root))
+    if (m == (st->kind == NS_COLL_ALLGATHER ? (int)c : s->root))
       return RECEIVED_REDUNDANT;
     bit = (uint64_t)c * st->p + m;
   }
@@ -604,7 +612,7 @@ static void grid_begin(Replay *st)
  * store-and-forward relays, where the origin may have forwarded it). */
 static inline gboolean direct_a2a(const Replay *st, const NsTransfer *tr)
 {
-  return st->s->collective == NS_COLL_ALLTOALL && st->holder == NULL && tr->n_chunks == 1 &&
+  return st->kind == NS_COLL_ALLTOALL && st->holder == NULL && tr->n_chunks == 1 &&
          tr->chunk == (uint32_t)tr->src * (uint32_t)st->p + (uint32_t)tr->dst;
 }
 
@@ -612,9 +620,54 @@ static inline gboolean direct_a2a(const Replay *st, const NsTransfer *tr)
  * pass over the phase; the hops it travelled wait in `hops_seen` (one per
  * chunk of the phase's transfers that are not direct, in order) for the
  * second. */
+/* A reduction's phase: every sender holds a partial result of every
+ * segment (its own contribution at least), so nothing is "not held"; each
+ * receipt combines or copies the sender's partial as it was before the
+ * phase (sched/ir/schedule.h, "Reductions"), and a combine of two sets
+ * that share an origin counts that contribution twice. */
+static void check_dataflow_reduction(Replay *st, uint64_t phase, uint64_t first, uint64_t n)
+{
+  NsReductionState *rs = &st->red;
+  ns_reduction_stage_begin(rs);
+  for (uint64_t t = first; t < first + n; t++) {
+    const NsTransfer *tr = tr_at(st, t);
+    const uint32_t *chunks = chunks_of(st, tr);
+    for (uint32_t k = 0; k < tr->n_chunks; k++)
+      ns_reduction_stage(rs, tr->src, chunks[k]);
+  }
+  uint64_t staged = 0;
+  for (uint64_t t = first; t < first + n; t++) {
+    const NsTransfer *tr = tr_at(st, t);
+    const uint32_t *chunks = chunks_of(st, tr);
+    st->r->n_chunk_moves += tr->n_chunks;
+    int64_t listed_twice = repeated_chunk(st, tr, chunks);
+    if (listed_twice >= 0) {
+      NsFinding f = finding(NS_FIND_REDUNDANT, (int64_t)phase, (int64_t)t);
+      f.machine = tr->dst;
+      f.chunk = (uint32_t)listed_twice;
+      f.value = 1; /* listed twice in the transfer */
+      add_finding(st, f);
+    }
+    for (uint32_t k = 0; k < tr->n_chunks; k++) {
+      int twice = ns_reduction_apply(rs, staged++, tr->dst, chunks[k], tr->combine);
+      if (twice < 0)
+        continue;
+      NsFinding f = finding(NS_FIND_DUPLICATE, (int64_t)phase, (int64_t)t);
+      f.machine = tr->dst;
+      f.chunk = chunks[k];
+      f.value = (uint64_t)twice; /* the origin counted twice */
+      add_finding(st, f);
+    }
+  }
+}
+
 static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t n)
 {
-  gboolean a2a = st->s->collective == NS_COLL_ALLTOALL;
+  if (st->reduction) {
+    check_dataflow_reduction(st, phase, first, n);
+    return;
+  }
+  gboolean a2a = st->kind == NS_COLL_ALLTOALL;
   g_array_set_size(st->hops_seen, 0);
   for (uint64_t t = first; t < first + n; t++) {
     const NsTransfer *tr = tr_at(st, t);
@@ -659,7 +712,7 @@ static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t 
       seen += tr->n_chunks;
     }
     /* the holdings of a large all-to-all do not fit any cache */
-    if (t + 8 < first + n && st->s->collective == NS_COLL_ALLTOALL)
+    if (t + 8 < first + n && a2a)
       ns_chunk_bits_prefetch(&st->delivered, tr_at(st, t + 8)->chunk);
     const uint32_t *chunks = chunks_of(st, tr);
     st->r->n_chunk_moves += tr->n_chunks;
@@ -725,6 +778,19 @@ static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t 
       add_finding(st, f);
     }
   }
+}
+
+/* Bits a transfer moves: its chunks at msize, or at their own sizes
+ * (alltoallv, allgatherv). */
+static inline double transfer_bits(const Links *L, const NsTransfer *tr)
+{
+  if (L->chunk_bytes == NULL)
+    return (double)tr->n_chunks * L->msize_bits;
+  const uint32_t *c = tr->n_chunks == 1 ? &tr->chunk : L->pool + tr->chunk;
+  double bytes = 0;
+  for (uint32_t k = 0; k < tr->n_chunks; k++)
+    bytes += (double)L->chunk_bytes[c[k]];
+  return bytes * 8.0;
 }
 
 /* Transfer t of the phase shares directed edge e beyond its capacity. */
@@ -817,7 +883,7 @@ static gboolean check_unshared(Links *L, uint64_t phase, uint64_t first, const N
     }
     if (len > 0) {
       max_len = MAX(max_len, len - 1);
-      most_bits = MAX(most_bits, (double)tr->n_chunks * L->msize_bits);
+      most_bits = MAX(most_bits, transfer_bits(L, tr));
     }
   }
   L->max_path_len = max_len;
@@ -861,7 +927,7 @@ static void check_contention(Links *L, uint64_t phase, uint64_t first, const NsT
     const NsTransfer *tr = &trs[off];
     int len = route_into(L->table, L->router, L->node, t, tr, L->route);
     max_len = MAX(max_len, len - 1);
-    double bits = (double)tr->n_chunks * L->msize_bits;
+    double bits = transfer_bits(L, tr);
     if (uniform > 0) {
       for (int k = 0; k < len; k++) {
         int e = L->route[k];
@@ -991,6 +1057,7 @@ static void links_phase(Replay *st, uint32_t phase, uint64_t first, const NsTran
   if (st->worker == NULL) {
     if (st->links_inline < st->links_inline_max) {
       st->links_inline += n;
+      st->links.pool = st->pool;
       check_links(&st->links, phase, first, trs, n);
       return;
     }
@@ -1071,16 +1138,54 @@ static void links_finish(Replay *st)
 /* Every (chunk, destination) pair the collective requires, once. The
  * record is scanned for clear bits (64 at a step), in the order of the
  * pairs: a complete schedule costs O(pairs / 64). */
+/* A reduction: the root (reduce) or every machine (allreduce) combines
+ * every machine's contribution to every segment. O(machines · segments ·
+ * p / 64). */
+static void check_complete_reduction(Replay *st)
+{
+  const NsSchedule *s = st->s;
+  int p = st->p;
+  gboolean all = s->collective == NS_COLL_ALLREDUCE;
+  st->r->n_required = (uint64_t)(all ? p : 1) * s->n_segments * (uint64_t)(p - 1);
+  st->r->n_delivered = st->r->n_required; /* less what is missing, below */
+  for (int m = all ? 0 : s->root; m < (all ? p : s->root + 1); m++)
+    for (uint32_t c = 0; c < s->n_segments; c++) {
+      int lacking;
+      uint64_t missing = ns_reduction_missing(&st->red, m, c, &lacking);
+      if (missing == 0)
+        continue;
+      st->r->n_delivered -= missing;
+      NsFinding f = finding(NS_FIND_MISSING, -1, -1);
+      f.machine = m;
+      f.chunk = c;
+      f.value = missing;
+      f.bound = (uint64_t)lacking; /* the first contribution missing */
+      st->r->failures[NS_CHECK_COMPLETE] += missing - 1;
+      add_finding(st, f);
+    }
+}
+
+/* Is the chunk's delivery required? Not for a chunk of no bytes
+ * (alltoallv, allgatherv: MPI moves nothing for it). */
+static inline gboolean required(const Replay *st, uint64_t c)
+{
+  return st->s->chunk_bytes == NULL || g_array_index(st->s->chunk_bytes, uint64_t, c) > 0;
+}
+
 static void check_complete(Replay *st)
 {
   const NsSchedule *s = st->s;
   int p = st->p;
-  if (s->collective == NS_COLL_ALLTOALL) {
+  if (st->reduction) {
+    check_complete_reduction(st);
+    return;
+  }
+  if (st->kind == NS_COLL_ALLTOALL) {
     uint64_t n = (uint64_t)p * (uint64_t)p;
     st->r->n_required = (uint64_t)p * (p - 1);
     for (uint64_t c = ns_chunk_bits_next_clear(&st->delivered, 0, n); c < n;
          c = ns_chunk_bits_next_clear(&st->delivered, c + 1, n)) {
-      if (c / (uint64_t)p == c % (uint64_t)p)
+      if (c / (uint64_t)p == c % (uint64_t)p || !required(st, c))
         continue; /* a machine's message to itself: never required */
       NsFinding f = finding(NS_FIND_MISSING, -1, -1);
       f.machine = (int)(c % (uint64_t)p);
@@ -1092,15 +1197,16 @@ static void check_complete(Replay *st)
   /* Only segments some transfer carries have a count row; a segment no
    * transfer carries reaches nobody, counted without a loop over machines,
    * so a file declaring 2^31 segments costs what its transfers cost. */
-  uint64_t n_chunks = s->collective == NS_COLL_ALLGATHER ? (uint64_t)p : s->n_segments;
-  uint64_t counted = s->collective == NS_COLL_ALLGATHER ? (uint64_t)p : st->n_counted;
+  gboolean allgather = st->kind == NS_COLL_ALLGATHER;
+  uint64_t n_chunks = allgather ? (uint64_t)p : s->n_segments;
+  uint64_t counted = allgather ? (uint64_t)p : st->n_counted;
   st->r->n_required = counted * (uint64_t)(p - 1);
   uint64_t n = counted * (uint64_t)p;
   for (uint64_t i = ns_chunk_bits_next_clear(&st->delivered, 0, n); i < n;
        i = ns_chunk_bits_next_clear(&st->delivered, i + 1, n)) {
     uint64_t c = i / (uint64_t)p;
     int m = (int)(i % (uint64_t)p);
-    if (m == (s->collective == NS_COLL_ALLGATHER ? (int)c : s->root))
+    if (m == (allgather ? (int)c : s->root) || !required(st, c))
       continue; /* the chunk's owner */
     NsFinding f = finding(NS_FIND_MISSING, -1, -1);
     f.machine = m;
@@ -1131,9 +1237,11 @@ static gboolean uniform_links(const NsTopology *topo)
 
 static gboolean check_root(const NsSchedule *s, GError **error)
 {
-  if (s->collective == NS_COLL_BCAST && (s->root < 0 || s->root >= s->n_machines)) {
-    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "broadcast root %d out of range (%d machines)",
-                    s->root, s->n_machines);
+  if ((s->collective == NS_COLL_BCAST || s->collective == NS_COLL_REDUCE) &&
+      (s->root < 0 || s->root >= s->n_machines)) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "%s root %d out of range (%d machines)",
+                    s->collective == NS_COLL_BCAST ? "broadcast" : "reduce", s->root,
+                    s->n_machines);
     return FALSE;
   }
   return TRUE;
@@ -1145,9 +1253,10 @@ static gboolean check_transfer_indices(const NsSchedule *s, uint64_t first, cons
                                        uint64_t n, const uint32_t *pool, GError **error)
 {
   int p = s->n_machines;
-  uint64_t chunks = s->collective == NS_COLL_ALLTOALL    ? (uint64_t)p * p
-                    : s->collective == NS_COLL_ALLGATHER ? (uint64_t)p
-                                                         : s->n_segments;
+  NsCollective kind = ns_collective_chunk_kind(s->collective);
+  uint64_t chunks = kind == NS_COLL_ALLTOALL    ? (uint64_t)p * p
+                    : kind == NS_COLL_ALLGATHER ? (uint64_t)p
+                                                : s->n_segments;
   for (uint64_t i = 0; i < n; i++) {
     uint64_t t = first + i;
     const NsTransfer *x = &tr[i];
@@ -1222,6 +1331,8 @@ static void links_free(Links *L)
 
 static void replay_free(Replay *st)
 {
+  if (st->reduction)
+    ns_reduction_state_clear(&st->red);
   if (st->worker != NULL) { /* stopped early (an error): let the thread finish */
     static Batch end = { NULL, NULL };
     queue_push(&st->todo, &end);
@@ -1269,6 +1380,8 @@ static void links_begin(Replay *st)
   L->table = st->table;
   L->node = st->node;
   L->msize_bits = (double)st->s->msize * 8.0;
+  if (st->s->chunk_bytes != NULL)
+    L->chunk_bytes = (const uint64_t *)(void *)st->s->chunk_bytes->data;
   L->ports_check = opt->port != NS_PORT_ALL;
   L->stepped = ns_verify_stepped(st->s);
   L->n_machines = p;
@@ -1305,7 +1418,8 @@ static void links_begin(Replay *st)
                     .named = st->whole == NULL ? g_hash_table_new(g_direct_hash, g_direct_equal)
                                                : NULL };
   const char *env = g_getenv("NETSCHED_VERIFY_INLINE_TRANSFERS");
-  st->links_inline_max = g_get_num_processors() < 2 ? G_MAXUINT64
+  /* chunk sizes need the phase's chunk pool, which batches do not carry */
+  st->links_inline_max = g_get_num_processors() < 2 || L->chunk_bytes != NULL ? G_MAXUINT64
                          : env != NULL ? g_ascii_strtoull(env, NULL, 10)
                                        : LINKS_INLINE;
 }
@@ -1318,8 +1432,11 @@ static gboolean replay_begin(Replay *st, const NsTopology *topo, const NsSchedul
                              NsVerifyReport *r, GError **error)
 {
   ns_count_add(NS_COUNT_VERIFY);
-  *st = (Replay){ .topo = topo, .s = s, .whole = whole, .opt = opt, .r = r, .p = s->n_machines };
+  *st = (Replay){ .topo = topo, .s = s, .whole = whole, .opt = opt, .r = r, .p = s->n_machines,
+                  .kind = ns_collective_chunk_kind(s->collective),
+                  .reduction = ns_collective_is_reduction(s->collective) };
   r->n_machines = s->n_machines;
+  r->collective = s->collective;
   r->topo_machines = ns_topology_n_machines(topo);
   if (!ns_collective_size_check(s->collective, s->n_machines, error))
     return FALSE; /* before the p² holdings below */
@@ -1351,8 +1468,10 @@ static gboolean replay_begin(Replay *st, const NsTopology *topo, const NsSchedul
 
   st->hops_seen = g_array_new(FALSE, FALSE, sizeof(uint32_t));
   st->scratch = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-  ns_chunk_bits_init(&st->delivered, s->collective == NS_COLL_BCAST ? 0 : (uint64_t)p * p);
-  if (s->collective == NS_COLL_ALLTOALL && s->store_forward) /* zeroed: every message at its
+  if (st->reduction && !ns_reduction_state_init(&st->red, p, s->n_segments, error))
+    return FALSE;
+  ns_chunk_bits_init(&st->delivered, st->kind == NS_COLL_BCAST ? 0 : (uint64_t)p * p);
+  if (st->kind == NS_COLL_ALLTOALL && s->store_forward) /* zeroed: every message at its
                                                                 origin; pages taken as touched */
     st->holder = ns_holders_new(st->n_holder = (uint64_t)p * p);
   st->route = g_new(int, MAX(st->router != NULL ? ns_router_max_len(st->router) : 1,
@@ -1363,7 +1482,7 @@ static gboolean replay_begin(Replay *st, const NsTopology *topo, const NsSchedul
   st->one_chunk = TRUE;
   r->ran[NS_CHECK_DATAFLOW] = r->ran[NS_CHECK_COMPLETE] = r->ran[NS_CHECK_CONTENTION] = TRUE;
   r->ran[NS_CHECK_PORT] = opt->port != NS_PORT_ALL;
-  st->shortest = s->collective == NS_COLL_ALLTOALL;
+  st->shortest = st->kind == NS_COLL_ALLTOALL;
   r->ran[NS_CHECK_SHORTEST] = st->shortest;
   return TRUE;
 }
@@ -1390,7 +1509,7 @@ static void replay_phase(Replay *st, uint32_t phase, uint64_t first, const NsTra
   st->sink.tr = tr;
   st->sink.first = first;
   st->pool = pool;
-  gboolean bcast = st->s->collective == NS_COLL_BCAST;
+  gboolean bcast = st->s->collective == NS_COLL_BCAST; /* reductions keep their own record */
   for (uint64_t i = 0; i < n && (st->one_chunk || bcast); i++) {
     if (tr[i].n_chunks != 1)
       st->one_chunk = FALSE;
@@ -1524,18 +1643,27 @@ static void check_optimal(Replay *st)
     r->optimal_skip = NS_OPTIMAL_INVALID;
     return;
   }
-  int root = s->collective == NS_COLL_BCAST ? ns_topology_node_machine(topo, st->node[s->root]) : -1;
+  if (ns_collective_is_vector(s->collective)) {
+    r->optimal_skip = NS_OPTIMAL_PATTERN;
+    r->transmission_s = st->links.transmission;
+    return;
+  }
+  gboolean rooted = s->collective == NS_COLL_BCAST || s->collective == NS_COLL_REDUCE;
+  int root = rooted ? ns_topology_node_machine(topo, st->node[s->root]) : -1;
   ns_lower_bound_routed(topo, s->collective, s->msize, root, s->n_segments, &r->bound);
   r->bound_s = r->bound.seconds;
   r->transmission_s = st->links.transmission;
-  if (s->collective == NS_COLL_BCAST) {
+  /* The broadcast's and the reduce's bound T(msize) no schedule reaches
+   * (the pipeline's fill and drain). */
+  if (rooted) {
     r->optimal_skip = NS_OPTIMAL_UNDEFINED;
     return;
   }
   r->optimal_skip = NS_OPTIMAL_RAN;
   r->ran[NS_CHECK_OPTIMAL] = TRUE;
   /* One-chunk transfers at one speed: count phases, as the papers do. */
-  gboolean counted = r->bound.load > 0 && st->one_chunk && uniform_links(topo);
+  gboolean counted = r->bound.load > 0 && st->one_chunk && uniform_links(topo) &&
+                     !st->reduction;
   r->lower_bound = counted ? r->bound.load : 0;
   if (counted ? r->n_phases != r->bound.load
               : st->links.transmission > r->bound.seconds * (1 + 1e-9)) {

@@ -143,12 +143,14 @@ typedef enum {
   NS_OPTIMAL_RAN,
   NS_OPTIMAL_POSTED,     /* a posted schedule has no phases to count */
   NS_OPTIMAL_SUBSET,     /* the bound is for all the topology's machines */
-  NS_OPTIMAL_UNDEFINED,  /* broadcast: its bound T(msize) is reached only in the
+  NS_OPTIMAL_UNDEFINED,  /* broadcast and reduce: its bound T(msize) is reached only in the
                             limit of infinitely many pipeline segments (dissertation
                             §3.4.1), so no schedule is optimal against it; the ratio
                             is reported, never failed */
   NS_OPTIMAL_INVALID,    /* the schedule fails a correctness check: its time means
                             nothing */
+  NS_OPTIMAL_PATTERN,    /* alltoallv, allgatherv: the bound weighs each chunk by its
+                            size (netsched bound with the pattern), not checked here */
 } NsOptimalSkip;
 
 typedef struct {
@@ -198,6 +200,7 @@ typedef struct {
   GArray *cycle;         /* uint32 transfer ids of the first wait cycle (NS_FIND_CYCLE),
                             in wait order; NULL when none */
   int n_machines, topo_machines;
+  NsCollective collective; /* the schedule's */
   NsCoverage coverage;   /* what the coverage check asked for */
   int n_listed;          /* NS_COVER_LISTED: distinct machines listed */
   NsOptimalSkip optimal_skip; /* why optimality did not run */

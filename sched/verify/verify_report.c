@@ -20,7 +20,16 @@ static char *chunk_text(const NsSchedule *s, uint32_t c)
   case NS_COLL_ALLGATHER:
     return g_strdup_printf("block of %s", s->machines[c]);
   case NS_COLL_BCAST:
+  case NS_COLL_REDUCE:
+  case NS_COLL_ALLREDUCE:
     return g_strdup_printf("segment %u", c);
+  case NS_COLL_ALLTOALLV:
+    return g_strdup_printf("message %s->%s (%" G_GUINT64_FORMAT " B)",
+                           s->machines[c / (uint32_t)s->n_machines],
+                           s->machines[c % (uint32_t)s->n_machines], ns_schedule_chunk_size(s, c));
+  case NS_COLL_ALLGATHERV:
+    return g_strdup_printf("block of %s (%" G_GUINT64_FORMAT " B)", s->machines[c],
+                           ns_schedule_chunk_size(s, c));
   }
   return g_strdup("?");
 }
@@ -85,10 +94,19 @@ char *ns_finding_describe(const NsFinding *f, const NsTopology *topo, const NsSc
                            "does not hold yet",
                            f->phase, t1, chunk, who);
   case NS_FIND_DUPLICATE:
+    if (ns_collective_is_reduction(s->collective))
+      return g_strdup_printf("phase %" G_GINT64_FORMAT ": transfer %s combines %s into %s's "
+                             "partial result, which holds %s's contribution already: it is "
+                             "counted twice",
+                             f->phase, t1, chunk, who, s->machines[f->value]);
     return g_strdup_printf("phase %" G_GINT64_FORMAT ": transfer %s delivers %s to %s a "
                            "second time",
                            f->phase, t1, chunk, who);
   case NS_FIND_MISSING:
+    if (ns_collective_is_reduction(s->collective))
+      return g_strdup_printf("%s's %s lacks %" G_GUINT64_FORMAT " contribution%s (first: %s's)",
+                             who, chunk, f->value, f->value == 1 ? "" : "s",
+                             s->machines[f->bound]);
     if (f->value > 1) /* whole segments no transfer carries */
       return g_strdup_printf("segments %u and up are carried by no transfer: %" G_GUINT64_FORMAT
                              " deliveries missing",
@@ -161,14 +179,16 @@ static gboolean informative(NsCheck c, unsigned required)
 }
 
 /* Why optimality did not run, for the reports. */
-static const char *optimal_skip_text(NsOptimalSkip why)
+static const char *optimal_skip_text(NsOptimalSkip why, NsCollective c)
 {
   switch (why) {
   case NS_OPTIMAL_RAN: break;
   case NS_OPTIMAL_POSTED: return "not applicable (posted: no phases to count)";
   case NS_OPTIMAL_SUBSET: return "not applicable (the bound is for all the topology's machines)";
   case NS_OPTIMAL_INVALID: return "not checked (the schedule fails a check above)";
-  case NS_OPTIMAL_UNDEFINED: return "not defined for broadcast";
+  case NS_OPTIMAL_UNDEFINED:
+    return c == NS_COLL_REDUCE ? "not defined for reduce" : "not defined for broadcast";
+  case NS_OPTIMAL_PATTERN: return "not checked (the bound of a size pattern: netsched bound)";
   }
   return "not applicable";
 }
@@ -176,7 +196,7 @@ static const char *optimal_skip_text(NsOptimalSkip why)
 static const char *verdict(const NsVerifyReport *r, NsCheck c, unsigned required)
 {
   if (!r->ran[c])
-    return c == NS_CHECK_OPTIMAL ? optimal_skip_text(r->optimal_skip) : "not applicable";
+    return c == NS_CHECK_OPTIMAL ? optimal_skip_text(r->optimal_skip, r->collective) : "not applicable";
   if (r->failures[c] == 0)
     return "ok";
   return informative(c, required) ? "no" : "FAILED";
