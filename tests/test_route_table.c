@@ -1,8 +1,8 @@
 /* netsched — the route table (sched/ir/route.h) and the verifier's link
  * check that walks it, against plain per-pair routing: on 240 seeded
- * random topologies (random and uniform switch trees, fat trees, tori,
- * random graphs) every route read from the table is the topology's, edge
- * for edge, and on a random schedule the verifier's contention and port
+ * random topologies (random and uniform switch trees, fat trees under
+ * d-mod-k and s-mod-k, tori, random graphs) every route read from the
+ * table is the topology's, edge for edge, and on a random schedule the verifier's contention and port
  * counts, busiest edge and longest path are those of a plain walk of each
  * transfer's ns_topology_route() — for a schedule held whole (the
  * router's table), streamed (the replay's own table) and with the link
@@ -40,11 +40,17 @@ static NsTopology *topology_for(guint i, GRand *rng)
     t = ns_shape_from_spec(spec, &error);
     break;
   }
-  case 2: { /* k-ary n-trees, d-mod-k */
+  case 2: { /* k-ary n-trees, d-mod-k, and every other one s-mod-k */
     static const char *const specs[] = { "fattree:2,2", "fattree:2,3", "fattree:3,2",
                                          "fattree:4,2", "fattree:2,4",
-                                         "fattree:3,3" };
+                                         "fattree:3,3", "fattree:5,2" };
     t = ns_shape_from_spec(specs[(i / 6) % G_N_ELEMENTS(specs)], &error);
+    g_assert_no_error(error);
+    if ((i / 6) % 2) {
+      NsTopology *s = ns_test_with_routing(t, "smodk");
+      ns_topology_free(t);
+      return s;
+    }
     break;
   }
   case 3: { /* tori and meshes, dimension-order */
@@ -68,7 +74,7 @@ static NsTopology *topology_for(guint i, GRand *rng)
 static void test_routes_match(void)
 {
   GRand *rng = g_rand_new_with_seed(24);
-  guint tree_tables = 0;
+  guint tree_tables = 0, fat_tables[2] = { 0, 0 };
   for (guint i = 0; i < N_TOPOLOGIES; i++) {
     g_autoptr(NsTopology) t = topology_for(i, rng);
     g_autoptr(NsRouteTable) rt = ns_route_table_new(t);
@@ -76,7 +82,13 @@ static void test_routes_match(void)
     g_autofree int *want = g_new(int, cap);
     g_autofree int *got = g_new(int, cap);
     int n = ns_topology_n_machines(t);
-    tree_tables += ns_topology_routing(t) == NS_ROUTING_TREE;
+    NsRoutingKind kind = ns_topology_routing(t);
+    tree_tables += kind == NS_ROUTING_TREE;
+    /* trees and fat trees are walked from the table's arrays, not routed */
+    if (kind == NS_ROUTING_TREE || kind == NS_ROUTING_DMODK || kind == NS_ROUTING_SMODK)
+      g_assert_true(ns_route_table_compact(rt));
+    if (kind == NS_ROUTING_DMODK || kind == NS_ROUTING_SMODK)
+      fat_tables[kind == NS_ROUTING_SMODK]++;
     for (int a = 0; a < n; a++)
       for (int b = 0; b < n; b++) {
         int va = ns_topology_machine_node(t, a), vb = ns_topology_machine_node(t, b);
@@ -87,6 +99,8 @@ static void test_routes_match(void)
       }
   }
   g_assert_cmpuint(tree_tables, >=, N_TOPOLOGIES / 3); /* the table's own walk was tested */
+  g_assert_cmpuint(fat_tables[0], >=, N_TOPOLOGIES / 15);
+  g_assert_cmpuint(fat_tables[1], >=, N_TOPOLOGIES / 15);
   g_rand_free(rng);
 }
 
@@ -217,6 +231,7 @@ static void test_deep_chain(void)
   g_autoptr(NsTopology) t = ns_shape_chain(3000, 1, 100e6, 10e-6);
   g_assert_cmpint(ns_topology_routing(t), ==, NS_ROUTING_TREE);
   g_autoptr(NsRouteTable) rt = ns_route_table_new(t);
+  g_assert_false(ns_route_table_compact(rt));
   int cap = ns_topology_max_route_len(t) + 1;
   g_autofree int *want = g_new(int, cap);
   g_autofree int *got = g_new(int, cap);

@@ -23,42 +23,6 @@ static NsTopology *gen(const char *spec)
   return t;
 }
 
-static NsTopology *parse(const char *text)
-{
-  GError *error = NULL;
-  NsTopology *t = ns_topology_parse_native("test.topo", text, strlen(text), NULL, NULL, &error);
-  g_assert_no_error(error);
-  return t;
-}
-
-/* The topology written as native text with its routing statement
- * replaced by `routing` (a leaf/spine under shortest, say). */
-static NsTopology *with_routing(const NsTopology *t, const char *routing)
-{
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
-  GError *error = NULL;
-  g_assert_true(ns_topology_write_native(t, f, &error));
-  fclose(f);
-  GString *out = g_string_new(NULL);
-  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-  gboolean replaced = FALSE;
-  for (int i = 0; lines[i] != NULL; i++) {
-    if (g_str_has_prefix(lines[i], "routing ")) {
-      g_string_append_printf(out, "routing %s\n", routing);
-      replaced = TRUE;
-    } else {
-      g_string_append_printf(out, "%s\n", lines[i]);
-    }
-  }
-  g_assert_true(replaced);
-  free(text);
-  NsTopology *again = parse(out->str);
-  g_string_free(out, TRUE);
-  return again;
-}
-
 /* Brute force: every ordered pair's route, one message each. */
 static void pair_loads(const NsTopology *t, uint64_t *edge, int *min, int *max, double *mean)
 {
@@ -151,12 +115,12 @@ static void test_next_hop_trees(void)
     g_autoptr(NsTopology) t = gen(specs[i]);
     assert_loads_match(t, specs[i]);
     if (ns_topology_routing(t) == NS_ROUTING_DMODK) {
-      g_autoptr(NsTopology) s = with_routing(t, "smodk");
+      g_autoptr(NsTopology) s = ns_test_with_routing(t, "smodk");
       g_assert_cmpint(ns_topology_routing(s), ==, NS_ROUTING_SMODK);
       assert_loads_match(s, specs[i]);
     }
     if (ns_topology_routing(t) == NS_ROUTING_ECMP) {
-      g_autoptr(NsTopology) s = with_routing(t, "shortest");
+      g_autoptr(NsTopology) s = ns_test_with_routing(t, "shortest");
       assert_loads_match(s, specs[i]);
     }
   }
@@ -164,7 +128,7 @@ static void test_next_hop_trees(void)
     g_autoptr(NsTopology) t = ns_test_random_graph(seed, 9, 7, 5);
     assert_loads_match(t, "random graph");
     if (ns_topology_routing(t) == NS_ROUTING_SHORTEST) {
-      g_autoptr(NsTopology) e = with_routing(t, "ecmp");
+      g_autoptr(NsTopology) e = ns_test_with_routing(t, "ecmp");
       assert_loads_match(e, "random graph, ecmp");
     }
   }
@@ -186,7 +150,7 @@ static void test_leafspine(void)
   g_autoptr(NsTopology) ecmp = gen("leafspine:8,4,16");
   g_assert_cmpint(ns_topology_routing(ecmp), ==, NS_ROUTING_ECMP);
   g_assert_cmpint(ns_topology_n_machines(ecmp), ==, 128);
-  g_autoptr(NsTopology) shortest = with_routing(ecmp, "shortest");
+  g_autoptr(NsTopology) shortest = ns_test_with_routing(ecmp, "shortest");
   NsA2ABound b;
   ns_a2a_bound(shortest, 65536, &b);
   g_assert_cmpint(b.cut.kind, ==, NS_BOUND_PORT_SEND);

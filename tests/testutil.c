@@ -1,5 +1,7 @@
 #include "tests/testutil.h"
 #include "platforms/io/topology_io.h"
+#include <stdio.h>
+#include <stdlib.h>
 
 char *ns_test_data(const char *relative)
 {
@@ -62,4 +64,32 @@ NsTopology *ns_test_random_graph(uint64_t seed, int machines, int switches, int 
   g_assert_true(ns_topology_finalize(t, NULL, NULL, &error));
   g_assert_no_error(error);
   return t;
+}
+
+NsTopology *ns_test_with_routing(const NsTopology *t, const char *routing)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  GError *error = NULL;
+  g_assert_true(ns_topology_write_native(t, f, &error));
+  fclose(f);
+  GString *out = g_string_new(NULL);
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  gboolean replaced = FALSE;
+  for (int i = 0; lines[i] != NULL; i++) {
+    if (g_str_has_prefix(lines[i], "routing ")) {
+      g_string_append_printf(out, "routing %s\n", routing);
+      replaced = TRUE;
+    } else {
+      g_string_append_printf(out, "%s\n", lines[i]);
+    }
+  }
+  g_assert_true(replaced);
+  free(text);
+  NsTopology *again =
+      ns_topology_parse_native("test.topo", out->str, out->len, NULL, NULL, &error);
+  g_assert_no_error(error);
+  g_string_free(out, TRUE);
+  return again;
 }

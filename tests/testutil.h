@@ -24,4 +24,9 @@ NsVerifyReport ns_test_verify(const NsTopology *topo, const NsSchedule *s);
  * when the extra links close cycles. Reproducible from `seed`. */
 NsTopology *ns_test_random_graph(uint64_t seed, int machines, int switches, int extra_links);
 
+/* The topology written as native text with its routing statement
+ * replaced by `routing` (a fat tree under smodk, a leaf/spine under
+ * shortest), read back; asserted to load. */
+NsTopology *ns_test_with_routing(const NsTopology *t, const char *routing);
+
 #endif

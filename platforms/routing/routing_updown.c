@@ -22,6 +22,7 @@
  */
 #include "platforms/model/error.h"
 #include "platforms/model/topology_internal.h"
+#include "platforms/routing/updown.h"
 #include <stdlib.h>
 
 typedef struct {
@@ -310,3 +311,30 @@ const NsRoutingOps ns_routing_smodk_ops = {
   .describe = updown_describe,
   .free_data = updown_free,
 };
+
+/**
+ * \function ns_updown_links
+ * \brief A levelled fat tree's up-links, as the dmodk and smodk routing holds them.
+ *
+ * The arrays are the routing's own (valid while the topology lives, read only): per node
+ * its level and its up-link slots, per slot the directed edge and the node above, per
+ * level the number of up-links, so a caller can lay out the routes it walks many times.
+ *
+ * \param topo A finalized topology.
+ * \param out Receives the arrays (left alone when FALSE is returned).
+ * \return TRUE under dmodk and smodk routing, else FALSE.
+ * \errors none.
+ * \complexity O(1).
+ * \source Zahavi et al. 2010 (d-mod-k on k-ary n-trees); docs/verify.md (Cost).
+ */
+gboolean ns_updown_links(const NsTopology *topo, NsUpDownLinks *out)
+{
+  NsRoutingKind kind = ns_topology_routing(topo);
+  if (kind != NS_ROUTING_DMODK && kind != NS_ROUTING_SMODK)
+    return FALSE;
+  const UpDown *u = topo->routing_data;
+  *out = (NsUpDownLinks){ .n_levels = u->n_levels, .level = u->level, .arity = u->arity,
+                          .up_start = u->up_start, .up_edge = u->up_edge,
+                          .up_node = u->up_node, .by_source = u->by_source };
+  return TRUE;
+}

@@ -4,6 +4,7 @@
 #include "sched/ir/route.h"
 #include "sched/ir/counts_internal.h"
 #include "platforms/model/error.h"
+#include "platforms/routing/updown.h"
 #include <string.h>
 
 /* Tree routing, where every machine is a leaf with one link to a switch:
@@ -21,11 +22,38 @@ typedef struct {
   int edge;              /* the edge from the machine up to its switch */
 } Leaf;
 
+/* One up-link of a fat-tree node: the edge climbing it and the node above
+ * (-1, -1 past the node's up-links). */
+typedef struct {
+  int edge, node;
+} UpSlot;
+
+/* Fat trees under d-mod-k and s-mod-k (platforms/routing/updown.h): a
+ * route climbs from both ends with one machine's key until the climbs
+ * meet, and the climb of the key's own machine (the destination under
+ * d-mod-k, the source under s-mod-k) does not depend on the other end.
+ * So per machine K: its own climb with its own key — the node at each
+ * level and the edge up from it, a row of 2 · levels ints (64 bytes on a
+ * 7-level tree) — and its key's digits (a byte a level); per node its
+ * up-links at a fixed stride (8 bytes each). A route walks the other
+ * end's climb up to the level where it meets the row, then copies the
+ * row's edges down: one load a level on the climbing side and no
+ * division, against two climbs through the routing's tables. */
+typedef struct {
+  int levels, slots;     /* row width (the levels); up-links a node at most */
+  gboolean by_source;    /* s-mod-k: the key's machine is the source */
+  int *key_of;           /* per node: its machine index, -1 for a switch */
+  int *rows;             /* per machine: node[levels] then edge[levels] (-2: no node) */
+  uint8_t *digit;        /* per machine: levels digits of its key */
+  UpSlot *up;            /* per node: `slots` up-links */
+} FatTable;
+
 struct NsRouteTable {
   const NsTopology *topo;
   Leaf *leaf;            /* per node; NULL: the topology routes */
   int *rows;             /* per switch, stride ints */
   int stride, width;     /* width: the longest switch path to the anchor + 1 */
+  FatTable *fat;         /* dmodk, smodk: the climbs; NULL otherwise */
 };
 
 /* Rows hold at most this many ints (64 MiB): a deep tree (a chain of
@@ -283,6 +311,101 @@ gboolean ns_router_fits(const NsRouter *r, const NsTopology *topo, const NsSched
          r->s->routes == s->routes && r->s->machines == s->machines;
 }
 
+/* The fat-tree table, or NULL: not dmodk or smodk routing, or past the
+ * table's bound. O(|V| · arity + |M| · levels). */
+static FatTable *fat_table_new(const NsTopology *topo)
+{
+  NsUpDownLinks u;
+  if (!ns_updown_links(topo, &u) || u.n_levels < 1 || u.n_levels > 32)
+    return NULL;
+  int n_nodes = ns_topology_n_nodes(topo), p = ns_topology_n_machines(topo), slots = 1;
+  for (int l = 0; l < u.n_levels; l++)
+    slots = MAX(slots, u.arity[l]);
+  if (slots > 255) /* a digit is a byte */
+    return NULL;
+  gsize ints = (gsize)n_nodes * (gsize)(1 + 2 * slots) + (gsize)p * (gsize)(3 * u.n_levels);
+  if (ints > ROUTE_TABLE_MAX_INTS)
+    return NULL;
+  FatTable *f = g_new0(FatTable, 1);
+  f->levels = u.n_levels;
+  f->slots = slots;
+  f->by_source = u.by_source;
+  f->key_of = g_new(int, n_nodes);
+  f->up = g_new(UpSlot, (gsize)n_nodes * (gsize)slots);
+  for (int v = 0; v < n_nodes; v++) {
+    f->key_of[v] = ns_topology_node_machine(topo, v);
+    for (int j = 0; j < slots; j++) {
+      int k = u.up_start[v] + j;
+      f->up[(gsize)v * (gsize)slots + (gsize)j] =
+          k < u.up_start[v + 1] ? (UpSlot){ u.up_edge[k], u.up_node[k] } : (UpSlot){ -1, -1 };
+    }
+  }
+  int w = f->levels;
+  f->rows = g_new(int, (gsize)p * (gsize)(2 * w));
+  f->digit = g_new0(uint8_t, (gsize)p * (gsize)w);
+  for (int m = 0; m < p; m++) {
+    int *node = f->rows + (gsize)m * (gsize)(2 * w), *edge = node + w;
+    uint8_t *digit = f->digit + (gsize)m * (gsize)w;
+    uint32_t rest = (uint32_t)m; /* the digits as the routing takes them */
+    for (int l = 0; l < w; l++) {
+      node[l] = -2;
+      edge[l] = -1;
+      if (u.arity[l] > 0) {
+        digit[l] = (uint8_t)(rest % (uint32_t)u.arity[l]);
+        rest /= (uint32_t)u.arity[l];
+      }
+    }
+    int v = ns_topology_machine_node(topo, m);
+    for (int l = 0; l < w; l++) { /* the machine's climb with its own key */
+      node[l] = v;
+      if (l + 1 >= w || u.up_start[v] + digit[l] >= u.up_start[v + 1])
+        break;
+      edge[l] = u.up_edge[u.up_start[v] + digit[l]];
+      v = u.up_node[u.up_start[v] + digit[l]];
+    }
+  }
+  return f;
+}
+
+/* The route between two nodes from the fat-tree table: the other end climbs
+ * with the key's digits until it stands on the key machine's own climb
+ * (the level where the routing's two climbs meet); the route is the
+ * source's climb, then the destination's climb reversed. A switch, or a
+ * climb that never meets (the routing's own answer then), asks the
+ * topology. */
+static int fat_route(const NsRouteTable *rt, int src, int dst, int *edges)
+{
+  const FatTable *f = rt->fat;
+  int ks = f->key_of[src], kd = f->key_of[dst];
+  if (ks < 0 || kd < 0)
+    return ns_topology_route(rt->topo, src, dst, edges);
+  int key = f->by_source ? ks : kd, w = f->levels;
+  const int *node = f->rows + (gsize)key * (gsize)(2 * w), *edge = node + w;
+  const uint8_t *digit = f->digit + (gsize)key * (gsize)w;
+  int climbed[64];
+  int *up = f->by_source ? climbed : edges; /* the climbing side's edges */
+  int a = f->by_source ? dst : src, l = 0;
+  while (a != node[l]) {
+    if (l + 1 >= w)
+      return ns_topology_route(rt->topo, src, dst, edges);
+    UpSlot s = f->up[(gsize)a * (gsize)f->slots + digit[l]];
+    if (s.edge < 0)
+      return ns_topology_route(rt->topo, src, dst, edges);
+    up[l++] = s.edge;
+    a = s.node;
+  }
+  if (!f->by_source) { /* d-mod-k: the source climbed; down the destination's climb */
+    for (int k = 0; k < l; k++)
+      edges[l + k] = edge[l - 1 - k] ^ 1;
+  } else { /* s-mod-k: up the source's climb; down the destination's, climbed above */
+    for (int k = 0; k < l; k++)
+      edges[k] = edge[k];
+    for (int k = 0; k < l; k++)
+      edges[l + k] = climbed[l - 1 - k] ^ 1;
+  }
+  return 2 * l;
+}
+
 /**
  * \function ns_route_table_free
  * \brief Frees a route table.
@@ -298,6 +421,13 @@ void ns_route_table_free(NsRouteTable *rt)
     return;
   g_free(rt->leaf);
   g_free(rt->rows);
+  if (rt->fat != NULL) {
+    g_free(rt->fat->key_of);
+    g_free(rt->fat->rows);
+    g_free(rt->fat->digit);
+    g_free(rt->fat->up);
+    g_free(rt->fat);
+  }
   g_free(rt);
 }
 
@@ -307,19 +437,24 @@ void ns_route_table_free(NsRouteTable *rt)
  *
  * Under tree routing, every switch's path to the anchor switch (the first switch, as
  * tree routing roots its tree) and every machine's switch and edge up, taken from
- * ns_topology_route(); any other routing, and a tree whose rows would pass 64 MiB
- * (|S| · depth: a long chain of switches), keeps nothing and routes through the topology.
+ * ns_topology_route(). Under dmodk and smodk routing (ns_updown_links()), every machine's
+ * climb with its own key and every node's up-links at a fixed stride. Any other routing,
+ * and a table that would pass 64 MiB (|S| · depth: a long chain of switches), keeps
+ * nothing and routes through the topology.
  *
  * \param topo A finalized topology.
  * \return The table (ns_route_table_free() it).
  * \errors none.
- * \complexity O(|V| + |S| · depth) time and memory under tree routing, else O(1).
- * \source Faraj and Yuan §3 (a switched tree routes on its unique paths); docs/verify.md.
+ * \complexity O(|V| + |S| · depth) time and memory under tree routing, O(|V| · arity +
+ *        |M| · levels) under dmodk and smodk, else O(1).
+ * \source Faraj and Yuan §3 (a switched tree routes on its unique paths); Zahavi et al. 2010
+ *         (d-mod-k); docs/verify.md.
  */
 NsRouteTable *ns_route_table_new(const NsTopology *topo)
 {
   NsRouteTable *rt = g_new0(NsRouteTable, 1);
   rt->topo = topo;
+  rt->fat = fat_table_new(topo);
   if (ns_topology_routing(topo) != NS_ROUTING_TREE)
     return rt;
   int n_nodes = ns_topology_n_nodes(topo), anchor = -1, n_switches = 0;
@@ -384,7 +519,9 @@ NsRouteTable *ns_route_table_new(const NsTopology *topo)
  *
  * The same edges, in the same order, as ns_topology_route(): under tree routing the
  * source machine's edge up, its switch's path up to the deepest node it shares with the
- * destination's switch's path, that path down, and the destination's edge.
+ * destination's switch's path, that path down, and the destination's edge; under dmodk
+ * and smodk the climb from the end that is not the key's up to the key machine's own climb,
+ * then down (or, s-mod-k, up) that climb.
  *
  * \param rt The table.
  * \param src The source node.
@@ -397,6 +534,8 @@ NsRouteTable *ns_route_table_new(const NsTopology *topo)
  */
 int ns_route_table_route(const NsRouteTable *rt, int src, int dst, int *edges)
 {
+  if (rt->fat != NULL)
+    return fat_route(rt, src, dst, edges);
   Leaf a = rt->leaf != NULL ? rt->leaf[src] : (Leaf){ -1, -1 };
   Leaf b = rt->leaf != NULL ? rt->leaf[dst] : (Leaf){ -1, -1 };
   if (a.row < 0 || b.row < 0 || src == dst) /* a switch, or no table */
@@ -417,4 +556,19 @@ int ns_route_table_route(const NsRouteTable *rt, int src, int dst, int *edges)
   }
   edges[n++] = b.edge ^ 1;
   return n;
+}
+
+/**
+ * \function ns_route_table_compact
+ * \brief Whether a route table holds the topology's routes or asks the topology for each.
+ *
+ * \param rt The table.
+ * \return TRUE under tree, dmodk and smodk routing when the table fits its 64 MiB bound.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/verify.md (Cost).
+ */
+gboolean ns_route_table_compact(const NsRouteTable *rt)
+{
+  return rt->leaf != NULL || rt->fat != NULL;
 }

@@ -20,13 +20,20 @@ typedef struct NsRouter NsRouter;
  * (a row of O(depth) ints per switch); the route between two machines is
  * the unique tree path, their switches' paths below the deepest node they
  * share (the lowest common ancestor) between the machines' own edges.
- * Other routings, and trees too deep for rows of at most 64 MiB in all,
- * ask the topology (ns_topology_route). Built once per topology and
- * shared read-only by the threads that route through it. */
+ * Under dmodk and smodk routing (levelled fat trees,
+ * platforms/routing/updown.h): per machine its own climb with its own key
+ * (node and edge up at each level, 2 ints a level) and its key's digits,
+ * per node its up-links at a fixed stride; a route climbs from the other
+ * end, one load a level, until it meets the key machine's climb, then
+ * copies that climb's edges. Other routings, and tables past 64 MiB (a
+ * deep chain of switches), ask the topology (ns_topology_route). Built
+ * once per topology and shared read-only by the threads that route
+ * through it. */
 typedef struct NsRouteTable NsRouteTable;
 
 /* The table of a finalized topology. O(|V| + |S| · depth) time and
- * memory (S: switches). */
+ * memory (S: switches) under tree routing, O(|V| · arity + |M| · levels)
+ * under dmodk and smodk. */
 NsRouteTable *ns_route_table_new(const NsTopology *topo);
 void ns_route_table_free(NsRouteTable *rt);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsRouteTable, ns_route_table_free)
@@ -34,6 +41,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsRouteTable, ns_route_table_free)
  * (capacity ns_topology_max_route_len()) and returns their number: the
  * edges ns_topology_route() writes, in the same order. O(route length). */
 int ns_route_table_route(const NsRouteTable *rt, int src, int dst, int *edges);
+/* Does the table hold the topology's routes (tree, dmodk, smodk within the
+ * bound), or does it ask the topology for each? O(1). */
+gboolean ns_route_table_compact(const NsRouteTable *rt);
 
 /* Resolves the schedule's own routes against `topo`. `node` maps schedule
  * machines to topology nodes (ns_schedule_machine_nodes; kept, not copied).
