@@ -7,6 +7,7 @@
  *  - reads of 1 byte and of a few bytes at a time give exactly the result
  *    of one read of everything (the same message, or the same schedule):
  *    no token, escape or UTF-8 sequence is misread at a buffer boundary;
+ *  - the general path alone (no fast path for transfers) gives it too;
  *  - the streaming API (header, phases one at a time, finish) agrees with
  *    reading the whole schedule;
  *  - a schedule that reads is written back as JSON and re-read, the second
@@ -15,6 +16,7 @@
 #include "fuzz/fuzz_common.h"
 #include "sched/io/schedule_json.h"
 #include "sched/io/schedule_stream.h"
+#include "sched/io/schedule_stream_internal.h"
 
 #include <string.h>
 
@@ -32,10 +34,12 @@ static char *write_text(const NsSchedule *s, NsScheduleFormat format, size_t *le
   return text;
 }
 
-static NsSchedule *read_in(const uint8_t *data, size_t size, gsize read_size, GError **err)
+static NsSchedule *read_in(const uint8_t *data, size_t size, gsize read_size,
+                           gboolean general_only, GError **err)
 {
   NsScheduleReader *r = ns_schedule_reader_new_for_data(SOURCE, data, size);
   ns_schedule_reader_set_read_size(r, read_size);
+  ns_schedule_reader_set_general_only(r, general_only);
   NsSchedule *s = ns_schedule_reader_read_all(r, err);
   ns_schedule_reader_free(r);
   return s;
@@ -100,11 +104,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
   /* reads of 1 byte, and of 2 to 9 (chosen by the input) */
   gsize small = 2 + (size > 0 ? data[size - 1] % 8 : 0);
-  const gsize sizes[] = { 1, small };
+  const gsize sizes[] = { 1, small, 0 };
   for (unsigned i = 0; i < G_N_ELEMENTS(sizes); i++) {
     GError *e2 = NULL;
-    NsSchedule *s2 = read_in(data, size, sizes[i], &e2);
-    check_same(s, err, s2, e2, sizes[i] == 1 ? "reads of 1 byte" : "small reads");
+    /* 0: one read of everything, through the general path only */
+    NsSchedule *s2 = read_in(data, size, sizes[i] > 0 ? sizes[i] : size + 1, sizes[i] == 0, &e2);
+    check_same(s, err, s2, e2, sizes[i] == 1 ? "reads of 1 byte" : sizes[i] > 0 ? "small reads"
+                                                                              : "the general path");
     g_clear_error(&e2);
     ns_schedule_free(s2);
   }

@@ -1,12 +1,14 @@
 /* Schedule streams: JSON <-> JSON Lines round trips, reads in chunks of
  * any size, keys in any order, gzip and zstd, bounded memory, the JSON
- * Lines errors, and the verifier session against ns_verify. */
+ * Lines errors, the fast path for transfers against the general one, and
+ * the verifier session against ns_verify. */
 #include "platforms/model/error.h"
 #include "platforms/gen/shapes.h"
 #include "platforms/model/units.h"
 #include "sched/planners/registry.h"
 #include "sched/io/schedule_json.h"
 #include "sched/io/schedule_stream.h"
+#include "sched/io/schedule_stream_internal.h"
 #include "sched/ir/sync.h"
 #include "sched/verify/verify.h"
 #include "tests/testutil.h"
@@ -917,6 +919,296 @@ static void test_session_kept(void)
   ns_topology_free(t);
 }
 
+/* ---- the fast path against the general path ------------------------------ */
+
+/* Reads `text` through the fast path for transfers or the general path
+ * only, asking `read_size` bytes at a time (0: the default). */
+static NsSchedule *read_by(const char *text, gsize len, gsize read_size, gboolean general,
+                           GError **err)
+{
+  NsScheduleReader *r = ns_schedule_reader_new_for_data("t.json", text, len);
+  if (read_size > 0)
+    ns_schedule_reader_set_read_size(r, read_size);
+  ns_schedule_reader_set_general_only(r, general);
+  NsSchedule *s = ns_schedule_reader_read_all(r, err);
+  ns_schedule_reader_free(r);
+  return s;
+}
+
+/* Both paths, in whole and 1-byte reads, give the same schedule or the
+ * same message; returns the fast path's (the message in *message). */
+static NsSchedule *read_both(const char *text, gsize len, char **message)
+{
+  GError *fast_err = NULL;
+  NsSchedule *fast = read_by(text, len, 0, FALSE, &fast_err);
+  for (int k = 0; k < 3; k++) {
+    GError *err = NULL;
+    NsSchedule *other = read_by(text, len, k == 2 ? 1 : 0, k > 0, &err);
+    g_assert_true((fast == NULL) == (other == NULL));
+    if (fast == NULL)
+      g_assert_cmpstr(fast_err->message, ==, err->message);
+    else
+      assert_same(fast, other);
+    ns_schedule_free(other);
+    g_clear_error(&err);
+  }
+  *message = fast_err != NULL ? g_strdup(fast_err->message) : NULL;
+  g_clear_error(&fast_err);
+  return fast;
+}
+
+/* Schedules as `plan -o` writes them (JSON Lines, also JSON and zstd):
+ * several collectives, multi-chunk transfers, sync edges, routes. */
+static void test_fast_path_planned(void)
+{
+  static const struct {
+    const char *topo, *coll, *algo;
+  } cases[] = {
+    { "tree:4,8", "alltoall", "faraj" },     { "tree:2,3,4", "alltoall", "bruck" },
+    { "tree:2,3,4", "alltoall", "simple" },  { "fattree:2,3", "alltoall", "shift" },
+    { "tree:4,4", "allgather", "ring" },     { "tree:4,4", "allgather", "rdb" },
+    { "tree:4,4", "bcast", "binomial" },     { "tree:4,4", "bcast", "linear-cf" },
+  };
+  int with_sync = 0;
+  for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+    GError *err = NULL;
+    NsTopology *t = ns_shape_from_spec(cases[i].topo, &err);
+    g_assert_no_error(err);
+    NsCollective c;
+    g_assert_true(ns_collective_from_name(cases[i].coll, &c));
+    NsPlanParams params = { .msize = 4096, .root = 1, .segment = 1024 };
+    NsSchedule *s = ns_plan(t, c, cases[i].algo, &params, &err);
+    g_assert_no_error(err);
+    for (int extra = 0; extra < 2; extra++) {
+      if (extra == 1) { /* sync edges and a few routes */
+        NsSyncScheme sc;
+        g_assert_true(ns_sync_scheme_parse("sender-all", &sc, NULL));
+        NsSyncStats stats;
+        if (s->execution == NS_EXEC_PHASED) { /* pair-wise sync is for phases */
+          g_assert_true(ns_schedule_compute_sync(t, s, &sc, &stats, &err));
+          g_assert_no_error(err);
+          with_sync += s->sync->len > 0;
+        }
+        const char *route[] = { "m0", "s0", "m1" };
+        for (uint32_t k = 0; k < ns_schedule_n_transfers(s); k += 5)
+          ns_schedule_set_route(s, k, 3, route);
+      }
+      for (int f = 0; f < 2; f++) {
+        gsize len;
+        char *text = write_text(s, f == 0 ? NS_SCHEDULE_JSONL : NS_SCHEDULE_JSON, &len);
+        char *message = NULL;
+        NsSchedule *back = read_both(text, len, &message);
+        g_assert_null(message);
+        assert_same(s, back);
+        ns_schedule_free(back);
+        if (f == 0) { /* compressed: blocks decompressed straight into the buffer */
+          GBytes *z = zstd_bytes(text, len);
+          gsize n;
+          const char *data = g_bytes_get_data(z, &n);
+          back = read_both(data, n, &message);
+          g_assert_null(message);
+          assert_same(s, back);
+          ns_schedule_free(back);
+          g_bytes_unref(z);
+        }
+        free(text);
+      }
+    }
+    ns_schedule_free(s);
+    ns_topology_free(t);
+  }
+  g_assert_cmpint(with_sync, >=, 4);
+}
+
+/* A JSON Lines all-to-all on 12 machines: `phases` phases of 12 direct
+ * transfers (lines long enough for the fast path's bulk scan), but `line`
+ * (with `transfers` transfers) as line 42, then the end line. */
+static char *lines_many(const char *line, int transfers, int phases)
+{
+  GString *g = g_string_new("{\"format\":\"netsched-schedule-lines\",\"version\":1,"
+                            "\"collective\":\"alltoall\",\"algorithm\":\"t\",\"machines\":[");
+  for (int m = 0; m < 12; m++)
+    g_string_append_printf(g, "%s\"n%d\"", m > 0 ? "," : "", m);
+  g_string_append(g, "],\"msize_bytes\":8,\"execution\":\"phased\",\"sync\":0,\"routes\":0}\n");
+  for (int p = 0; p < phases; p++) {
+    if (p == 40) {
+      g_string_append_printf(g, "%s\n", line);
+      continue;
+    }
+    g_string_append_c(g, '[');
+    for (int m = 0; m < 12; m++)
+      g_string_append_printf(g, "%s[%d,%d]", m > 0 ? "," : "", m, (m + 1 + p % 11) % 12);
+    g_string_append(g, "]\n");
+  }
+  g_string_append_printf(g, "{\"end\":{\"phases\":%d,\"transfers\":%d}}\n", phases,
+                         12 * (phases - 1) + transfers);
+  return g_string_free(g, FALSE);
+}
+
+/* lines_many with 40 phases before `line` and 40 after. */
+static char *lines_around(const char *line, int transfers)
+{
+  return lines_many(line, transfers, 81);
+}
+typedef struct {
+  const char *name, *line, *message;
+  int transfers; /* of the line, when it reads */
+} FastCase;
+
+/* Malformed transfers in the middle of long lines: the messages of the
+ * general path (NULL: the file reads, 961 + its transfers). */
+static const FastCase fast_cases[] = {
+  /* the next line is read as the transfer's third element */
+  { "truncated", "[[0,1],[1,2],[2,", "t.json:44:1: expected ',' or ']', found '['", 0 },
+  { "truncated-number", "[[0,1],[1,2],[2,3", "t.json:43:1: expected ',' or ']', found '['", 0 },
+  { "overflow", "[[0,1],[1,99999999999999999999],[2,3]]",
+    "t.json:42:11: integer 99999999999999999999 is out of range", 0 },
+  { "ten-digits", "[[0,1],[1,1000000000],[2,3]]",
+    "t.json:42: $.phases[40][1][1]: machine index 1000000000 out of range (12 machines)", 0 },
+  { "nine-digits", "[[0,1],[1,999999999],[2,3]]",
+    "t.json:42: $.phases[40][1][1]: machine index 999999999 out of range (12 machines)", 0 },
+  { "range", "[[0,1],[1,12],[2,3]]",
+    "t.json:42: $.phases[40][1][1]: machine index 12 out of range (12 machines)", 0 },
+  { "leading-zero", "[[0,1],[01,2],[2,3]]", "t.json:42:9: malformed number '01'", 0 },
+  { "negative", "[[0,1],[-1,2],[2,3]]",
+    "t.json:42: $.phases[40][1][0]: machine index -1 out of range (12 machines)", 0 },
+  { "fraction", "[[0,1],[1.5,2],[2,3]]",
+    "t.json:42: $.phases[40][1][0]: expected a machine index (an integer), got a number with "
+    "a fraction or exponent", 0 },
+  { "exponent", "[[0,1],[1,2e0],[2,3]]",
+    "t.json:42: $.phases[40][1][1]: expected a machine index (an integer), got a number with "
+    "a fraction or exponent", 0 },
+  { "self", "[[0,1],[2,2],[2,3]]", "t.json:42: $.phases[40][1]: transfer from machine 2 (n2) "
+    "to itself", 0 },
+  { "extra-field", "[[0,1],[1,2,[1,2],7],[2,3]]",
+    "t.json:42: $.phases[40][1][3]: expected an alltoall chunk [origin, destination], got an "
+    "integer", 0 },
+  { "short", "[[0,1],[1],[2,3]]", "t.json:42: $.phases[40][1]: a transfer is [src, dst, chunk, "
+    "...] with at least one chunk, got 1 element", 0 },
+  { "chunk-self", "[[0,1],[1,2,[3,3]],[2,3]]", "t.json:42: $.phases[40][1][2]: chunk origin "
+    "and destination are the same machine (3)", 0 },
+  { "trailing-comma", "[[0,1],[1,2],]", "t.json:42:14: trailing comma before ']'", 0 },
+  { "object", "[[0,1],{\"src\":1},[2,3]]",
+    "t.json:42: $.phases[40][1]: expected a transfer [src, dst, chunk, ...], got an object", 0 },
+  { "string", "[[0,1],[\"1\",2],[2,3]]",
+    "t.json:42: $.phases[40][1][0]: expected a machine index (an integer), got a string", 0 },
+  { "spaces", "[ [0, 1] ,[1,2] , [2,3]]", NULL, 3 },
+  { "multi-chunk", "[[0,1],[1,2,[1,2],[0,2]],[2,3,[2,3]]]", NULL, 3 },
+  { "nine-digit-chunk", "[[0,1],[1,2,[000000001,2]]]", "t.json:42:14: malformed number '000000001'", 0 },
+  { "empty", "[]", NULL, 0 },
+};
+
+static void test_fast_path_errors(gconstpointer data)
+{
+  const FastCase *c = data;
+  char *text = lines_around(c->line, c->transfers);
+  char *message = NULL;
+  NsSchedule *s = read_both(text, strlen(text), &message);
+  g_assert_cmpstr(message, ==, c->message);
+  if (c->message == NULL) {
+    g_assert_nonnull(s);
+    g_assert_cmpuint(ns_schedule_n_phases(s), ==, 81);
+  }
+  ns_schedule_free(s);
+  g_free(message);
+  g_free(text);
+}
+
+/* Blocks decompressed straight into the reader's buffer are counted
+ * against the input limit as the others. */
+static void test_fast_path_limit(void)
+{
+  char *text = lines_many("[[0,1]]", 1, 8000); /* 624 KB: three blocks */
+  gsize len = strlen(text);
+  GBytes *z = zstd_bytes(text, len);
+  gsize n;
+  const char *data = g_bytes_get_data(z, &n);
+  for (guint64 limit = len - 1; limit <= len; limit++) {
+    NsScheduleReader *r = ns_schedule_reader_new_for_data("t.zst", data, n);
+    NsScheduleLimits limits = { .max_input = limit };
+    ns_schedule_reader_set_limits(r, &limits);
+    GError *err = NULL;
+    NsSchedule *s = ns_schedule_reader_read_all(r, &err);
+    if (limit < len) {
+      g_assert_null(s);
+      char *want = g_strdup_printf("t.zst: the schedule is larger than the input limit of %"
+                                   G_GUINT64_FORMAT " bytes (0.6 MiB, decompressed)", limit);
+      g_assert_cmpstr(err->message, ==, want);
+      g_free(want);
+      g_clear_error(&err);
+    } else {
+      g_assert_no_error(err);
+      g_assert_cmpuint(ns_schedule_n_transfers(s), ==, 12 * 7999 + 1);
+      ns_schedule_free(s);
+    }
+    ns_schedule_reader_free(r);
+  }
+  g_bytes_unref(z);
+  g_free(text);
+}
+
+/* Header keys in another order and the end line's counts swapped read the same. */
+static void test_fast_path_key_order(void)
+{
+  char *text = lines_around("[[0,1]]", 1);
+  char *body = strchr(text, '\n') + 1;
+  GString *g = g_string_new("{\"machines\":[\"n0\",\"n1\",\"n2\",\"n3\",\"n4\",\"n5\",\"n6\","
+                            "\"n7\",\"n8\",\"n9\",\"n10\",\"n11\"],\"routes\":0,\"execution\":"
+                            "\"phased\",\"msize_bytes\":8,\"algorithm\":\"t\",\"collective\":"
+                            "\"alltoall\",\"sync\":0,\"version\":1,\"format\":"
+                            "\"netsched-schedule-lines\"}\n");
+  g_string_append(g, body);
+  char *end = strstr(g->str, "{\"end\":");
+  g_string_truncate(g, (gsize)(end - g->str));
+  g_string_append(g, "{\"end\":{\"transfers\":961,\"phases\":81}}\n");
+  char *message = NULL;
+  NsSchedule *a = read_both(g->str, g->len, &message);
+  g_assert_null(message);
+  GError *err = NULL;
+  NsSchedule *b = read_by(text, strlen(text), 0, TRUE, &err);
+  g_assert_no_error(err);
+  assert_same(a, b);
+  ns_schedule_free(a);
+  ns_schedule_free(b);
+  g_string_free(g, TRUE);
+  g_free(text);
+}
+
+/* Random damage to a file plan -o writes: both paths, in any read size,
+ * the same schedule or the same message. */
+static void test_fast_path_damaged(void)
+{
+  GError *err = NULL;
+  NsTopology *t = ns_shape_from_spec("tree:4,8", &err);
+  g_assert_no_error(err);
+  NsPlanParams params = { .msize = 4096 };
+  NsSchedule *s = ns_plan(t, NS_COLL_ALLTOALL, "faraj", &params, &err);
+  g_assert_no_error(err);
+  gsize len;
+  char *text = write_text(s, NS_SCHEDULE_JSONL, &len);
+  static const char bytes[] = "0123456789,[]-.e \n\"{}";
+  GRand *rng = g_rand_new_with_seed(24);
+  int failed = 0;
+  for (int iter = 0; iter < 300; iter++) {
+    char *bad = g_memdup2(text, len);
+    int n = g_rand_int_range(rng, 1, 4);
+    for (int k = 0; k < n; k++) /* past the header line, into the phases */
+      bad[g_rand_int_range(rng, (gint32)(strchr(text, '\n') - text) + 1, (gint32)len)] =
+          bytes[g_rand_int_range(rng, 0, (gint32)sizeof bytes - 1)];
+    char *message = NULL;
+    NsSchedule *back = read_both(bad, len, &message);
+    failed += back == NULL;
+    ns_schedule_free(back);
+    g_free(message);
+    g_free(bad);
+  }
+  g_assert_cmpint(failed, >, 200); /* most damage is noticed */
+  g_rand_free(rng);
+  free(text);
+  ns_schedule_free(s);
+  ns_topology_free(t);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -932,6 +1224,15 @@ int main(int argc, char **argv)
   for (unsigned i = 0; i < G_N_ELEMENTS(bad_lines); i++) {
     char *name = g_strdup_printf("/schedule-stream/lines/bad/%s", bad_lines[i].name);
     g_test_add_data_func(name, &bad_lines[i], test_bad_lines);
+    g_free(name);
+  }
+  g_test_add_func("/schedule-stream/fast-path/planned", test_fast_path_planned);
+  g_test_add_func("/schedule-stream/fast-path/key-order", test_fast_path_key_order);
+  g_test_add_func("/schedule-stream/fast-path/limit", test_fast_path_limit);
+  g_test_add_func("/schedule-stream/fast-path/damaged", test_fast_path_damaged);
+  for (unsigned i = 0; i < G_N_ELEMENTS(fast_cases); i++) {
+    char *name = g_strdup_printf("/schedule-stream/fast-path/bad/%s", fast_cases[i].name);
+    g_test_add_data_func(name, &fast_cases[i], test_fast_path_errors);
     g_free(name);
   }
   g_test_add_func("/schedule-stream/session/matches", test_session_matches);

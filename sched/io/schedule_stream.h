@@ -85,7 +85,7 @@ NsScheduleReader *ns_schedule_reader_open(const char *path, GError **error);
 NsScheduleReader *ns_schedule_reader_new_for_data(const char *source, const void *text,
                                                   gsize len);
 
-/* Bytes asked of the file per read (default 256 KiB; 1 is allowed: tests
+/* Bytes asked of the file per read (default 1 MiB; 1 is allowed: tests
  * use small reads to cross every boundary). Before the first read only. */
 void ns_schedule_reader_set_read_size(NsScheduleReader *r, gsize bytes);
 

@@ -87,8 +87,11 @@ static GInputStream *fd_stream_new(int fd, gboolean close_fd)
 #define ZSTD_IN_SIZE (128u << 10)
 /* Decompressed bytes are made in blocks of this size, whatever the reader
  * asks for: where corrupt data is noticed (and what came before it) then
- * depends on the data only, never on the size of the reads. */
-#define BLOCK_SIZE (64u << 10)
+ * depends on the data only, never on the size of the reads. Twice zstd's
+ * largest block (ZSTD_BLOCKSIZE_MAX, 128 KiB: ZSTD_DStreamOutSize()), so
+ * that a call flushes whole blocks; a read that asks for a block or more
+ * gets it decompressed straight into its buffer, without a copy. */
+#define BLOCK_SIZE (256u << 10)
 
 struct NsByteSource {
   char *name;
@@ -334,6 +337,15 @@ gssize ns_byte_source_read(NsByteSource *s, void *buf, gsize n, GError **error)
     return 0;
   if (s->compression == NS_COMPRESS_NONE)
     return read_plain(s, buf, n, error);
+  if (s->block_pos == s->block_len && n >= BLOCK_SIZE) {
+    /* the block the reader would be served, made in its own buffer */
+    gssize got = s->compression == NS_COMPRESS_ZSTD ? read_zstd(s, buf, BLOCK_SIZE, error)
+                                                    : read_gzip(s, buf, BLOCK_SIZE, error);
+    if (got <= 0)
+      return got;
+    s->n_out += (guint64)got;
+    return within_limit(s, error) ? got : -1;
+  }
   if (s->block_pos == s->block_len) {
     gssize got = s->compression == NS_COMPRESS_ZSTD ? read_zstd(s, s->block, BLOCK_SIZE, error)
                                                     : read_gzip(s, s->block, BLOCK_SIZE, error);

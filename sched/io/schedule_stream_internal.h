@@ -30,8 +30,9 @@
 #define NS_JSON_MAX_NUMBER 4096
 /* Bytes of top-level key names remembered for duplicate detection. */
 #define NS_JSON_MAX_TOP_KEY_BYTES (1u << 20)
-/* The tokenizer's buffer and default read size. */
-#define NS_TOK_BUFFER (256u << 10)
+/* The tokenizer's buffer and default read size: room for whole
+ * decompressed blocks (schedule_stream_input.c) after a partial token. */
+#define NS_TOK_BUFFER (1u << 20)
 
 /* ---- byte sources ------------------------------------------------------ */
 
@@ -132,6 +133,10 @@ gboolean ns_tok_skip_container(NsTok *t);
 gboolean ns_tok_fail_here(NsTok *t, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* Line of the start of the last token (resolves it). */
 guint64 ns_tok_line(NsTok *t);
+/* Line of the start of the top-level value being read: its outermost open
+ * container's (a mark kept countable until the container closes), or the
+ * last token's at the top level. */
+guint64 ns_tok_value_line(NsTok *t);
 
 /* Fast path for the bulk of a schedule: transfers written without spaces,
  * [src,dst,chunk,...] with chunks as ints or (alltoall) [o,d] pairs, every
@@ -141,13 +146,30 @@ guint64 ns_tok_line(NsTok *t);
  * and stops, without consuming it, at anything else: the caller's general
  * path then reads that (and reports any error exactly). `direct_ok`
  * accepts [src,dst] as the direct chunk (JSON Lines). `pool_total` counts
- * chunks of multi-chunk transfers; returns the number of transfers read. */
+ * chunks of multi-chunk transfers; returns the number of transfers read.
+ * When the phase's ']' follows its last transfer, it is taken too (the
+ * tokenizer then stands after an NS_TOK_END_ARRAY) and *closed is TRUE. */
 typedef struct {
   NsCollective collective;
   uint32_t n_machines, n_segments;
   gboolean direct_ok;
 } NsTokSchema;
 guint64 ns_tok_fast_transfers(NsTok *t, const NsTokSchema *schema, GArray *transfers,
-                              GArray *pool, guint64 *pool_total, guint64 max_transfers);
+                              GArray *pool, guint64 *pool_total, guint64 max_transfers,
+                              gboolean *closed);
+
+/* Reads every transfer through the general path (the tokenizer's tokens
+ * and the schema checks), never ns_tok_fast_transfers: tests compare the
+ * two. Before the first phase. */
+void ns_schedule_reader_set_general_only(NsScheduleReader *r, gboolean general_only);
+
+/* Drops the elements of `a` from `len` on (an array without a clear
+ * function, not zero-terminated): g_array_set_size() without its call to
+ * g_array_remove_range(), for the arrays the reader refills at each phase. */
+static inline void ns_array_truncate(GArray *a, guint len)
+{
+  g_assert(len <= a->len);
+  a->len = len;
+}
 
 #endif

@@ -186,6 +186,7 @@ struct NsScheduleReader {
   GError *err;               /* the schema error of lowest rank so far */
   int err_rank;
   guint64 err_line;          /* JSON Lines: line of the value being read (0: none) */
+  gboolean err_line_due;     /* ... of the phase line being read: found at its first error */
   GError *failed;            /* the final error */
   /* header */
   gboolean header_checked, header_ok;
@@ -196,6 +197,7 @@ struct NsScheduleReader {
   gboolean phases_seen, phases_live, phases_done, phases_ok;
   GArray *transfers, *pool;  /* the phase being read */
   GArray *elems;             /* the transfer being read */
+  gboolean general_only;     /* no fast path (ns_schedule_reader_set_general_only) */
   uint32_t n_phases;
   guint64 total, pool_total;
   gboolean broken;           /* a phases error is due: only count now */
@@ -259,6 +261,10 @@ static gboolean schema_fail(NsScheduleReader *r, int rank, const Path *path, con
 {
   if (rank >= r->err_rank)
     return FALSE;
+  if (r->err_line_due) {
+    r->err_line = ns_tok_value_line(&r->tok);
+    r->err_line_due = FALSE;
+  }
   va_list ap;
   va_start(ap, fmt);
   char *msg = g_strdup_vprintf(fmt, ap);
@@ -992,21 +998,24 @@ static int phase_element(NsScheduleReader *r, const Ev *ev)
     r->broken = TRUE;
     return 0;
   }
-  g_array_set_size(r->transfers, 0);
-  g_array_set_size(r->pool, 0);
+  ns_array_truncate(r->transfers, 0);
+  ns_array_truncate(r->pool, 0);
   guint64 i = 0;
   for (;;) {
-    if (!r->broken && r->replay == NULL) {
+    if (!r->broken && r->replay == NULL && !r->general_only) {
       guint64 room = G_MAXUINT32 - 1 - MIN(r->total, (guint64)G_MAXUINT32 - 1);
       guint64 left = r->max_moves - MIN(r->total, r->max_moves); /* one more fails */
       room = MIN(room, left < G_MAXUINT64 ? left + 1 : left);
+      gboolean closed;
       guint64 got = ns_tok_fast_transfers(&r->tok, &r->schema, r->transfers, r->pool,
-                                          &r->pool_total, room);
+                                          &r->pool_total, room, &closed);
       r->total += got;
       i += got;
       if (r->tok.error != NULL || !within_moves(r, r->total, "transfers") ||
           !within_moves(r, r->pool_total, "chunks in multi-chunk transfers"))
         return -1;
+      if (closed)
+        break;
     }
     Ev e = { .kind = EV_NULL };
     if (!ev_next(r, &e))
@@ -1607,7 +1616,10 @@ static int lines_step(NsScheduleReader *r)
   NsTok *t = &r->tok;
   if (!ns_tok_next(t))
     return -1;
-  r->err_line = ns_tok_line(t);
+  /* a phase line's number is needed only for an error in it: counting
+   * lines at each (a memchr over the line before) is left to then */
+  r->err_line_due = t->type == NS_TOK_BEGIN_ARRAY;
+  r->err_line = r->err_line_due ? 0 : ns_tok_line(t);
   if (t->type == NS_TOK_EOF) {
     ns_tok_fail_here(t, "unexpected end of input: the end line is missing (a truncated file?)");
     return -1;
@@ -1786,7 +1798,7 @@ NsScheduleReader *ns_schedule_reader_new_for_data(const char *source, const void
 
 /**
  * \function ns_schedule_reader_set_read_size
- * \brief Bytes asked of the file per read (default 256 KiB), before the first read.
+ * \brief Bytes asked of the file per read (default 1 MiB), before the first read.
  *
  * \param r The reader.
  * \param bytes The size (1 is allowed: tests cross every boundary).
@@ -1797,6 +1809,11 @@ NsScheduleReader *ns_schedule_reader_new_for_data(const char *source, const void
 void ns_schedule_reader_set_read_size(NsScheduleReader *r, gsize bytes)
 {
   r->tok.chunk = CLAMP(bytes, 1, r->tok.cap);
+}
+
+void ns_schedule_reader_set_general_only(NsScheduleReader *r, gboolean general_only)
+{
+  r->general_only = general_only;
 }
 
 /**

@@ -178,6 +178,15 @@ guint64 ns_tok_line(NsTok *t)
   return t->tok.line;
 }
 
+guint64 ns_tok_value_line(NsTok *t)
+{
+  if (t->depth == 0)
+    return ns_tok_line(t);
+  int line, col;
+  mark_position(t, &t->stack[0].at, &line, &col);
+  return (guint64)line;
+}
+
 /* ---- input ------------------------------------------------------------- */
 
 /* Makes at least `need` bytes available from t->p, unless the input ends
@@ -491,6 +500,8 @@ static gboolean top_key(NsTok *t)
 
 static void forget_top_keys(NsTok *t)
 {
+  if (t->top_bytes == 0)
+    return; /* none kept (every key counts its quotes): each phase line comes here */
   if (t->top_raw != NULL) {
     g_hash_table_remove_all(t->top_raw);
     g_hash_table_remove_all(t->top_decoded);
@@ -534,6 +545,17 @@ static gboolean at_eof(NsTok *t)
   mark_position(t, &t->stack[t->depth - 1].at, &line, &col);
   return fail_at(t, t->p, "unexpected end of input ('%c' at line %d, column %d is not closed)",
                  t->stack[t->depth - 1].ch, line, col);
+}
+
+/* The matching ']' or '}' at t->p (and t->tok) closes the innermost container. */
+static inline void close_container(NsTok *t)
+{
+  t->type = *t->p == ']' ? NS_TOK_END_ARRAY : NS_TOK_END_OBJECT;
+  t->p++;
+  t->depth--;
+  if (t->n_resolved > t->depth)
+    t->n_resolved = t->depth;
+  after_value(t);
 }
 
 gboolean ns_tok_next(NsTok *t)
@@ -663,12 +685,7 @@ gboolean ns_tok_next(NsTok *t)
       return fail_at(t, t->p, "'%c' does not match the '%c' at line %d, column %d", c, open,
                      line, col);
     }
-    t->p++;
-    t->depth--;
-    if (t->n_resolved > t->depth)
-      t->n_resolved = t->depth;
-    t->type = c == ']' ? NS_TOK_END_ARRAY : NS_TOK_END_OBJECT;
-    after_value(t);
+    close_container(t);
     return TRUE;
   }
 }
@@ -688,7 +705,8 @@ gboolean ns_tok_skip_container(NsTok *t)
 /* ---- the fast path for transfers ---------------------------------------- */
 
 /* An unsigned integer of 1 to 9 digits without a leading zero at *pp, ends
- * before `end`; FALSE (nothing consumed) otherwise. */
+ * before `end`; FALSE (nothing consumed) otherwise. Digits are taken
+ * without strtol (no locale, no errno): 9 digits cannot overflow. */
 static inline gboolean fast_uint(const guchar **pp, const guchar *end, uint32_t *v)
 {
   const guchar *p = *pp;
@@ -711,11 +729,93 @@ static inline gboolean fast_uint(const guchar **pp, const guchar *end, uint32_t 
   return TRUE;
 }
 
-/* One transfer at p (its '['), all within [p, end): appends it and returns
- * the byte after its ']', or NULL (nothing appended) when it is not in the
- * simple form or not valid. */
-static const guchar *fast_transfer(const guchar *p, const guchar *end, const NsTokSchema *sc,
-                                   GArray *transfers, GArray *pool, guint64 *pool_total)
+/* fast_uint where at least FAST_SLACK bytes follow p: no end checks (a
+ * number is cut at 9 digits, so the scan stays within them). */
+#define FAST_SLACK 32
+static inline const guchar *fast_uint_unchecked(const guchar *p, uint32_t *v)
+{
+  uint32_t x = (uint32_t)(*p - '0');
+  if (x > 9)
+    return NULL;
+  p++;
+  unsigned d = (unsigned)(*p - '0');
+  if (x == 0 && d <= 9)
+    return NULL; /* a leading zero */
+  for (int k = 1; d <= 9; k++) {
+    if (k == 9)
+      return NULL; /* 10 digits or more */
+    x = x * 10 + d;
+    d = (unsigned)(*++p - '0');
+  }
+  *v = x;
+  return p;
+}
+
+/* The common transfers in bulk: JSON Lines' direct [src,dst] of an
+ * all-to-all or all-gather, one after the other ("[a,b],[c,d],..."),
+ * while FAST_SLACK bytes remain after each. Appends them from out[0] (room
+ * for `room`), leaves *pp at the first byte not taken (after a transfer's
+ * ']' when that is not followed by ",[", else at a '[' the general scan
+ * must read) and returns how many. */
+static guint64 fast_direct_run(const guchar **pp, const guchar *end, const NsTokSchema *sc,
+                               NsTransfer *out, guint64 room, gboolean *more)
+{
+  const guchar *p = *pp;
+  uint32_t n = sc->n_machines;
+  gboolean a2a = sc->collective == NS_COLL_ALLTOALL;
+  guint64 got = 0;
+  *more = FALSE;
+  while (got < room && end - p > FAST_SLACK) {
+    uint32_t src, dst;
+    const guchar *q = fast_uint_unchecked(p + 1, &src); /* p is at '[' */
+    if (q == NULL || *q != ',' || (q = fast_uint_unchecked(q + 1, &dst)) == NULL || *q != ']' ||
+        src >= n || dst >= n || src == dst)
+      break;
+    out[got++] = (NsTransfer){ .src = (int32_t)src, .dst = (int32_t)dst, .n_chunks = 1,
+                               .chunk = a2a ? src * n + dst : src };
+    p = q + 1;
+    if (p[0] != ',' || p[1] != '[') {
+      *pp = p;
+      return got;
+    }
+    p++;
+  }
+  *pp = p;
+  *more = TRUE;
+  return got;
+}
+
+/* One chunk of a multi-chunk (or explicit single-chunk) transfer at p;
+ * NULL when not in the simple form or out of range. */
+static inline const guchar *fast_chunk(const guchar *p, const guchar *end, const NsTokSchema *sc,
+                                       uint32_t *chunk)
+{
+  uint32_t n = sc->n_machines;
+  if (sc->collective == NS_COLL_ALLTOALL) {
+    uint32_t o, d;
+    if (p >= end || *p != '[')
+      return NULL;
+    p++;
+    if (!fast_uint(&p, end, &o) || p >= end || *p != ',')
+      return NULL;
+    p++;
+    if (!fast_uint(&p, end, &d) || p >= end || *p != ']' || o >= n || d >= n || o == d)
+      return NULL;
+    *chunk = o * n + d;
+    return p + 1;
+  }
+  if (!fast_uint(&p, end, chunk) ||
+      *chunk >= (sc->collective == NS_COLL_ALLGATHER ? n : sc->n_segments))
+    return NULL;
+  return p;
+}
+
+/* One transfer at p (its '['), all within [p, end): fills *tr (multi-chunk
+ * lists appended to `pool`) and returns the byte after its ']', or NULL
+ * (nothing appended) when it is not in the simple form or not valid. */
+static inline const guchar *fast_transfer(const guchar *p, const guchar *end,
+                                          const NsTokSchema *sc, NsTransfer *tr, GArray *pool,
+                                          guint64 *pool_total)
 {
   uint32_t src, dst, n = sc->n_machines;
   p++;
@@ -724,29 +824,19 @@ static const guchar *fast_transfer(const guchar *p, const guchar *end, const NsT
   p++;
   if (!fast_uint(&p, end, &dst) || p >= end || src >= n || dst >= n || src == dst)
     return NULL;
+  if (*p == ']') { /* [src,dst]: the direct chunk (JSON Lines) */
+    if (!sc->direct_ok || sc->collective == NS_COLL_BCAST)
+      return NULL;
+    *tr = (NsTransfer){ .src = (int32_t)src, .dst = (int32_t)dst, .n_chunks = 1,
+                        .chunk = sc->collective == NS_COLL_ALLTOALL ? src * n + dst : src };
+    return p + 1;
+  }
   guint pool_mark = pool->len;
   uint32_t first = 0, n_chunks = 0;
   while (*p == ',') {
-    p++;
     uint32_t chunk;
-    if (sc->collective == NS_COLL_ALLTOALL) {
-      uint32_t o, d;
-      if (p >= end || *p != '[')
-        goto no;
-      p++;
-      if (!fast_uint(&p, end, &o) || p >= end || *p != ',')
-        goto no;
-      p++;
-      if (!fast_uint(&p, end, &d) || p >= end || *p != ']' || o >= n || d >= n || o == d)
-        goto no;
-      p++;
-      chunk = o * n + d;
-    } else {
-      if (!fast_uint(&p, end, &chunk) ||
-          chunk >= (sc->collective == NS_COLL_ALLGATHER ? n : sc->n_segments))
-        goto no;
-    }
-    if (p >= end)
+    p = fast_chunk(p + 1, end, sc, &chunk);
+    if (p == NULL || p >= end)
       goto no;
     if (n_chunks == 0)
       first = chunk;
@@ -757,51 +847,81 @@ static const guchar *fast_transfer(const guchar *p, const guchar *end, const NsT
     }
     n_chunks++;
   }
-  if (*p != ']')
+  if (*p != ']' || n_chunks == 0 || *pool_total + n_chunks >= G_MAXUINT32)
     goto no;
-  if (n_chunks == 0) {
-    if (!sc->direct_ok || sc->collective == NS_COLL_BCAST)
-      goto no;
-    first = sc->collective == NS_COLL_ALLTOALL ? src * n + dst : src;
-    n_chunks = 1;
-  }
-  if (*pool_total + n_chunks >= G_MAXUINT32)
-    goto no;
-  NsTransfer tr = { .src = (int32_t)src, .dst = (int32_t)dst, .n_chunks = n_chunks,
-                    .chunk = n_chunks == 1 ? first : pool_mark };
+  *tr = (NsTransfer){ .src = (int32_t)src, .dst = (int32_t)dst, .n_chunks = n_chunks,
+                      .chunk = n_chunks == 1 ? first : pool_mark };
   if (n_chunks > 1)
     *pool_total += n_chunks;
-  g_array_append_val(transfers, tr);
   return p + 1;
 no:
   g_array_set_size(pool, pool_mark);
   return NULL;
 }
 
+/* Transfers are written straight into `transfers`, grown this many at a
+ * time (no append call per transfer) and cut to what was read at the end. */
+#define FAST_GROW 4096
+
 guint64 ns_tok_fast_transfers(NsTok *t, const NsTokSchema *sc, GArray *transfers, GArray *pool,
-                              guint64 *pool_total, guint64 max_transfers)
+                              guint64 *pool_total, guint64 max_transfers, gboolean *closed)
 {
   guint64 got = 0;
+  *closed = FALSE;
   if (t->error != NULL || (t->state != ST_VALUE_OR_CLOSE && t->state != ST_VALUE))
     return 0;
+  guint len = transfers->len, cap = len;
+  NsTransfer *out = (NsTransfer *)(void *)transfers->data;
+  gboolean bulk = sc->direct_ok && sc->collective != NS_COLL_BCAST;
   /* state: a value may come (after '[' or ','), with t->p at it */
   while (got < max_transfers) {
     /* the whole transfer must be in the buffer: bring enough in; a longer
      * one is left to the general path */
     if ((gsize)(t->end - t->p) < 4096 && !t->eof && !fill(t, 64u << 10))
-      return got;
-    if (t->p >= t->end || *t->p != '[')
-      return got;
-    const guchar *q = fast_transfer(t->p, t->end, sc, transfers, pool, pool_total);
+      break;
+    const guchar *p = t->p, *end = t->end;
+    if (p >= end || *p != '[')
+      break;
+    if (len == cap) {
+      g_array_set_size(transfers, cap + FAST_GROW);
+      cap = transfers->len;
+      out = (NsTransfer *)(void *)transfers->data;
+    }
+    if (bulk) {
+      gboolean more;
+      guint64 k = fast_direct_run(&p, end, sc, out + len, MIN(cap - len, max_transfers - got),
+                                  &more);
+      len += (guint)k;
+      got += k;
+      if (k > 0) {
+        t->p = (guchar *)p;
+        t->state = more ? ST_VALUE : ST_COMMA_OR_CLOSE;
+      }
+      if (!more)
+        break; /* after a phase's last transfer, its ']' next */
+      if (k > 0)
+        continue; /* out of room, or near the end of the buffer */
+      /* a transfer of another form: one at a time below */
+    }
+    const guchar *q = fast_transfer(p, end, sc, &out[len], pool, pool_total);
     if (q == NULL)
-      return got;
+      break;
+    len++;
     got++;
     t->p = (guchar *)q;
     t->state = ST_COMMA_OR_CLOSE;
-    if (q + 1 >= t->end || q[0] != ',' || q[1] != '[')
-      return got; /* ']', white space, or anything else: the general path */
+    if (q + 1 >= end || q[0] != ',' || q[1] != '[')
+      break; /* ']', white space, or anything else: the general path */
     t->p++;
     t->state = ST_VALUE;
+  }
+  ns_array_truncate(transfers, len);
+  /* the phase's ']' right after a transfer: what ns_tok_next would do with it */
+  if (got > 0 && t->error == NULL && t->state == ST_COMMA_OR_CLOSE && t->p < t->end &&
+      *t->p == ']' && t->stack[t->depth - 1].ch == '[') {
+    set_tok_mark(t);
+    close_container(t);
+    *closed = TRUE;
   }
   return got;
 }
