@@ -36,6 +36,7 @@ candidates=(scenarios/topologies/faraj-fig1.topo gen:chain:2,4 gen:ring:8 gen:to
 options_for() { # collective -> message options
   case $1 in
     bcast) echo "-m 8KiB -s 2KiB" ;;
+    reduce) echo "-m 8KiB -s 2KiB" ;;
     *) echo "-m 1KiB" ;;
   esac
 }

@@ -486,7 +486,7 @@ static void test_tables_registered(void)
 {
   int n;
   const NsSelTable *const *tables = ns_select_tables(&n);
-  g_assert_cmpint(n, ==, 9);
+  g_assert_cmpint(n, ==, 11);
   for (int i = 0; i < n; i++) {
     const NsSelTable *t = tables[i];
     const NsPlanner *self = ns_planner_find(t->collective, t->name);
@@ -601,6 +601,18 @@ static const Band ompi_bcast_bands[] = {
   { 2048, 4096, { 262144 }, { 7, 8 } },
   { 4096, 0, { 8192, 16384, 262144 }, { 7, 5, 7, 8 } },
 };
+/* The commutative branch of ompi_coll_tuned_reduce_intra_dec_fixed. */
+static const Band ompi_reduce_bands[] = {
+  { 0, 4, { 8, 16, 32, 262144, 524288, 1048576 }, { 7, 4, 3, 1, 3, 2, 3 } },
+  { 4, 8, { 4096, 65536, 262144, 524288, 1048576 }, { 4, 2, 5, 1, 5, 1 } },
+  { 8, 16, { 8192 }, { 4, 5 } },
+  { 16, 32, { 4096 }, { 4, 5 } },
+  { 32, 256, {  }, { 5 } },
+  { 256, 512, { 8192, 16384 }, { 5, 6, 5 } },
+  { 512, 2048, {  }, { 5 } },
+  { 2048, 4096, { 512, 1024, 8192, 16384 }, { 5, 6, 5, 6, 5 } },
+  { 4096, 0, { 16, 32, 1024, 2048, 8192, 16384 }, { 5, 6, 5, 6, 5, 6, 5 } },
+};
 
 /* Open MPI's name of algorithm `alg` (coll_tuned_<collective>_decision.c)
  * and the planner netsched plans it with on p machines. */
@@ -628,7 +640,18 @@ static void ompi_algorithm(NsCollective c, int alg, int p, const char **lib, con
                                        { "binomial", "bmtree" },
                                        { "knomial", "knomial" },
                                        { "scatter_allgather", "scatter-allgather" } };
-  const char *const(*names)[2] = c == NS_COLL_ALLTOALL ? a2a : c == NS_COLL_ALLGATHER ? ag : bc;
+  static const char *const re[][2] = { { NULL, NULL },
+                                       { "linear", "flat" },
+                                       { "chain", "linear" },
+                                       { "pipeline", "linear" },
+                                       { "binary", "bintree" },
+                                       { "binomial", "binomial" },
+                                       { "in-order_binary", "bintree" },
+                                       { "rabenseifner", "rabenseifner" } };
+  const char *const(*names)[2] = c == NS_COLL_ALLTOALL    ? a2a
+                                 : c == NS_COLL_ALLGATHER ? ag
+                                 : c == NS_COLL_REDUCE    ? re
+                                                          : bc;
   *lib = names[alg][0];
   *planner = names[alg][1];
   /* Open MPI's own fallbacks (coll_base_allgather.c) */
@@ -664,6 +687,12 @@ static void check_bands(const NsSelTable *t, const Band *bands, gsize n_bands)
           idx++;
         const char *lib, *planner;
         ompi_algorithm(t->collective, b->alg[idx], p, &lib, &planner);
+        /* Open MPI's rabenseifner reduce runs basic linear for count < pof2 */
+        int pof2 = 1;
+        while (pof2 * 2 <= p)
+          pof2 *= 2;
+        if (t->collective == NS_COLL_REDUCE && b->alg[idx] == 7 && size < (uint64_t)pof2)
+          planner = "flat";
         const NsSelRow *row = ns_select_row(t, p, size);
         if (row == NULL || g_strcmp0(row->library_name, lib) != 0 ||
             g_strcmp0(row->algorithm, planner) != 0)
@@ -683,6 +712,7 @@ static void test_ompi_4_1_4_decisions(void)
   check_bands(&ns_sel_alltoall_ompi, ompi_alltoall_bands, G_N_ELEMENTS(ompi_alltoall_bands));
   check_bands(&ns_sel_allgather_ompi, ompi_allgather_bands, G_N_ELEMENTS(ompi_allgather_bands));
   check_bands(&ns_sel_bcast_ompi, ompi_bcast_bands, G_N_ELEMENTS(ompi_bcast_bands));
+  check_bands(&ns_sel_reduce_ompi, ompi_reduce_bands, G_N_ELEMENTS(ompi_reduce_bands));
   g_assert_cmpint(ns_select_row(&ns_sel_bcast_ompi, 64, 1000)->arity, ==, 4); /* knomial radix */
 }
 
@@ -738,6 +768,48 @@ static void test_mpich_4_0_2_alltoall(void)
     { 24, 32769, "mpich(ring)" },
   };
   check_labels(NS_COLL_ALLTOALL, "mpich", cases, G_N_ELEMENTS(cases));
+}
+
+/* ---- reduce (issue #22) -------------------------------------------------- */
+
+/* MPICH 4.0.2's generic.json (collective=reduce): binomial for
+ * avg_msg_size <= 2048 or count < pof2, else reduce_scatter_gather; Open
+ * MPI 4.1.4's commutative table. */
+static void test_reduce_labels(void)
+{
+  static const Case mpich[] = {
+    { 2, 1, "mpich(binomial)" },          { 16, 2048, "mpich(binomial)" },
+    { 16, 2049, "mpich(rabenseifner)" },  { 7, 1 << 20, "mpich(rabenseifner)" },
+  };
+  check_labels(NS_COLL_REDUCE, "mpich", mpich, G_N_ELEMENTS(mpich));
+  /* count < pof2 matters from 4096 machines on (rows only: verifying
+   * 4096 segments on 4096 machines is beyond the verifier's memory limit) */
+  static const Case big[] = {
+    { 4096, 2049, "binomial" },     { 4096, 4095, "binomial" },
+    { 4096, 4096, "rabenseifner" }, { 8191, 4096, "rabenseifner" },
+    { 8192, 8191, "binomial" },     { 8192, 8192, "rabenseifner" },
+    { 1 << 30, (uint64_t)1 << 30, "rabenseifner" }, { 1 << 30, 1 << 29, "binomial" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(big); i++)
+    g_assert_cmpstr(ns_select_row(&ns_sel_reduce_mpich, big[i].p, big[i].msize)->algorithm, ==,
+                    big[i].label);
+  static const Case ompi[] = {
+    { 2, 1, "ompi(flat)" },            { 3, 2, "ompi(rabenseifner)" },
+    { 3, 7, "ompi(rabenseifner)" },    { 3, 8, "ompi(bintree)" },
+    { 2, 16, "ompi(linear)" },         { 2, 32, "ompi(flat)" },
+    { 5, 4095, "ompi(bintree)" },      { 5, 4096, "ompi(linear)" },
+    { 7, 65536, "ompi(binomial)" },    { 7, 1 << 20, "ompi(flat)" },
+    { 12, 8191, "ompi(bintree)" },     { 12, 8192, "ompi(binomial)" },
+    { 300, 8192, "ompi(bintree)" },    { 300, 16384, "ompi(binomial)" },
+  };
+  check_labels(NS_COLL_REDUCE, "ompi", ompi, G_N_ELEMENTS(ompi));
+  /* The root is the user's, the segment the library's (none). */
+  g_autoptr(NsTopology) t = star(12);
+  g_autoptr(NsSchedule) s = plan(t, NS_COLL_REDUCE, "mpich", 1000, 5, 100);
+  g_assert_cmpstr(s->algorithm, ==, "mpich(binomial)");
+  g_assert_cmpint(s->root, ==, 5);
+  g_assert_cmpuint(s->n_segments, ==, 1);
+  g_assert_cmpuint(ns_schedule_n_phases(s), ==, 4);
 }
 
 /* ---- Open MPI's broadcast trees ------------------------------------------- */
@@ -856,5 +928,6 @@ int main(int argc, char **argv)
   g_test_add_func("/mpi-selectors/ompi-4.1.4-labels", test_ompi_4_1_4_labels);
   g_test_add_func("/mpi-selectors/mpich-4.0.2-alltoall", test_mpich_4_0_2_alltoall);
   g_test_add_func("/mpi-selectors/ompi-trees", test_ompi_trees);
+  g_test_add_func("/mpi-selectors/reduce-labels", test_reduce_labels);
   return g_test_run();
 }

@@ -1,5 +1,5 @@
 /* netsched — MPICH 4.0.2's choices (the version Debian 12 ships) for
- * MPI_Alltoall, MPI_Allgather and MPI_Bcast, as tables.
+ * MPI_Alltoall, MPI_Allgather, MPI_Bcast and MPI_Reduce, as tables.
  *
  * Mirrors MPICH v4.0.2 maint/tuning/coll/mpir/generic.json, the collective
  * selection tree MPICH 4 compiles in (MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE
@@ -61,6 +61,24 @@ static const NsSelRow bcast_rows[] = {
   SCATTER_RING(8, 0, ANY, UPTO(12288), 0),
 };
 
+/* MPI_Reduce ("collective=reduce", a built-in, hence commutative, op):
+ * binomial up to 2048 bytes, else reduce_scatter_gather (Rabenseifner)
+ * unless count < pof2 ("count<pow2": fewer elements than the largest power
+ * of two <= p; netsched counts bytes as elements). Only p >= 4096 has a
+ * pof2 above 2048, so the count test adds a row per power-of-two band. */
+#define COUNT_BELOW_POF2(k)                                                                      \
+  ROW(1 << (k), (k) < 30 ? 1 << ((k) + 1) : 0, ANY, UPTO(2048), UINT64_C(1) << (k), "binomial", \
+      reduce, binomial, "binomial")
+static const NsSelRow reduce_rows[] = {
+  ROW(0, 0, ANY, 0, UPTO(2048), "binomial", reduce, binomial, "binomial"),
+  COUNT_BELOW_POF2(12), COUNT_BELOW_POF2(13), COUNT_BELOW_POF2(14), COUNT_BELOW_POF2(15),
+  COUNT_BELOW_POF2(16), COUNT_BELOW_POF2(17), COUNT_BELOW_POF2(18), COUNT_BELOW_POF2(19),
+  COUNT_BELOW_POF2(20), COUNT_BELOW_POF2(21), COUNT_BELOW_POF2(22), COUNT_BELOW_POF2(23),
+  COUNT_BELOW_POF2(24), COUNT_BELOW_POF2(25), COUNT_BELOW_POF2(26), COUNT_BELOW_POF2(27),
+  COUNT_BELOW_POF2(28), COUNT_BELOW_POF2(29), COUNT_BELOW_POF2(30),
+  ROW(0, 0, ANY, UPTO(2048), 0, "reduce_scatter_gather", reduce, rabenseifner, "rabenseifner"),
+};
+
 #define MPICH_4_0_2 "MPICH 4.0.2 maint/tuning/coll/mpir/generic.json"
 
 /* The registered selectors `mpich` (planners.def). Params: msize, root
@@ -72,3 +90,5 @@ NS_SEL_TABLE(ns_sel_allgather_mpich, ns_allgather_mpich, "mpich", NS_COLL_ALLGAT
              NS_SEL_TOTAL, MPICH_4_0_2 " (collective=allgather)", allgather_rows)
 NS_SEL_TABLE(ns_sel_bcast_mpich, ns_bcast_mpich, "mpich", NS_COLL_BCAST, NS_SEL_MSG,
              MPICH_4_0_2 " (collective=bcast)", bcast_rows)
+NS_SEL_TABLE(ns_sel_reduce_mpich, ns_reduce_mpich, "mpich", NS_COLL_REDUCE, NS_SEL_MSG,
+             MPICH_4_0_2 " (collective=reduce)", reduce_rows)

@@ -38,5 +38,8 @@ const NsMpiAlgorithm ns_mpich_algorithms[] = {
             "by a ring)"),
   A(BCAST, "scatter_ring_allgather", "MPIR_Bcast_intra_scatter_ring_allgather",
     "scatter-allgather"),
+
+  A(REDUCE, "binomial", "MPIR_Reduce_intra_binomial", "binomial"),
+  A(REDUCE, "reduce_scatter_gather", "MPIR_Reduce_intra_reduce_scatter_gather", "rabenseifner"),
 };
 const int ns_mpich_n_algorithms = (int)G_N_ELEMENTS(ns_mpich_algorithms);

@@ -1,5 +1,5 @@
 /* netsched — Open MPI 4.1.4's fixed decisions (the version Debian 12
- * ships) for MPI_Alltoall, MPI_Allgather and MPI_Bcast, as tables.
+ * ships) for MPI_Alltoall, MPI_Allgather, MPI_Bcast and MPI_Reduce, as tables.
  *
  * Mirrors ompi/mca/coll/tuned/coll_tuned_decision_fixed.c of Open MPI
  * v4.1.4: ompi_coll_tuned_alltoall_intra_dec_fixed,
@@ -186,6 +186,64 @@ static const NsSelRow bcast_rows[] = {
   SCATTER_ALLGATHER(4096, 0, 262144, 0),
 };
 
+/* ---- MPI_Reduce: algorithms 1 - 7 of coll_tuned_reduce_decision.c ------- */
+/* The commutative branch of ompi_coll_tuned_reduce_intra_dec_fixed (netsched
+ * assumes a commutative operation, schedule.h "Reductions"); called with
+ * segment size 0, so nothing is segmented. */
+
+#define R_LINEAR(pf, pb, sf, sb)                                                                \
+  ROW(pf, pb, sf, sb, "linear", reduce, flat, "flat",                                           \
+      .note = "every rank sends at once, the root receives from p-1 down to 0; flat orders the " \
+              "sends from root-1 down")
+#define R_CHAIN(pf, pb, sf, sb)                                                                 \
+  ROW(pf, pb, sf, sb, "chain", reduce, linear, "linear",                                        \
+      .note = "Open MPI runs fan-out chains towards the root; linear is one chain")
+#define R_PIPELINE(pf, pb, sf, sb)                                                              \
+  ROW(pf, pb, sf, sb, "pipeline", reduce, linear, "linear",                                     \
+      .note = "segment size 0: one segment up the chain")
+#define R_BINARY(pf, pb, sf, sb) ROW(pf, pb, sf, sb, "binary", reduce, bintree, "bintree")
+#define R_BINOMIAL(pf, pb, sf, sb) ROW(pf, pb, sf, sb, "binomial", reduce, binomial, "binomial")
+#define R_IN_ORDER_BINARY(pf, pb, sf, sb)                                                       \
+  ROW(pf, pb, sf, sb, "in-order_binary", reduce, bintree, "bintree",                           \
+      .note = "the in-order binary tree (rank p-1 its root, then to the root): no netsched "      \
+              "planner, Open MPI's binary tree instead")
+#define R_RABENSEIFNER(pf, pb, sf, sb)                                                          \
+  ROW(pf, pb, sf, sb, "rabenseifner", reduce, rabenseifner, "rabenseifner",                    \
+      .note = "Open MPI folds the extra ranks by exchanging halves; MPICH's fold sends whole "   \
+              "vectors")
+
+static const NsSelRow reduce_rows[] = {
+  /* Open MPI's rabenseifner runs basic linear for count < pof2 (2 here) */
+  R_RABENSEIFNER(0, 2, 0, 8),
+  ROW(2, 4, 0, 2, "rabenseifner", reduce, flat, "flat",
+      .note = "count < pof2: Open MPI's rabenseifner runs basic linear"),
+  R_RABENSEIFNER(2, 4, 2, 8), R_BINARY(0, 4, 8, 16), R_PIPELINE(0, 4, 16, 32),
+  R_LINEAR(0, 4, 32, 262144), R_PIPELINE(0, 4, 262144, 524288), R_CHAIN(0, 4, 524288, 1048576),
+  R_PIPELINE(0, 4, 1048576, 0),
+
+  R_BINARY(4, 8, 0, 4096), R_CHAIN(4, 8, 4096, 65536), R_BINOMIAL(4, 8, 65536, 262144),
+  R_LINEAR(4, 8, 262144, 524288), R_BINOMIAL(4, 8, 524288, 1048576), R_LINEAR(4, 8, 1048576, 0),
+
+  R_BINARY(8, 16, 0, 8192), R_BINOMIAL(8, 16, 8192, 0),
+
+  R_BINARY(16, 32, 0, 4096), R_BINOMIAL(16, 32, 4096, 0),
+
+  R_BINOMIAL(32, 256, 0, 0),
+
+  R_BINOMIAL(256, 512, 0, 8192), R_IN_ORDER_BINARY(256, 512, 8192, 16384),
+  R_BINOMIAL(256, 512, 16384, 0),
+
+  R_BINOMIAL(512, 2048, 0, 0),
+
+  R_BINOMIAL(2048, 4096, 0, 512), R_IN_ORDER_BINARY(2048, 4096, 512, 1024),
+  R_BINOMIAL(2048, 4096, 1024, 8192), R_IN_ORDER_BINARY(2048, 4096, 8192, 16384),
+  R_BINOMIAL(2048, 4096, 16384, 0),
+
+  R_BINOMIAL(4096, 0, 0, 16), R_IN_ORDER_BINARY(4096, 0, 16, 32), R_BINOMIAL(4096, 0, 32, 1024),
+  R_IN_ORDER_BINARY(4096, 0, 1024, 2048), R_BINOMIAL(4096, 0, 2048, 8192),
+  R_IN_ORDER_BINARY(4096, 0, 8192, 16384), R_BINOMIAL(4096, 0, 16384, 0),
+};
+
 #define OMPI_4_1_4 "Open MPI 4.1.4 ompi/mca/coll/tuned/coll_tuned_decision_fixed.c"
 
 /* The registered selectors `ompi` (planners.def). Params: msize, root
@@ -197,3 +255,5 @@ NS_SEL_TABLE(ns_sel_allgather_ompi, ns_allgather_ompi, "ompi", NS_COLL_ALLGATHER
              OMPI_4_1_4 " (ompi_coll_tuned_allgather_intra_dec_fixed)", allgather_rows)
 NS_SEL_TABLE(ns_sel_bcast_ompi, ns_bcast_ompi, "ompi", NS_COLL_BCAST, NS_SEL_MSG,
              OMPI_4_1_4 " (ompi_coll_tuned_bcast_intra_dec_fixed)", bcast_rows)
+NS_SEL_TABLE(ns_sel_reduce_ompi, ns_reduce_ompi, "ompi", NS_COLL_REDUCE, NS_SEL_MSG,
+             OMPI_4_1_4 " (ompi_coll_tuned_reduce_intra_dec_fixed)", reduce_rows)

@@ -50,5 +50,21 @@ const NsMpiAlgorithm ns_ompi_algorithms[] = {
     .note = "binomial scatter, then a recursive-doubling all-gather (netsched's all-gathers "
             "by a ring)"),
   A(BCAST, 9, "scatter_allgather_ring", "scatter-allgather"),
+
+  A(REDUCE, 1, "linear", "flat",
+    .note = "every rank sends at once, the root receives from p-1 down to 0; flat orders the "
+            "sends from root-1 down"),
+  A(REDUCE, 2, "chain", "linear", .approximate = TRUE,
+    .note = "fan-out chains towards the root; one chain (fan-out 1) is the pipeline"),
+  A(REDUCE, 3, "pipeline", "linear"),
+  A(REDUCE, 4, "binary", "bintree"),
+  /* The in-order binomial tree: parent r - lowbit(r), MPICH's. */
+  A(REDUCE, 5, "binomial", "binomial"),
+  A(REDUCE, 6, "in-order_binary", "bintree", .approximate = TRUE,
+    .note = "the in-order binary tree (rank p-1 its root, then to the root): no netsched "
+            "planner"),
+  A(REDUCE, 7, "rabenseifner", "rabenseifner", .approximate = TRUE,
+    .note = "Open MPI folds the extra ranks by exchanging halves; MPICH's fold sends whole "
+            "vectors"),
 };
 const int ns_ompi_n_algorithms = (int)G_N_ELEMENTS(ns_ompi_algorithms);
