@@ -262,6 +262,19 @@ static void test_round_trip_reductions(void)
   g_assert_null(strstr(text, "\"root\""));
   free(text);
   ns_schedule_free(a);
+
+  /* the phases before the header keys: the markers replayed from the tape */
+  const char *early = "{\"phases\":[[[\"+\",1,0,0],[0,2,0]]],\"format\":\"netsched-schedule\","
+                      "\"version\":1,\"collective\":\"allreduce\",\"algorithm\":\"t\","
+                      "\"machines\":[\"a\",\"b\",\"c\"],\"msize_bytes\":8,"
+                      "\"execution\":\"phased\",\"segments\":1}";
+  GError *err = NULL;
+  NsSchedule *back = ns_schedule_parse_json("early.json", early, strlen(early), &err);
+  g_assert_no_error(err);
+  g_assert_cmpuint(ns_schedule_n_transfers(back), ==, 2);
+  g_assert_true(ns_schedule_transfer(back, 0)->combine);
+  g_assert_false(ns_schedule_transfer(back, 1)->combine);
+  ns_schedule_free(back);
 }
 
 /* Size patterns: alltoallv's p² sizes (0 on the diagonal and for a pair
