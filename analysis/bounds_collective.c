@@ -1,6 +1,7 @@
 /* netsched — the bound of any collective (see bounds_collective.h). */
 #include "analysis/bounds_collective.h"
 #include "analysis/bounds.h"
+#include "sched/bound/lower_bound.h"
 #include "analysis/bounds_allgather.h"
 #include "analysis/bounds_bcast.h"
 #include "sched/ir/counts_internal.h"
@@ -58,6 +59,25 @@ void ns_schedule_edge_bytes(const NsTopology *topo, const NsSchedule *s, uint64_
   g_free(node);
 }
 
+/* A reduce's or all-reduce's bound: segments of `msize` bytes, or, with
+ * sizes of their own, the fluid bound of the vector they add up to. */
+static double reduction_bound(const NsTopology *topo, const NsSchedule *s, uint64_t msize)
+{
+  int root = s->root >= 0 && s->root < s->n_machines
+                 ? ns_topology_find_machine(topo, s->machines[s->root])
+                 : -1;
+  NsLowerBound b;
+  if (s->chunk_bytes != NULL) {
+    uint64_t n = 0;
+    for (guint c = 0; c < s->chunk_bytes->len; c++)
+      n += g_array_index(s->chunk_bytes, uint64_t, c);
+    ns_lower_bound_reduction(topo, s->collective, n, 0, root, &b);
+  } else {
+    ns_lower_bound(topo, s->collective, msize, root, s->n_segments, &b);
+  }
+  return b.seconds;
+}
+
 /**
  * \function ns_collective_bound
  * \brief The lower bound of a schedule's collective on a topology, in seconds.
@@ -113,6 +133,9 @@ double ns_collective_bound_routed(const NsTopology *topo, const NsSchedule *s, u
   }
   if (s->collective == NS_COLL_ALLGATHER && whole)
     return ns_allgather_lower_bound(topo, msize); /* the machines' port model, §3.3.1.1 */
+  if (ns_collective_is_reduction(s->collective) && whole) /* docs/verify.md, "Bounds of the
+                                                             reductions" */
+    return reduction_bound(topo, s, msize);
   if (s->collective == NS_COLL_BCAST && whole && msize == s->msize) {
     NsBcastBound b;
     if (ns_bcast_bound(topo, s, &b, NULL))

@@ -29,6 +29,10 @@ void ns_topology_summarize(const NsTopology *t, NsTopologySummary *s)
     s->allgather_bottleneck = ns_lower_bound_describe(t, &s->allgather);
     s->allgather_fluid = ns_allgather_fluid_bound(t, 1);
   }
+  ns_lower_bound_reduction(t, NS_COLL_REDUCE, 1, 0, 0, &s->reduce);
+  s->reduce_bottleneck = ns_lower_bound_describe(t, &s->reduce);
+  ns_lower_bound_reduction(t, NS_COLL_ALLREDUCE, 1, 0, -1, &s->allreduce);
+  s->allreduce_bottleneck = ns_lower_bound_describe(t, &s->allreduce);
   if (!s->tree)
     return;
   ns_allgather_two_hop(t, &s->two_hop);
@@ -49,4 +53,6 @@ void ns_topology_summary_clear(NsTopologySummary *s)
   g_free(s->cut);
   g_free(s->lr3_error);
   g_free(s->allgather_bottleneck);
+  g_free(s->reduce_bottleneck);
+  g_free(s->allreduce_bottleneck);
 }

@@ -2,7 +2,8 @@
  * once for its text and its JSON (cli/topo_show.c prints them): the
  * all-to-all bound and path lengths, link speed and latency ranges, port
  * models, the routing in words, on fabrics of several ports the
- * all-gather's port-model bound, and on trees the 2-hop condition
+ * all-gather's port-model bound, the reductions' bounds (docs/verify.md,
+ * "Bounds of the reductions"), and on trees the 2-hop condition
  * (Theorem 3) and the LR1/LR2/LR3 rings' path lengths. */
 #ifndef NETSCHED_TOPOLOGY_SUMMARY_H
 #define NETSCHED_TOPOLOGY_SUMMARY_H
@@ -25,6 +26,9 @@ typedef struct {
   char *allgather_bottleneck;    /* max_ports > 1: what binds it, else NULL */
   double allgather_fluid;        /* max_ports > 1: blocks split across ports, s per byte */
   char *lr3_error;
+  NsLowerBound reduce;           /* a reduce to the first machine, fluid, 1 byte (s per byte) */
+  NsLowerBound allreduce;        /* an all-reduce, the same */
+  char *reduce_bottleneck, *allreduce_bottleneck; /* what binds them */
 } NsTopologySummary;
 
 /* Fills `s` (released with ns_topology_summary_clear). Time: the

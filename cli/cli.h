@@ -106,6 +106,11 @@ gboolean ns_cli_parse_size(const char *option, const char *text, uint64_t *bytes
 struct _JsonBuilder;
 void ns_cli_print_json(struct _JsonBuilder *builder);
 
+/* `bound -c reduce|allreduce` (cli/bound_reduction.c): prints the bound of
+ * a reduction of an `msize` vector; the exit status. */
+int ns_cli_bound_reduction(const NsTopology *t, NsCollective c, uint64_t msize, const char *root,
+                           uint64_t segment, gboolean json);
+
 /* Checks, before a long run, that `path` names a file that can be written
  * (created or truncated later by someone else, e.g. SimGrid's trace): not
  * a directory, in a directory that exists and is writable. NS_ERROR_INPUT

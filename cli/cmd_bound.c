@@ -457,7 +457,11 @@ int ns_cmd_bound(int argc, char **argv)
            "when larger), beside the fluid (P-1)msize/(ports B).\n"
            "bcast: T(msize) and the Table 3.7 estimates of the trees (§3.4); with\n"
            "segments on all-port machines T(msize) is an estimate, the bound the larger\n"
-           "of T(msize/X) and the segments through the ports.");
+           "of T(msize/X) and the segments through the ports.\n"
+           "reduce, allreduce: the vector of msize bytes through the ports and cuts (a\n"
+           "non-root sends it, the root receives it; allreduce both ways, and 2(P-1)/P\n"
+           "of it through some machine: Patarasuk & Yuan), fluid and, with --segment,\n"
+           "in whole segments (docs/verify.md, \"Bounds of the reductions\").");
   g_option_context_add_main_entries(ctx, entries, NULL);
   int status = 2;
   g_autoptr(NsTopology) t = NULL;
@@ -495,7 +499,11 @@ int ns_cmd_bound(int argc, char **argv)
     status = bcast_bound(t, msize, root, segment, json);
     goto out;
   }
-  if (coll != NS_COLL_ALLTOALL) { /* the reductions' and size patterns' bounds: issue #22 */
+  if (ns_collective_is_reduction(coll)) {
+    status = ns_cli_bound_reduction(t, coll, msize, root, segment, json);
+    goto out;
+  }
+  if (coll != NS_COLL_ALLTOALL) { /* the size patterns' bounds: issue #22 */
     g_autofree char *why = g_strdup_printf("no bound for %s yet (alltoall, allgather, bcast)",
                                            ns_collective_name(coll));
     status = usage(topology, json, why);

@@ -148,6 +148,11 @@ static void print_text(const NsTopology *t, const NsTopologySummary *s, gboolean
       printf("allgather  bottleneck %s\n", s->allgather_bottleneck);
     }
   }
+  /* the reductions' fluid bounds, per MiB of vector (docs/verify.md) */
+  printf("reduce     bound %.10g s per MiB to %s: %s\n", s->reduce.seconds * 1048576,
+         ns_topology_machine_name(t, 0), s->reduce_bottleneck);
+  printf("allreduce  bound %.10g s per MiB: %s\n", s->allreduce.seconds * 1048576,
+         s->allreduce_bottleneck);
   if (!s->tree)
     return;
   g_autofree char *why = s->two_hop.holds ? NULL : ns_two_hop_describe(t, &s->two_hop);
@@ -228,6 +233,10 @@ static void print_json(const NsTopology *t, const NsTopologySummary *s)
     MEMBER("allgather_seconds_per_byte", double, s->allgather.seconds);
     MEMBER("allgather_fluid_seconds_per_byte", double, s->allgather_fluid);
   }
+  MEMBER("reduce_seconds_per_byte", double, s->reduce.seconds);
+  MEMBER("reduce_bottleneck", string, s->reduce_bottleneck);
+  MEMBER("allreduce_seconds_per_byte", double, s->allreduce.seconds);
+  MEMBER("allreduce_bottleneck", string, s->allreduce_bottleneck);
   if (s->tree) {
     MEMBER("root", string, ns_topology_node(t, s->a2a.root)->name);
     MEMBER("m_u", int, s->a2a.m_u);

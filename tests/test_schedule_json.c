@@ -24,6 +24,10 @@ static void assert_same_schedule(const NsSchedule *a, const NsSchedule *b)
   g_assert_cmpint(a->root, ==, b->root);
   g_assert_cmpuint(a->n_segments, ==, b->n_segments);
   g_assert_cmpint(a->execution, ==, b->execution);
+  g_assert_cmpint(a->chunk_bytes != NULL, ==, b->chunk_bytes != NULL);
+  for (guint c = 0; a->chunk_bytes != NULL && c < a->chunk_bytes->len; c++)
+    g_assert_cmpuint(g_array_index(a->chunk_bytes, uint64_t, c), ==,
+                     g_array_index(b->chunk_bytes, uint64_t, c));
   g_assert_cmpstr(a->sync_scheme, ==, b->sync_scheme);
   g_assert_cmpuint(a->routes->len, ==, b->routes->len);
   for (uint64_t t = 0; t < ns_schedule_n_transfers(a); t++) {
@@ -47,6 +51,7 @@ static void assert_same_schedule(const NsSchedule *a, const NsSchedule *b)
     g_assert_cmpint(ta->src, ==, tb->src);
     g_assert_cmpint(ta->dst, ==, tb->dst);
     g_assert_cmpuint(ta->n_chunks, ==, tb->n_chunks);
+    g_assert_cmpuint(ta->combine, ==, tb->combine);
     const uint32_t *ka = ns_schedule_chunks(a, ta), *kb = ns_schedule_chunks(b, tb);
     for (uint32_t k = 0; k < ta->n_chunks; k++)
       g_assert_cmpuint(ka[k], ==, kb[k]);
@@ -184,6 +189,123 @@ static void test_round_trip_bcast(void)
   g_assert_nonnull(strstr(text, "\"root\": \"node02\",\n  \"segments\": 4,"));
   free(text);
   ns_schedule_free(s);
+}
+
+/* Writes s as JSON Lines into memory. */
+static char *write_lines_to_string(const NsSchedule *s, gsize *len)
+{
+  char *buf = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&buf, &size);
+  GError *err = NULL;
+  g_assert_true(ns_schedule_write(s, NS_SCHEDULE_JSONL, f, &err));
+  g_assert_no_error(err);
+  g_assert_cmpint(fclose(f), ==, 0);
+  *len = size;
+  return buf;
+}
+
+/* JSON -> JSON Lines -> JSON: the same schedule and the same JSON text. */
+static void round_trip_both(const NsSchedule *s)
+{
+  round_trip(s);
+  gsize len, len2;
+  char *lines = write_lines_to_string(s, &len);
+  GError *err = NULL;
+  NsSchedule *back = ns_schedule_parse_json("rt.jsonl", lines, len, &err);
+  g_assert_no_error(err);
+  assert_same_schedule(s, back);
+  char *text = write_to_string(s, &len), *text2 = write_to_string(back, &len2);
+  g_assert_cmpstr(text, ==, text2);
+  ns_schedule_free(back);
+  free(text);
+  free(text2);
+  free(lines);
+}
+
+/* Reductions: root and segments, the combine marker "+" (one chunk and
+ * several), copies, sizes per segment (issue #22). */
+static void test_round_trip_reductions(void)
+{
+  NsSchedule *s = make(NS_COLL_REDUCE, "binomial", 4, 1024);
+  s->root = 1;
+  s->n_segments = 2;
+  const uint32_t both[] = { 0, 1 };
+  ns_schedule_begin_phase(s);
+  ns_schedule_add_combine(s, 0, 1, 2, both);
+  ns_schedule_add_combine(s, 3, 2, 1, both + 1);
+  ns_schedule_add(s, 2, 3, 0); /* a copy */
+  ns_schedule_begin_phase(s);
+  ns_schedule_add_combine(s, 2, 1, 1, both + 1);
+  round_trip_both(s);
+  gsize len;
+  char *text = write_to_string(s, &len);
+  g_assert_nonnull(strstr(text, "\"root\": \"node01\",\n  \"segments\": 2,\n  \"phases\""));
+  g_assert_nonnull(strstr(text, "[[\"+\",0,1,0,1],[\"+\",3,2,1],[2,3,0]]"));
+  free(text);
+  text = write_lines_to_string(s, &len);
+  g_assert_nonnull(strstr(text, "\n[[\"+\",0,1,0,1],[\"+\",3,2,1],[2,3,0]]\n[[\"+\",2,1,1]]\n"));
+  free(text);
+  ns_schedule_free(s);
+
+  NsSchedule *a = make(NS_COLL_ALLREDUCE, "ring", 3, 1);
+  a->n_segments = 3;
+  const uint64_t sizes[] = { 400, 400, 399 };
+  g_assert_true(ns_schedule_set_chunk_bytes(a, sizes, 3, NULL));
+  ns_schedule_begin_phase(a);
+  for (int m = 0; m < 3; m++)
+    ns_schedule_add_combine(a, m, (m + 1) % 3, 1, (const uint32_t[]){ (uint32_t)m });
+  round_trip_both(a);
+  text = write_to_string(a, &len);
+  g_assert_nonnull(strstr(text, "\"msize_bytes\": 400,"));
+  g_assert_nonnull(strstr(text, "\"segments\": 3,\n  \"chunk_bytes\": [400,400,399],"));
+  g_assert_null(strstr(text, "\"root\""));
+  free(text);
+  ns_schedule_free(a);
+
+  /* the phases before the header keys: the markers replayed from the tape */
+  const char *early = "{\"phases\":[[[\"+\",1,0,0],[0,2,0]]],\"format\":\"netsched-schedule\","
+                      "\"version\":1,\"collective\":\"allreduce\",\"algorithm\":\"t\","
+                      "\"machines\":[\"a\",\"b\",\"c\"],\"msize_bytes\":8,"
+                      "\"execution\":\"phased\",\"segments\":1}";
+  GError *err = NULL;
+  NsSchedule *back = ns_schedule_parse_json("early.json", early, strlen(early), &err);
+  g_assert_no_error(err);
+  g_assert_cmpuint(ns_schedule_n_transfers(back), ==, 2);
+  g_assert_true(ns_schedule_transfer(back, 0)->combine);
+  g_assert_false(ns_schedule_transfer(back, 1)->combine);
+  ns_schedule_free(back);
+}
+
+/* Size patterns: alltoallv's p² sizes (0 on the diagonal and for a pair
+ * that sends nothing), allgatherv's p; JSON Lines' direct transfers. */
+static void test_round_trip_vectors(void)
+{
+  NsSchedule *v = make(NS_COLL_ALLTOALLV, "simple", 3, 1);
+  const uint64_t sizes[] = { 0, 5, 0, 7, 0, 9, 1, 2, 0 };
+  g_assert_true(ns_schedule_set_chunk_bytes(v, sizes, 9, NULL));
+  ns_schedule_begin_phase(v);
+  ns_schedule_add(v, 0, 1, ns_a2a_chunk(3, 0, 1));
+  ns_schedule_add(v, 1, 0, ns_a2a_chunk(3, 1, 0));
+  ns_schedule_add(v, 1, 2, ns_a2a_chunk(3, 1, 2));
+  ns_schedule_add(v, 2, 1, ns_a2a_chunk(3, 0, 1)); /* not direct: written in full */
+  round_trip_both(v);
+  gsize len;
+  char *text = write_lines_to_string(v, &len);
+  g_assert_nonnull(strstr(text, "\"chunk_bytes\":[0,5,0,7,0,9,1,2,0],"));
+  g_assert_nonnull(strstr(text, "\n[[0,1],[1,0],[1,2],[2,1,[0,1]]]\n"));
+  free(text);
+  ns_schedule_free(v);
+
+  NsSchedule *g = make(NS_COLL_ALLGATHERV, "ring", 2, 1);
+  g_assert_true(ns_schedule_set_chunk_bytes(g, (const uint64_t[]){ 3, 0 }, 2, NULL));
+  ns_schedule_begin_phase(g);
+  ns_schedule_add(g, 0, 1, 0);
+  round_trip_both(g);
+  text = write_to_string(g, &len);
+  g_assert_nonnull(strstr(text, "\"msize_bytes\": 3,"));
+  free(text);
+  ns_schedule_free(g);
 }
 
 /* Posted execution: one phase, posting order preserved. */
@@ -373,6 +495,12 @@ static void test_files(void)
   "\"msize_bytes\":8,\"execution\":\"phased\","
 #define AG HDR "\"collective\":\"allgather\",\"algorithm\":\"t\",\"machines\":[\"a\",\"b\",\"c\"]," \
   "\"msize_bytes\":8,\"execution\":\"phased\","
+#define RD HDR "\"collective\":\"reduce\",\"algorithm\":\"t\",\"machines\":[\"a\",\"b\",\"c\"]," \
+  "\"msize_bytes\":1,\"execution\":\"phased\","
+#define AR HDR "\"collective\":\"allreduce\",\"algorithm\":\"t\",\"machines\":[\"a\",\"b\",\"c\"]," \
+  "\"msize_bytes\":1,\"execution\":\"phased\","
+#define AV HDR "\"collective\":\"alltoallv\",\"algorithm\":\"t\",\"machines\":[\"a\",\"b\",\"c\"]," \
+  "\"msize_bytes\":1,\"execution\":\"phased\","
 #define BC HDR "\"collective\":\"bcast\",\"algorithm\":\"t\",\"machines\":[\"a\",\"b\",\"c\"]," \
   "\"msize_bytes\":8,\"execution\":\"phased\","
 
@@ -416,7 +544,7 @@ static const BadCase bad_cases[] = {
   { "wrong-format", "{\"format\":\"netsched-topology\"}", "t.json: $.format: expected \"netsched-schedule\", got \"netsched-topology\"" },
   { "version-2", "{\"format\":\"netsched-schedule\",\"version\":2,\"whatever\":[]}", "t.json: $.version: unsupported version 2 (this netsched reads version 1)" },
   { "version-string", "{\"format\":\"netsched-schedule\",\"version\":\"1\"}", "t.json: $.version: expected the version (an integer), got a string" },
-  { "unknown-collective", "{" HDR "\"collective\":\"reduce\"}", "t.json: $.collective: unknown collective \"reduce\" (expected alltoall, allgather or bcast)" },
+  { "unknown-collective", "{" HDR "\"collective\":\"scatter\"}", "t.json: $.collective: unknown collective \"scatter\" (expected alltoall, allgather, bcast, reduce, allreduce, alltoallv or allgatherv)" },
   { "empty-algorithm", "{" HDR "\"collective\":\"bcast\",\"algorithm\":\"\"}", "t.json: $.algorithm: empty algorithm name" },
   { "no-machines", "{" HDR "\"collective\":\"bcast\",\"algorithm\":\"x\",\"machines\":[]}", "t.json: $.machines: no machines" },
   { "machines-object", "{" HDR "\"collective\":\"bcast\",\"algorithm\":\"x\",\"machines\":{}}", "t.json: $.machines: expected an array of machine names, got an object" },
@@ -429,8 +557,28 @@ static const BadCase bad_cases[] = {
   { "msize-fraction", "{" HDR "\"collective\":\"bcast\",\"algorithm\":\"x\",\"machines\":[\"a\"],\"msize_bytes\":1.5}", "t.json: $.msize_bytes: expected the message size (an integer), got a number with a fraction or exponent" },
   { "msize-exponent", "{" HDR "\"collective\":\"bcast\",\"algorithm\":\"x\",\"machines\":[\"a\"],\"msize_bytes\":1e3}", "t.json: $.msize_bytes: expected the message size (an integer), got a number with a fraction or exponent" },
   { "unknown-execution", "{" HDR "\"collective\":\"bcast\",\"algorithm\":\"x\",\"machines\":[\"a\"],\"msize_bytes\":1,\"execution\":\"async\"}", "t.json: $.execution: unknown execution \"async\" (expected \"phased\" or \"posted\")" },
-  { "root-in-alltoall", "{" A2A "\"root\":\"a\",\"phases\":[]}", "t.json: $.root: only bcast schedules have \"root\" (this is alltoall)" },
-  { "segments-in-allgather", "{" AG "\"segments\":2,\"phases\":[]}", "t.json: $.segments: only bcast schedules have \"segments\" (this is allgather)" },
+  { "root-in-alltoall", "{" A2A "\"root\":\"a\",\"phases\":[]}", "t.json: $.root: only bcast and reduce schedules have \"root\" (this is alltoall)" },
+  { "segments-in-allgather", "{" AG "\"segments\":2,\"phases\":[]}", "t.json: $.segments: only bcast, reduce and allreduce schedules have \"segments\" (this is allgather)" },
+  /* reductions and size patterns (issue #22) */
+  { "root-in-allreduce", "{" AR "\"root\":\"a\",\"segments\":1,\"phases\":[]}", "t.json: $.root: only bcast and reduce schedules have \"root\" (this is allreduce)" },
+  { "reduce-no-root", "{" RD "\"segments\":2,\"phases\":[]}", "t.json: $: missing required key \"root\"" },
+  { "allreduce-no-segments", "{" AR "\"phases\":[]}", "t.json: $: missing required key \"segments\"" },
+  { "combine-in-bcast", "{" BC "\"root\":\"a\",\"segments\":2,\"phases\":[[[\"+\",0,1,0]]]}", "t.json: $.phases[0][0][0]: only reduce and allreduce transfers combine (this is bcast)" },
+  { "combine-other-string", "{" AR "\"segments\":2,\"phases\":[[[\"*\",0,1,0]]]}", "t.json: $.phases[0][0][0]: expected a machine index or the combine marker \"+\", got another string" },
+  { "combine-segment-range", "{" AR "\"segments\":2,\"phases\":[[[\"+\",0,1,2]]]}", "t.json: $.phases[0][0][3]: segment 2 out of range (2 segments)" },
+  { "combine-no-segment", "{" AR "\"segments\":2,\"phases\":[[[\"+\",0,1]]]}", "t.json: $.phases[0][0]: a transfer is [src, dst, chunk, ...] with at least one chunk, got 2 elements" },
+  { "combine-marker-late", "{" AR "\"segments\":2,\"phases\":[[[0,\"+\",1,0]]]}", "t.json: $.phases[0][0][1]: expected a machine index (an integer), got a string" },
+  { "combine-before-header", "{\"phases\":[[[\"-\",0,1,0]]]," AR "\"segments\":2}", "t.json: $.phases[0][0][0]: expected a machine index or the combine marker \"+\", got another string" },
+  { "sizes-missing", "{" AV "\"phases\":[]}", "t.json: $: missing required key \"chunk_bytes\"" },
+  { "sizes-in-alltoall", "{" A2A "\"chunk_bytes\":[1,1,1,1,1,1,1,1,1],\"phases\":[]}", "t.json: $.chunk_bytes: only reduce, allreduce, alltoallv and allgatherv schedules have \"chunk_bytes\" (this is alltoall)" },
+  { "sizes-count", "{" AV "\"chunk_bytes\":[0,1,1],\"phases\":[]}", "t.json: $.chunk_bytes: alltoallv on 3 machines takes 9 chunk sizes (one per ordered pair of machines), got 3" },
+  { "sizes-count-segments", "{" AR "\"segments\":2,\"chunk_bytes\":[1],\"phases\":[]}", "t.json: $.chunk_bytes: allreduce on 3 machines takes 2 chunk sizes (one per segment), got 1" },
+  { "sizes-negative", "{" AV "\"chunk_bytes\":[0,1,1,1,-4,1,1,1,0],\"phases\":[]}", "t.json: $.chunk_bytes[4]: chunk size -4 out of range (0 to 1099511627776 bytes)" },
+  { "sizes-huge", "{" AV "\"chunk_bytes\":[0,1,1,1,1099511627777,1,1,1,0],\"phases\":[]}", "t.json: $.chunk_bytes[4]: chunk size 1099511627777 out of range (0 to 1099511627776 bytes)" },
+  { "sizes-string", "{" AV "\"chunk_bytes\":[0,\"1\"],\"phases\":[]}", "t.json: $.chunk_bytes[1]: expected a chunk size in bytes (an integer), got a string" },
+  { "sizes-object", "{" AV "\"chunk_bytes\":{},\"phases\":[]}", "t.json: $.chunk_bytes: expected an array of chunk sizes in bytes, got an object" },
+  { "sizes-msize", "{" HDR "\"collective\":\"allgatherv\",\"algorithm\":\"t\",\"machines\":[\"a\",\"b\"],\"msize_bytes\":8,\"execution\":\"phased\",\"chunk_bytes\":[4,2],\"phases\":[]}", "t.json: $.msize_bytes: 8 is not the largest chunk size (4; at least 1): a schedule with \"chunk_bytes\" gives it as msize_bytes" },
+  { "sizes-after-phases", "{" AR "\"segments\":1,\"phases\":[],\"chunk_bytes\":[1]}", "t.json: $.chunk_bytes: \"chunk_bytes\" must come before \"phases\"" },
   { "bcast-no-root", "{" BC "\"segments\":2,\"phases\":[]}", "t.json: $: missing required key \"root\"" },
   { "bcast-unknown-root", "{" BC "\"root\":\"z\",\"segments\":2,\"phases\":[]}", "t.json: $.root: root \"z\" is not one of the machines" },
   { "bcast-root-index", "{" BC "\"root\":0,\"segments\":2,\"phases\":[]}", "t.json: $.root: expected the root machine (a string), got an integer" },
@@ -589,6 +737,8 @@ int main(int argc, char **argv)
   g_test_add_func("/schedule-json/round-trip/bcast", test_round_trip_bcast);
   g_test_add_func("/schedule-json/round-trip/routes", test_round_trip_routes);
   g_test_add_func("/schedule-json/round-trip/posted", test_round_trip_posted);
+  g_test_add_func("/schedule-json/round-trip/reductions", test_round_trip_reductions);
+  g_test_add_func("/schedule-json/round-trip/vectors", test_round_trip_vectors);
   g_test_add_func("/schedule-json/round-trip/edge-cases", test_round_trip_edge_cases);
   g_test_add_func("/schedule-json/unknown-keys", test_unknown_keys_and_order);
   g_test_add_func("/schedule-json/length-bounded", test_length_bounded);

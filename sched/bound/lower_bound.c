@@ -36,6 +36,7 @@ typedef struct {
   double bits;           /* bits per message */
   int root;
   uint32_t n_segments;
+  gboolean fluid;        /* messages divisible (a vector of bytes, not whole segments) */
   NsLowerBound *best;
 } Ctx;
 
@@ -51,7 +52,7 @@ static void offer_cut(Ctx *x, double messages, const double *bw, int n_links, Ns
     capacity += bw[i];
     equal = equal && bw[i] == bw[0];
   }
-  if (equal) {
+  if (equal && !x->fluid) {
     cut.load = (uint64_t)ceil(messages / n_links - 1e-9);
     cut.bandwidth = bw[0];
     cut.seconds = (double)cut.load * x->bits / bw[0];
@@ -76,6 +77,59 @@ static int compare_desc(const void *a, const void *b)
   return (x < y) - (x > y);
 }
 
+/* The sorted bandwidths of machine m's links (fastest first) in `bw`; its ports. */
+static int machine_ports(const NsTopology *t, int m, GArray *bw)
+{
+  int v = ns_topology_machine_node(t, m);
+  g_array_set_size(bw, 0);
+  const int *inc = ns_topology_incident(t, v);
+  for (int k = 0; k < ns_topology_degree(t, v); k++)
+    g_array_append_val(bw, ns_topology_link(t, inc[k])->bandwidth);
+  qsort(bw->data, bw->len, sizeof(double), compare_desc);
+  return MIN(ns_topology_machine_ports(t, m), (int)bw->len);
+}
+
+/* All-reduce, the machines together: every segment must be sent at least
+ * 2(p−1) times in all. A partial result is a set of origins, a transfer
+ * merges (or copies) the sender's set into the receiver's, and every
+ * machine must end with all p origins: that is one-way ("directed")
+ * gossip, which needs 2(p−1) calls (Harary & Schwenk 1974; the bound of
+ * Patarasuk & Yuan 2009, "Bandwidth optimal all-reduce algorithms", in
+ * bytes: 2(p−1)/p · n through some machine). So some machine sends, and
+ * some machine receives, at least ⌈2(p−1)·S/p⌉ segments (2(p−1)/p of the
+ * vector when it is divisible): the bound is the smallest time any
+ * machine's ports need for that many, offered as that machine's. */
+static void allreduce_gossip_bound(Ctx *x)
+{
+  const NsTopology *t = x->topo;
+  int p = ns_topology_n_machines(t);
+  if (p < 2)
+    return;
+  double share = 2.0 * (p - 1) * (double)x->n_segments / p;
+  if (!x->fluid)
+    share = ceil(share - 1e-9);
+  GArray *bw = g_array_new(FALSE, FALSE, sizeof(double));
+  NsLowerBound least = { .seconds = G_MAXDOUBLE }, none = { .seconds = 0 };
+  for (int m = 0; m < p; m++) {
+    int ports = machine_ports(t, m, bw);
+    /* this machine's time for `share` segments, as offer_cut reckons it */
+    NsLowerBound *keep = x->best;
+    NsLowerBound mine = none;
+    x->best = &mine;
+    NsLowerBound cut = { .kind = NS_BOUND_PORT_SEND, .machine = m, .edge = -1, .dim = -1,
+                         .node = -1 };
+    offer_cut(x, share, (const double *)bw->data, ports, cut);
+    x->best = keep;
+    if (mine.seconds > 0 && mine.seconds < least.seconds)
+      least = mine;
+  }
+  g_array_unref(bw);
+  if (least.seconds < G_MAXDOUBLE && least.seconds > x->best->seconds * (1 + 1e-12)) {
+    least.n_bottlenecks = 1;
+    *x->best = least;
+  }
+}
+
 /* A machine sends (receives) through its `ports` fastest links. */
 static void port_bounds(Ctx *x)
 {
@@ -83,13 +137,7 @@ static void port_bounds(Ctx *x)
   int p = ns_topology_n_machines(t);
   GArray *bw = g_array_new(FALSE, FALSE, sizeof(double));
   for (int m = 0; m < p; m++) {
-    int v = ns_topology_machine_node(t, m);
-    g_array_set_size(bw, 0);
-    const int *inc = ns_topology_incident(t, v);
-    for (int k = 0; k < ns_topology_degree(t, v); k++)
-      g_array_append_val(bw, ns_topology_link(t, inc[k])->bandwidth);
-    qsort(bw->data, bw->len, sizeof(double), compare_desc);
-    int ports = MIN(ns_topology_machine_ports(t, m), (int)bw->len);
+    int ports = machine_ports(t, m, bw);
     double sends = 0, recvs = 0;
     switch (x->c) {
     case NS_COLL_ALLTOALL: sends = recvs = p - 1; break;
@@ -98,10 +146,13 @@ static void port_bounds(Ctx *x)
       sends = m == x->root ? x->n_segments : 0;
       recvs = m == x->root ? 0 : x->n_segments;
       break;
+    /* a non-root's contribution to every segment must leave it; the root
+     * needs every segment from the others */
     case NS_COLL_REDUCE:
       sends = m == x->root ? 0 : x->n_segments;
       recvs = m == x->root ? x->n_segments : 0;
       break;
+    /* the same, every machine both (the machines together: below) */
     case NS_COLL_ALLREDUCE: sends = recvs = x->n_segments; break;
     case NS_COLL_ALLTOALLV:
     case NS_COLL_ALLGATHERV: break;
@@ -113,6 +164,8 @@ static void port_bounds(Ctx *x)
     offer_cut(x, recvs, (const double *)bw->data, ports, cut);
   }
   g_array_unref(bw);
+  if (x->c == NS_COLL_ALLREDUCE)
+    allreduce_gossip_bound(x);
 }
 
 /* One link separating `below` machines (behind directed edge `up`, which
@@ -348,35 +401,14 @@ static void block_cuts(Ctx *x)
   g_free(order);
 }
 
-/**
- * \function ns_lower_bound
- * \brief The transmission lower bound of a collective over any routing.
- *
- * The largest of the machines' port bounds (1-port, k-port, all-port) and
- * the cut bounds (tree links or graph bridges, grid bisections, fat-tree
- * and leaf/spine blocks), in whole messages when a cut's links have one
- * speed; ties keep the first found in that order.
- *
- * \param topo A finalized topology.
- * \param c The collective.
- * \param msize Bytes of a chunk (an all-to-all message, an all-gather block,
- *        a broadcast segment).
- * \param root The broadcast's root machine (ignored otherwise).
- * \param n_segments The broadcast's number of segments (ignored otherwise).
- * \param out Filled with the bound, its kind and what binds.
- * \errors none: every finalized topology has a bound.
- * \complexity O(|V| + |E|) plus O(blocks · |M| / 64) for levelled fat trees.
- * \source Faraj and Yuan §3 (the bottleneck link); Liu Gang et al., Lemma 1
- *         (grid bisections); docs/architecture.md, "Two lower bounds".
- */
-void ns_lower_bound(const NsTopology *topo, NsCollective c, uint64_t msize, int root,
-                    uint32_t n_segments, NsLowerBound *out)
+static void lower_bound(const NsTopology *topo, NsCollective c, uint64_t msize, int root,
+                        uint32_t n_segments, gboolean fluid, NsLowerBound *out)
 {
   *out = (NsLowerBound){ .kind = NS_BOUND_PORT_RECV, .machine = -1, .edge = -1, .dim = -1,
                          .node = -1 };
   Ctx x = { .topo = topo, .c = c, .bits = (double)msize * 8.0,
-            .root = c == NS_COLL_BCAST ? root : -1, .n_segments = MAX(n_segments, 1),
-            .best = out };
+            .root = c == NS_COLL_BCAST || c == NS_COLL_REDUCE ? root : -1,
+            .n_segments = MAX(n_segments, 1), .fluid = fluid, .best = out };
   port_bounds(&x);
   switch (ns_topology_routing(topo)) {
   case NS_ROUTING_TREE:
@@ -395,6 +427,67 @@ void ns_lower_bound(const NsTopology *topo, NsCollective c, uint64_t msize, int 
     break;
   }
   bisection_cuts(&x);
+}
+
+/**
+ * \function ns_lower_bound
+ * \brief The transmission lower bound of a collective over any routing.
+ *
+ * The largest of the machines' port bounds (1-port, k-port, all-port) and
+ * the cut bounds (tree links or graph bridges, grid bisections, fat-tree
+ * and leaf/spine blocks), in whole messages when a cut's links have one
+ * speed; ties keep the first found in that order.
+ *
+ * \param topo A finalized topology.
+ * \param c The collective.
+ * \param msize Bytes of a chunk (an all-to-all message, an all-gather block,
+ *        a broadcast or reduction segment).
+ * \param root The broadcast's or reduce's root machine (ignored otherwise).
+ * \param n_segments The broadcast's or reduction's number of segments (ignored otherwise).
+ * \param out Filled with the bound, its kind and what binds.
+ * \errors none: every finalized topology has a bound.
+ * \complexity O(|V| + |E|) plus O(blocks · |M| / 64) for levelled fat trees.
+ * \source Faraj and Yuan §3 (the bottleneck link); Liu Gang et al., Lemma 1
+ *         (grid bisections); Harary & Schwenk 1974 and Patarasuk & Yuan 2009 (all-reduce);
+ *         docs/architecture.md, "Two lower bounds"; docs/verify.md, "Bounds of the reductions".
+ */
+void ns_lower_bound(const NsTopology *topo, NsCollective c, uint64_t msize, int root,
+                    uint32_t n_segments, NsLowerBound *out)
+{
+  lower_bound(topo, c, msize, root, n_segments, FALSE, out);
+}
+
+/**
+ * \function ns_lower_bound_reduction
+ * \brief The lower bound of a reduce or all-reduce of a vector, however it is segmented.
+ *
+ * The larger of two valid bounds: the vector as divisible bytes (fluid:
+ * every cut and port carries its share of n bytes, the machines together
+ * 2(p−1)/p · n for an all-reduce) and, when `segment` is given, its
+ * ⌊n / segment⌋ whole segments as indivisible messages (some link carries
+ * ⌈messages / links⌉ of them).
+ *
+ * \param topo A finalized topology.
+ * \param c NS_COLL_REDUCE or NS_COLL_ALLREDUCE.
+ * \param n_bytes The vector's bytes (n >= 1).
+ * \param segment Bytes of a segment (0: not segmented, the fluid bound only).
+ * \param root The reduce's root machine (ignored for all-reduce).
+ * \param out Filled with the bound, its kind and what binds (load 0 when fluid).
+ * \errors none.
+ * \complexity Twice that of ns_lower_bound().
+ * \source docs/verify.md, "Bounds of the reductions".
+ */
+void ns_lower_bound_reduction(const NsTopology *topo, NsCollective c, uint64_t n_bytes,
+                              uint64_t segment, int root, NsLowerBound *out)
+{
+  lower_bound(topo, c, MAX(n_bytes, 1), root, 1, TRUE, out);
+  uint64_t whole = segment > 0 ? n_bytes / segment : 0;
+  if (whole == 0 || whole > G_MAXUINT32)
+    return;
+  NsLowerBound granular;
+  lower_bound(topo, c, segment, root, (uint32_t)whole, FALSE, &granular);
+  if (granular.seconds > out->seconds * (1 + 1e-12))
+    *out = granular;
 }
 
 /**

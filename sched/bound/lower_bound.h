@@ -10,7 +10,11 @@
  *   cut bounds    a set S of machines whose messages to the rest must cross
  *                 the links leaving S: |S|·(p−|S|) messages (all-to-all),
  *                 |S| blocks (all-gather) or one message (broadcast) over the
- *                 capacity of those links. The cuts examined: every link of
+ *                 capacity of those links; a reduction's segments: towards
+ *                 the root's side (reduce), both ways (all-reduce), with an
+ *                 all-reduce's machines together sending 2(p−1) copies of
+ *                 each segment (one-way gossip; Patarasuk & Yuan 2009).
+ *                 The cuts examined: every link of
  *                 a tree and every bridge of a graph (Faraj & Yuan §3: the
  *                 bottleneck load |M_u|·|M_v|); the two halves of every
  *                 dimension of a grid (a ring or torus: Liu Gang et al.'s
@@ -86,6 +90,19 @@ typedef struct {
  */
 void ns_lower_bound(const NsTopology *topo, NsCollective c, uint64_t msize, int root,
                     uint32_t n_segments, NsLowerBound *out);
+
+/*
+ * ns_lower_bound_reduction — the bound of a reduce or all-reduce of an
+ * `n_bytes` vector, however it is segmented: the larger of the fluid bound
+ * (bytes divisible) and, when `segment` > 0, that of its ⌊n/segment⌋ whole
+ * segments (indivisible). The reduce's root is machine `root`. What is
+ * bounded and why (a non-root's contribution leaves it, the root receives
+ * every segment, a cut carries every segment towards the root — both ways
+ * for an all-reduce —, and an all-reduce is one-way gossip: 2(p−1) sends
+ * of every segment in all): docs/verify.md, "Bounds of the reductions".
+ */
+void ns_lower_bound_reduction(const NsTopology *topo, NsCollective c, uint64_t n_bytes,
+                              uint64_t segment, int root, NsLowerBound *out);
 
 /* Routed all-to-all work above which the loads are not computed (the
  * callers fall back to the cut bound and sampled path lengths, saying so):

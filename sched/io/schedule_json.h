@@ -30,6 +30,10 @@
 /* The value of the optional "relays" key: relays store and forward, one
  * holder per message (all-to-all only; NsSchedule.store_forward). */
 #define NS_RELAYS_STORE_FORWARD "store-and-forward"
+/* A reduction's transfer whose receiver combines starts with this string:
+ * ["+", src, dst, segment, ...] (NsTransfer.combine; without it the
+ * receiver's partial result becomes a copy). */
+#define NS_SCHEDULE_COMBINE_MARK "+"
 #define NS_SCHEDULE_VERSION 1
 
 /* Parses a schedule held in memory (JSON; JSON Lines and gzip or zstd

@@ -69,12 +69,13 @@ static const char *describe(EvKind k)
 
 typedef enum {
   K_FORMAT, K_VERSION, K_COLLECTIVE, K_ALGORITHM, K_MACHINES, K_MSIZE, K_EXECUTION, K_ROOT,
-  K_SEGMENTS, K_PHASES, K_SYNC, K_ROUTES, K_SCHEME, K_RELAYS, N_KEYS, K_UNKNOWN = N_KEYS
+  K_SEGMENTS, K_CHUNK_BYTES, K_PHASES, K_SYNC, K_ROUTES, K_SCHEME, K_RELAYS, N_KEYS,
+  K_UNKNOWN = N_KEYS
 } Key;
 
 static const char *const key_names[N_KEYS] = {
   "format", "version", "collective", "algorithm", "machines", "msize_bytes", "execution",
-  "root", "segments", "phases", "sync", "routes", "sync_scheme", "relays",
+  "root", "segments", "chunk_bytes", "phases", "sync", "routes", "sync_scheme", "relays",
 };
 
 /* Ranks of errors: the order in which the tree reader checked. */
@@ -97,6 +98,17 @@ typedef struct {
   guint64 bad;             /* index of the first non-string (count if none) */
   EvKind bad_kind;
 } MachinesSlot;
+
+/* "chunk_bytes": the sizes up to the first bad element (read_sizes). */
+typedef struct {
+  gboolean seen;
+  EvKind kind;             /* of the value */
+  GArray *sizes;           /* uint64, at most NS_SIZES_MAX_KEPT */
+  guint64 count;           /* elements */
+  guint64 bad;             /* index of the first element that is not a size (count if none) */
+  EvKind bad_kind;
+  gint64 bad_value;
+} SizesSlot;
 
 /* ---- tapes ----------------------------------------------------------------- */
 
@@ -183,6 +195,7 @@ struct NsScheduleReader {
   gboolean lines;            /* a JSON Lines file */
   Slot slot[N_KEYS];
   MachinesSlot machines;
+  SizesSlot sizes;
   GError *err;               /* the schema error of lowest rank so far */
   int err_rank;
   guint64 err_line;          /* JSON Lines: line of the value being read (0: none) */
@@ -471,6 +484,114 @@ static gboolean slot_is(const Slot *s, const char *value)
   return s->seen && s->kind == EV_STRING && strcmp(s->s, value) == 0;
 }
 
+/* ---- reductions and size patterns (issue #22) ----------------------------------- */
+
+/* Sizes kept from "chunk_bytes": an alltoallv's on 65,536 machines. */
+#define NS_SIZES_MAX_KEPT ((guint64)NS_A2A_MAX_MACHINES * NS_A2A_MAX_MACHINES)
+
+/* Does the collective have a root (bcast, reduce)? Segments (those and allreduce)? */
+static gboolean collective_has_root(NsCollective c)
+{
+  return c == NS_COLL_BCAST || c == NS_COLL_REDUCE;
+}
+
+static gboolean collective_has_segments(NsCollective c)
+{
+  return c == NS_COLL_BCAST || ns_collective_is_reduction(c);
+}
+
+/* The value of "chunk_bytes": its elements up to the first that is not a
+ * size (an integer 0..NS_MAX_MSIZE), counted after it; checked against
+ * the header by check_sizes. Memory: 8 bytes an element, each at least two
+ * bytes of (bounded) input. */
+static gboolean read_sizes(NsScheduleReader *r)
+{
+  SizesSlot *z = &r->sizes;
+  Ev ev = { .kind = EV_NULL };
+  if (!ev_next(r, &ev))
+    return FALSE;
+  z->seen = TRUE;
+  z->kind = ev.kind;
+  if (ev.kind != EV_ARRAY)
+    return TRUE;
+  if (z->sizes == NULL)
+    z->sizes = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+  for (;;) {
+    if (!ev_next(r, &ev))
+      return FALSE;
+    if (ev.kind == EV_END)
+      return TRUE;
+    if (z->bad == z->count) { /* every element so far is a size */
+      if (ev.kind == EV_INT && ev.v >= 0 && ev.v <= (gint64)NS_MAX_MSIZE) {
+        uint64_t size = (uint64_t)ev.v;
+        if (z->count < NS_SIZES_MAX_KEPT)
+          g_array_append_val(z->sizes, size);
+        z->bad++;
+      } else {
+        z->bad_kind = ev.kind;
+        z->bad_value = ev.v;
+      }
+    }
+    if (ev.kind == EV_ARRAY && !ev_skip(r))
+      return FALSE;
+    z->count++;
+  }
+}
+
+/* "chunk_bytes" against the header: required for alltoallv and allgatherv,
+ * optional for the reductions, forbidden elsewhere; one size per chunk
+ * (p², p, segments); msize_bytes their largest (at least 1), as
+ * ns_schedule_set_chunk_bytes makes it. Gives the header its sizes. */
+static gboolean check_sizes(NsScheduleReader *r, NsSchedule *h)
+{
+  SizesSlot *z = &r->sizes;
+  NsCollective c = h->collective;
+  Path p = { .n = 0 };
+  int rank = RANK(K_CHUNK_BYTES);
+  gboolean sized = ns_collective_is_vector(c) || ns_collective_is_reduction(c);
+  if (!z->seen) {
+    if (ns_collective_is_vector(c))
+      return schema_fail(r, rank, &p, "missing required key \"chunk_bytes\"");
+    return TRUE;
+  }
+  path_key(&p, "chunk_bytes");
+  if (!sized)
+    return schema_fail(r, rank, &p, "only reduce, allreduce, alltoallv and allgatherv schedules "
+                       "have \"chunk_bytes\" (this is %s)", ns_collective_name(c));
+  if (z->kind != EV_ARRAY)
+    return schema_fail(r, rank, &p, "expected an array of chunk sizes in bytes, got %s",
+                       describe(z->kind));
+  uint64_t n = (uint64_t)h->n_machines;
+  uint64_t want = c == NS_COLL_ALLTOALLV ? n * n : c == NS_COLL_ALLGATHERV ? n : h->n_segments;
+  if (z->bad < z->count) {
+    path_index(&p, z->bad);
+    if (z->bad_kind != EV_INT)
+      return schema_fail(r, rank, &p, "expected a chunk size in bytes (an integer), got %s",
+                         describe(z->bad_kind));
+    return schema_fail(r, rank, &p, "chunk size %" G_GINT64_FORMAT " out of range (0 to %"
+                       G_GUINT64_FORMAT " bytes)", z->bad_value, (guint64)NS_MAX_MSIZE);
+  }
+  if (z->count != want)
+    return schema_fail(r, rank, &p, "%s on %d machine%s takes %" G_GUINT64_FORMAT
+                       " chunk size%s (%s), got %" G_GUINT64_FORMAT, ns_collective_name(c),
+                       h->n_machines, h->n_machines == 1 ? "" : "s", want, want == 1 ? "" : "s",
+                       c == NS_COLL_ALLTOALLV    ? "one per ordered pair of machines"
+                       : c == NS_COLL_ALLGATHERV ? "one per machine"
+                                                 : "one per segment",
+                       z->count);
+  uint64_t msize = h->msize;
+  if (!ns_schedule_set_chunk_bytes(h, (const uint64_t *)(void *)z->sizes->data, z->count, NULL))
+    return schema_fail(r, rank, &p, "chunk sizes do not fit %s", ns_collective_name(c));
+  if (h->msize != msize) {
+    p.n = 0;
+    path_key(&p, "msize_bytes");
+    return schema_fail(r, rank, &p, "%" G_GUINT64_FORMAT " is not the largest chunk size (%"
+                       G_GUINT64_FORMAT "; at least 1): a schedule with \"chunk_bytes\" gives "
+                       "it as msize_bytes", msize, h->msize);
+  }
+  return TRUE;
+}
+
 /* Everything the header checks need has been read. */
 static gboolean header_complete(const NsScheduleReader *r)
 {
@@ -479,8 +600,12 @@ static gboolean header_complete(const NsScheduleReader *r)
       return FALSE;
   if (!r->machines.seen)
     return FALSE;
-  if (slot_is(&r->slot[K_COLLECTIVE], "bcast") &&
-      (!r->slot[K_ROOT].seen || !r->slot[K_SEGMENTS].seen))
+  NsCollective c;
+  if (r->slot[K_COLLECTIVE].kind == EV_STRING &&
+      ns_collective_from_name(r->slot[K_COLLECTIVE].s, &c) &&
+      ((collective_has_root(c) && !r->slot[K_ROOT].seen) ||
+       (collective_has_segments(c) && !r->slot[K_SEGMENTS].seen) ||
+       (ns_collective_is_vector(c) && !r->sizes.seen)))
     return FALSE;
   return TRUE;
 }
@@ -644,7 +769,8 @@ static void check_header(NsScheduleReader *r)
   if (!ns_collective_from_name(str, &collective)) {
     path_key(&p, "collective");
     schema_fail(r, RANK(K_COLLECTIVE), &p,
-                "unknown collective \"%s\" (expected alltoall, allgather or bcast)", str);
+                "unknown collective \"%s\" (expected alltoall, allgather, bcast, reduce, "
+                "allreduce, alltoallv or allgatherv)", str);
     return;
   }
   const char *algorithm = NULL;
@@ -716,7 +842,7 @@ static void check_header(NsScheduleReader *r)
   }
   int root = -1;
   gint64 segments = 0;
-  if (collective == NS_COLL_BCAST) {
+  if (collective_has_root(collective)) {
     if (!slot_string(r, K_ROOT, "the root machine", &str))
       return;
     gpointer index = g_hash_table_lookup(r->machine_index, str);
@@ -726,16 +852,20 @@ static void check_header(NsScheduleReader *r)
       return;
     }
     root = (int)GPOINTER_TO_UINT(index) - 1;
+  } else if (r->slot[K_ROOT].seen) {
+    path_key(&p, "root");
+    schema_fail(r, RANK(K_ROOT), &p, "only bcast and reduce schedules have \"root\" (this is %s)",
+                ns_collective_name(collective));
+    return;
+  }
+  if (collective_has_segments(collective)) {
     if (!slot_positive(r, K_SEGMENTS, "the number of segments", G_MAXINT32, &segments))
       return;
-  } else {
-    for (Key k = K_ROOT; k <= K_SEGMENTS; k++)
-      if (r->slot[k].seen) {
-        path_key(&p, key_names[k]);
-        schema_fail(r, RANK(k), &p, "only bcast schedules have \"%s\" (this is %s)",
-                    key_names[k], ns_collective_name(collective));
-        return;
-      }
+  } else if (r->slot[K_SEGMENTS].seen) {
+    path_key(&p, "segments");
+    schema_fail(r, RANK(K_SEGMENTS), &p, "only bcast, reduce and allreduce schedules have "
+                "\"segments\" (this is %s)", ns_collective_name(collective));
+    return;
   }
   /* JSON Lines: the numbers of sync edges and routes that follow; no phases. */
   if (r->lines) {
@@ -771,10 +901,15 @@ static void check_header(NsScheduleReader *r)
   r->header->execution = execution;
   r->header->root = root;
   r->header->n_segments = (uint32_t)segments;
+  if (!check_sizes(r, r->header))
+    return;
   r->header->store_forward = check_relays(r, collective);
-  r->schema = (NsTokSchema){ .collective = collective, .n_machines = (uint32_t)m->count,
+  /* the tokenizer's fast path reads chunks by their kind: alltoallv's as
+   * alltoall's, a reduction's segments as bcast's */
+  r->schema = (NsTokSchema){ .collective = ns_collective_chunk_kind(collective),
+                             .n_machines = (uint32_t)m->count,
                              .n_segments = (uint32_t)segments, .direct_ok = r->lines };
-  r->header_ok = r->err_rank > RANK(K_SEGMENTS);
+  r->header_ok = r->err_rank > RANK(K_CHUNK_BYTES);
   apply_limits(r);
   if (r->lines && r->lines_sync > r->max_moves) {
     path_key(&p, "sync");
@@ -867,6 +1002,28 @@ static gboolean check_chunk(NsScheduleReader *r, Path *p, const Elem *e, uint32_
   return FALSE;
 }
 
+/* A reduction's transfer may start with the combine marker "+"
+ * (docs/schedule-format.md, "Reductions"): 1 when it does, 0 when it does
+ * not, -1 (an error recorded at `p`) for a marker elsewhere or another string. */
+static int check_combine_mark(NsScheduleReader *r, Path *p, const Elem *e, guint len)
+{
+  gboolean reduction = ns_collective_is_reduction(r->header->collective);
+  if (len == 0 || e[0].kind != EV_STRING || (e[0].v != 1 && !reduction))
+    return 0; /* not a marker: check_machine says what a transfer starts with */
+  path_index(p, 0);
+  if (e[0].v != 1)
+    schema_fail(r, RANK(K_PHASES), p, "expected a machine index or the combine marker \"%s\", "
+                "got another string", NS_SCHEDULE_COMBINE_MARK);
+  else if (!reduction)
+    schema_fail(r, RANK(K_PHASES), p, "only reduce and allreduce transfers combine (this is %s)",
+                ns_collective_name(r->header->collective));
+  else {
+    p->n--;
+    return 1;
+  }
+  return -1;
+}
+
 /* Checks the transfer in r->elems (phase `phase`, element `i`) and
  * appends it to the phase. */
 static gboolean check_transfer(NsScheduleReader *r, uint32_t phase, guint64 i)
@@ -877,15 +1034,20 @@ static gboolean check_transfer(NsScheduleReader *r, uint32_t phase, guint64 i)
   path_index(&p, i);
   const Elem *e = (const Elem *)(void *)r->elems->data;
   guint len = r->elems->len;
+  int combine = check_combine_mark(r, &p, e, len);
+  if (combine < 0)
+    return FALSE;
+  e += combine;
+  len -= (guint)combine;
   gboolean direct = len == 2 && r->schema.direct_ok && r->schema.collective != NS_COLL_BCAST;
   if (len < 3 && !direct)
     return schema_fail(r, RANK(K_PHASES), &p, "a transfer is [src, dst, chunk, ...] with at "
                        "least one chunk, got %u element%s", len, len == 1 ? "" : "s");
   int32_t src, dst;
-  path_index(&p, 0);
+  path_index(&p, (guint64)combine);
   if (!check_machine(r, &p, e[0].kind, e[0].v, &src))
     return FALSE;
-  p.part[p.n - 1].index = 1;
+  p.part[p.n - 1].index = 1 + (guint64)combine;
   if (!check_machine(r, &p, e[1].kind, e[1].v, &dst))
     return FALSE;
   p.n--;
@@ -896,7 +1058,8 @@ static gboolean check_transfer(NsScheduleReader *r, uint32_t phase, guint64 i)
   if (r->pool_total + n_chunks >= G_MAXUINT32)
     return schema_fail(r, RANK(K_PHASES), &p, "too many chunks in multi-chunk transfers (at "
                        "most %u)", G_MAXUINT32 - 1);
-  NsTransfer tr = { .src = src, .dst = dst, .n_chunks = n_chunks, .chunk = r->pool->len };
+  NsTransfer tr = { .src = src, .dst = dst, .n_chunks = n_chunks, .combine = (uint32_t)combine,
+                    .chunk = r->pool->len };
   if (direct) {
     tr.chunk = r->schema.collective == NS_COLL_ALLTOALL
                    ? ns_a2a_chunk((int)r->schema.n_machines, src, dst)
@@ -906,7 +1069,7 @@ static gboolean check_transfer(NsScheduleReader *r, uint32_t phase, guint64 i)
     path_index(&p, 0);
     for (guint k = 0; k < n_chunks; k++) {
       uint32_t chunk;
-      p.part[p.n - 1].index = k + 2;
+      p.part[p.n - 1].index = k + 2 + (guint64)combine;
       if (!check_chunk(r, &p, &e[k + 2], &chunk)) {
         g_array_set_size(r->pool, mark);
         return FALSE;
@@ -955,6 +1118,8 @@ static gboolean read_transfer(NsScheduleReader *r)
     if (ev.kind == EV_END)
       return TRUE;
     Elem e = { .kind = ev.kind, .v = ev.v };
+    if (ev.kind == EV_STRING) /* 1: the combine marker "+" */
+      e.v = ev.s != NULL && strcmp(ev.s, NS_SCHEDULE_COMBINE_MARK) == 0;
     if (ev.kind == EV_ARRAY && !read_items(r, &e.len, e.k, e.x))
       return FALSE;
     g_array_append_val(r->elems, e);
@@ -1318,8 +1483,8 @@ static gboolean top_phases(NsScheduleReader *r)
   }
   if (!r->header_checked && header_complete(r))
     check_header(r);
-  if (!r->header_checked)
-    return tape_value(r, &r->tape[K_PHASES], FALSE);
+  if (!r->header_checked) /* strings kept: a reduction's "+" markers */
+    return tape_value(r, &r->tape[K_PHASES], TRUE);
   if (!r->header_ok || r->err_rank < RANK(K_PHASES)) {
     Ev ev = { .kind = EV_NULL };
     return ev_next(r, &ev) && (ev.kind != EV_ARRAY || ev_skip(r));
@@ -1381,13 +1546,22 @@ static gboolean top_step(NsScheduleReader *r)
     return top_tail(r, k);
   case K_ROOT:
   case K_SEGMENTS:
-    if (r->header_ok && r->header->collective != NS_COLL_BCAST) {
+    if (r->header_ok && !(k == K_ROOT ? collective_has_root(r->header->collective)
+                                      : collective_has_segments(r->header->collective))) {
       Path p = { .n = 0 };
       path_key(&p, key_names[k]);
-      schema_fail(r, RANK(k), &p, "only bcast schedules have \"%s\" (this is %s)", key_names[k],
+      schema_fail(r, RANK(k), &p, "only %s schedules have \"%s\" (this is %s)",
+                  k == K_ROOT ? "bcast and reduce" : "bcast, reduce and allreduce", key_names[k],
                   ns_collective_name(r->header->collective));
     }
     return read_scalar(r, &r->slot[k]);
+  case K_CHUNK_BYTES:
+    if (r->header_checked) { /* the phases began without it */
+      Path p = { .n = 0 };
+      path_key(&p, "chunk_bytes");
+      schema_fail(r, RANK(K_CHUNK_BYTES), &p, "\"chunk_bytes\" must come before \"phases\"");
+    }
+    return read_sizes(r);
   case K_RELAYS:
     if (r->header_checked) { /* the phases began without it */
       Path p = { .n = 0 };
@@ -1836,6 +2010,8 @@ void ns_schedule_reader_free(NsScheduleReader *r)
       g_byte_array_unref(r->tape[k].b);
   }
   g_ptr_array_unref(r->machines.names);
+  if (r->sizes.sizes != NULL)
+    g_array_unref(r->sizes.sizes);
   if (r->machine_index != NULL)
     g_hash_table_unref(r->machine_index);
   ns_schedule_free(r->header);
@@ -2087,8 +2263,9 @@ NsSchedule *ns_schedule_reader_read_all(NsScheduleReader *r, GError **error)
     }
     for (uint64_t t = 0; t < ph.n; t++) {
       const NsTransfer *tr = &ph.transfers[t];
-      ns_schedule_add_chunks(s, tr->src, tr->dst, tr->n_chunks,
-                             tr->n_chunks == 1 ? &tr->chunk : ph.chunk_pool + tr->chunk);
+      (tr->combine ? ns_schedule_add_combine : ns_schedule_add_chunks)(
+          s, tr->src, tr->dst, tr->n_chunks,
+          tr->n_chunks == 1 ? &tr->chunk : ph.chunk_pool + tr->chunk);
     }
   }
   NsSchedule *tail = got < 0 ? NULL : ns_schedule_reader_finish(r, error);

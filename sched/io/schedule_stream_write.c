@@ -238,10 +238,17 @@ static gboolean check_writable(const NsSchedule *s, const char *name, GError **e
                       "cannot write schedule: machine %d has an empty or non-UTF-8 name", i);
       return FALSE;
     }
-  if (s->collective == NS_COLL_BCAST && (s->root < 0 || s->root >= s->n_machines)) {
+  if ((s->collective == NS_COLL_BCAST || s->collective == NS_COLL_REDUCE) &&
+      (s->root < 0 || s->root >= s->n_machines)) {
     ns_set_error_at(error, NS_ERROR_INPUT, name, 0,
-                    "cannot write schedule: bcast root %d out of range (%d machines)", s->root,
-                    s->n_machines);
+                    "cannot write schedule: %s root %d out of range (%d machines)",
+                    ns_collective_name(s->collective), s->root, s->n_machines);
+    return FALSE;
+  }
+  if (ns_collective_is_vector(s->collective) && s->chunk_bytes == NULL) {
+    ns_set_error_at(error, NS_ERROR_INPUT, name, 0,
+                    "cannot write schedule: %s without chunk sizes",
+                    ns_collective_name(s->collective));
     return FALSE;
   }
   if (s->sync_scheme != NULL && !valid_name(s->sync_scheme)) {
@@ -266,6 +273,39 @@ static gboolean check_writable(const NsSchedule *s, const char *name, GError **e
 
 /* ---- headers ------------------------------------------------------------- */
 
+/* The keys of the collectives that have them: root (bcast, reduce),
+ * segments (bcast, reduce, allreduce), chunk_bytes (alltoallv, allgatherv,
+ * reductions with sizes), each after `sep`, with `colon` after the key. */
+static void write_collective_keys(NsScheduleWriter *w, const char *sep, const char *colon)
+{
+  const NsSchedule *s = w->header;
+  NsCollective c = s->collective;
+  if (c == NS_COLL_BCAST || c == NS_COLL_REDUCE) {
+    out_str(w, sep);
+    out_str(w, "\"root\"");
+    out_str(w, colon);
+    out_json_string(w, s->machines[s->root]);
+  }
+  if (c == NS_COLL_BCAST || ns_collective_is_reduction(c)) {
+    out_str(w, sep);
+    out_str(w, "\"segments\"");
+    out_str(w, colon);
+    out_int(w, s->n_segments);
+  }
+  if (s->chunk_bytes != NULL) {
+    out_str(w, sep);
+    out_str(w, "\"chunk_bytes\"");
+    out_str(w, colon);
+    out_char(w, '[');
+    for (guint i = 0; i < s->chunk_bytes->len; i++) {
+      if (i > 0)
+        out_char(w, ',');
+      out_int(w, (gint64)g_array_index(s->chunk_bytes, uint64_t, i));
+    }
+    out_char(w, ']');
+  }
+}
+
 static void write_json_header(NsScheduleWriter *w)
 {
   const NsSchedule *s = w->header;
@@ -289,12 +329,7 @@ static void write_json_header(NsScheduleWriter *w)
   out_json_string(w, ns_execution_name(s->execution));
   if (s->store_forward) /* absent: relays keep their copies (docs/schedule-format.md) */
     out_str(w, ",\n  \"relays\": \"" NS_RELAYS_STORE_FORWARD "\"");
-  if (s->collective == NS_COLL_BCAST) {
-    out_str(w, ",\n  \"root\": ");
-    out_json_string(w, s->machines[s->root]);
-    out_str(w, ",\n  \"segments\": ");
-    out_int(w, s->n_segments);
-  }
+  write_collective_keys(w, ",\n  ", ": ");
   out_str(w, ",\n  \"phases\": [");
 }
 
@@ -321,12 +356,7 @@ static void write_lines_header(NsScheduleWriter *w)
   out_json_string(w, ns_execution_name(s->execution));
   if (s->store_forward)
     out_str(w, ",\"relays\":\"" NS_RELAYS_STORE_FORWARD "\"");
-  if (s->collective == NS_COLL_BCAST) {
-    out_str(w, ",\"root\":");
-    out_json_string(w, s->machines[s->root]);
-    out_str(w, ",\"segments\":");
-    out_int(w, s->n_segments);
-  }
+  write_collective_keys(w, ",", ":");
   if (s->sync_scheme != NULL) {
     out_str(w, ",\"sync_scheme\":");
     out_json_string(w, s->sync_scheme);
@@ -430,10 +460,11 @@ void ns_schedule_writer_phase(NsScheduleWriter *w, const NsPhase *phase)
   for (uint64_t t = 0; t < phase->n; t++) {
     const NsTransfer *tr = &phase->transfers[t];
     const uint32_t *chunks = tr->n_chunks == 1 ? &tr->chunk : phase->chunk_pool + tr->chunk;
+    NsCollective kind = ns_collective_chunk_kind(s->collective);
     gboolean direct = lines && tr->n_chunks == 1 &&
-                      ((s->collective == NS_COLL_ALLTOALL &&
+                      ((kind == NS_COLL_ALLTOALL &&
                         tr->chunk == (uint32_t)tr->src * n + (uint32_t)tr->dst) ||
-                       (s->collective == NS_COLL_ALLGATHER && tr->chunk == (uint32_t)tr->src));
+                       (kind == NS_COLL_ALLGATHER && tr->chunk == (uint32_t)tr->src));
     /* ",[src,dst" then ",[o,d]" or ",c" per chunk, then "]": the longest
      * possible, so that one reserve covers a transfer up to 4096 chunks */
     uint32_t batch = 0;
@@ -441,6 +472,10 @@ void ns_schedule_writer_phase(NsScheduleWriter *w, const NsPhase *phase)
     if (t > 0)
       *q++ = ',';
     *q++ = '[';
+    if (tr->combine) { /* the marker of docs/schedule-format.md, "Reductions" */
+      memcpy(q, "\"" NS_SCHEDULE_COMBINE_MARK "\",", 4);
+      q += 4;
+    }
     q = put_uint(q, (uint32_t)tr->src);
     *q++ = ',';
     q = put_uint(q, (uint32_t)tr->dst);
@@ -452,7 +487,7 @@ void ns_schedule_writer_phase(NsScheduleWriter *w, const NsPhase *phase)
       }
       batch--;
       *q++ = ',';
-      if (s->collective == NS_COLL_ALLTOALL) {
+      if (kind == NS_COLL_ALLTOALL) {
         *q++ = '[';
         q = put_uint(q, chunks[k] / n);
         *q++ = ',';

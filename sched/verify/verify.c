@@ -1650,7 +1650,15 @@ static void check_optimal(Replay *st)
   }
   gboolean rooted = s->collective == NS_COLL_BCAST || s->collective == NS_COLL_REDUCE;
   int root = rooted ? ns_topology_node_machine(topo, st->node[s->root]) : -1;
-  ns_lower_bound_routed(topo, s->collective, s->msize, root, s->n_segments, &r->bound);
+  if (st->reduction && s->chunk_bytes != NULL) { /* segments of their own sizes: the vector's
+                                                     fluid bound (msize is only the largest) */
+    uint64_t n = 0;
+    for (guint c = 0; c < s->chunk_bytes->len; c++)
+      n += g_array_index(s->chunk_bytes, uint64_t, c);
+    ns_lower_bound_reduction(topo, s->collective, n, 0, root, &r->bound);
+  } else {
+    ns_lower_bound_routed(topo, s->collective, s->msize, root, s->n_segments, &r->bound);
+  }
   r->bound_s = r->bound.seconds;
   r->transmission_s = st->links.transmission;
   /* The broadcast's and the reduce's bound T(msize) no schedule reaches
