@@ -28,6 +28,7 @@ gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError
   if (s->eager_threshold != NULL &&
       !ns_cli_eager_threshold(s->eager_threshold, &opt->eager_threshold, error))
     return FALSE;
+  /* After the calibration (below), which may carry the machines' rate. */
   if (s->reduce_rate != NULL && !ns_cli_reduce_rate(s->reduce_rate, &opt->reduce_rate, error))
     return FALSE;
   if (s->calibration == NULL)
@@ -41,7 +42,8 @@ gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError
     return FALSE;
   }
   ns_sim_options_calibrate(opt, cal);
-  return TRUE;
+  /* an explicit --reduce-rate wins over the calibration's */
+  return s->reduce_rate == NULL || ns_cli_reduce_rate(s->reduce_rate, &opt->reduce_rate, error);
 }
 
 gboolean ns_cli_eager_threshold(const char *text, uint64_t *bytes, GError **error)

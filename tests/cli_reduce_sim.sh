@@ -46,6 +46,21 @@ check "… resumed at 2GBps refused" 2 "$ns" compare -T gen:star:4 -a ring -m 8K
 expect "… says why" "$tmp/err" "settings or planning parameters differ"
 check "… resumed at 1GBps" 0 "$ns" compare -T gen:star:4 -a ring -m 8KiB --reduce-rate 1GBps -o c1 --resume
 
+# A calibration carries the machines' rate (calibrate --reduce-rate, measured
+# by scripts/measure-reduce-rate.sh); an explicit --reduce-rate wins over it
+cal=$src/scenarios/calibrations/beowulf-gige.csv
+check "calibrate --reduce-rate" 0 "$ns" calibrate "$cal" -o cal.ini --reduce-rate 1GBps
+expect "… reported" "$tmp/out" "^reduce-rate  8Gbps \(1e\+09 bytes/s\): reductions combine at it$"
+expect "… written" cal.ini "^reduce-rate=8Gbps$"
+check "calibrate --reduce-rate 0GBps" 2 "$ns" calibrate "$cal" -o cal0.ini --reduce-rate 0GBps
+expect "… message" "$tmp/err" "^netsched calibrate: --reduce-rate '0GBps': bandwidth must be positive$"
+check "… nothing written" 1 test -e cal0.ini
+check "compare under the calibration" 0 "$ns" compare -T gen:star:4 -a ring -m 8KiB --calibration cal.ini -o c3
+check "… resumed with its rate given" 0 "$ns" compare -T gen:star:4 -a ring -m 8KiB --calibration cal.ini \
+  --reduce-rate 1GBps -o c3 --resume
+check "… resumed with another rate refused" 2 "$ns" compare -T gen:star:4 -a ring -m 8KiB \
+  --calibration cal.ini --reduce-rate 2GBps -o c3 --resume
+
 # Every list of collectives names all seven
 check "compare -c" 2 "$ns" compare -T gen:star:4 -c scatter -o c2
 expect "… lists all" "$tmp/err" "unknown collective 'scatter' \($all\)"
