@@ -376,6 +376,8 @@ char *ns_calibration_to_data(const NsCalibration *c)
   SET("bw-factor", c->bw_factor);
   if (c->source != NULL)
     SET("source", c->source);
+  if (c->reduce_rate > 0)
+    SET_FREE("reduce-rate", ns_format_bandwidth(c->reduce_rate * 8));
   if (c->table != NULL && c->table->len > 0) {
     GString *sizes = g_string_new(NULL), *times = g_string_new(NULL);
     for (guint i = 0; i < c->table->len; i++) {
@@ -407,6 +409,11 @@ char *ns_calibration_to_data(const NsCalibration *c)
                          " SMPI factors (smpi/lat-factor, smpi/bw-factor): THRESHOLD:FACTOR, the\n"
                          " factor applying to messages larger than THRESHOLD bytes",
                          NULL);
+  if (c->reduce_rate > 0)
+    g_key_file_set_comment(kf, GROUP, "reduce-rate",
+                           " The machines' MPI_Reduce_local rate (scripts/measure-reduce-rate.sh):\n"
+                           " the replay's --reduce-rate under this calibration",
+                           NULL);
   g_key_file_set_comment(kf, GROUP, c->source != NULL ? "source" : "sizes",
                          " The table fitted: one-way times per message size", NULL);
   return g_key_file_to_data(kf, NULL, NULL);
@@ -540,8 +547,10 @@ NsCalibration *ns_calibration_parse(const char *text, gssize length, const char 
   if (!get_quantity(&r, "latency", FALSE, &c->latency) ||
       !get_quantity(&r, "bandwidth", TRUE, &c->bandwidth) ||
       !get_quantity(&r, "route-latency", FALSE, &c->route.latency) ||
-      !get_quantity(&r, "route-bandwidth", TRUE, &c->route.bandwidth) || !read_table(&r, c))
+      !get_quantity(&r, "route-bandwidth", TRUE, &c->route.bandwidth) ||
+      !get_quantity(&r, "reduce-rate", TRUE, &c->reduce_rate) || !read_table(&r, c))
     return NULL;
+  c->reduce_rate /= 8; /* bit/s as written (ns_format_bandwidth) -> bytes/s */
   g_autofree char *err = get(&r, "linear-max-error", FALSE);
   if (err != NULL)
     c->linear_max_error = g_ascii_strtod(err, NULL) / 100;

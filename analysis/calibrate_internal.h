@@ -87,6 +87,11 @@ typedef struct {
   /* The table fitted (NsCalPoint, increasing sizes) and where it came from. */
   GArray *table;
   char *source;
+  /* The machines' reduction rate in bytes/s (MPI_Reduce_local, measured by
+   * scripts/measure-reduce-rate.sh; key reduce-rate, recorded by calibrate
+   * --reduce-rate): the replay's NsSimOptions.reduce_rate under this
+   * calibration. 0: not measured (the default rate applies). */
+  double reduce_rate;
 } NsCalibration;
 
 void ns_calibration_free(NsCalibration *c);

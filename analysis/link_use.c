@@ -71,7 +71,7 @@ void ns_link_use_timeline(const NsLinkUse *u, const int *edges, int n_edges,
       continue;
     const NsTransfer *tr = ns_schedule_transfer(u->s, k);
     int len = ns_router_route(u->router, k, route);
-    double rate = (double)tr->n_chunks * u->msize * 8.0 / (t1 - t0);
+    double rate = (double)ns_schedule_transfer_bytes_at(u->s, tr, u->msize) * 8.0 / (t1 - t0);
     for (int j = 0; j < n_edges; j++) {
       gboolean uses = FALSE;
       for (int i = 0; i < len && !uses; i++)

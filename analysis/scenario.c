@@ -18,7 +18,7 @@
 static const char *const scenario_keys[] = {
   "description", "collective", "algorithms", "msizes", "models", "output",   "root",
   "segment",     "wall-limit", "runs",       "queue",  "tcp",    "calibration", "spanning",
-  "prices",      "eager-threshold", NULL,
+  "prices",      "eager-threshold", "reduce-rate", NULL,
 };
 static const char *const collective_keys[] = { "algorithms", "root", "segment", NULL };
 static const char *const topology_keys[] = { "file",        "format", "models", "spanning",
@@ -62,6 +62,7 @@ void ns_scenario_free(NsScenario *s)
   g_free(s->tcp);
   g_free(s->calibration);
   g_free(s->eager_threshold);
+  g_free(s->reduce_rate);
   g_free(s->prices);
   g_free(s);
 }
@@ -118,6 +119,7 @@ static gboolean read_scenario(NsScenario *s, const NsKeyGroup *g, const char *di
   s->tcp = value(g, "tcp");
   s->calibration = value(g, "calibration");
   s->eager_threshold = value(g, "eager-threshold");
+  s->reduce_rate = value(g, "reduce-rate");
   *models = value(g, "models");
   *spanning = value(g, "spanning");
   *root = value(g, "root");
@@ -169,9 +171,9 @@ static gboolean read_collective(NsScenario *s, const NsKeyGroup *g, const char *
   NsCollective c;
   if (!ns_collective_from_name(name, &c)) {
     g_autofree char *shown = g_strescape(name, NULL);
-    return ns_keyfile_fail(error, g->where,
-                           "unknown collective '%s' in [%s] (alltoall, allgather, bcast)", shown,
-                           g->name);
+    g_autofree char *known = ns_collective_names(", ");
+    return ns_keyfile_fail(error, g->where, "unknown collective '%s' in [%s] (%s)", shown, g->name,
+                           known);
   }
   for (guint i = 0; i < s->collectives->len; i++)
     if (strcmp(g_array_index(s->collectives, NsScenarioCollective, i).name, name) == 0)
@@ -294,8 +296,8 @@ NsScenario *ns_scenario_load(const char *path, GError **error)
     NsCollective c;
     if (!ns_collective_from_name(single.name, &c)) {
       g_autofree char *shown = g_strescape(single.name, NULL);
-      ns_keyfile_fail(error, single.where, "unknown collective '%s' (alltoall, allgather, bcast)",
-                      shown);
+      g_autofree char *known = ns_collective_names(", ");
+      ns_keyfile_fail(error, single.where, "unknown collective '%s' (%s)", shown, known);
       goto fail;
     }
     single.root = g_steal_pointer(&root);

@@ -16,7 +16,7 @@
  *   spanning      = METHOD[:SEED][@ROOT] for every topology
  *   prices        = FILE: a price file (analysis/design_internal.h) for the cost column
  *
- *   [collective NAME]              zero or more: NAME is alltoall, allgather or bcast
+ *   [collective NAME]              zero or more: NAME is a collective (ns_collective_names)
  *   algorithms    = ALGORITHM[:SYNC],...   (default: every registered algorithm)
  *   root, segment = bcast root machine, segment size
  *
@@ -62,6 +62,7 @@ typedef struct {
   char *path;
   char *description, *msizes, *output, *tcp, *calibration, *prices;
   char *eager_threshold; /* eager-threshold / --eager-threshold SIZE; NULL: the default */
+  char *reduce_rate;    /* reduce-rate / --reduce-rate RATE; NULL: the default */
   double wall_limit;
   int queue;
   int runs;             /* 0: one */

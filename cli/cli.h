@@ -91,6 +91,10 @@ NsTopology *ns_cli_load_topology(const char *path, const char *format, const cha
   "Use a spanning tree of the graph: bfs, dfs, kruskal (the dissertation's random tree) or " \
   "uniform, [:SEED][@ROOT]"
 
+#define NS_CLI_REDUCE_RATE_HELP                                                               \
+  "reduce, allreduce: the rate at which a machine combines received data with its own, "      \
+  "keeping it busy bytes/rate after each combining receive (docs/simulator.md, \"Reductions "   \
+  "and variable sizes\"); 0: free; default 36GBps, MPI_Reduce_local measured"
 #define NS_CLI_EAGER_HELP                                                                     \
   "A send of fewer bytes completes when posted, before it is received (docs/simulator.md, "    \
   "\"Eager and rendezvous\"); 64KiB is SMPI's smpi/send-is-detached-thresh and Open MPI "  \
@@ -162,6 +166,7 @@ typedef struct {
   int runs;          /* packet model: simulations per row, 0 = one */
   char *arrival;     /* --arrival SPEC (sim/arrival.h), NULL = none */
   char *eager_threshold; /* --eager-threshold SIZE, NULL = NS_SIM_EAGER_DEFAULT */
+  char *reduce_rate;     /* --reduce-rate RATE, NULL = NS_SIM_REDUCE_RATE_DEFAULT */
 } NsCompareArgs;
 int ns_compare_run(const NsCompareArgs *args);
 
@@ -190,6 +195,9 @@ void ns_cli_abort_output(FILE *f);
 /* Runs a GOptionContext with the common conventions (--help text, error
  * handling). Returns FALSE after printing the problem. */
 gboolean ns_cli_parse(GOptionContext *ctx, int *argc, char ***argv);
+/* "alltoall|allgather|...": every collective, for --collective's help
+ * (ns_collective_names; built once, kept for the process). */
+const char *ns_cli_collective_choices(void);
 
 /* Plans with the registry. `root` names the bcast root machine (NULL:
  * the first machine); `segment` is the bcast segment size in bytes (0: the

@@ -20,6 +20,7 @@ typedef struct {
   int runs;                 /* packet model: simulations per row (0 or 1: one) */
   const char *arrival;      /* --arrival SPEC (sim/arrival.h); NULL: none */
   const char *eager_threshold; /* --eager-threshold SIZE; NULL: NS_SIM_EAGER_DEFAULT */
+  const char *reduce_rate;  /* --reduce-rate RATE; NULL: NS_SIM_REDUCE_RATE_DEFAULT */
 } NsCliSimSettings;
 
 /* --arrival SPEC (sim/arrival.h): the pattern, or NULL with an error
@@ -29,6 +30,11 @@ NsArrival *ns_cli_arrival(const char *spec, GError **error);
 /* --eager-threshold SIZE: "0" (no eager sends) or a size as --msize takes
  * it; NS_ERROR_INPUT "--eager-threshold 'TEXT': why" otherwise. */
 gboolean ns_cli_eager_threshold(const char *text, uint64_t *bytes, GError **error);
+
+/* --reduce-rate RATE: "0" (combining is free) or a bandwidth with its unit
+ * ("36GBps", "12.5MB/s"; platforms/model/units.h) in bytes per second;
+ * NS_ERROR_INPUT "--reduce-rate 'TEXT': why" otherwise. */
+gboolean ns_cli_reduce_rate(const char *text, double *bytes_per_s, GError **error);
 
 /* Initialises *opt from the settings (ns_sim_options_clear() it even when
  * this fails). NS_ERROR_INPUT for an unknown model or a calibration with a

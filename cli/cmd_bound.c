@@ -435,7 +435,7 @@ int ns_cmd_bound(int argc, char **argv)
       "METHOD[:SEED][@ROOT]" },
     { "msize", 'm', 0, G_OPTION_ARG_STRING, &msize_text, "Message size (default 64KiB)", "SIZE" },
     { "collective", 'c', 0, G_OPTION_ARG_STRING, &collective,
-      "Collective (default alltoall)", "alltoall|allgather|bcast" },
+      "Collective (default alltoall)", ns_cli_collective_choices() },
     { "root", 'r', 0, G_OPTION_ARG_STRING, &root, "bcast: root machine (default the first)",
       "MACHINE" },
     { "segment", 's', 0, G_OPTION_ARG_STRING, &segment_text,
@@ -481,8 +481,8 @@ int ns_cmd_bound(int argc, char **argv)
   }
   NsCollective coll = NS_COLL_ALLTOALL;
   if (collective != NULL && !ns_collective_from_name(collective, &coll)) {
-    g_autofree char *why =
-        g_strdup_printf("unknown collective '%s' (alltoall, allgather, bcast)", collective);
+    g_autofree char *known = ns_collective_names(", ");
+    g_autofree char *why = g_strdup_printf("unknown collective '%s' (%s)", collective, known);
     status = usage(topology, json, why);
     goto out;
   }

@@ -101,11 +101,16 @@ static void print_report(FILE *out, const NsCalibration *c, const char *table_pa
   fprintf(out, "linear fit   %.4g us + size / %s (per link %.4g us): off by up to %.1f %%\n",
           c->latency * c->route.hops * 1e6, lb, c->latency * 1e6, 100 * c->linear_max_error);
   fprintf(out, "lat-factor   %s\nbw-factor    %s\n", c->lat_factor, c->bw_factor);
+  if (c->reduce_rate > 0) {
+    g_autofree char *rate = ns_format_bandwidth(c->reduce_rate * 8);
+    fprintf(out, "reduce-rate  %s (%.4g bytes/s): reductions combine at it\n", rate, c->reduce_rate);
+  }
 }
 
 int ns_cmd_calibrate(int argc, char **argv)
 {
-  char *topology = NULL, *format = NULL, *pair = NULL, *output = NULL, *description = NULL;
+  char *topology = NULL, *format = NULL, *pair = NULL, *output = NULL, *description = NULL,
+       *reduce_rate = NULL;
   double tolerance = 5;
   GOptionEntry entries[] = {
     { "topology", 'T', 0, G_OPTION_ARG_FILENAME, &topology,
@@ -122,6 +127,10 @@ int ns_cmd_calibrate(int argc, char **argv)
       "Description stored in the calibration", "TEXT" },
     { "tolerance", 0, 0, G_OPTION_ARG_DOUBLE, &tolerance,
       "Largest simulated error per size, in percent (default 5)", "PERCENT" },
+    { "reduce-rate", 0, 0, G_OPTION_ARG_STRING, &reduce_rate,
+      "Record the machines' reduction rate (bytes/s with its unit, e.g. 36GBps: "
+      "scripts/measure-reduce-rate.sh measures MPI_Reduce_local); simulations under this "
+      "calibration combine at it", "RATE" },
     { NULL },
   };
   g_autoptr(GOptionContext) ctx =
@@ -158,6 +167,12 @@ int ns_cmd_calibrate(int argc, char **argv)
     status = ns_cli_usage("calibrate", "--tolerance must be a positive percentage");
     goto out;
   }
+  double rate_bits = 0;
+  const char *why = NULL;
+  if (reduce_rate != NULL && !ns_parse_bandwidth(reduce_rate, &rate_bits, &why)) {
+    status = ns_cli_usage("calibrate", "--reduce-rate '%s': %s", reduce_rate, why);
+    goto out;
+  }
   if (output != NULL && strcmp(output, "-") == 0)
     report = stderr;
   if ((table = ns_cal_table_read(argv[1], &error)) == NULL ||
@@ -185,6 +200,7 @@ int ns_cmd_calibrate(int argc, char **argv)
   c->pair[0] = g_strdup(ns_topology_machine_name(t, a));
   c->pair[1] = g_strdup(ns_topology_machine_name(t, b));
   c->source = g_strdup(argv[1]);
+  c->reduce_rate = rate_bits / 8;
   print_report(report, c, argv[1]);
   if (output != NULL) {
     FILE *f = ns_cli_open_output(output, &error);
@@ -232,5 +248,6 @@ int ns_cmd_calibrate(int argc, char **argv)
 out:
   fflush(stdout);
   g_free(topology); g_free(format); g_free(pair); g_free(output); g_free(description);
+  g_free(reduce_rate);
   return status;
 }

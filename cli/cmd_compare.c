@@ -44,12 +44,14 @@ int ns_compare_run(const NsCompareArgs *a)
   NsCliSimSettings settings_in = { .model = a->model, .queue = a->queue, .tcp = a->tcp,
                                    .wall_limit = a->wall_limit, .calibration = a->calibration,
                                    .runs = a->runs, .arrival = a->arrival,
-                                   .eager_threshold = a->eager_threshold };
+                                   .eager_threshold = a->eager_threshold,
+                                   .reduce_rate = a->reduce_rate };
   gboolean have_opt = ns_cli_sim_options(&opt, &settings_in, &error);
   uint64_t segment = 0;
   if (a->collective != NULL && !ns_collective_from_name(a->collective, &collective)) {
-    error = g_error_new(NS_ERROR, NS_ERROR_INPUT,
-                        "unknown collective '%s' (alltoall, allgather, bcast)", a->collective);
+    g_autofree char *known = ns_collective_names(", ");
+    error = g_error_new(NS_ERROR, NS_ERROR_INPUT, "unknown collective '%s' (%s)", a->collective,
+                        known);
     goto fail;
   }
   /* Every name is checked before anything runs. */
@@ -145,7 +147,7 @@ int ns_cmd_compare(int argc, char **argv)
     { "spanning", 0, 0, G_OPTION_ARG_STRING, &a.spanning, NS_CLI_SPANNING_HELP,
       "METHOD[:SEED][@ROOT]" },
     { "collective", 'c', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot,
-      "Collective (default alltoall)", "alltoall|allgather|bcast" },
+      "Collective (default alltoall)", ns_cli_collective_choices() },
     { "algorithm", 'a', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot,
       "ALGORITHM[:SYNC] list, comma-separated or repeated (default "
       "faraj:sender-all,ring,simple); smpi:ALGO or smpi:coll-selector=NAME measures SMPI's own "
@@ -159,8 +161,8 @@ int ns_cmd_compare(int argc, char **argv)
     { "model", 'M', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, "Network model (default ideal)",
       "ideal|tcp|smpi|packet" },
     { "models", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, NULL, NULL },
-    { "root", 'r', 0, G_OPTION_ARG_STRING, &a.root, "bcast root", "MACHINE" },
-    { "segment", 's', 0, G_OPTION_ARG_STRING, &a.segment, "bcast segment size", "SIZE" },
+    { "root", 'r', 0, G_OPTION_ARG_STRING, &a.root, "bcast, reduce: root", "MACHINE" },
+    { "segment", 's', 0, G_OPTION_ARG_STRING, &a.segment, "bcast, reduce, allreduce: segment size", "SIZE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.outdir,
       "Directory for compare.csv, .dat, .gp, .svg, .png (default compare-out); one holding a "
       "compare.csv needs --resume or --overwrite", "DIR" },
@@ -181,6 +183,7 @@ int ns_cmd_compare(int argc, char **argv)
       "SPEC" },
     { "eager-threshold", 0, 0, G_OPTION_ARG_STRING, &a.eager_threshold, NS_CLI_EAGER_HELP,
       "SIZE" },
+    { "reduce-rate", 0, 0, G_OPTION_ARG_STRING, &a.reduce_rate, NS_CLI_REDUCE_RATE_HELP, "RATE|0" },
     { NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("- compare algorithms by simulation");
@@ -213,6 +216,7 @@ int ns_cmd_compare(int argc, char **argv)
   g_free(a.tcp);
   g_free(a.arrival);
   g_free(a.eager_threshold);
+  g_free(a.reduce_rate);
   ns_progress_args_clear(&a.progress);
   return status;
 }

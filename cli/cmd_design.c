@@ -39,7 +39,8 @@ static gboolean study_model(const char *name, const NsScenario *sc, int index,
   NsCliSimSettings in = { .model = name, .queue = sc->queue, .tcp = sc->tcp,
                           .wall_limit = sc->wall_limit, .calibration = sc->calibration,
                           .progress = h->progress, .runs = sc->runs,
-                          .eager_threshold = sc->eager_threshold };
+                          .eager_threshold = sc->eager_threshold,
+                          .reduce_rate = sc->reduce_rate };
   h->n_options = index + 1;
   if (!ns_cli_sim_options(opt, &in, error))
     return FALSE;
@@ -136,7 +137,8 @@ void ns_cli_add_study_options(GOptionContext *ctx, NsCliStudyArgs *a)
 typedef struct {
   GPtrArray *topologies;  /* "NAME=SPEC" or "SPEC" */
   char *collectives, *algorithms, *msizes, *models, *output, *root, *segment, *tcp,
-      *calibration, *prices, *spanning, *format, *eager_threshold;
+      *calibration, *prices, *spanning, *format, *eager_threshold,
+      *reduce_rate;
   int queue, runs;
   double wall_limit;
   NsCliStudyArgs study;
@@ -184,6 +186,7 @@ static NsScenario *scenario_from_args(const DesignArgs *a, GError **error)
   sc->tcp = g_strdup(a->tcp);
   sc->calibration = g_strdup(a->calibration);
   sc->eager_threshold = g_strdup(a->eager_threshold);
+  sc->reduce_rate = g_strdup(a->reduce_rate);
   sc->prices = g_strdup(a->prices);
   sc->queue = a->queue;
   sc->runs = a->runs;
@@ -195,8 +198,9 @@ static NsScenario *scenario_from_args(const DesignArgs *a, GError **error)
     NsCollective c;
     char *name = g_strstrip(colls[i]);
     if (!ns_collective_from_name(name, &c)) {
-      g_set_error(error, NS_ERROR, NS_ERROR_INPUT,
-                  "--collective: unknown collective '%s' (alltoall, allgather, bcast)", name);
+      g_autofree char *known = ns_collective_names(", ");
+      g_set_error(error, NS_ERROR, NS_ERROR_INPUT, "--collective: unknown collective '%s' (%s)",
+                  name, known);
       return NULL;
     }
     NsScenarioCollective x = { .name = g_strdup(name), .root = g_strdup(a->root),
@@ -234,7 +238,7 @@ static void design_args_clear(DesignArgs *a)
   g_ptr_array_unref(a->topologies);
   g_free(a->collectives); g_free(a->algorithms); g_free(a->msizes); g_free(a->models);
   g_free(a->output); g_free(a->root); g_free(a->segment); g_free(a->tcp);
-  g_free(a->calibration); g_free(a->eager_threshold); g_free(a->prices); g_free(a->spanning); g_free(a->format);
+  g_free(a->calibration); g_free(a->eager_threshold); g_free(a->reduce_rate); g_free(a->prices); g_free(a->spanning); g_free(a->format);
   ns_progress_args_clear(&a->study.progress);
 }
 
@@ -276,9 +280,9 @@ int ns_cmd_design(int argc, char **argv)
       "Network models, comma-separated or repeated (default ideal; packet ranks "
       "contention-free schedules)", "ideal,tcp,smpi,packet" },
     { "models", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, NULL, NULL },
-    { "root", 'r', 0, G_OPTION_ARG_STRING, &a.root, "bcast root (a machine of every design)",
+    { "root", 'r', 0, G_OPTION_ARG_STRING, &a.root, "bcast, reduce: root (a machine of every design)",
       "MACHINE" },
-    { "segment", 's', 0, G_OPTION_ARG_STRING, &a.segment, "bcast segment size", "SIZE" },
+    { "segment", 's', 0, G_OPTION_ARG_STRING, &a.segment, "bcast, reduce, allreduce: segment size", "SIZE" },
     { "prices", 0, 0, G_OPTION_ARG_FILENAME, &a.prices,
       "Price file (switches by ports in use, ports and cables by speed; docs/scenarios.md): "
       "adds cost and cost per Gbit/s", "FILE" },
@@ -296,6 +300,7 @@ int ns_cmd_design(int argc, char **argv)
       "smpi model with a calibration's factors", "FILE|NAME" },
     { "eager-threshold", 0, 0, G_OPTION_ARG_STRING, &a.eager_threshold, NS_CLI_EAGER_HELP,
       "SIZE" },
+    { "reduce-rate", 0, 0, G_OPTION_ARG_STRING, &a.reduce_rate, NS_CLI_REDUCE_RATE_HELP, "RATE|0" },
     { NULL },
   };
   g_autoptr(GOptionContext) ctx =
@@ -329,7 +334,7 @@ int ns_cmd_design(int argc, char **argv)
       status = ns_cli_usage("design", "unexpected argument '%s'", argv[2]);
     else if (argc == 2 && (a.topologies->len > 0 || a.collectives || a.algorithms || a.msizes ||
                            a.models || a.output || a.root || a.segment || a.tcp ||
-                           a.calibration || a.eager_threshold || a.prices || a.spanning ||
+                           a.calibration || a.eager_threshold || a.reduce_rate || a.prices || a.spanning ||
                            a.format || a.queue || a.runs ||
                            a.wall_limit > 0))
       status = ns_cli_usage("design", "with a scenario file, set the study in the file "

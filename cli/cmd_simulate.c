@@ -198,7 +198,7 @@ static gboolean write_transfers_csv(const NsSchedule *s, const NsSimResult *r, u
       ns_csv_appendf(row, "%u", ph);
       ns_csv_append(row, s->machines[tr->src]);
       ns_csv_append(row, s->machines[tr->dst]);
-      ns_csv_appendf(row, "%.0f", (double)tr->n_chunks * (double)msize);
+      ns_csv_appendf(row, "%.0f", (double)ns_schedule_transfer_bytes_at(s, tr, msize));
       ns_csv_appendf(row, "%.9f", r->start[k]);
       ns_csv_appendf(row, "%.9f", r->end[k]);
       fprintf(f, "%s\n", row->str);
@@ -246,7 +246,7 @@ int ns_cmd_simulate(int argc, char **argv)
   char *tcp = NULL, *trace = NULL, *transfers_csv = NULL, *timeline_csv = NULL;
   char *ti_trace = NULL, *goal = NULL;
   FILE *trace_out = NULL, *goal_out = NULL;
-  char *store_forward = NULL, *calibration = NULL, *arrival = NULL, *eager_threshold = NULL;
+  char *store_forward = NULL, *calibration = NULL, *arrival = NULL, *eager_threshold = NULL, *reduce_rate = NULL;
   char **cfg = NULL, **ns3 = NULL;
   gboolean json = FALSE, json_transfers = FALSE, hardware_barrier = FALSE, allow_invalid = FALSE;
   gboolean list_ns3 = FALSE;
@@ -302,6 +302,7 @@ int ns_cmd_simulate(int argc, char **argv)
       "Process arrival pattern (docs/arrival.md): balanced, random:AVG,MAX[,seed=S] "
       "(δ̄/T = AVG, ω/T = MAX) or file:PATH (NAME SECONDS lines); reports δ̄/T, ω/T, ē and "
       "the span", "SPEC" },
+    { "reduce-rate", 0, 0, G_OPTION_ARG_STRING, &reduce_rate, NS_CLI_REDUCE_RATE_HELP, "RATE|0" },
     { "eager-threshold", 0, 0, G_OPTION_ARG_STRING, &eager_threshold, NS_CLI_EAGER_HELP,
       "SIZE" },
     { "allow-invalid", 0, 0, G_OPTION_ARG_NONE, &allow_invalid,
@@ -374,6 +375,10 @@ int ns_cmd_simulate(int argc, char **argv)
   }
   if (eager_threshold != NULL &&
       !ns_cli_eager_threshold(eager_threshold, &opt.eager_threshold, &error)) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
+  if (reduce_rate != NULL && !ns_cli_reduce_rate(reduce_rate, &opt.reduce_rate, &error)) {
     status = ns_cli_fail(error);
     goto out;
   }
@@ -514,6 +519,7 @@ out:
   g_free(calibration);
   g_free(arrival);
   g_free(eager_threshold);
+  g_free(reduce_rate);
   g_strfreev(cfg);
   g_strfreev(ns3);
   return status;

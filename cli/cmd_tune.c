@@ -72,7 +72,7 @@ int ns_cmd_tune(int argc, char **argv)
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Topology format (default: guessed)",
       "native|slurm|graphml|simgrid[:OPT]" },
     { "collective", 'c', 0, G_OPTION_ARG_STRING, &collective_name,
-      "Collective (default alltoall)", "alltoall|allgather|bcast" },
+      "Collective (default alltoall)", ns_cli_collective_choices() },
     { "algorithm", 'a', 0, G_OPTION_ARG_STRING, &algorithms,
       "Candidates, comma-separated (default: every algorithm of the collective but the MPI "
       "libraries' selectors mpich, ompi, ompi-legacy)", "LIST" },
@@ -184,8 +184,8 @@ int ns_cmd_tune(int argc, char **argv)
     goto out;
   }
   if (collective_name != NULL && !ns_collective_from_name(collective_name, &collective)) {
-    status = ns_cli_usage("tune", "unknown collective '%s' (alltoall, allgather, bcast)",
-                          collective_name);
+    g_autofree char *known = ns_collective_names(", ");
+    status = ns_cli_usage("tune", "unknown collective '%s' (%s)", collective_name, known);
     goto out;
   }
   if (!have_opt ||

@@ -121,13 +121,25 @@ gboolean ns_cli_parse(GOptionContext *ctx, int *argc, char ***argv)
   return TRUE;
 }
 
+const char *ns_cli_collective_choices(void)
+{
+  static gsize once;
+  static char *choices;
+  if (g_once_init_enter(&once)) {
+    choices = ns_collective_names("|");
+    g_once_init_leave(&once, 1);
+  }
+  return choices;
+}
+
 gboolean ns_cli_plan_params(const NsTopology *topo, const char *collective, uint64_t msize,
                             const char *root, uint64_t segment, int arity, NsCollective *c,
                             NsPlanParams *params, GError **error)
 {
   if (!ns_collective_from_name(collective, c)) {
-    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                    "unknown collective '%s' (alltoall, allgather, bcast)", collective);
+    g_autofree char *known = ns_collective_names(", ");
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "unknown collective '%s' (%s)", collective,
+                    known);
     return FALSE;
   }
   int root_machine = 0;

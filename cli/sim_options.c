@@ -3,6 +3,7 @@
 #include "analysis/calibrate_internal.h"
 #include "cli/cli_sim.h"
 #include "platforms/model/error.h"
+#include "platforms/model/units.h"
 #include "sim/measure.h"
 #include "sim/smpi_baseline.h"
 #include <string.h>
@@ -27,6 +28,9 @@ gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError
   if (s->eager_threshold != NULL &&
       !ns_cli_eager_threshold(s->eager_threshold, &opt->eager_threshold, error))
     return FALSE;
+  /* After the calibration (below), which may carry the machines' rate. */
+  if (s->reduce_rate != NULL && !ns_cli_reduce_rate(s->reduce_rate, &opt->reduce_rate, error))
+    return FALSE;
   if (s->calibration == NULL)
     return TRUE;
   g_autoptr(NsCalibration) cal = ns_calibration_load(s->calibration, error);
@@ -38,7 +42,8 @@ gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError
     return FALSE;
   }
   ns_sim_options_calibrate(opt, cal);
-  return TRUE;
+  /* an explicit --reduce-rate wins over the calibration's */
+  return s->reduce_rate == NULL || ns_cli_reduce_rate(s->reduce_rate, &opt->reduce_rate, error);
 }
 
 gboolean ns_cli_eager_threshold(const char *text, uint64_t *bytes, GError **error)
@@ -48,6 +53,22 @@ gboolean ns_cli_eager_threshold(const char *text, uint64_t *bytes, GError **erro
     return TRUE;
   }
   return ns_cli_parse_size("--eager-threshold", text, bytes, error);
+}
+
+gboolean ns_cli_reduce_rate(const char *text, double *bytes_per_s, GError **error)
+{
+  if (strcmp(text, "0") == 0) { /* bandwidths are > 0; 0 makes combining free */
+    *bytes_per_s = 0;
+    return TRUE;
+  }
+  double bits;
+  const char *why = NULL;
+  if (!ns_parse_bandwidth(text, &bits, &why)) {
+    g_set_error(error, NS_ERROR, NS_ERROR_INPUT, "--reduce-rate '%s': %s", text, why);
+    return FALSE;
+  }
+  *bytes_per_s = bits / 8;
+  return TRUE;
 }
 
 NsArrival *ns_cli_arrival(const char *spec, GError **error)

@@ -24,7 +24,7 @@ _netsched()
       algos=$("$ns" plan --list 2>/dev/null | awk 'NF {print $1}' | sed 's|.*/||' | sort -u)
       COMPREPLY=($(compgen -W "$algos" -- "$cur")); return ;;
     -c|--collective|--collectives)
-      COMPREPLY=($(compgen -W "alltoall allgather bcast" -- "$cur")); return ;;
+      COMPREPLY=($(compgen -W "alltoall allgather bcast reduce allreduce alltoallv allgatherv" -- "$cur")); return ;;
     -M|--model|--models) COMPREPLY=($(compgen -W "ideal tcp smpi packet" -- "$cur")); return ;;
     --progress) COMPREPLY=($(compgen -W "auto bar lines none" -- "$cur")); return ;;
     -T|--topology|-o|--output|--junit|--csv|--timeline|--trace|--calibration|--prices|--files|--schedule|--goal|-D|--decision)
@@ -38,6 +38,7 @@ _netsched()
       fi
       compopt -o nospace 2>/dev/null; return ;;
     --eager-threshold) COMPREPLY=($(compgen -W "0 64KiB" -- "$cur")); return ;;
+    --reduce-rate) COMPREPLY=($(compgen -W "0 36GBps" -- "$cur")); return ;;
     --ti-trace) _filedir -d 2>/dev/null || COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --timing) COMPREPLY=($(compgen -W "mpptest mpptest+barrier mpptest+computation=" -- "$cur")); return ;;
     --measure) [[ $cmd == tune ]] && { COMPREPLY=($(compgen -W "replay smpirun" -- "$cur")); return; } ;;

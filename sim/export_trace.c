@@ -387,6 +387,12 @@ gboolean ns_sim_export_check(const Program *prog, const NsSimExport *exp, GError
                     "--hardware-barrier)");
     return FALSE;
   }
+  for (uint64_t t = 0; t < prog->n_all; t++)
+    if (prog->compute[t] > 0) { /* the exports carry messages only: no silent difference */
+      ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                      "the exports carry no reduction compute: export with --reduce-rate 0");
+      return FALSE;
+    }
   Lowering L;
   gboolean ok = lowering_init(&L, prog, error);
   if (ok)

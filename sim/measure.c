@@ -11,6 +11,8 @@ void ns_sim_options_calibrate(NsSimOptions *opt, const NsCalibration *cal)
   g_free(opt->bw_factor);
   opt->lat_factor = g_strdup(cal->lat_factor);
   opt->bw_factor = g_strdup(cal->bw_factor);
+  if (cal->reduce_rate > 0) /* the machines' own rate, measured with the table */
+    opt->reduce_rate = cal->reduce_rate;
 }
 
 void ns_sim_runs_clear(NsSimRuns *r)

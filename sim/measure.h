@@ -14,7 +14,8 @@
 #include "analysis/calibrate_internal.h"
 #include "sim/sim.h"
 
-/* The smpi model with the calibration's factors (copied from `cal`). */
+/* The smpi model with the calibration's factors (copied from `cal`), and
+ * its reduction rate when it has one. */
 void ns_sim_options_calibrate(NsSimOptions *opt, const NsCalibration *cal);
 
 /* The completion times of a measurement's runs. */

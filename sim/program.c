@@ -49,11 +49,17 @@ Program *ns_program_build(const NsTopology *topo, const NsSchedule *s, const NsS
     ns_program_free(prog);
     return NULL;
   }
-  /* Dummies carry msize bytes, like the messages they stand in for. */
+  /* Each transfer its chunks' bytes (a v-collective's own sizes); dummies
+   * carry msize bytes (the largest chunk), like the messages they stand in
+   * for. A combining transfer keeps its receiver busy bytes / rate. */
   prog->bytes = g_new(double, prog->n_all + 1);
-  for (uint64_t t = 0; t < prog->n_all; t++)
-    prog->bytes[t] = t < prog->n_real ? (double)ns_schedule_transfer(s, t)->n_chunks * (double)msize
-                                      : (double)msize;
+  prog->compute = g_new0(double, prog->n_all + 1);
+  for (uint64_t t = 0; t < prog->n_all; t++) {
+    const NsTransfer *tr = t < prog->n_real ? ns_schedule_transfer(s, t) : NULL;
+    prog->bytes[t] = tr != NULL ? (double)ns_schedule_transfer_bytes_at(s, tr, msize) : (double)msize;
+    if (tr != NULL && tr->combine && opt->reduce_rate > 0)
+      prog->compute[t] = prog->bytes[t] / opt->reduce_rate;
+  }
 
   /* Results live in a shared memfd so the replay process can hand them back. */
   prog->results_fd = memfd_create("netsched-results", 0);
@@ -88,7 +94,7 @@ static gboolean map_results(Program *prog, gboolean create)
 
 /* ---- serialisation for the replay process ------------------------------ */
 
-#define BLOB_MAGIC 0x6e7373696d763035ull /* "nssimv05": the eager threshold */
+#define BLOB_MAGIC 0x6e7373696d763036ull /* "nssimv06": reductions' compute times */
 
 typedef struct {
   uint64_t magic;
@@ -113,6 +119,7 @@ static int blob_arrays(Program *prog, const BlobHeader *h, BlobArray *a)
   a[n++] = (BlobArray){ (void **)&prog->src, sizeof(int32_t), h->n_all };
   a[n++] = (BlobArray){ (void **)&prog->dst, sizeof(int32_t), h->n_all };
   a[n++] = (BlobArray){ (void **)&prog->bytes, sizeof(double), h->n_all };
+  a[n++] = (BlobArray){ (void **)&prog->compute, sizeof(double), h->n_all };
   a[n++] = (BlobArray){ (void **)&prog->step_start, sizeof(uint32_t), (uint64_t)h->p + 1 };
   a[n++] = (BlobArray){ (void **)&prog->steps, sizeof(Step), h->n_steps };
   a[n++] = (BlobArray){ (void **)&prog->ops, sizeof(uint32_t), h->n_ops };
@@ -260,6 +267,7 @@ void ns_program_free(Program *prog)
   g_free(prog->src);
   g_free(prog->dst);
   g_free(prog->bytes);
+  g_free(prog->compute);
   g_free(prog->step_start);
   g_free(prog->steps);
   g_free(prog->ops);

@@ -30,6 +30,8 @@ typedef struct {
   uint64_t n_all;          /* plus dummy transfers */
   int32_t *src, *dst;      /* per transfer (real then dummy) */
   double *bytes;           /* per transfer */
+  double *compute;         /* per transfer: seconds its receiver combines once the data has
+                              arrived (reductions' combining transfers), else 0 */
   /* steps of machine m: steps[step_start[m] .. step_start[m+1]) */
   uint32_t *step_start;
   Step *steps;

@@ -135,11 +135,24 @@ static void transfer_done(uint32_t t)
   G->header->clock = G->end[t];
 }
 
+/* A reduction's combining receive: the receiver combines the data it got
+ * with its own partial (MPI_Reduce_local), busy bytes / rate seconds
+ * before it goes on. A sleep rather than an execution on the host: the
+ * exported platforms give hosts no calibrated speed, and one actor per
+ * machine already serialises the combines of a machine (one core
+ * reduces, as an MPI process does); its sends and receives already posted
+ * go on meanwhile, as the network moves them without the CPU. */
+static void combine(uint32_t t)
+{
+  if (G->compute[t] > 0)
+    sg_actor_sleep_for(G->compute[t]);
+}
+
 /* One step: post the receives, then each send once its syncs arrived (in
- * posting order), then wait for all, releasing syncs as transfers end. An
- * eager send is detached: the sender is done with it once posted (releasing
- * its sender-based syncs then), and the transfer ends when its receive
- * completes. */
+ * posting order), then wait for all, releasing syncs as transfers end and
+ * combining what reductions received. An eager send is detached: the
+ * sender is done with it once posted (releasing its sender-based syncs
+ * then), and the transfer ends when its receive completes. */
 static void run_step(int x, const Step *st)
 {
   guint n = st->n_sends + st->n_recvs;
@@ -188,6 +201,7 @@ static void run_step(int x, const Step *st)
         transfer_done(t);
       if (G->receiver_based)
         release_syncs(x, t);
+      combine(t);
     }
     k--;
     comms[i] = comms[k];
@@ -414,6 +428,9 @@ static gboolean run_window_step(int x, const Step *st)
   if (!finished)
     window_wait_state(&w);
   window_end(&w);
+  /* The combines of the step's receives, once their items have all come. */
+  for (uint32_t i = 0; finished && i < st->n_recvs; i++)
+    combine(G->ops[st->recv_first + i]);
   return finished;
 }
 

@@ -52,6 +52,7 @@ void ns_sim_options_init(NsSimOptions *opt)
   opt->queue_packets = 100;
   opt->segment_size = 1000;
   opt->eager_threshold = NS_SIM_EAGER_DEFAULT;
+  opt->reduce_rate = NS_SIM_REDUCE_RATE_DEFAULT;
   opt->cfg = g_ptr_array_new_with_free_func(g_free);
   opt->ns3 = g_ptr_array_new_with_free_func(g_free);
 }
@@ -88,6 +89,9 @@ char *ns_sim_options_describe(const NsSimOptions *opt)
                          opt->sync_size, opt->hardware_barrier, opt->store_forward_packet);
   if (opt->eager_threshold > 0) /* absent at 0: the rendezvous replay, the digests of before */
     g_string_append_printf(d, ";eager=%" G_GUINT64_FORMAT, opt->eager_threshold);
+  if (opt->reduce_rate != NS_SIM_REDUCE_RATE_DEFAULT) /* absent at the default: the digests
+                                                         of before (no reduction was replayed) */
+    g_string_append_printf(d, ";reduce-rate=%.17g", opt->reduce_rate);
   if (calibrated)
     g_string_append_printf(d, ";lat-factor=%s;bw-factor=%s", opt->lat_factor ? opt->lat_factor : "",
                            opt->bw_factor ? opt->bw_factor : "");
@@ -511,6 +515,19 @@ static gboolean simulate(const NsTopology *topo, const NsSchedule *s, const NsSi
   if (!ns_lower_scheme(s, given->sync_set ? &given->sync : NULL, &effective.sync, error))
     return FALSE;
   uint64_t msize = opt->msize ? opt->msize : s->msize;
+  if (s->chunk_bytes != NULL && msize != s->msize) {
+    g_autofree char *want = ns_format_size(msize);
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                    "%s/%s has a size per chunk: it replays at its own sizes, not at %s chunks",
+                    ns_collective_name(s->collective), s->algorithm, want);
+    return FALSE;
+  }
+  if (!(opt->reduce_rate >= 0 && opt->reduce_rate < G_MAXDOUBLE)) {
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                    "reduction rate %g bytes/s: give a finite rate, or 0 for free combining",
+                    opt->reduce_rate);
+    return FALSE;
+  }
   gboolean pairwise = s->execution == NS_EXEC_PHASED && ns_sync_uses_pairwise(&opt->sync);
   /* A scheme recorded without edges is a recommendation: its edges are
    * computed below; recorded with them, they are replayed as they are. */
@@ -592,7 +609,7 @@ static gboolean simulate(const NsTopology *topo, const NsSchedule *s, const NsSi
     result->ratio = result->bound > 0 ? result->completion / result->bound : 0;
     result->bytes_moved = 0;
     for (uint64_t t = 0; t < n; t++)
-      result->bytes_moved += (double)ns_schedule_transfer(s, t)->n_chunks * (double)msize;
+      result->bytes_moved += (double)ns_schedule_transfer_bytes_at(s, ns_schedule_transfer(s, t), msize);
     result->throughput = result->completion > 0
                              ? ns_collective_required_bytes(s, msize) * 8.0 / result->completion
                              : 0;

@@ -148,6 +148,13 @@ typedef struct {
    * do not wait for delivery; its receive completes as before. 0: every send
    * completes when received (rendezvous). Default NS_SIM_EAGER_DEFAULT. */
   uint64_t eager_threshold;
+  /* Reductions (docs/simulator.md, "Reductions and variable sizes"): the rate, in
+   * bytes per second, at which a machine combines received data with its
+   * own (MPI_Reduce_local). Every combining transfer (NsTransfer.combine)
+   * keeps its receiver busy bytes/rate seconds once its data has arrived,
+   * before the receiver's next step; 0: combining is free. Default
+   * NS_SIM_REDUCE_RATE_DEFAULT. */
+  double reduce_rate;
 } NsSimOptions;
 
 /* The eager limit of the MPI libraries the replay is set beside, 64 KiB:
@@ -160,6 +167,14 @@ typedef struct {
  * made so; the default becomes NS_SIM_EAGER_MPI when those are re-run
  * (issue #23). */
 #define NS_SIM_EAGER_DEFAULT UINT64_C(0)
+
+/* The default reduction rate, 3.6e10 bytes/s: Open MPI 4.1.4's
+ * MPI_Reduce_local (MPI_SUM over MPI_DOUBLE, 1 MiB buffers: beyond the
+ * caches) measured in CPU time on the machine the results of issue #22
+ * were made on (docs/simulator.md, "Reductions and variable sizes"). Its
+ * digest entry is left out at this value (ns_sim_options_describe), so a
+ * change of this constant must put it in. */
+#define NS_SIM_REDUCE_RATE_DEFAULT 3.6e10
 
 /* The FqCoDel salt of run k (0 for run 0; distinct nonzero values after). */
 uint32_t ns_sim_run_perturbation(int run);

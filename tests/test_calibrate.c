@@ -5,6 +5,7 @@
 #include "platforms/model/error.h"
 #include "platforms/gen/shapes.h"
 #include "platforms/model/units.h"
+#include "sim/measure.h"
 #include "sim/sim.h"
 #include "tests/testutil.h"
 #include <math.h>
@@ -247,6 +248,25 @@ static void test_keyfile(void)
     g_assert_cmpfloat(fabs(g_array_index(r->table, NsCalPoint, i).time - times[i]), <, 1e-15);
     g_assert_cmpfloat(ns_calibration_time(r, sizes[i]), ==, ns_calibration_time(c, sizes[i]));
   }
+  /* no reduction rate measured: none written, none read, the default kept */
+  g_assert_null(strstr(data, "reduce-rate"));
+  g_assert_cmpfloat(r->reduce_rate, ==, 0);
+  NsSimOptions opt;
+  ns_sim_options_init(&opt);
+  ns_sim_options_calibrate(&opt, r);
+  g_assert_cmpfloat(opt.reduce_rate, ==, NS_SIM_REDUCE_RATE_DEFAULT);
+  /* a measured rate (bytes/s) round-trips and becomes the replay's */
+  c->reduce_rate = 4.5e9;
+  g_autofree char *with_rate = ns_calibration_to_data(c);
+  g_assert_nonnull(strstr(with_rate, "\nreduce-rate=36Gbps\n"));
+  g_autoptr(NsCalibration) rr = ns_calibration_parse(with_rate, -1, "c.ini", &error);
+  g_assert_no_error(error);
+  g_assert_cmpfloat(rr->reduce_rate, ==, 4.5e9);
+  ns_sim_options_calibrate(&opt, rr);
+  g_assert_cmpfloat(opt.reduce_rate, ==, 4.5e9);
+  g_autofree char *digest = ns_sim_options_describe(&opt);
+  g_assert_nonnull(strstr(digest, ";reduce-rate=4500000000"));
+  ns_sim_options_clear(&opt);
 
   const struct {
     const char *text, *message;
@@ -267,6 +287,10 @@ static void test_keyfile(void)
       "c.ini:5: times: 1 times for 2 sizes" },
     { "[calibration]\nlat-factor=0:1\nbw-factor=0:1\nhops=0\n",
       "c.ini:4: hops: '0': expected a number of links >= 1" },
+    { "[calibration]\nlat-factor=0:1\nbw-factor=0:1\nreduce-rate=36\n",
+      "c.ini:4: reduce-rate: '36': missing unit" },
+    { "[calibration]\nlat-factor=0:1\nbw-factor=0:1\nreduce-rate=0Gbps\n",
+      "c.ini:4: reduce-rate: '0Gbps': bandwidth must be positive" },
   };
   for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
     g_autoptr(NsCalibration) x = ns_calibration_parse(bad[i].text, -1, "c.ini", &error);

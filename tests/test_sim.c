@@ -7,6 +7,7 @@
 #include "sched/ir/sync.h"
 #include "sched/verify/verify.h"
 #include "sim/sim.h"
+#include "sim/export_trace.h"
 #include "tests/testutil.h"
 #include <glib/gstdio.h>
 #include <string.h>
@@ -358,9 +359,159 @@ static void test_eager_digest(void)
   ns_sim_options_clear(&opt);
 }
 
+/* ---- reductions and variable sizes (issue #22) ---------------------------- */
+
+static NsSimResult replay(const NsTopology *t, const NsSchedule *s, double reduce_rate)
+{
+  NsSimOptions opt;
+  ns_sim_options_init(&opt);
+  opt.reduce_rate = reduce_rate;
+  NsSimResult r;
+  GError *error = NULL;
+  g_assert_true(ns_simulate(t, s, &opt, &r, &error));
+  g_assert_no_error(error);
+  g_assert_true(r.valid);
+  ns_sim_options_clear(&opt);
+  return r;
+}
+
+/* A chain reduce 3 -> 2 -> 1 -> 0 on a star: every combine lies on the
+ * critical path, so a rate R adds exactly 3 · bytes / R to the replay of
+ * free combining (0); a copy (unflagged transfer) costs nothing. */
+static void test_reduce_compute_cost(void)
+{
+  g_autoptr(NsTopology) t = ns_shape_star(4, 1e9, 10e-6);
+  const uint64_t msize = 64 * 1024;
+  const uint32_t seg[1] = { 0 };
+  g_autoptr(NsSchedule) s = ns_schedule_for_topology(t, NS_COLL_REDUCE, "hand-made", msize);
+  s->root = 0;
+  s->n_segments = 1;
+  for (int m = 3; m > 0; m--) {
+    ns_schedule_begin_phase(s);
+    ns_schedule_add_combine(s, m, m - 1, 1, seg);
+  }
+  const double rate = 1e9; /* bytes/s: 65.536 us per combine */
+  NsSimResult free_ = replay(t, s, 0), costly = replay(t, s, rate);
+  double want = 3 * (double)msize / rate;
+  g_assert_cmpfloat_with_epsilon(costly.completion - free_.completion, want, 1e-12);
+  /* the transfers' own times are the network's: the compute comes after */
+  g_assert_cmpfloat_with_epsilon(costly.end[0] - costly.start[0],
+                                 free_.end[0] - free_.start[0], 1e-12);
+  /* free combining is the replay of before: one hop of 64 KiB per phase */
+  double hop = 2 * 10e-6 + (double)msize * 8 / 1e9;
+  g_assert_cmpfloat_with_epsilon(free_.completion, 3 * hop, 1e-12);
+  ns_sim_result_clear(&free_);
+  ns_sim_result_clear(&costly);
+  /* the exports carry messages only: refused rather than written without it */
+  FILE *goal = tmpfile();
+  g_assert_nonnull(goal);
+  NsSimExport exp = { .goal = goal, .goal_name = "GOAL" };
+  NsSimOptions opt;
+  ns_sim_options_init(&opt);
+  opt.reduce_rate = rate;
+  opt.export_to = &exp;
+  GError *error = NULL;
+  NsSimResult r;
+  g_assert_false(ns_simulate(t, s, &opt, &r, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
+  g_assert_cmpstr(error->message, ==,
+                  "the exports carry no reduction compute: export with --reduce-rate 0");
+  g_clear_error(&error);
+  opt.reduce_rate = 0; /* free combining exports as any schedule */
+  g_assert_true(ns_simulate(t, s, &opt, &r, &error));
+  g_assert_no_error(error);
+  ns_sim_result_clear(&r);
+  ns_sim_options_clear(&opt);
+  fclose(goal);
+}
+
+/* Allreduce by recursive doubling on 4 machines, 2 segments: each of the
+ * two rounds exchanges and combines, the rounds' combines add 2 · 2
+ * segments' bytes / R; the default rate is NS_SIM_REDUCE_RATE_DEFAULT. */
+static void test_allreduce_compute_cost(void)
+{
+  g_autoptr(NsTopology) t = ns_shape_star(4, 1e9, 10e-6);
+  const uint64_t msize = 32 * 1024;
+  const uint32_t segs[2] = { 0, 1 };
+  g_autoptr(NsSchedule) s = ns_schedule_for_topology(t, NS_COLL_ALLREDUCE, "hand-made", msize);
+  s->n_segments = 2;
+  for (int k = 1; k < 4; k *= 2) {
+    ns_schedule_begin_phase(s);
+    for (int m = 0; m < 4; m++)
+      ns_schedule_add_combine(s, m, m ^ k, 2, segs);
+  }
+  NsSimOptions opt;
+  ns_sim_options_init(&opt);
+  g_assert_cmpfloat(opt.reduce_rate, ==, NS_SIM_REDUCE_RATE_DEFAULT);
+  ns_sim_options_clear(&opt);
+  const double rate = 5e8;
+  NsSimResult free_ = replay(t, s, 0), costly = replay(t, s, rate);
+  g_assert_cmpfloat_with_epsilon(costly.completion - free_.completion, 2 * 2 * (double)msize / rate,
+                                 1e-12);
+  ns_sim_result_clear(&free_);
+  ns_sim_result_clear(&costly);
+}
+
+/* alltoallv on 2 machines with sizes a (0 -> 1) and b (1 -> 0): each
+ * transfer moves its own bytes (the full-duplex links carry both at once),
+ * so the replay takes max(a, b)/B plus the route's latency; a -m resize of
+ * such a schedule is refused rather than replayed at other sizes. */
+static void test_alltoallv_sizes(void)
+{
+  g_autoptr(NsTopology) t = ns_shape_star(2, 1e9, 10e-6);
+  g_autoptr(NsSchedule) s = ns_schedule_for_topology(t, NS_COLL_ALLTOALLV, "hand-made", 1);
+  const uint64_t a = 10000, b = 250000;
+  uint64_t sizes[4] = { 0, 0, 0, 0 };
+  sizes[ns_a2a_chunk(2, 0, 1)] = a;
+  sizes[ns_a2a_chunk(2, 1, 0)] = b;
+  GError *error = NULL;
+  g_assert_true(ns_schedule_set_chunk_bytes(s, sizes, 4, &error));
+  g_assert_no_error(error);
+  ns_schedule_begin_phase(s);
+  ns_schedule_add(s, 0, 1, ns_a2a_chunk(2, 0, 1));
+  ns_schedule_add(s, 1, 0, ns_a2a_chunk(2, 1, 0));
+  NsSimResult r = replay(t, s, 0);
+  double latency = 2 * 10e-6;
+  g_assert_cmpfloat_with_epsilon(r.completion, (double)b * 8 / 1e9 + latency, 1e-12);
+  g_assert_cmpfloat_with_epsilon(r.end[0] - r.start[0], (double)a * 8 / 1e9 + latency, 1e-12);
+  g_assert_cmpfloat(r.bytes_moved, ==, (double)(a + b));
+  ns_sim_result_clear(&r);
+  NsSimOptions opt;
+  ns_sim_options_init(&opt);
+  opt.msize = 4096;
+  g_assert_false(ns_simulate(t, s, &opt, &r, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
+  g_assert_cmpstr(error->message, ==,
+                  "alltoallv/hand-made has a size per chunk: it replays at its own sizes, not at "
+                  "4KiB chunks");
+  g_clear_error(&error);
+  ns_sim_options_clear(&opt);
+}
+
+/* The reduction rate keys resumed rows: absent at the default (the
+ * digests of before), present and distinct otherwise, 0 included. */
+static void test_reduce_rate_digest(void)
+{
+  NsSimOptions opt;
+  ns_sim_options_init(&opt);
+  g_autofree char *dflt = ns_sim_options_describe(&opt);
+  g_assert_null(strstr(dflt, "reduce-rate"));
+  opt.reduce_rate = 0;
+  g_autofree char *free_ = ns_sim_options_describe(&opt);
+  g_assert_nonnull(strstr(free_, ";reduce-rate=0"));
+  opt.reduce_rate = 1e9;
+  g_autofree char *slow = ns_sim_options_describe(&opt);
+  g_assert_nonnull(strstr(slow, ";reduce-rate=1000000000"));
+  ns_sim_options_clear(&opt);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/sim/reduce-compute-cost", test_reduce_compute_cost);
+  g_test_add_func("/sim/allreduce-compute-cost", test_allreduce_compute_cost);
+  g_test_add_func("/sim/alltoallv-sizes", test_alltoallv_sizes);
+  g_test_add_func("/sim/reduce-rate-digest", test_reduce_rate_digest);
   g_test_add_func("/sim/routes-equal-simgrid", test_routes);
   g_test_add_func("/sim/eager-digest", test_eager_digest);
   g_test_add_func("/sim/routes-equal-simgrid-fabrics", test_routes_fabrics);

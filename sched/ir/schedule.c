@@ -54,6 +54,24 @@ gboolean ns_collective_from_name(const char *name, NsCollective *c)
 }
 
 /**
+ * \function ns_collective_names
+ * \brief Every collective's name, for messages that list them.
+ *
+ * \param separator Put between two names (", " for prose, "|" for --help).
+ * \return "alltoall, allgather, bcast, reduce, ..." (newly allocated).
+ * \errors none.
+ * \complexity O(collectives).
+ * \source docs/schedule-format.md.
+ */
+char *ns_collective_names(const char *separator)
+{
+  GString *out = g_string_new(NULL);
+  for (unsigned i = 0; i < G_N_ELEMENTS(collective_names); i++)
+    g_string_append_printf(out, "%s%s", i > 0 ? separator : "", collective_names[i]);
+  return g_string_free(out, FALSE);
+}
+
+/**
  * \function ns_collective_size_check
  * \brief The up-front check of a collective's size.
  *
@@ -790,6 +808,23 @@ uint64_t ns_schedule_transfer_bytes(const NsSchedule *s, const NsTransfer *t)
   for (uint32_t k = 0; k < t->n_chunks; k++)
     bytes += ns_schedule_chunk_size(s, c[k]);
   return bytes;
+}
+
+/**
+ * \function ns_schedule_transfer_bytes_at
+ * \brief Bytes a transfer moves when replayed at another chunk size.
+ *
+ * \param s The schedule.
+ * \param t One of its transfers.
+ * \param msize Bytes per chunk of the replay (a schedule's own sizes win when it has chunk_bytes).
+ * \return ns_schedule_transfer_bytes() with chunk sizes, else n_chunks · msize.
+ * \errors none.
+ * \complexity O(1), O(chunks) with chunk sizes.
+ * \source schedule.h, "Variable sizes".
+ */
+uint64_t ns_schedule_transfer_bytes_at(const NsSchedule *s, const NsTransfer *t, uint64_t msize)
+{
+  return s->chunk_bytes != NULL ? ns_schedule_transfer_bytes(s, t) : (uint64_t)t->n_chunks * msize;
 }
 
 /**

@@ -159,6 +159,10 @@ typedef struct {
 
 const char *ns_collective_name(NsCollective c);
 gboolean ns_collective_from_name(const char *name, NsCollective *c);
+/* Every collective's name in NsCollective order, joined by `separator`
+ * (", " in messages: "unknown collective 'x' (alltoall, ...)"). Newly
+ * allocated. O(collectives). */
+char *ns_collective_names(const char *separator);
 
 /* The most machines of an all-to-all or an all-gather. Both move at least
  * p(p - 1) chunks, and a schedule holds fewer than 2^32 - 1 transfers
@@ -335,6 +339,10 @@ static inline uint64_t ns_schedule_chunk_size(const NsSchedule *s, uint32_t chun
 
 /* Bytes a transfer moves: the sum of its chunks' sizes. O(chunks). */
 uint64_t ns_schedule_transfer_bytes(const NsSchedule *s, const NsTransfer *t);
+/* Bytes a transfer moves when the schedule is replayed at chunk size
+ * `msize` (a simulation may resize a schedule read from a file): its own
+ * chunk sizes when it has them (chunk_bytes), else n_chunks · msize. O(chunks). */
+uint64_t ns_schedule_transfer_bytes_at(const NsSchedule *s, const NsTransfer *t, uint64_t msize);
 
 /* Is the collective a reduction (reduce, allreduce)? Does it carry
  * per-chunk sizes (alltoallv, allgatherv)? What collective do its chunks
