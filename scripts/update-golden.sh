@@ -36,6 +36,7 @@ candidates=(scenarios/topologies/faraj-fig1.topo gen:chain:2,4 gen:ring:8 gen:to
 options_for() { # collective -> message options
   case $1 in
     bcast) echo "-m 8KiB -s 2KiB" ;;
+    alltoallv | allgatherv) echo "--pattern random:1KiB,0.5,1" ;;
     *) echo "-m 1KiB" ;;
   esac
 }
