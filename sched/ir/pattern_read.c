@@ -152,7 +152,7 @@ NsSizePattern *ns_size_pattern_parse(const char *text, gsize len, const char *so
     return NULL;
   }
   if (rows < pat->p) {
-    fail(&r, "%d rows, the header says %d machines", rows, pat->p);
+    fail(&r, "the file ends after %d rows, the header says %d machines", rows, pat->p);
     return NULL;
   }
   if (ns_size_pattern_total(pat) > NS_PATTERN_MAX_TOTAL) {

@@ -59,7 +59,8 @@ NsSchedule *ns_alltoallv_a2a_based(const NsTopology *topo, const NsPlanParams *p
       groups[g].largest = MAX(groups[g].largest,
                               ns_schedule_transfer_bytes(aapc, ns_schedule_transfer(aapc, t)));
   }
-  qsort(groups, n_groups, sizeof(Group), by_largest_desc);
+  if (n_groups > 1)
+    qsort(groups, n_groups, sizeof(Group), by_largest_desc);
   int max_res = ns_link_phases_max_resources(lp);
   g_autofree uint32_t *phase_of = g_new(uint32_t, MAX(n_groups, 1));
   uint32_t n_phases = 0;

@@ -57,7 +57,8 @@ NsSchedule *ns_alltoallv_greedy(const NsTopology *topo, const NsPlanParams *para
         Message m = { pat->bytes[(uint64_t)i * p + j], i, j, (j - i + p) % p };
         g_array_append_val(msgs, m);
       }
-  qsort(msgs->data, msgs->len, sizeof(Message), by_size_desc);
+  if (msgs->len > 1)
+    qsort(msgs->data, msgs->len, sizeof(Message), by_size_desc);
   /* phase_of[k]: the phase of message k, then the schedule in phase order. */
   g_autofree uint32_t *phase_of = g_new(uint32_t, MAX(msgs->len, 1));
   g_autofree int *res = g_new(int, ns_link_phases_max_resources(lp));
