@@ -29,10 +29,17 @@ int ns_cmd_generate(int argc, char **argv);
  * Returns the exit status. */
 int ns_cli_topo_show(const NsTopology *t, gboolean json, gboolean all);
 
+/* `bound -c alltoallv|allgatherv --pattern P` (cli/bound_pattern.c): the
+ * bound of the size pattern P on t, printed; FALSE with the error. */
+gboolean ns_cli_pattern_bound(const NsTopology *t, NsCollective c, const char *pattern,
+                              gboolean json, GError **error);
+
 /* The planning options of plan, verify and simulate (cli/plan_options.c). */
 typedef struct {
   char *topology, *format, *spanning, *collective, *algorithm, *msize, *root, *segment;
   int arity;
+  char *pattern;                 /* --pattern SPEC|FILE (alltoallv, allgatherv) */
+  NsSizePattern *pattern_loaded; /* what it loaded, kept until the options are cleared */
 } NsPlanOptions;
 void ns_cli_add_plan_options(GOptionContext *ctx, NsPlanOptions *o);
 void ns_cli_plan_options_clear(NsPlanOptions *o);

@@ -425,7 +425,7 @@ static int usage(const char *topology, gboolean json, const char *message)
 int ns_cmd_bound(int argc, char **argv)
 {
   char *topology = NULL, *format = NULL, *spanning = NULL, *msize_text = NULL, *collective = NULL;
-  char *root = NULL, *segment_text = NULL;
+  char *root = NULL, *segment_text = NULL, *pattern = NULL;
   gboolean json = FALSE;
   GOptionEntry entries[] = {
     { "topology", 'T', 0, G_OPTION_ARG_FILENAME, &topology, "Topology file or gen:SPEC", "T" },
@@ -442,6 +442,9 @@ int ns_cmd_bound(int argc, char **argv)
       "bcast: pipeline segment size (default: none)", "SIZE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
       "Print the bounds as JSON (schema: docs/sweeps.md, \"bound --json\")", NULL },
+    { "pattern", 0, 0, G_OPTION_ARG_FILENAME, &pattern,
+      "alltoallv/allgatherv: the size pattern, a file (docs/pattern-format.md) or a generator",
+      "FILE|SPEC" },
     { NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("- bounds of a collective on a topology");
@@ -503,7 +506,12 @@ int ns_cmd_bound(int argc, char **argv)
     status = ns_cli_bound_reduction(t, coll, msize, root, segment, json);
     goto out;
   }
-  if (coll != NS_COLL_ALLTOALL) { /* the size patterns' bounds: issue #22 */
+  if (ns_collective_is_vector(coll)) {
+    status = ns_cli_pattern_bound(t, coll, pattern, json, &error) ? 0
+                                                                   : fail(error, topology, json);
+    goto out;
+  }
+  if (coll != NS_COLL_ALLTOALL) { /* the reductions' and size patterns' bounds: issue #22 */
     g_autofree char *why = g_strdup_printf("no bound for %s yet (alltoall, allgather, bcast)",
                                            ns_collective_name(coll));
     status = usage(topology, json, why);
@@ -527,5 +535,6 @@ out:
   g_free(collective);
   g_free(root);
   g_free(segment_text);
+  g_free(pattern);
   return status;
 }

@@ -1,7 +1,9 @@
 /* netsched — the planning options shared by plan, verify and simulate:
  * -T -f (topology), -c -a (collective, algorithm), -m (message size),
- * -r -s --arity (broadcast root, segment, k-ary arity). */
+ * -r -s --arity (broadcast root, segment, k-ary arity), --pattern (the
+ * sizes of alltoallv and allgatherv: sched/ir/pattern.h). */
 #include "cli/cli.h"
+#include "platforms/model/error.h"
 #include "sched/planners/registry.h"
 #include "sched/io/schedule_json.h"
 #include "sched/io/schedule_stream.h"
@@ -28,6 +30,10 @@ void ns_cli_add_plan_options(GOptionContext *ctx, NsPlanOptions *o)
       "bcast, reduce, allreduce: pipeline segment size (default: no pipelining)", "SIZE" },
     { "arity", 0, 0, G_OPTION_ARG_INT, &o->arity,
       "bcast/kary-cf: children per machine (default 3); bcast/knomial: radix (default 4)", "K" },
+    { "pattern", 0, 0, G_OPTION_ARG_FILENAME, &o->pattern,
+      "alltoallv/allgatherv: the sizes, a pattern file (docs/pattern-format.md) or "
+      "uniform:SIZE, random:AVG,SKEW,SEED, nas-is:KEYS,SEED",
+      "FILE|SPEC" },
     { NULL },
   };
   /* GOption copies the entries; the variables they point to are *o. */
@@ -44,6 +50,8 @@ void ns_cli_plan_options_clear(NsPlanOptions *o)
   g_free(o->msize);
   g_free(o->root);
   g_free(o->segment);
+  g_free(o->pattern);
+  ns_size_pattern_free(o->pattern_loaded);
   *o = (NsPlanOptions){ 0 };
 }
 
@@ -61,6 +69,30 @@ NsTopology *ns_cli_plan_topology(const NsPlanOptions *o, GError **error)
   return ns_cli_load_topology(o->topology, o->format, o->spanning, error);
 }
 
+/* --pattern into params->pattern: loaded once, then kept by the options
+ * (they are the pattern's owner, whatever the const of their readers). */
+static gboolean plan_pattern(const NsTopology *t, const NsPlanOptions *o, NsCollective c,
+                             NsPlanParams *params, GError **error)
+{
+  NsPlanOptions *owner = (NsPlanOptions *)o;
+  if (o->pattern == NULL)
+    return TRUE;
+  if (!ns_collective_is_vector(c)) {
+    g_set_error(error, NS_ERROR, NS_ERROR_INPUT,
+                "--pattern: only alltoallv and allgatherv take a size pattern (not %s)",
+                ns_collective_name(c));
+    return FALSE;
+  }
+  if (o->pattern_loaded == NULL) {
+    owner->pattern_loaded =
+        ns_size_pattern_load(o->pattern, c, ns_topology_n_machines(t), error);
+    if (o->pattern_loaded == NULL)
+      return FALSE;
+  }
+  params->pattern = o->pattern_loaded;
+  return TRUE;
+}
+
 gboolean ns_cli_plan_options_params(const NsTopology *t, const NsPlanOptions *o,
                                     const char *default_algorithm, NsCollective *c,
                                     const char **algorithm, NsPlanParams *params,
@@ -70,18 +102,19 @@ gboolean ns_cli_plan_options_params(const NsTopology *t, const NsPlanOptions *o,
   *algorithm = o->algorithm ? o->algorithm : default_algorithm;
   return ns_cli_plan_sizes(o, &msize, &segment, error) &&
          ns_cli_plan_params(t, o->collective ? o->collective : "alltoall", msize, o->root,
-                            segment, o->arity, c, params, error);
+                            segment, o->arity, c, params, error) &&
+         plan_pattern(t, o, *c, params, error);
 }
 
 NsSchedule *ns_cli_plan_schedule(const NsTopology *t, const NsPlanOptions *o,
                                  const char *default_algorithm, GError **error)
 {
-  uint64_t msize, segment;
-  if (!ns_cli_plan_sizes(o, &msize, &segment, error))
+  NsCollective c;
+  const char *algorithm;
+  NsPlanParams params;
+  if (!ns_cli_plan_options_params(t, o, default_algorithm, &c, &algorithm, &params, error))
     return NULL;
-  return ns_cli_plan(t, o->collective ? o->collective : "alltoall",
-                     o->algorithm ? o->algorithm : default_algorithm, msize, o->root, segment,
-                     o->arity, error);
+  return ns_plan(t, c, algorithm, &params, error);
 }
 
 gboolean ns_cli_topology_and_schedule(const NsPlanOptions *o, const char *file, NsTopology **topo,

@@ -37,6 +37,9 @@ _netsched()
         COMPREPLY=($(compgen -W "balanced random: file:" -- "$cur"))
       fi
       compopt -o nospace 2>/dev/null; return ;;
+    --pattern) # a pattern file or a generator (docs/pattern-format.md)
+      COMPREPLY=($(compgen -W "uniform: random: nas-is:" -- "$cur") $(compgen -f -- "$cur"))
+      compopt -o nospace 2>/dev/null; return ;;
     --eager-threshold) COMPREPLY=($(compgen -W "0 64KiB" -- "$cur")); return ;;
     --reduce-rate) COMPREPLY=($(compgen -W "0 36GBps" -- "$cur")); return ;;
     --ti-trace) _filedir -d 2>/dev/null || COMPREPLY=($(compgen -d -- "$cur")); return ;;

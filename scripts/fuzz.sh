@@ -3,7 +3,7 @@
 #
 # Configures a clang build in build-fuzz/ (-DNETSCHED_FUZZ=ON; FUZZ_BUILD_DIR
 # names another directory), builds the libFuzzer harnesses of fuzz/ (native,
-# slurm, graphml, simgrid, schedule, gen, sweep, scenario) and runs each for SECONDS
+# slurm, graphml, simgrid, schedule, gen, sweep, scenario, pattern) and runs each for SECONDS
 # (default 60) on a temporary copy of its seed corpus (fuzz/corpus/<harness>/),
 # inputs of at most 4096 bytes. Prints one line per harness: "N runs, no crash", or the
 # saved reproducer and the end of the log. Exits 1 if any harness found a
@@ -29,7 +29,7 @@ fi
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
-harnesses=(native slurm graphml simgrid schedule gen sweep scenario)
+harnesses=(native slurm graphml simgrid schedule gen sweep scenario pattern)
 
 cc=${FUZZ_CC:-clang}
 if ! command -v "$cc" >/dev/null 2>&1; then

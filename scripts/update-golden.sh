@@ -37,6 +37,7 @@ options_for() { # collective -> message options
   case $1 in
     bcast) echo "-m 8KiB -s 2KiB" ;;
     reduce) echo "-m 8KiB -s 2KiB" ;;
+    alltoallv | allgatherv) echo "--pattern random:1KiB,0.5,1" ;;
     *) echo "-m 1KiB" ;;
   esac
 }

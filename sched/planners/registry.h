@@ -9,6 +9,7 @@
 #define NETSCHED_REGISTRY_H
 
 #include "platforms/model/topology.h"
+#include "sched/ir/pattern.h"
 #include "sched/ir/schedule.h"
 
 typedef struct {
@@ -17,6 +18,8 @@ typedef struct {
   uint64_t segment;      /* bcast segment size in bytes (0 = whole message) */
   int arity;             /* bcast/kary-cf: children per machine (0 = the
                             algorithm's default, 3) */
+  const NsSizePattern *pattern; /* alltoallv, allgatherv: the sizes (not
+                            copied; NULL for the other collectives) */
   const NsPhaseSink *sink; /* set by ns_plan_streamed (else NULL): see */
   const char *sink_for;    /* ns_plan_stream; the algorithm it plans */
 } NsPlanParams;
