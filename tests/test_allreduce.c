@@ -1,0 +1,321 @@
+/* Allreduce planners (issue #22): every one verified complete — every
+ * machine ends with every segment combining each contribution exactly
+ * once — at its stated phase count, 1-port where it claims it, on 240
+ * seeded random trees, the dissertation's topologies and tori (torus:
+ * contention-free under the all-port model); blocks of unequal size. */
+#include "platforms/gen/shapes.h"
+#include "platforms/io/topology_io.h"
+#include "platforms/model/error.h"
+#include "sched/planners/allreduce/allreduce_common_internal.h"
+#include "sched/planners/registry.h"
+#include "sched/verify/verify.h"
+#include "tests/testutil.h"
+#include <string.h>
+
+/* Every allreduce planner but the selectors and torus (tested on tori). */
+static const char *const algos[] = {
+  "reduce-bcast",   "rdb",           "rabenseifner",  "ring",          "rab1-ring",      "rab1-rdb",
+  "rab1-bruck",     "rab1-2dmesh",   "rab1-neighbor", "rab1-lr1",      "rab1-lr2",       "rab1-lr3",
+  "rab2-ring-ring", "rab2-ring-lr1", "rab2-ring-lr3", "rab2-pair-rdb", "rab2-faraj-lr3",
+};
+
+static int lg_floor(int p)
+{
+  int k = 0;
+  while ((2 << k) <= p)
+    k++;
+  return k;
+}
+
+static int lg_ceil(int p)
+{
+  int k = 0;
+  while ((1 << k) < p)
+    k++;
+  return k;
+}
+
+/* Phases of another collective's planner on t (the part a family reuses). */
+static uint32_t phases_of(const NsTopology *t, NsCollective c, const char *algo)
+{
+  NsPlanParams pp = { .msize = 64, .root = 0 };
+  GError *error = NULL;
+  g_autoptr(NsSchedule) s = ns_plan(t, c, algo, &pp, &error);
+  g_assert_no_error(error);
+  return ns_schedule_n_phases(s);
+}
+
+/* The phase count each planner states (its file's header). */
+static uint32_t stated_phases(const NsTopology *t, const char *algo)
+{
+  int p = ns_topology_n_machines(t), q = 1 << lg_floor(p);
+  uint32_t fold = p > q ? 2 : 0;
+  if (g_str_equal(algo, "reduce-bcast"))
+    return 2 * (uint32_t)lg_ceil(p);
+  if (g_str_equal(algo, "rdb"))
+    return (uint32_t)lg_floor(p) + fold;
+  if (g_str_equal(algo, "rabenseifner"))
+    return 2 * (uint32_t)lg_floor(p) + fold;
+  if (g_str_equal(algo, "ring"))
+    return 2 * (uint32_t)(p - 1);
+  if (g_str_equal(algo, "torus"))
+    return 2 * phases_of(t, NS_COLL_ALLGATHER, "torus");
+  if (g_str_has_prefix(algo, "rab1-"))
+    return (uint32_t)lg_floor(p) + fold + phases_of(t, NS_COLL_ALLGATHER, algo + 5);
+  g_assert_true(g_str_has_prefix(algo, "rab2-"));
+  g_auto(GStrv) parts = g_strsplit(algo + 5, "-", 2);
+  return phases_of(t, NS_COLL_ALLTOALL, parts[0]) + phases_of(t, NS_COLL_ALLGATHER, parts[1]);
+}
+
+/* The all-gather or all-to-all a family member reuses refuses t. */
+static gboolean part_refuses(const NsTopology *t, const char *algo)
+{
+  NsPlanParams pp = { .msize = 64, .root = 0 };
+  GError *error = NULL;
+  g_autoptr(NsSchedule) ag = NULL, a2a = NULL;
+  if (g_str_has_prefix(algo, "rab1-")) {
+    ag = ns_plan(t, NS_COLL_ALLGATHER, algo + 5, &pp, &error);
+  } else if (g_str_has_prefix(algo, "rab2-")) {
+    g_auto(GStrv) parts = g_strsplit(algo + 5, "-", 2);
+    a2a = ns_plan(t, NS_COLL_ALLTOALL, parts[0], &pp, &error);
+    if (a2a != NULL)
+      ag = ns_plan(t, NS_COLL_ALLGATHER, parts[1], &pp, &error);
+  } else {
+    return FALSE;
+  }
+  gboolean refused = ag == NULL;
+  g_clear_error(&error);
+  return refused;
+}
+
+/* Plans `algo` for n bytes and checks it: complete, nothing counted twice,
+ * the stated phases, 1-port (all-port and contention-free for torus).
+ * FALSE when it refused t because a part it reuses refuses t. */
+static gboolean check(const NsTopology *t, const char *algo, uint64_t n)
+{
+  int p = ns_topology_n_machines(t);
+  NsPlanParams params = { .msize = n, .root = 0 };
+  GError *error = NULL;
+  g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLREDUCE, algo, &params, &error);
+  if (s == NULL) {
+    g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
+    g_clear_error(&error);
+    g_assert_true(part_refuses(t, algo));
+    return FALSE;
+  }
+  g_assert_no_error(error);
+  g_assert_cmpint(s->collective, ==, NS_COLL_ALLREDUCE);
+  g_assert_cmpstr(s->algorithm, ==, algo);
+  NsVerifyOptions opt;
+  ns_verify_options_init(&opt);
+  gboolean torus = g_str_equal(algo, "torus");
+  opt.port = torus ? NS_PORT_ALL : NS_PORT_ONE;
+  NsVerifyReport r = { 0 };
+  g_assert_true(ns_verify(t, s, &opt, &r, &error));
+  g_assert_no_error(error);
+  if (r.failures[NS_CHECK_DATAFLOW] + r.failures[NS_CHECK_COMPLETE] > 0)
+    g_error("%s on %s (p=%d, n=%" G_GUINT64_FORMAT "): dataflow %" G_GUINT64_FORMAT
+            ", complete %" G_GUINT64_FORMAT,
+            algo, ns_topology_source(t), p, n, r.failures[NS_CHECK_DATAFLOW],
+            r.failures[NS_CHECK_COMPLETE]);
+  uint64_t want = (uint64_t)p * s->n_segments * (uint64_t)(p - 1);
+  g_assert_cmpuint(r.n_required, ==, want);
+  g_assert_cmpuint(r.n_delivered, ==, want);
+  if (ns_schedule_n_phases(s) != stated_phases(t, algo))
+    g_error("%s on %s (p=%d): %u phases, stated %u", algo, ns_topology_source(t), p,
+            ns_schedule_n_phases(s), stated_phases(t, algo));
+  /* bytes: the segments cover the vector exactly */
+  uint64_t total = 0;
+  for (uint32_t c = 0; c < s->n_segments; c++)
+    total += ns_schedule_chunk_size(s, c);
+  g_assert_cmpuint(total, ==, n);
+  if (!g_str_equal(algo, "rab2-faraj-lr3")) /* faraj's phases are not 1-port */
+    g_assert_cmpuint(r.failures[NS_CHECK_PORT], ==, 0);
+  if (torus)
+    g_assert_cmpuint(r.failures[NS_CHECK_CONTENTION], ==, 0);
+  ns_verify_report_clear(&r);
+  return TRUE;
+}
+
+/* Verified schedules per planner (a refusal is not counted). */
+static int verified[G_N_ELEMENTS(algos)];
+
+static void check_all(const NsTopology *t, uint64_t n)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS(algos); i++)
+    verified[i] += check(t, algos[i], n);
+}
+
+/* 240 random trees of 2..71 machines (most not a power of two; every
+ * fifth one a power of two), every kind of ns_shape_random. */
+static void test_random_trees(void)
+{
+  memset(verified, 0, sizeof verified);
+  for (uint64_t seed = 1; seed <= 240; seed++) {
+    int p = (seed % 5 == 0) ? 1 << (1 + seed % 6) : 2 + (int)(seed * 37 % 70);
+    int switches = 1 + (int)(seed * 13 % 24);
+    GError *error = NULL;
+    g_autoptr(NsTopology) t =
+        ns_shape_random(seed, p, switches, (NsRandomKind)(seed % 5), 100e6, 0, &error);
+    g_assert_no_error(error);
+    check_all(t, (uint64_t)p * 100 + seed % (uint64_t)p);
+  }
+  /* >= 200 trees each, but for the parts that need a shape of p or tree:
+   * neighbor an even p, pair a power of two, lr2 its two-hop condition */
+  for (gsize i = 0; i < G_N_ELEMENTS(algos); i++) {
+    g_test_message("%s: %d random trees verified", algos[i], verified[i]);
+    if (!strstr(algos[i], "neighbor") && !strstr(algos[i], "pair") && !strstr(algos[i], "lr2"))
+      g_assert_cmpint(verified[i], ==, 240);
+  }
+}
+
+/* The dissertation's topologies (Figure 4.5 (a)-(c), Figure 3.19, 3.22),
+ * at 64 KiB and at a size no block count divides. */
+static void test_paper_topologies(void)
+{
+  const char *const names[] = { "faraj-a.topo",       "faraj-b.topo",
+                                "faraj-c.topo",       "faraj-fig1.topo",
+                                "faraj-fig3-19.topo", "faraj-fig3-22-interleaved.topo" };
+  for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
+    g_autoptr(NsTopology) t = ns_test_topology(names[i]);
+    check_all(t, 65536);
+    check_all(t, 65536 + 7);
+  }
+}
+
+/* Exact phases on a few p (the brief's figures), independent of the
+ * helper above: ring 2(p-1); rdb ceil(lg p) for 2^k, floor(lg p) + 2
+ * otherwise; rabenseifner twice the halving. */
+static void test_phase_counts(void)
+{
+  const struct {
+    int p;
+    const char *algo;
+    uint32_t phases;
+  } cases[] = {
+    { 8, "ring", 14 },
+    { 12, "ring", 22 },
+    { 8, "rdb", 3 },
+    { 12, "rdb", 5 },
+    { 2, "rdb", 1 },
+    { 8, "rabenseifner", 6 },
+    { 12, "rabenseifner", 8 },
+    { 12, "reduce-bcast", 8 },
+    { 8, "rab1-ring", 10 },
+    { 12, "rab1-ring", 16 },
+    { 12, "rab2-ring-ring", 22 },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *text = g_strdup_printf("star:%d", cases[i].p);
+    GError *error = NULL;
+    g_autoptr(NsTopology) t = ns_shape_from_spec(text, &error);
+    g_assert_no_error(error);
+    NsPlanParams params = { .msize = 4096, .root = 0 };
+    g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLREDUCE, cases[i].algo, &params, &error);
+    g_assert_no_error(error);
+    if (ns_schedule_n_phases(s) != cases[i].phases)
+      g_error("%s on %d: %u phases, want %u", cases[i].algo, cases[i].p, ns_schedule_n_phases(s),
+              cases[i].phases);
+  }
+}
+
+/* Blocks: 1000 bytes on 7 machines are 6 blocks of 143 and one of 142
+ * (the ring's split), 8 blocks of 125 on 8 (no sizes needed); MPICH's
+ * Rabenseifner on 12 machines cuts 1003 bytes into 7 x 125 + 128. A
+ * vector smaller than the block count is refused, not padded. */
+static void test_blocks(void)
+{
+  GError *error = NULL;
+  g_autoptr(NsTopology) t7 = ns_shape_from_spec("star:7", &error);
+  g_autoptr(NsTopology) t8 = ns_shape_from_spec("star:8", &error);
+  g_autoptr(NsTopology) t12 = ns_shape_from_spec("star:12", &error);
+  g_assert_no_error(error);
+  NsPlanParams params = { .msize = 1000, .root = 0 };
+  g_autoptr(NsSchedule) ring7 = ns_plan(t7, NS_COLL_ALLREDUCE, "ring", &params, &error);
+  g_assert_no_error(error);
+  g_assert_cmpuint(ring7->n_segments, ==, 7);
+  g_assert_nonnull(ring7->chunk_bytes);
+  for (uint32_t c = 0; c < 7; c++)
+    g_assert_cmpuint(ns_schedule_chunk_size(ring7, c), ==, c < 6 ? 143 : 142);
+  g_assert_cmpuint(ring7->msize, ==, 143);
+  g_autoptr(NsSchedule) ring8 = ns_plan(t8, NS_COLL_ALLREDUCE, "ring", &params, &error);
+  g_assert_null(ring8->chunk_bytes);
+  g_assert_cmpuint(ring8->msize, ==, 125);
+  params.msize = 1003;
+  g_autoptr(NsSchedule) rab = ns_plan(t12, NS_COLL_ALLREDUCE, "rabenseifner", &params, &error);
+  g_assert_no_error(error);
+  g_assert_cmpuint(rab->n_segments, ==, 8);
+  for (uint32_t c = 0; c < 8; c++)
+    g_assert_cmpuint(ns_schedule_chunk_size(rab, c), ==, c < 7 ? 125 : 128);
+  params.msize = 6;
+  g_assert_null(ns_plan(t7, NS_COLL_ALLREDUCE, "ring", &params, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
+  g_assert_cmpstr(
+      error->message, ==,
+      "allreduce/ring cuts the vector into 7 blocks and needs at least 7 bytes (got 6)");
+  g_clear_error(&error);
+  /* rdb and reduce-bcast take the whole vector: 1 byte is fine */
+  params.msize = 1;
+  g_autoptr(NsSchedule) rdb = ns_plan(t7, NS_COLL_ALLREDUCE, "rdb", &params, &error);
+  g_assert_no_error(error);
+  g_assert_cmpuint(rdb->n_segments, ==, 1);
+}
+
+/* torus: reversed and forward allgather/torus, contention-free and every
+ * port busy; 8 x 8 takes 2 x 16 phases. Not a torus: refused. */
+static void test_torus(void)
+{
+  const char *const specs[] = { "torus:8x8", "torus:4x4", "torus:3x5", "torus:4x4x4",
+                                "torus:2x2", "torus:6",   "torus:5x6" };
+  for (gsize i = 0; i < G_N_ELEMENTS(specs); i++) {
+    GError *error = NULL;
+    g_autoptr(NsTopology) t = ns_shape_from_spec(specs[i], &error);
+    g_assert_no_error(error);
+    int p = ns_topology_n_machines(t);
+    g_assert_true(check(t, "torus", (uint64_t)p * 1024 + 3));
+    if (g_str_equal(specs[i], "torus:8x8")) {
+      NsPlanParams params = { .msize = 65536, .root = 0 };
+      g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLREDUCE, "torus", &params, &error);
+      g_assert_cmpuint(ns_schedule_n_phases(s), ==, 32);
+    }
+  }
+  GError *error = NULL;
+  g_autoptr(NsTopology) star = ns_shape_from_spec("star:8", &error);
+  NsPlanParams params = { .msize = 65536, .root = 0 };
+  g_assert_null(ns_plan(star, NS_COLL_ALLREDUCE, "torus", &params, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
+  g_clear_error(&error);
+}
+
+/* An all-to-all that relays (bruck) is not a reduce-scatter: the
+ * helper refuses it rather than mislabel it. */
+static void test_rab2_refuses_relays(void)
+{
+  GError *error = NULL;
+  g_autoptr(NsTopology) t = ns_shape_from_spec("star:6", &error);
+  g_assert_no_error(error);
+  g_autoptr(NsSchedule) s = ns_allreduce_new(t, "rab2-bruck", 6000, 6, NS_BLOCKS_SPREAD, &error);
+  g_assert_no_error(error);
+  g_assert_false(ns_allreduce_append_alltoall(s, t, "bruck", &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
+  g_assert_cmpstr(error->message, ==,
+                  "allreduce/rab2-bruck needs a direct all-to-all (each message from its origin "
+                  "to its destination), and alltoall/bruck relays messages");
+  g_clear_error(&error);
+  /* a direct one is: ring */
+  g_autoptr(NsSchedule) d = ns_allreduce_new(t, "rab2-ring", 6000, 6, NS_BLOCKS_SPREAD, &error);
+  g_assert_true(ns_allreduce_append_alltoall(d, t, "ring", &error));
+  g_assert_no_error(error);
+}
+
+int main(int argc, char **argv)
+{
+  g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/allreduce/phase-counts", test_phase_counts);
+  g_test_add_func("/allreduce/blocks", test_blocks);
+  g_test_add_func("/allreduce/torus", test_torus);
+  g_test_add_func("/allreduce/rab2-refuses", test_rab2_refuses_relays);
+  g_test_add_func("/allreduce/paper-topologies", test_paper_topologies);
+  g_test_add_func("/allreduce/random-trees", test_random_trees);
+  return g_test_run();
+}
