@@ -116,6 +116,10 @@ static void print_json(const NsTopology *t, const NsSchedule *s, const NsSimOpti
   MEMBER("sync_messages", int, (gint64)r->n_sync_messages);
   MEMBER("dummy_messages", int, (gint64)r->n_dummy_messages);
   MEMBER("wall_s", double, r->wall_seconds);
+  if (opt->model == NS_MODEL_NS3) { /* packets queued over all hops, and dropped */
+    MEMBER("packets", int, (gint64)r->packets);
+    MEMBER("packet_drops", int, (gint64)r->packet_drops);
+  }
   if (runs != NULL) { /* sorted completion times of every run; the rest is run 0's */
     json_builder_set_member_name(b, "runs");
     json_builder_begin_object(b);

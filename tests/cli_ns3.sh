@@ -33,6 +33,8 @@ close_to "64 KiB: latency + bytes with headers / bandwidth" "$(completion)" "$(a
 check "1 MiB alone" 0 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 1MiB -M ns3
 close_to "1 MiB: latency + bytes with headers / bandwidth" "$(completion)" "$(alone 1048576 1500)" 0.005
 expect "packets counted" "$tmp/out" '^packets      [0-9]+ queued over all hops, 0 dropped'
+check "JSON" 0 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 1MiB -M ns3 --json
+expect "has the packets" "$tmp/out" '"packets" : [0-9]+,'
 check "1 MiB alone, jumbo frames" 0 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 1MiB -M ns3 --mtu 9000
 close_to "jumbo: 54 B per 8948 B" "$(completion)" "$(alone 1048576 9000)" 0.005
 
