@@ -45,7 +45,7 @@ static gboolean study_model(const char *name, const NsScenario *sc, int index,
   if (!ns_cli_sim_options(opt, &in, error))
     return FALSE;
   *model = (NsDesignModel){
-    .name = g_strdup(ns_net_model_name(opt->model)), .fluid = opt->model != NS_MODEL_PACKET,
+    .name = g_strdup(ns_net_model_name(opt->model)), .fluid = opt->model != NS_MODEL_PACKET && opt->model != NS_MODEL_NS3,
     .settings = ns_sim_options_describe(opt), .measure_data = opt,
   };
   return TRUE;

@@ -11,6 +11,7 @@
 #include "sim/measure.h"
 #include "sim/export_trace.h"
 #include "sim/ns3_attributes.h"
+#include "sim/ns3_net.h"
 #include "sim/sim.h"
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -75,6 +76,10 @@ static void print_table(const NsTopology *t, const NsSchedule *s, const NsSimOpt
          r->n_transfers, r->n_sync_messages, r->n_dummy_messages);
   printf("wall         %.3f s (%.0f messages per wall second)\n", r->wall_seconds,
          r->wall_seconds > 0 ? (double)r->n_transfers / r->wall_seconds : 0);
+  if (opt->model == NS_MODEL_NS3)
+    printf("packets      %" G_GUINT64_FORMAT " queued over all hops, %" G_GUINT64_FORMAT
+           " dropped (%.0f per wall second)\n", r->packets, r->packet_drops,
+           r->wall_seconds > 0 ? (double)r->packets / r->wall_seconds : 0);
   const NsEdgeUse *u = ns_link_use_edges(use);
   int n = MIN(ns_topology_n_edges(t), 6);
   printf("busiest links (bytes from routes, utilisation over the run):\n");
@@ -111,6 +116,10 @@ static void print_json(const NsTopology *t, const NsSchedule *s, const NsSimOpti
   MEMBER("sync_messages", int, (gint64)r->n_sync_messages);
   MEMBER("dummy_messages", int, (gint64)r->n_dummy_messages);
   MEMBER("wall_s", double, r->wall_seconds);
+  if (opt->model == NS_MODEL_NS3) { /* packets queued over all hops, and dropped */
+    MEMBER("packets", int, (gint64)r->packets);
+    MEMBER("packet_drops", int, (gint64)r->packet_drops);
+  }
   if (runs != NULL) { /* sorted completion times of every run; the rest is run 0's */
     json_builder_set_member_name(b, "runs");
     json_builder_begin_object(b);
@@ -251,11 +260,15 @@ int ns_cmd_simulate(int argc, char **argv)
   gboolean json = FALSE, json_transfers = FALSE, hardware_barrier = FALSE, allow_invalid = FALSE;
   gboolean list_ns3 = FALSE;
   int queue = 100, segment_size = 1000, runs = 1;
+  char *transport = NULL, *ns3_scheduler = NULL;
+  int init_cwnd = 10, mtu = 1500;
+  double min_rto = 0.2;
+  gboolean no_delayed_ack = FALSE;
   double wall_limit = 0;
   NsSimRuns run_times = { 0 };
   GOptionEntry entries[] = {
     { "model", 'M', 0, G_OPTION_ARG_STRING, &model, "Network model (default ideal)",
-      "ideal|tcp|smpi|packet" },
+      "ideal|tcp|smpi|packet|ns3" },
     { "sync", 'S', 0, G_OPTION_ARG_STRING, &sync,
       "Synchronisation scheme of phased schedules (default: the algorithm's, else none)",
       "SCHEME" },
@@ -269,6 +282,21 @@ int ns_cmd_simulate(int argc, char **argv)
     { "tcp", 0, 0, G_OPTION_ARG_STRING, &tcp, "packet: TCP variant (default Cubic)", "Cubic|NewReno" },
     { "segment-size", 0, 0, G_OPTION_ARG_INT, &segment_size,
       "packet: TCP segment size in bytes (default 1000)", "BYTES" },
+    { "transport", 0, 0, G_OPTION_ARG_STRING, &transport,
+      "ns3: tcp-persistent (default): one TCP connection per machine pair, opened before the "
+      "collective and kept, as MPI's TCP transport", "tcp-persistent" },
+    { "init-cwnd", 0, 0, G_OPTION_ARG_INT, &init_cwnd,
+      "ns3: TCP initial congestion window in segments (default 10, Linux's)", "N" },
+    { "min-rto", 0, 0, G_OPTION_ARG_DOUBLE, &min_rto,
+      "ns3: TCP minimum retransmission timeout in seconds (default 0.2, Linux's)", "S" },
+    { "no-delayed-ack", 0, 0, G_OPTION_ARG_NONE, &no_delayed_ack,
+      "ns3: acknowledge every TCP segment (default: every second one or after 40 ms, Linux's)",
+      NULL },
+    { "mtu", 0, 0, G_OPTION_ARG_INT, &mtu,
+      "ns3: IP packet size in bytes (default 1500; 9000: jumbo frames); TCP segments are MTU "
+      "- 52", "BYTES" },
+    { "ns3-scheduler", 0, 0, G_OPTION_ARG_STRING, &ns3_scheduler,
+      "ns3: ns-3's event scheduler (default heap)", "heap|calendar|map" },
     { "cfg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cfg, "Any SimGrid option (repeatable)",
       "NAME:VALUE" },
     { "ns3", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ns3,
@@ -315,7 +343,8 @@ int ns_cmd_simulate(int argc, char **argv)
       ctx, "Replays a schedule on SimGrid (one actor per machine) and reports the\n"
            "completion time against the bound, throughput, per-machine finish times and\n"
            "link loads. Models: ideal (fluid, no correction factors), tcp (SimGrid LV08),\n"
-           "smpi (SMPI factors), packet (ns-3 store-and-forward with TCP).");
+           "smpi (SMPI factors), packet (ns-3 store-and-forward with TCP, SimGrid's binding),\n"
+           "ns3 (ns-3 driven by netsched: its routes, persistent TCP connections).");
   g_autofree char *desc = g_strdup_printf(
       "Sync schemes: %s.\n"
       "Fluid models share bandwidth max-min without loss, so everything-at-once already\n"
@@ -404,7 +433,36 @@ int ns_cmd_simulate(int argc, char **argv)
     status = ns_cli_usage("simulate", "--queue must be >= 1 and --segment-size >= 64");
     goto out;
   }
-  if (tcp != NULL && strcmp(tcp, "Cubic") != 0 && strcmp(tcp, "NewReno") != 0) {
+  if (init_cwnd < 1 || init_cwnd > 65535 || !(min_rto > 0 && min_rto <= 60) || mtu < 576 ||
+      mtu > 65535) {
+    status = ns_cli_usage("simulate", "--init-cwnd takes 1 to 65535 segments, --min-rto (0, 60] "
+                                      "seconds and --mtu 576 to 65535 bytes");
+    goto out;
+  }
+  if (transport != NULL) {
+    NsNs3Transport tr;
+    if (!ns_ns3_transport_parse(transport, &tr, &error)) {
+      status = ns_cli_fail(error);
+      goto out;
+    }
+    opt.ns3_transport = tr;
+  }
+  if (ns3_scheduler != NULL) {
+    NsNs3Scheduler sc;
+    if (!ns_ns3_scheduler_parse(ns3_scheduler, &sc, &error)) {
+      status = ns_cli_fail(error);
+      goto out;
+    }
+    opt.ns3_scheduler = sc;
+  }
+  opt.ns3_init_cwnd = init_cwnd;
+  opt.ns3_min_rto = min_rto;
+  opt.ns3_no_delayed_ack = no_delayed_ack;
+  opt.ns3_mtu = mtu;
+  /* ns-3 itself knows more variants than SimGrid's binding (ns3::Tcp<NAME>,
+   * checked by netsched-ns3). */
+  if (opt.model != NS_MODEL_NS3 && tcp != NULL && strcmp(tcp, "Cubic") != 0 &&
+      strcmp(tcp, "NewReno") != 0) {
     status = ns_cli_usage("simulate", "--tcp takes Cubic or NewReno (ns-3's Reno and Tahoe abort "
                                       "in SimGrid 3.32)");
     goto out;
@@ -514,7 +572,7 @@ out:
   ns_sim_options_clear(&opt);
   ns_progress_args_clear(&progress_args);
   ns_cli_plan_options_clear(&po);
-  g_free(model); g_free(sync); g_free(tcp);
+  g_free(model); g_free(sync); g_free(tcp); g_free(transport); g_free(ns3_scheduler);
   g_free(trace); g_free(ti_trace); g_free(goal); g_free(transfers_csv); g_free(timeline_csv); g_free(store_forward);
   g_free(calibration);
   g_free(arrival);

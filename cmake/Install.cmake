@@ -37,6 +37,9 @@ endif()
 if(NETSCHED_SIMULATOR)
   install(TARGETS netsched-replay RUNTIME DESTINATION ${NETSCHED_REPLAY_INSTALL_DIR})
 endif()
+if(TARGET netsched-ns3)
+  install(TARGETS netsched-ns3 RUNTIME DESTINATION ${NETSCHED_REPLAY_INSTALL_DIR})
+endif()
 install(TARGETS netsched_shared LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
 # The public headers: every header of the three stages but those named

@@ -25,7 +25,10 @@ _netsched()
       COMPREPLY=($(compgen -W "$algos" -- "$cur")); return ;;
     -c|--collective|--collectives)
       COMPREPLY=($(compgen -W "alltoall allgather bcast reduce allreduce alltoallv allgatherv" -- "$cur")); return ;;
-    -M|--model|--models) COMPREPLY=($(compgen -W "ideal tcp smpi packet" -- "$cur")); return ;;
+    -M|--model|--models) COMPREPLY=($(compgen -W "ideal tcp smpi packet ns3" -- "$cur")); return ;;
+    --transport) COMPREPLY=($(compgen -W "tcp-persistent" -- "$cur")); return ;;
+    --ns3-scheduler) COMPREPLY=($(compgen -W "heap calendar map" -- "$cur")); return ;;
+    --mtu) COMPREPLY=($(compgen -W "1500 9000" -- "$cur")); return ;;
     --progress) COMPREPLY=($(compgen -W "auto bar lines none" -- "$cur")); return ;;
     -T|--topology|-o|--output|--junit|--csv|--timeline|--trace|--calibration|--prices|--files|--schedule|--goal|-D|--decision)
       _filedir 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")); return ;;

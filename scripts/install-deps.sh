@@ -36,8 +36,9 @@ done
 packages=(build-essential cmake pkg-config libglib2.0-dev libjson-glib-dev libigraph-dev
           libzstd-dev help2man python3)
 if [[ $verify_only -eq 0 ]]; then
-  # The simulator (libsimgrid-dev brings SimGrid's ns-3 backend) and plots.
-  packages+=(libsimgrid-dev gnuplot-nox)
+  # The simulator (libsimgrid-dev brings SimGrid's ns-3 backend), ns-3's own
+  # headers for the ns3 model's child (sim/ns3/, netsched-ns3) and plots.
+  packages+=(libsimgrid-dev libns3-dev gnuplot-nox)
 fi
 if [[ $bench -eq 1 ]]; then
   packages+=(python3-igraph)

@@ -21,6 +21,8 @@ typedef struct {
   uint64_t n_sync_messages;
   double wall_seconds;
   char error[512];
+  uint64_t packets, packet_drops; /* the ns3 model: packets the devices queued (a packet
+                                     counts at every hop) and dropped; 0 elsewhere */
 } SharedHeader;
 
 typedef struct {

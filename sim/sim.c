@@ -12,6 +12,7 @@
 #include "sim/export_trace.h"
 #include "sim/pair_routes_internal.h"
 #include "sim/ns3_attributes.h"
+#include "sim/ns3_net.h"
 #include "sim/program.h"
 #include "sched/lower/routine_internal.h"
 #include <errno.h>
@@ -26,7 +27,7 @@
 
 static const char *const model_names[] = {
   [NS_MODEL_IDEAL] = "ideal", [NS_MODEL_TCP] = "tcp", [NS_MODEL_SMPI] = "smpi",
-  [NS_MODEL_PACKET] = "packet",
+  [NS_MODEL_PACKET] = "packet", [NS_MODEL_NS3] = "ns3",
 };
 
 gboolean ns_net_model_parse(const char *name, NsNetModel *model, GError **error)
@@ -37,7 +38,7 @@ gboolean ns_net_model_parse(const char *name, NsNetModel *model, GError **error)
       return TRUE;
     }
   ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                  "unknown network model '%s' (ideal, tcp, smpi, packet)", name);
+                  "unknown network model '%s' (ideal, tcp, smpi, packet, ns3)", name);
   return FALSE;
 }
 
@@ -51,6 +52,11 @@ void ns_sim_options_init(NsSimOptions *opt)
   opt->sync_size = 8;
   opt->queue_packets = 100;
   opt->segment_size = 1000;
+  opt->ns3_transport = NS_NS3_TCP_PERSISTENT;
+  opt->ns3_init_cwnd = 10;
+  opt->ns3_min_rto = 0.2;
+  opt->ns3_mtu = 1500;
+  opt->ns3_scheduler = NS_NS3_SCHED_HEAP;
   opt->eager_threshold = NS_SIM_EAGER_DEFAULT;
   opt->reduce_rate = NS_SIM_REDUCE_RATE_DEFAULT;
   opt->cfg = g_ptr_array_new_with_free_func(g_free);
@@ -105,6 +111,13 @@ char *ns_sim_options_describe(const NsSimOptions *opt)
     if (opt->runs > 1)
       g_string_append_printf(d, ";runs=%d", opt->runs);
   }
+  if (opt->model == NS_MODEL_NS3) /* the scheduler changes no time: left out */
+    g_string_append_printf(d, ";transport=%s;queue=%d;tcp=%s;init-cwnd=%d;min-rto=%g;"
+                           "delayed-ack=%d;mtu=%d",
+                           ns_ns3_transport_name((NsNs3Transport)opt->ns3_transport),
+                           opt->queue_packets, opt->tcp_variant ? opt->tcp_variant : "Cubic",
+                           opt->ns3_init_cwnd, opt->ns3_min_rto, !opt->ns3_no_delayed_ack,
+                           opt->ns3_mtu);
   for (guint i = 0; opt->ns3 != NULL && i < opt->ns3->len; i++)
     g_string_append_printf(d, ";ns3:%s", (char *)g_ptr_array_index(opt->ns3, i));
   for (guint i = 0; opt->cfg != NULL && i < opt->cfg->len; i++)
@@ -155,6 +168,8 @@ static void model_args(const NsSimOptions *opt, uint64_t msize, int trace_fd, GP
       g_ptr_array_add(argv, g_strdup("--cfg=network/crosstraffic:0"));
     }
     break;
+  case NS_MODEL_NS3:
+    return; /* netsched-ns3 takes its own options (ns3_args) */
   case NS_MODEL_PACKET: {
     g_ptr_array_add(argv, g_strdup("--cfg=network/model:ns-3"));
     /* SimGrid's option knows NewReno (and Reno/Tahoe, which abort in 3.32);
@@ -300,10 +315,37 @@ static char *replay_path(void)
   return g_strdup(NETSCHED_REPLAY_PATH);
 }
 
+/* netsched-ns3's options for the ns3 model (sim/ns3/main.cc). */
+static void ns3_args(const NsSimOptions *opt, GPtrArray *argv)
+{
+  g_ptr_array_add(argv, g_strdup("--transport"));
+  g_ptr_array_add(argv, g_strdup(ns_ns3_transport_name((NsNs3Transport)opt->ns3_transport)));
+  g_ptr_array_add(argv, g_strdup("--tcp"));
+  g_ptr_array_add(argv, g_strdup(opt->tcp_variant != NULL ? opt->tcp_variant : "Cubic"));
+  g_ptr_array_add(argv, g_strdup("--init-cwnd"));
+  g_ptr_array_add(argv, g_strdup_printf("%d", opt->ns3_init_cwnd));
+  g_ptr_array_add(argv, g_strdup("--min-rto"));
+  g_ptr_array_add(argv, g_strdup_printf("%.17g", opt->ns3_min_rto));
+  g_ptr_array_add(argv, g_strdup("--delayed-ack"));
+  g_ptr_array_add(argv, g_strdup(opt->ns3_no_delayed_ack ? "0" : "1"));
+  g_ptr_array_add(argv, g_strdup("--mtu"));
+  g_ptr_array_add(argv, g_strdup_printf("%d", opt->ns3_mtu));
+  g_ptr_array_add(argv, g_strdup("--queue"));
+  g_ptr_array_add(argv, g_strdup_printf("%d", opt->queue_packets));
+  g_ptr_array_add(argv, g_strdup("--scheduler"));
+  g_ptr_array_add(argv, g_strdup(ns_ns3_scheduler_name((NsNs3Scheduler)opt->ns3_scheduler)));
+}
+
+/* Runs the model's child: netsched-replay on the SimGrid platform in
+ * `platform_fd`, or for the ns3 model netsched-ns3 on the network
+ * description in it (sim/ns3_net.h). */
 static gboolean run_replay(Program *prog, int platform_fd, int trace_fd, const NsSimOptions *opt,
                            uint64_t msize, GError **error)
 {
-  g_autofree char *exe = replay_path();
+  gboolean ns3 = opt->model == NS_MODEL_NS3;
+  g_autofree char *exe = ns3 ? ns_ns3_child_path(error) : replay_path();
+  if (exe == NULL)
+    return FALSE;
   int program_fd = ns_program_to_fd(prog);
   if (program_fd < 0) {
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot hand the program to the replay: %s",
@@ -314,14 +356,19 @@ static gboolean run_replay(Program *prog, int platform_fd, int trace_fd, const N
   g_ptr_array_add(argv, g_strdup(exe));
   g_ptr_array_add(argv, g_strdup_printf("%d", program_fd));
   g_ptr_array_add(argv, g_strdup_printf("%d", prog->results_fd));
-  g_ptr_array_add(argv, g_strdup_printf("/proc/self/fd/%d", platform_fd));
-  char *ns3 = NULL;
-  model_args(opt, msize, trace_fd, argv, &ns3);
+  char *attrs = NULL;
+  if (ns3) {
+    g_ptr_array_add(argv, g_strdup_printf("%d", platform_fd));
+    ns3_args(opt, argv);
+  } else {
+    g_ptr_array_add(argv, g_strdup_printf("/proc/self/fd/%d", platform_fd));
+    model_args(opt, msize, trace_fd, argv, &attrs);
+  }
   g_ptr_array_add(argv, NULL);
   char **envp = g_get_environ();
-  envp = ns3 != NULL ? g_environ_setenv(envp, "NS_ATTRIBUTE_DEFAULT", ns3, TRUE)
-                     : g_environ_unsetenv(envp, "NS_ATTRIBUTE_DEFAULT");
-  g_free(ns3);
+  envp = attrs != NULL ? g_environ_setenv(envp, "NS_ATTRIBUTE_DEFAULT", attrs, TRUE)
+                       : g_environ_unsetenv(envp, "NS_ATTRIBUTE_DEFAULT");
+  g_free(attrs);
   fflush(NULL);
   if (ns_stop_signal() != 0) { /* interrupted while the program was built */
     g_strfreev(envp);
@@ -377,6 +424,22 @@ static gboolean run_replay(Program *prog, int platform_fd, int trace_fd, const N
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && prog->header->done)
     return TRUE;
+  if (ns3 && prog->header->error[0] != '\0') {
+    ns_set_error_at(error, WIFEXITED(status) && WEXITSTATUS(status) == 2 ? NS_ERROR_UNSUPPORTED
+                                                                         : NS_ERROR_IO,
+                    NULL, 0, "ns3 model: %s", prog->header->error);
+    return FALSE;
+  }
+  if (ns3) {
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0,
+                    WIFSIGNALED(status) ? "ns3 model: netsched-ns3 died of signal %d (%s)"
+                                        : "ns3 model: netsched-ns3 ended with status %d%s before "
+                                          "completing (its message above says why)",
+                    WIFSIGNALED(status) ? WTERMSIG(status)
+                                        : WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                    WIFSIGNALED(status) ? g_strsignal(WTERMSIG(status)) : "");
+    return FALSE;
+  }
   const char *hint = opt->model == NS_MODEL_PACKET
                          ? " (ns-3 3.37 crashes under heavy loss when a TCP window smaller "
                            "than the message fills: check --ns3 ns3::TcpSocket::RcvBufSize and "
@@ -483,6 +546,36 @@ gboolean ns_sim_size_check(const NsTopology *topo, GError **error)
     return FALSE;
   }
   return TRUE;
+}
+
+/* What the ns3 model does not replay: NS_ERROR_UNSUPPORTED naming it. */
+static gboolean ns3_supported(const NsSimOptions *opt, const Program *prog, GError **error)
+{
+  const char *what = opt->trace != NULL                          ? "a Paje trace (--trace)"
+                     : opt->export_to != NULL                    ? "exports for other simulators"
+                     : prog->window > 0                          ? "the window scheme (window:W)"
+                     : prog->iterations > 1 || prog->gap != NS_ITERATION_NOTHING
+                         ? "repeated invocations"
+                     : opt->ns3 != NULL && opt->ns3->len > 0     ? "--ns3 attributes"
+                     : opt->cfg != NULL && opt->cfg->len > 0     ? "SimGrid options (--cfg)"
+                                                                 : NULL;
+  if (what == NULL)
+    return TRUE;
+  ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                  "the ns3 model does not replay %s yet (use -M packet or a fluid model)", what);
+  return FALSE;
+}
+
+/* The ns3 model's network (sim/ns3_net.h) for the schedule's machines. */
+static int ns3_network_fd(const NsTopology *topo, const NsSchedule *s,
+                          const NsSimPairRoutes *pairs, GError **error)
+{
+  int *node = ns_schedule_machine_nodes(topo, s, error);
+  if (node == NULL)
+    return -1;
+  int fd = ns_ns3_net_fd(topo, node, s->n_machines, pairs, error);
+  g_free(node);
+  return fd;
 }
 
 static gboolean simulate(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *given,
@@ -593,6 +686,10 @@ static gboolean simulate(const NsTopology *topo, const NsSchedule *s, const NsSi
     ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
                     "the packet model (ns-3) routes hop by hop on its own: it cannot follow "
                     "transfers' own routes (use a fluid model)");
+  } else if (pairs != NULL && opt->model == NS_MODEL_NS3) {
+    ok = ns3_supported(opt, prog, error) &&
+         (platform_fd = ns3_network_fd(topo, s, pairs, error)) >= 0 &&
+         run_child(prog, platform_fd, opt, msize, error);
   } else if (pairs != NULL && (platform_fd = ns_sim_platform_fd(topo, &exp, error)) >= 0) {
     ok = (opt->export_to == NULL || ns_sim_export_check(prog, opt->export_to, error)) &&
          run_child(prog, platform_fd, opt, msize, error) &&
@@ -621,6 +718,8 @@ static gboolean simulate(const NsTopology *topo, const NsSchedule *s, const NsSi
     result->n_sync_messages = prog->header->n_sync_messages;
     result->n_dummy_messages = prog->n_all - prog->n_real;
     result->wall_seconds = prog->header->wall_seconds;
+    result->packets = prog->header->packets;
+    result->packet_drops = prog->header->packet_drops;
     g_autofree char *scheme = ns_sync_scheme_to_string(&opt->sync);
     g_strlcpy(result->sync, s->execution == NS_EXEC_POSTED ? ns_execution_name(s->execution) : scheme,
               sizeof result->sync);

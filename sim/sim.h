@@ -21,6 +21,10 @@
  *           packets forwarded hop by hop, queued in the FqCoDel queue disc
  *           ns-3 puts before every device (then a drop-tail device queue),
  *           one TCP connection per message; trees only
+ *   ns3     ns-3 driven by netsched's own child (sim/ns3/, netsched-ns3):
+ *           netsched's routes on every fabric, drop-tail switch queues,
+ *           one TCP connection per machine pair opened before the
+ *           collective (tcp-persistent, MPI's TCP transport)
  * In a fluid model posting everything at once already reaches the bound —
  * max-min sharing has no congestion loss, retransmission timeouts or
  * head-of-line blocking. The contention penalties the papers measured only
@@ -38,7 +42,7 @@
 #include "analysis/row_facts_internal.h"
 #include "sim/arrival.h"
 
-typedef enum { NS_MODEL_IDEAL, NS_MODEL_TCP, NS_MODEL_SMPI, NS_MODEL_PACKET } NsNetModel;
+typedef enum { NS_MODEL_IDEAL, NS_MODEL_TCP, NS_MODEL_SMPI, NS_MODEL_PACKET, NS_MODEL_NS3 } NsNetModel;
 
 /* The most machines a simulation runs. SimGrid gives every machine's actor
  * a stack and a guard page (two memory mappings), and Linux's default
@@ -91,6 +95,15 @@ typedef struct {
   char *tcp_variant;       /* ns-3 TCP: "Cubic" (default) or "NewReno" */
   int segment_size;        /* TCP segment size in bytes (default 1000, SimGrid's) */
   GPtrArray *ns3;          /* extra ns-3 attributes "ns3::Class::Attr=value" */
+  /* the ns3 model (sim/ns3_net.h; docs/simulator.md, "The ns3 model"); it
+   * also takes queue_packets and tcp_variant (NULL: Cubic) */
+  int ns3_transport;       /* NsNs3Transport (default tcp-persistent) */
+  int ns3_init_cwnd;       /* TCP initial window, segments (default 10, Linux's) */
+  double ns3_min_rto;      /* TCP minimum retransmission timeout, s (default 0.2, Linux's) */
+  gboolean ns3_no_delayed_ack; /* ACK every segment (default: every second, or 40 ms) */
+  int ns3_mtu;             /* bytes of an IP packet (default 1500; 9000: jumbo frames);
+                              the TCP segment is MTU − 52 (IP, TCP, timestamps) */
+  int ns3_scheduler;       /* NsNs3Scheduler: ns-3's event scheduler (default heap) */
   /* calibration (analysis/calibrate_internal.h): SimGrid's smpi/lat-factor and
    * smpi/bw-factor strings, validated by ns_cal_factors_parse(). When
    * either is set the SMPI network model is used, whatever `model` says,
@@ -199,6 +212,8 @@ typedef struct {
   uint64_t n_sync_messages;
   uint64_t n_dummy_messages;
   double wall_seconds;     /* wall time of the child */
+  uint64_t packets;        /* the ns3 model: packets queued at every hop (0 elsewhere) */
+  uint64_t packet_drops;   /* the ns3 model: of them dropped by full queues */
   double bytes_moved;      /* data bytes of all transfers (floating point: totals of
                               large runs exceed 64 bits) */
   char sync[64];           /* the scheme used ("posted" for posted schedules) */

@@ -1,0 +1,197 @@
+// netsched-ns3 — the ns3 model's simulation process, started by
+// ns_simulate() (sim/sim.c) as netsched-replay is for the SimGrid models.
+//
+// Usage (internal):
+//   netsched-ns3 PROGRAM_FD RESULTS_FD NET_FD [OPTIONS]   runs a program
+//   netsched-ns3 --dump-routes NET_FD                      prints, for every
+//       ordered machine pair, "ROUTE A B LEN E1 .. ELEN": the directed edges
+//       a packet takes, walked through ns-3's own routing tables
+// OPTIONS: --transport tcp-persistent, --tcp VARIANT, --init-cwnd N,
+// --min-rto SECONDS, --delayed-ack 0|1, --mtu BYTES, --queue PACKETS,
+// --scheduler heap|calendar|map (sim/ns3_net.h, docs/simulator.md).
+//
+// Exit status: 0 done (results in the shared memory), 2 a refusal or bad
+// input (the message on stderr and in the results), 3 a malformed program,
+// 4 a deadlock. A crash is a signal, which the parent reports.
+#include <glib.h>
+extern "C" {
+#include "sim/program.h"
+}
+
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "network.h"
+#include "runner.h"
+#include "transport.h"
+
+#include "ns3/global-value.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/queue.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+
+using namespace netsched_ns3;
+
+namespace {
+
+struct Options {
+  NetOptions net;
+  TcpOptions tcp;
+  std::string transport = "tcp-persistent";
+  std::string scheduler = "heap";
+};
+
+long number(const char *opt, const char *text, long lo, long hi) {
+  char *end;
+  errno = 0;
+  long v = strtol(text, &end, 10);
+  if (errno != 0 || *end != '\0' || end == text || v < lo || v > hi)
+    throw Refusal(std::string(opt) + " '" + text + "': expected " + std::to_string(lo) + " to " +
+                  std::to_string(hi));
+  return v;
+}
+
+// Reads the options from argv[first..); throws Refusal.
+Options parse(int argc, char **argv, int first) {
+  Options o;
+  for (int i = first; i < argc; i += 2) {
+    std::string key = argv[i];
+    if (i + 1 >= argc)
+      throw Refusal(key + ": needs a value");
+    const char *v = argv[i + 1];
+    if (key == "--transport")
+      o.transport = v;
+    else if (key == "--tcp")
+      o.tcp.variant = v;
+    else if (key == "--init-cwnd")
+      o.tcp.initial_cwnd = (uint32_t)number("--init-cwnd", v, 1, 1 << 20);
+    else if (key == "--min-rto") {
+      char *end;
+      o.tcp.min_rto = strtod(v, &end);
+      if (*end != '\0' || !(o.tcp.min_rto > 0 && o.tcp.min_rto <= 60))
+        throw Refusal(std::string("--min-rto '") + v + "': expected seconds in (0, 60]");
+    } else if (key == "--delayed-ack")
+      o.tcp.delayed_ack = number("--delayed-ack", v, 0, 1) != 0;
+    else if (key == "--mtu")
+      o.net.mtu = (uint32_t)number("--mtu", v, 576, 65535);
+    else if (key == "--queue")
+      o.net.switch_queue = (uint32_t)number("--queue", v, 1, 1 << 30);
+    else if (key == "--scheduler")
+      o.scheduler = v;
+    else
+      throw Refusal("unknown option " + key);
+  }
+  if (o.transport != "tcp-persistent")
+    throw Refusal("--transport " + o.transport + ": expected tcp-persistent");
+  // IP (20), TCP (20) and the timestamp option (12), as Linux's MSS.
+  o.tcp.segment = o.net.mtu - 52;
+  o.net.host_queue = std::max<uint32_t>(o.net.host_queue, o.net.switch_queue);
+  return o;
+}
+
+void set_scheduler(const std::string &name) {
+  const char *type = name == "heap"       ? "ns3::HeapScheduler"
+                     : name == "calendar" ? "ns3::CalendarScheduler"
+                     : name == "map"      ? "ns3::MapScheduler"
+                                          : nullptr;
+  if (type == nullptr)
+    throw Refusal("--scheduler " + name + ": expected heap, calendar or map");
+  ns3::GlobalValue::Bind("SchedulerType", ns3::StringValue(type));
+}
+
+int dump_routes(int argc, char **argv) {
+  Options o = parse(argc, argv, 3);
+  Network net = read_network((int)number("NET_FD", argv[2], 0, 1 << 20));
+  build_network(net, o.net);
+  for (int a = 0; a < net.p(); a++)
+    for (int b = 0; b < net.p(); b++) {
+      if (a == b)
+        continue;
+      std::vector<int> edges = walk_route(net, a, b);
+      printf("ROUTE %d %d %zu", a, b, edges.size());
+      for (int e : edges)
+        printf(" %d", e);
+      putchar('\n');
+    }
+  return fflush(stdout) == 0 ? 0 : 1;
+}
+
+// Packets the devices queued (each hop counts) and dropped, for the rate.
+void count_packets(const Network &net, SharedHeader *h) {
+  (void)h;
+  uint64_t sent = 0, dropped = 0;
+  for (const auto &d : net.edge_device) {
+    auto q = ns3::DynamicCast<ns3::PointToPointNetDevice>(d)->GetQueue();
+    sent += q->GetTotalReceivedPackets();
+    dropped += q->GetTotalDroppedPackets();
+  }
+  h->packets = sent;
+  h->packet_drops = dropped;
+}
+
+int run(int argc, char **argv) {
+  const char *why = nullptr;
+  Program *prog = ns_program_from_fds((int)number("PROGRAM_FD", argv[1], 0, 1 << 20),
+                                      (int)number("RESULTS_FD", argv[2], 0, 1 << 20), &why);
+  if (prog == nullptr) {
+    fprintf(stderr, "netsched-ns3: %s\n", why);
+    return 3;
+  }
+  gint64 t0 = g_get_monotonic_time();
+  try {
+    Options o = parse(argc, argv, 4);
+    set_scheduler(o.scheduler);
+    tcp_defaults(o.tcp);
+    Network net = read_network((int)number("NET_FD", argv[3], 0, 1 << 20));
+    if (net.p() != prog->p)
+      throw Refusal("the network has " + std::to_string(net.p()) + " machines, the program " +
+                    std::to_string(prog->p));
+    build_network(net, o.net);
+    auto transport = make_tcp_persistent(net);
+    bool ok = run_program(prog, *transport);
+    count_packets(net, prog->header);
+    prog->header->wall_seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
+    if (!ok)
+      return 4;
+    prog->header->done = 1;
+    return 0;
+  } catch (const Refusal &r) {
+    g_strlcpy(prog->header->error, r.what(), sizeof prog->header->error);
+    fprintf(stderr, "netsched-ns3: %s\n", r.what());
+    return 2;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  // A crash of ns-3 is reported by the parent; it must not drop a core file.
+  struct rlimit no_core = { 0, 0 };
+  setrlimit(RLIMIT_CORE, &no_core);
+  prctl(PR_SET_DUMPABLE, 0);
+  int status;
+  try {
+    if (argc >= 3 && strcmp(argv[1], "--dump-routes") == 0)
+      status = dump_routes(argc, argv);
+    else if (argc >= 4 && argv[1][0] != '-')
+      status = run(argc, argv);
+    else {
+      fprintf(stderr, "netsched-ns3: internal tool of netsched simulate -M ns3; not for direct use\n");
+      status = 2;
+    }
+  } catch (const Refusal &r) {
+    fprintf(stderr, "netsched-ns3: %s\n", r.what());
+    status = 2;
+  }
+  fflush(nullptr);
+  // _exit: nothing of ns-3's teardown is needed, and it costs time.
+  _exit(status);
+}

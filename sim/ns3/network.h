@@ -1,0 +1,68 @@
+// netsched-ns3 — the network: ns-3 nodes for netsched's machines and
+// switches, full-duplex point-to-point links with the declared bandwidth
+// and latency, drop-tail device queues of the declared sizes, and static
+// host routes so that every packet follows netsched's route for its pair
+// (sim/ns3_net.h describes the input).
+#ifndef NETSCHED_NS3_NETWORK_H
+#define NETSCHED_NS3_NETWORK_H
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ns3/ipv4-address.h"
+#include "ns3/net-device.h"
+#include "ns3/node.h"
+#include "ns3/ptr.h"
+
+namespace netsched_ns3 {
+
+// An input the child cannot use, or a network it refuses to build:
+// main() prints the message and exits 2.
+struct Refusal : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct NetOptions {
+  uint32_t mtu = 1500;           // bytes of an IP packet on every link
+  uint32_t switch_queue = 100;   // packets, switches that declare none
+  uint32_t host_queue = 1000;    // packets, machines' interfaces (Linux's txqueuelen)
+};
+
+struct Network {
+  struct NodeInfo {
+    std::string name;
+    bool machine;
+    uint32_t queue;  // declared packets, 0: the default
+  };
+  struct LinkInfo {
+    int a, b;
+    double bandwidth, latency;
+  };
+  std::vector<NodeInfo> nodes;
+  std::vector<LinkInfo> links;
+  std::vector<int> machine_node;              // program machine -> node
+  std::vector<std::vector<int>> routes;       // p*p: directed edges of (a, b)
+  // built
+  std::vector<ns3::Ptr<ns3::Node>> ns3_nodes;
+  std::vector<ns3::Ptr<ns3::NetDevice>> edge_device;  // directed edge -> sending device
+  std::vector<uint32_t> edge_interface;               // directed edge -> its interface there
+  std::vector<ns3::Ipv4Address> machine_address;     // program machine -> address
+  int p() const { return (int)machine_node.size(); }
+  const std::vector<int> &route(int a, int b) const { return routes[(size_t)a * p() + b]; }
+};
+
+// Reads the description from `fd`; throws Refusal naming the line.
+Network read_network(int fd);
+// Builds it in ns-3 and installs the routes; throws Refusal when two
+// sources' routes to one destination leave a node by different links
+// (ns-3 forwards by destination).
+void build_network(Network &net, const NetOptions &opt);
+// The directed edges a packet from machine a to b takes, found by asking
+// each node's ns-3 routing protocol for the next hop (--dump-routes).
+std::vector<int> walk_route(const Network &net, int a, int b);
+
+}  // namespace netsched_ns3
+
+#endif

@@ -1,0 +1,50 @@
+// netsched-ns3 — how messages cross the network: the transport moves
+// whole messages between machines and calls `deliver` when the last byte
+// of one has arrived at its destination. A transport delivers the
+// messages of one ordered pair in the order they were sent.
+#ifndef NETSCHED_NS3_TRANSPORT_H
+#define NETSCHED_NS3_TRANSPORT_H
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "network.h"
+
+namespace netsched_ns3 {
+
+struct Message {
+  enum Kind : uint8_t { kData, kSync, kBarrier } kind;
+  uint64_t id;     // kData: the transfer; kSync: the transfer it releases; kBarrier: (seq, round)
+  uint64_t bytes;
+};
+
+struct TcpOptions {
+  std::string variant = "Cubic";  // ns3::Tcp<variant>
+  uint32_t segment = 1448;        // MSS: MTU − 20 (IP) − 20 (TCP) − 12 (timestamps), Linux's
+  uint32_t initial_cwnd = 10;     // segments (Linux since 2.6.39, RFC 6928)
+  double min_rto = 0.2;           // s (Linux's TCP_RTO_MIN)
+  bool delayed_ack = true;        // ACK every second segment or after 40 ms (Linux's minimum)
+};
+
+class Transport {
+public:
+  virtual ~Transport() = default;
+  // Makes ready what the ordered pairs marked in `pairs` (p·p) need, before
+  // the collective; calls ready() once that is done (the collective's
+  // time 0), or throws Refusal.
+  virtual void open(const std::vector<char> &pairs, std::function<void()> ready) = 0;
+  virtual void send(int src, int dst, const Message &m) = 0;
+  std::function<void(int src, int dst, const Message &m)> deliver;
+};
+
+// Sets the ns-3 defaults the TCP sockets are made with; before any is.
+void tcp_defaults(const TcpOptions &opt);
+// One TCP connection per ordered machine pair, opened before the collective
+// and kept: MPI's TCP transport (Open MPI's TCP BTL) keeps one per peer.
+std::unique_ptr<Transport> make_tcp_persistent(const Network &net);
+
+}  // namespace netsched_ns3
+
+#endif

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The ns3 model (sim/ns3/, netsched-ns3; docs/simulator.md, "The ns3
+# model"): a message alone on a path takes the latency plus its bytes and
+# TCP/IP's headers over the bandwidth; a contention-free all-to-all lands
+# within 10 % of the fluid prediction with store-and-forward switches;
+# routes ns-3 cannot follow and switches it cannot build are refused; a
+# child that crashes, is killed, hangs, is missing or gets a malformed
+# description is a clear error, never a time. Skipped without ns-3.
+source "$(dirname "${BASH_SOURCE[0]}")/cli-common.bash"
+cd "$tmp" || exit 1
+child="$(dirname "$ns")/netsched-ns3"
+if [[ ! -x $child ]]; then
+  echo "cli_ns3: netsched was built without ns-3 (libns3-dev) # SKIP"
+  exit 77
+fi
+completion() { awk '/^completion/ { print $2 }' "$tmp/out"; }
+
+cat > two.topo <<'TOPO'
+machine a
+machine b
+switch s
+link a s bandwidth=1Gbps latency=10us
+link b s bandwidth=1Gbps latency=10us
+TOPO
+# Alone on a -> s -> b: 2 latencies, every byte with 54 B of headers per
+# MTU − 52 B of data (IP 20, TCP 20 + timestamps 12, PPP 2), and one packet
+# stored and forwarded by the switch.
+alone() { # alone SIZE_BYTES MTU
+  awk -v s="$1" -v m="$2" 'BEGIN { printf "%.9f", 2e-5 + s * (m + 2) / (m - 52) * 8 / 1e9 + (m + 2) * 8 / 1e9 }'
+}
+check "64 KiB alone" 0 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 64KiB -M ns3
+close_to "64 KiB: latency + bytes with headers / bandwidth" "$(completion)" "$(alone 65536 1500)" 0.005
+check "1 MiB alone" 0 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 1MiB -M ns3
+close_to "1 MiB: latency + bytes with headers / bandwidth" "$(completion)" "$(alone 1048576 1500)" 0.005
+expect "packets counted" "$tmp/out" '^packets      [0-9]+ queued over all hops, 0 dropped'
+check "JSON" 0 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 1MiB -M ns3 --json
+expect "has the packets" "$tmp/out" '"packets" : [0-9]+,'
+check "1 MiB alone, jumbo frames" 0 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 1MiB -M ns3 --mtu 9000
+close_to "jumbo: 54 B per 8948 B" "$(completion)" "$(alone 1048576 9000)" 0.005
+
+# A contention-free all-to-all against the fluid model with store-and-forward
+# switches: TCP/IP's headers alone are 3.7 % (1502 / 1448); sync messages
+# and acknowledgements add the rest.
+check "faraj on (a), ns3" 0 "$ns" simulate -T "$topo/faraj-a.topo" -a faraj -S sender-all -m 64KiB -M ns3
+packet=$(completion)
+check "faraj on (a), fluid" 0 "$ns" simulate -T "$topo/faraj-a.topo" -a faraj -S sender-all -m 64KiB --store-forward 1500B
+fluid=$(completion)
+close_to "contention-free all-to-all within 10 % of the fluid prediction" "$packet" "$fluid" 0.10
+check "and above it by at least the headers" 0 awk -v a="$packet" -v b="$fluid" 'BEGIN { exit !(a > b * 1502 / 1448) }'
+
+# Refusals: routing by source (s-mod-k) through one switch to one
+# destination, a cut-through fabric, the window scheme.
+"$ns" topo convert gen:fattree:4,2 --to native | sed 's/^routing .*/routing smodk/' > smodk.topo
+check "s-mod-k refused" 2 "$ns" simulate -T smodk.topo -a simple -m 4KiB -M ns3
+expect "not destination-based" "$tmp/err" '^netsched: ns3 model: the routes are not destination-based: at .*, traffic to n[0-9]+ leaves by link [0-9]+ from n[0-9]+ but by link [0-9]+ from n[0-9]+; ns-3.s static routing forwards by destination only$'
+check "cut-through refused" 2 "$ns" simulate -T gen:quadrics:16 -a simple -m 4KiB -M ns3
+expect "names the switch" "$tmp/err" "switch '.*' has cut-through forwarding: the ns3 model builds store-and-forward switches with output queues only"
+check "window scheme refused" 2 "$ns" simulate -T two.topo -a simple -S window:4 -m 4KiB -M ns3
+expect "says what" "$tmp/err" '^netsched: the ns3 model does not replay the window scheme \(window:W\) yet'
+
+# Options.
+check "unknown transport" 2 "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3 --transport quic
+expect "lists the transports" "$tmp/err" "^netsched: --transport: unknown transport 'quic' \(tcp-persistent\)$"
+check "unknown TCP variant" 2 "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3 --tcp Foo
+expect "from ns-3's names" "$tmp/err" '^netsched: ns3 model: --tcp Foo: ns-3 has no TCP variant ns3::TcpFoo$'
+check "MTU too small" 2 "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3 --mtu 100
+check "NewReno runs" 0 "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3 --tcp NewReno --init-cwnd 4 --min-rto 1 --no-delayed-ack --ns3-scheduler calendar
+
+# Containment: the child crashes, is killed, hangs, is missing.
+printf '#!/bin/sh\nkill -SEGV $$\n' > crash.sh
+printf '#!/bin/sh\nkill -KILL $$\n' > killed.sh
+printf '#!/bin/sh\nexec sleep 60\n' > hang.sh
+chmod +x crash.sh killed.sh hang.sh
+check "a crash" 2 env NETSCHED_NS3="$tmp/crash.sh" "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3
+expect "is an error, not a time" "$tmp/err" '^netsched: ns3 model: netsched-ns3 died of signal 11 \(Segmentation fault\)$'
+check "no time printed" 1 grep -q completion "$tmp/out"
+check "a killed child" 2 env NETSCHED_NS3="$tmp/killed.sh" "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3
+expect "says so" "$tmp/err" '^netsched: ns3 model: netsched-ns3 died of signal 9 \(Killed\)$'
+check "a hanging child" 2 env NETSCHED_NS3="$tmp/hang.sh" "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3 --wall-limit 1
+expect "stopped at the limit" "$tmp/err" 'simulation stopped after the wall-time limit of 1 s'
+check "no child left" 1 pgrep -f "$tmp/hang.sh"
+check "a missing child" 2 env NETSCHED_NS3="$tmp/missing" "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3
+expect "names it" "$tmp/err" "^netsched: ns3 model: cannot run $tmp/missing: No such file or directory$"
+
+# The child's own input: a malformed description, a program that is not one.
+printf 'netsched-ns3-net 1\nnodes two\n' > bad.net
+check "malformed description" 2 "$child" --dump-routes 3 3<bad.net
+expect "file:line: what" "$tmp/err" "^netsched-ns3: network description:2: expected 'nodes N' with N at most [0-9]+$"
+check "not a program" 3 "$child" 3 4 5 3<bad.net 4<bad.net 5<bad.net
+expect "a short blob" "$tmp/err" '^netsched-ns3: program blob too short$'
+
+echo "$passed passed, $failures failed"
+[[ $failures -eq 0 ]]
