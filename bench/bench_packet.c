@@ -10,11 +10,14 @@
  * each also with --segment-size 1460 (Ethernet's MSS; fewer, larger packets;
  * results move by about a percent, so it is an option, not the default).
  * Almost all the time is ns-3's per-packet work (docs/simulator.md,
- * "Packet-model speed"). Usage: bench_packet [quick] — `quick` runs the
- * 32-machine cases only. Release build.
+ * "Packet-model speed"). Usage: bench_packet [quick|ns3] — `quick` runs the
+ * 32-machine cases only; `ns3` the same exchanges under the ns3 model
+ * (netsched-ns3: heap and calendar schedulers, MTU 1500 and 9000), with
+ * packets per wall and per CPU second ("The ns3 model"). Release build.
  */
 #include "platforms/gen/shapes.h"
 #include "platforms/io/topology_io.h"
+#include "sim/ns3_net.h"
 #include "sched/planners/registry.h"
 #include "sim/sim.h"
 #include <stdio.h>
@@ -29,8 +32,17 @@ static double children_cpu(void)
          ru.ru_stime.tv_usec / 1e6;
 }
 
+/* How a run simulates: SimGrid's binding with a TCP segment size, or the
+ * ns3 model (netsched-ns3) with an MTU and an event scheduler. */
+typedef struct {
+  NsNetModel model;
+  int segment;          /* packet: TCP segment bytes */
+  int mtu;              /* ns3: IP packet bytes */
+  NsNs3Scheduler sched; /* ns3 */
+} Engine;
+
 static void run(const char *label, const NsTopology *t, const char *algorithm, const char *sync,
-                uint64_t msize, int segment)
+                uint64_t msize, Engine e)
 {
   GError *error = NULL;
   NsPlanParams params = { .msize = msize };
@@ -42,8 +54,10 @@ static void run(const char *label, const NsTopology *t, const char *algorithm, c
   }
   NsSimOptions opt;
   ns_sim_options_init(&opt);
-  opt.model = NS_MODEL_PACKET;
-  opt.segment_size = segment;
+  opt.model = e.model;
+  opt.segment_size = e.segment;
+  opt.ns3_mtu = e.mtu;
+  opt.ns3_scheduler = e.sched;
   if (sync != NULL) {
     opt.sync_set = TRUE;
     ns_sync_scheme_parse(sync, &opt.sync, NULL);
@@ -57,10 +71,17 @@ static void run(const char *label, const NsTopology *t, const char *algorithm, c
   if (!ok) {
     printf("%-40s failed after %.1f s: %s\n", label, wall, error->message);
     g_error_free(error);
+  } else if (e.model == NS_MODEL_NS3) {
+    printf("%-40s mtu %4d %-8s: wall %7.1f s, child CPU %7.1f s, simulated %.4f s "
+           "(%.2fx bound), %" G_GUINT64_FORMAT " packets, %.0f packets/wall s, "
+           "%.0f packets/CPU s\n",
+           label, e.mtu, ns_ns3_scheduler_name(e.sched), wall, cpu, r.completion, r.ratio,
+           r.packets, (double)r.packets / wall, cpu > 0 ? (double)r.packets / cpu : 0);
+    ns_sim_result_clear(&r);
   } else {
     printf("%-40s segment %4d: wall %7.1f s, replay CPU %7.1f s, simulated %.4f s "
            "(%.2fx bound), %.0f messages/wall s\n",
-           label, segment, wall, cpu, r.completion, r.ratio, (double)r.n_transfers / wall);
+           label, e.segment, wall, cpu, r.completion, r.ratio, (double)r.n_transfers / wall);
     ns_sim_result_clear(&r);
   }
   ns_sim_options_clear(&opt);
@@ -70,6 +91,7 @@ static void run(const char *label, const NsTopology *t, const char *algorithm, c
 int main(int argc, char **argv)
 {
   gboolean quick = argc > 1 && strcmp(argv[1], "quick") == 0;
+  gboolean ns3 = argc > 1 && strcmp(argv[1], "ns3") == 0;
   GError *error = NULL;
   g_autofree char *c_path = g_build_filename(NETSCHED_SOURCE_DIR, "scenarios", "topologies",
                                              "faraj-c.topo", NULL);
@@ -78,17 +100,26 @@ int main(int argc, char **argv)
     fprintf(stderr, "bench_packet: %s\n", error->message);
     return 1;
   }
+  g_autoptr(NsTopology) star = ns_shape_star(64, 1e9, 1e-6);
+  if (ns3) { /* bench_packet ns3: the ns3 model, packets per second */
+    printf("ns3 model (netsched-ns3, ns-3 3.37, tcp-persistent), all-to-all\n");
+    for (int k = 0; k < 2; k++) {
+      Engine e = { NS_MODEL_NS3, 0, 1500, k == 0 ? NS_NS3_SCHED_HEAP : NS_NS3_SCHED_CALENDAR };
+      run("32 machines (c) x 256KiB faraj:sender-all", c, "faraj", "sender-all", 256 << 10, e);
+    }
+    for (int mtu = 1500; mtu <= 9000; mtu += 7500)
+      run("64 machines (star) x 1MiB faraj:sender-all", star, "faraj", "sender-all", 1 << 20,
+          (Engine){ NS_MODEL_NS3, 0, mtu, NS_NS3_SCHED_HEAP });
+    return 0;
+  }
   printf("packet model (ns-3 %s), all-to-all\n", "3.37 via SimGrid");
   for (int seg = 0; seg < 2; seg++) {
-    int segment = seg == 0 ? 1000 : 1460;
-    run("32 machines (c) x 256KiB faraj:sender-all", c, "faraj", "sender-all", 256 << 10,
-        segment);
-    run("32 machines (c) x 256KiB simple (LAM)", c, "simple", NULL, 256 << 10, segment);
+    Engine e = { NS_MODEL_PACKET, seg == 0 ? 1000 : 1460, 0, 0 };
+    run("32 machines (c) x 256KiB faraj:sender-all", c, "faraj", "sender-all", 256 << 10, e);
+    run("32 machines (c) x 256KiB simple (LAM)", c, "simple", NULL, 256 << 10, e);
     if (quick)
       continue;
-    g_autoptr(NsTopology) star = ns_shape_star(64, 1e9, 1e-6);
-    run("64 machines (star) x 1MiB faraj:sender-all", star, "faraj", "sender-all", 1 << 20,
-        segment);
+    run("64 machines (star) x 1MiB faraj:sender-all", star, "faraj", "sender-all", 1 << 20, e);
   }
   return 0;
 }

@@ -159,7 +159,7 @@ int ns_cmd_compare(int argc, char **argv)
       "8KiB..256KiB)", "SIZES" },
     { "msizes", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, NULL, NULL },
     { "model", 'M', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, "Network model (default ideal)",
-      "ideal|tcp|smpi|packet" },
+      "ideal|tcp|smpi|packet|ns3" },
     { "models", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, NULL, NULL },
     { "root", 'r', 0, G_OPTION_ARG_STRING, &a.root, "bcast, reduce: root", "MACHINE" },
     { "segment", 's', 0, G_OPTION_ARG_STRING, &a.segment, "bcast, reduce, allreduce: segment size", "SIZE" },

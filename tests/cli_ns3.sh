@@ -48,6 +48,11 @@ fluid=$(completion)
 close_to "contention-free all-to-all within 10 % of the fluid prediction" "$packet" "$fluid" 0.10
 check "and above it by at least the headers" 0 awk -v a="$packet" -v b="$fluid" 'BEGIN { exit !(a > b * 1502 / 1448) }'
 
+# A direct network: machines route, and a connection may leave a machine by
+# any of its links (TCP then sends from that link's address).
+check "ring on a 4x4 torus" 0 "$ns" simulate -T gen:torus:4x4 -a ring -m 4KiB -M ns3
+expect "completes" "$tmp/out" '^completion   0\.0[0-9]+ s$'
+
 # Refusals: routing by source (s-mod-k) through one switch to one
 # destination, a cut-through fabric, the window scheme.
 "$ns" topo convert gen:fattree:4,2 --to native | sed 's/^routing .*/routing smodk/' > smodk.topo

@@ -183,19 +183,21 @@ void build_network(Network &net, const NetOptions &opt) {
     }
   }
   // Each machine is known by the address of its interface on its first
-  // link (other nodes' routes lead there, whichever link a route ends on:
-  // ns-3's weak end-system model accepts any of a node's addresses).
-  net.machine_address.assign((size_t)p, ns3::Ipv4Address());
-  std::vector<char> named((size_t)p, 0);
+  // link; ns-3's TCP may send from another of its interfaces' addresses,
+  // so every address of a machine gets the machine's routes (and ns-3's
+  // weak end-system model accepts any of them on arrival).
+  std::vector<int> node_machine((size_t)n, -1);
+  for (int m = 0; m < p; m++)
+    node_machine[net.machine_node[m]] = m;
+  net.machine_addresses.assign((size_t)p, {});
   for (size_t i = 0; i < net.links.size(); i++)
     for (int side = 0; side < 2; side++) {
-      int v = side == 0 ? net.links[i].a : net.links[i].b;
-      for (int m = 0; m < p; m++)
-        if (net.machine_node[m] == v && !named[m]) {
-          net.machine_address[m] = link_address((int)i, side);
-          named[m] = 1;
-        }
+      int m = node_machine[side == 0 ? net.links[i].a : net.links[i].b];
+      if (m >= 0)
+        net.machine_addresses[m].push_back(link_address((int)i, side));
     }
+  for (int m = 0; m < p; m++)
+    net.machine_address.push_back(net.machine_addresses[m].front());
   // One next hop per (node, destination); a second source routed to the
   // same destination through the node by another link cannot be expressed.
   std::vector<int> next((size_t)n * p, -1), first_src((size_t)n * p, -1);
@@ -223,18 +225,32 @@ void build_network(Network &net, const NetOptions &opt) {
     for (int b = 0; b < p; b++) {
       int e = next[(size_t)v * p + b];
       if (e >= 0)
-        routing->AddHostRouteTo(net.machine_address[b], link_address(e / 2, 1 - e % 2),
-                                net.edge_interface[e]);
+        for (const auto &address : net.machine_addresses[b])
+          routing->AddHostRouteTo(address, link_address(e / 2, 1 - e % 2), net.edge_interface[e]);
     }
   }
 }
 
-std::vector<int> walk_route(const Network &net, int a, int b) {
+int Network::machine_of(ns3::Ipv4Address a) const {
+  uint32_t k = a.Get() - 0x0A000001u;  // link k / 4, side k % 4
+  if (a.Get() < 0x0A000001u || k / 4 >= links.size() || k % 4 > 1)
+    return -1;
+  const auto &l = links[k / 4];
+  int v = k % 4 == 0 ? l.a : l.b;
+  for (int m = 0; m < p(); m++)
+    if (machine_node[m] == v)
+      return m;
+  return -1;
+}
+
+namespace {
+
+std::vector<int> walk_to(const Network &net, int a, int b, ns3::Ipv4Address to) {
   std::vector<int> edges;
   int at = net.machine_node[a];
   ns3::Ipv4Header h;
   h.SetSource(net.machine_address[a]);
-  h.SetDestination(net.machine_address[b]);
+  h.SetDestination(to);
   while (at != net.machine_node[b] && edges.size() <= 2 * net.links.size()) {
     ns3::Socket::SocketErrno err;
     auto route = net.ns3_nodes[at]->GetObject<ns3::Ipv4>()->GetRoutingProtocol()->RouteOutput(
@@ -250,6 +266,16 @@ std::vector<int> walk_route(const Network &net, int a, int b) {
     edges.push_back(found);
     at = edge_head(net, found);
   }
+  return edges;
+}
+
+}  // namespace
+
+std::vector<int> walk_route(const Network &net, int a, int b) {
+  std::vector<int> edges = walk_to(net, a, b, net.machine_address[b]);
+  for (const auto &address : net.machine_addresses[b])
+    if (walk_to(net, a, b, address) != edges)
+      return {};  // another of b's addresses is routed otherwise: a mismatch
   return edges;
 }
 

@@ -49,7 +49,12 @@ struct Network {
   std::vector<ns3::Ptr<ns3::NetDevice>> edge_device;  // directed edge -> sending device
   std::vector<uint32_t> edge_interface;               // directed edge -> its interface there
   std::vector<ns3::Ipv4Address> machine_address;     // program machine -> address
+  // program machine -> every address of its node (one per link): TCP may
+  // take any of them as its source, so each has the machine's routes
+  std::vector<std::vector<ns3::Ipv4Address>> machine_addresses;
   int p() const { return (int)machine_node.size(); }
+  // The machine an address belongs to, or -1.
+  int machine_of(ns3::Ipv4Address a) const;
   const std::vector<int> &route(int a, int b) const { return routes[(size_t)a * p() + b]; }
 };
 
@@ -60,7 +65,8 @@ Network read_network(int fd);
 // (ns-3 forwards by destination).
 void build_network(Network &net, const NetOptions &opt);
 // The directed edges a packet from machine a to b takes, found by asking
-// each node's ns-3 routing protocol for the next hop (--dump-routes).
+// each node's ns-3 routing protocol for the next hop (--dump-routes); empty
+// when packets to another of b's addresses would take other links.
 std::vector<int> walk_route(const Network &net, int a, int b);
 
 }  // namespace netsched_ns3

@@ -134,15 +134,14 @@ private:
 
   void accepted(ns3::Ptr<ns3::Socket> s, const ns3::Address &from) {
     ns3::Ipv4Address peer = ns3::InetSocketAddress::ConvertFrom(from).GetIpv4();
-    int p = net_.p(), a = -1, b = -1;
-    for (int m = 0; m < p; m++) {
-      if (net_.machine_address[m] == peer)
-        a = m;
+    int p = net_.p(), a = net_.machine_of(peer), b = -1;
+    for (int m = 0; m < p && b < 0; m++)
       if (net_.ns3_nodes[net_.machine_node[m]] == s->GetNode())
         b = m;
-    }
     if (a < 0 || b < 0 || !conns_[(size_t)a * p + b])
-      throw Refusal("internal: a connection from an unknown machine");
+      throw Refusal("internal: a connection from an unknown machine (" +
+                    std::to_string(peer.Get()) + ", " + std::to_string(a) + "->" +
+                    std::to_string(b) + ")");
     s->SetRecvCallback(ns3::MakeBoundCallback(&TcpPersistent::received, conns_[(size_t)a * p + b].get()));
     rx_.push_back(s);
   }
