@@ -205,6 +205,13 @@ static void test_registry_and_errors(void)
                   "reduce/rabenseifner: 7 bytes do not split into 8 blocks of at least 1 byte "
                   "(MPICH needs count >= 8 and takes binomial below it)");
   g_clear_error(&error);
+  g_autoptr(NsTopology) big = ns_shape_star(8192, 100e6, 10e-6);
+  g_assert_null(plan_or_error(big, NS_COLL_REDUCE, "rabenseifner", 1 << 20, 0, 0, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
+  g_assert_cmpstr(error->message, ==,
+                  "reduce/rabenseifner: 8192 blocks on 8192 machines make 67153921 block moves, "
+                  "above the limit of 67108864");
+  g_clear_error(&error);
   g_assert_null(plan_or_error(t, NS_COLL_REDUCE, "flat", 1 << 30, 1, 0, &error));
   g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
   g_assert_true(g_str_has_prefix(error->message, "reduce/flat: 1073741824 segments of 1 bytes"));

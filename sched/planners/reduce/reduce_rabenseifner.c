@@ -12,6 +12,11 @@
 #include "sched/planners/registry.h"
 #include "platforms/model/error.h"
 
+/* Most block moves (chunks over all transfers) a schedule may hold: the
+ * halving alone moves p'(p' − 1) blocks, 2^26 (256 MiB of chunk pool) is
+ * p' = 4096; the verifier stops earlier (its origin sets, P·p'·P bits). */
+#define RABENSEIFNER_MAX_BLOCK_MOVES (UINT64_C(1) << 26)
+
 /* Blocks [lo, lo + n) a rank of the power-of-two group holds after `steps`
  * halvings: at the step of distance 2^i the rank with bit i clear keeps
  * the lower half (MPICH's "newrank < newdst" branch). */
@@ -76,7 +81,9 @@ static int real_rank(uint32_t newrank, int rem)
  *
  * Params: msize, root. Errors: NS_ERROR_INPUT for a bad root;
  * NS_ERROR_UNSUPPORTED when msize < p' (MPICH requires count >= p' and
- * chooses binomial otherwise). Any topology. Time and memory O(P log P).
+ * chooses binomial otherwise) or when the block moves exceed
+ * RABENSEIFNER_MAX_BLOCK_MOVES (p' > 4096). Any topology. Time and memory
+ * O(P + p'^2): the halving moves p'(p' − 1) blocks.
  */
 NsSchedule *ns_reduce_rabenseifner(const NsTopology *topo, const NsPlanParams *params,
                                    GError **error)
@@ -103,6 +110,16 @@ NsSchedule *ns_reduce_rabenseifner(const NsTopology *topo, const NsPlanParams *p
     return NULL;
   }
   int rem = p - (int)pof2;
+  /* fold, halving, gather (L·p'/2), the folded root's block */
+  uint64_t moves = (uint64_t)rem * pof2 + (uint64_t)pof2 * (pof2 - 1) +
+                   (uint64_t)steps * pof2 / 2 + 1;
+  if (moves > RABENSEIFNER_MAX_BLOCK_MOVES) {
+    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                    "reduce/rabenseifner: %u blocks on %d machines make %" G_GUINT64_FORMAT
+                    " block moves, above the limit of %" G_GUINT64_FORMAT,
+                    pof2, p, moves, (guint64)RABENSEIFNER_MAX_BLOCK_MOVES);
+    return NULL;
+  }
   uint64_t base = params->msize / pof2, extra = params->msize % pof2;
   NsSchedule *s = ns_schedule_for_topology(topo, NS_COLL_REDUCE, "rabenseifner", base);
   s->root = root;

@@ -213,8 +213,9 @@ static const NsSelRow bcast_rows[] = {
               "vectors")
 
 static const NsSelRow reduce_rows[] = {
-  /* Open MPI's rabenseifner runs basic linear for count < pof2 (2 here) */
-  R_RABENSEIFNER(0, 2, 0, 8),
+  /* Open MPI's rabenseifner runs basic linear for pof2 < 2 or count < pof2 */
+  ROW(0, 2, 0, 8, "rabenseifner", reduce, flat, "flat",
+      .note = "one process: Open MPI's rabenseifner runs basic linear"),
   ROW(2, 4, 0, 2, "rabenseifner", reduce, flat, "flat",
       .note = "count < pof2: Open MPI's rabenseifner runs basic linear"),
   R_RABENSEIFNER(2, 4, 2, 8), R_BINARY(0, 4, 8, 16), R_PIPELINE(0, 4, 16, 32),
