@@ -486,7 +486,7 @@ static void test_tables_registered(void)
 {
   int n;
   const NsSelTable *const *tables = ns_select_tables(&n);
-  g_assert_cmpint(n, ==, 9);
+  g_assert_cmpint(n, ==, 11);
   for (int i = 0; i < n; i++) {
     const NsSelTable *t = tables[i];
     const NsPlanner *self = ns_planner_find(t->collective, t->name);

@@ -38,5 +38,10 @@ const NsMpiAlgorithm ns_mpich_algorithms[] = {
             "by a ring)"),
   A(BCAST, "scatter_ring_allgather", "MPIR_Bcast_intra_scatter_ring_allgather",
     "scatter-allgather"),
+
+  A(ALLREDUCE, "recursive_doubling", "MPIR_Allreduce_intra_recursive_doubling", "rdb"),
+  A(ALLREDUCE, "reduce_scatter_allgather", "MPIR_Allreduce_intra_reduce_scatter_allgather",
+    "rabenseifner"),
+  A(ALLREDUCE, "ring", "MPIR_Allreduce_intra_ring", "ring"),
 };
 const int ns_mpich_n_algorithms = (int)G_N_ELEMENTS(ns_mpich_algorithms);

@@ -111,5 +111,6 @@ extern const NsSelTable ns_sel_alltoall_mpich, ns_sel_allgather_mpich, ns_sel_bc
 extern const NsSelTable ns_sel_alltoall_ompi, ns_sel_allgather_ompi, ns_sel_bcast_ompi;
 extern const NsSelTable ns_sel_alltoall_ompi_legacy, ns_sel_allgather_ompi_legacy,
     ns_sel_bcast_ompi_legacy;
+extern const NsSelTable ns_sel_allreduce_mpich, ns_sel_allreduce_ompi;
 
 #endif
