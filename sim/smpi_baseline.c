@@ -35,6 +35,12 @@ static const char *const bcast_algos[] = {
   "ompi", "ompi_split_bintree", "ompi_pipeline", "mpich", "mvapich2", "mvapich2_inter_node",
   "mvapich2_intra_node", "mvapich2_knomial_intra_node", "impi", NULL,
 };
+static const char *const allreduce_algos[] = {
+  "default", "lr", "rab1", "rab2", "rab_rdb", "rdb", "smp_binomial", "smp_binomial_pipeline",
+  "smp_rdb", "smp_rsag", "smp_rsag_lr", "smp_rsag_rab", "redbcast", "ompi",
+  "ompi_ring_segmented", "mpich", "mvapich2", "mvapich2_rs", "mvapich2_two_level", "impi", "rab",
+  NULL,
+};
 static const char *const selectors[] = { "ompi", "mpich", "mvapich2", "impi", "default", NULL };
 
 #define SELECTOR "coll-selector="
@@ -46,6 +52,8 @@ static const char *const *algorithms_of(NsCollective c)
     return alltoall_algos;
   case NS_COLL_ALLGATHER:
     return allgather_algos;
+  case NS_COLL_ALLREDUCE:
+    return allreduce_algos;
   default:
     return bcast_algos;
   }
@@ -99,6 +107,8 @@ static const char timing_source[] =
   "    MPI_Alltoall(out, count, MPI_CHAR, in, count, MPI_CHAR, MPI_COMM_WORLD);\n"
   "  else if (strcmp(coll, \"allgather\") == 0)\n"
   "    MPI_Allgather(out, count, MPI_CHAR, in, count, MPI_CHAR, MPI_COMM_WORLD);\n"
+  "  else if (strcmp(coll, \"allreduce\") == 0)\n"
+  "    MPI_Allreduce(out, in, count, MPI_CHAR, MPI_SUM, MPI_COMM_WORLD);\n"
   "  else\n"
   "    MPI_Bcast(in, count, MPI_CHAR, root, MPI_COMM_WORLD);\n"
   "  double t1 = MPI_Wtime();\n"

@@ -308,12 +308,59 @@ static void test_rab2_refuses_relays(void)
   g_assert_no_error(error);
 }
 
+/* The MPI libraries' choices (sched/planners/select/): MPICH 4.0.2's
+ * JSON and Open MPI 4.1.4's fixed decision, by p and the vector's bytes,
+ * each verified complete. */
+static void test_selectors(void)
+{
+  const struct {
+    const char *spec, *selector;
+    uint64_t n;
+    const char *label;
+  } cases[] = {
+    { "star:8", "mpich", 8, "mpich(rdb)" },
+    { "star:8", "mpich", 9, "mpich(rabenseifner)" },
+    { "star:24", "mpich", 15, "mpich(rdb)" }, /* count < 2^floor(lg 24) = 16 */
+    { "star:24", "mpich", 16, "mpich(rabenseifner)" },
+    { "star:3", "ompi", 2, "ompi(rdb)" }, /* the ring's count < p */
+    { "star:3", "ompi", 5, "ompi(ring)" },
+    { "star:3", "ompi", 100000, "ompi(ring)" }, /* segmented ring, segment 0 */
+    { "star:3", "ompi", 262144, "ompi(rabenseifner)" },
+    { "star:8", "ompi", 8191, "ompi(rdb)" },
+    { "star:8", "ompi", 8192, "ompi(rabenseifner)" },
+    { "star:20", "ompi", 17, "ompi(rdb)" },
+    { "star:20", "ompi", 20, "ompi(ring)" },
+    { "star:20", "ompi", 64, "ompi(rdb)" },
+    { "star:20", "ompi", 4096, "ompi(rabenseifner)" },
+    { "star:200", "ompi", 131071, "ompi(reduce-bcast)" },
+    { "star:200", "ompi", 131072, "ompi(rdb)" },
+    { "star:40", "ompi", 127, "ompi(ring)" }, /* segmented ring below 128 B */
+    { "star:40", "ompi", 39, "ompi(rdb)" },
+    { "star:40", "ompi", 128, "ompi(rabenseifner)" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    GError *error = NULL;
+    g_autoptr(NsTopology) t = ns_shape_from_spec(cases[i].spec, &error);
+    g_assert_no_error(error);
+    NsPlanParams params = { .msize = cases[i].n, .root = 0 };
+    g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLREDUCE, cases[i].selector, &params, &error);
+    g_assert_no_error(error);
+    if (!g_str_equal(s->algorithm, cases[i].label))
+      g_error("%s %s n=%" G_GUINT64_FORMAT ": %s, want %s", cases[i].spec, cases[i].selector,
+              cases[i].n, s->algorithm, cases[i].label);
+    NsVerifyReport r = ns_test_verify(t, s);
+    g_assert_cmpuint(r.failures[NS_CHECK_DATAFLOW] + r.failures[NS_CHECK_COMPLETE], ==, 0);
+    ns_verify_report_clear(&r);
+  }
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/allreduce/phase-counts", test_phase_counts);
   g_test_add_func("/allreduce/blocks", test_blocks);
   g_test_add_func("/allreduce/torus", test_torus);
+  g_test_add_func("/allreduce/selectors", test_selectors);
   g_test_add_func("/allreduce/rab2-refuses", test_rab2_refuses_relays);
   g_test_add_func("/allreduce/paper-topologies", test_paper_topologies);
   g_test_add_func("/allreduce/random-trees", test_random_trees);

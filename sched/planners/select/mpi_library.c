@@ -131,7 +131,7 @@ const NsMpiAlgorithm *ns_mpi_library_lookup(NsMpiLibrary lib, NsCollective colle
  * \brief Open MPI 4.1's id of a collective in a dynamic-rules file.
  *
  * \param collective The collective.
- * \return ALLGATHER 0, ALLTOALL 3, BCAST 7, REDUCE 11 (COLLTYPE_T).
+ * \return ALLGATHER 0, ALLREDUCE 2, ALLTOALL 3, BCAST 7, REDUCE 11 (COLLTYPE_T).
  * \errors none.
  * \complexity O(1).
  * \source Open MPI 4.1.4 ompi/mca/coll/base/coll_base_functions.h (COLLTYPE_T).
@@ -141,6 +141,8 @@ int ns_ompi_collective_id(NsCollective collective)
   switch (collective) {
   case NS_COLL_ALLGATHER:
     return 0;
+  case NS_COLL_ALLREDUCE:
+    return 2;
   case NS_COLL_ALLTOALL:
     return 3;
   case NS_COLL_BCAST:

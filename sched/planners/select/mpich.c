@@ -92,3 +92,33 @@ NS_SEL_TABLE(ns_sel_bcast_mpich, ns_bcast_mpich, "mpich", NS_COLL_BCAST, NS_SEL_
              MPICH_4_0_2 " (collective=bcast)", bcast_rows)
 NS_SEL_TABLE(ns_sel_reduce_mpich, ns_reduce_mpich, "mpich", NS_COLL_REDUCE, NS_SEL_MSG,
              MPICH_4_0_2 " (collective=reduce)", reduce_rows)
+
+
+/* ---- MPI_Allreduce (collective=allreduce, intra, a built-in commutative
+ * op, no SMP hierarchy): "avg_msg_size<=8" recursive doubling, then
+ * "count<pow2" (fewer elements than the largest power of two <= p: the
+ * vector cannot be cut into its blocks) recursive doubling, else
+ * reduce_scatter_allgather. Counts are bytes here (MPI_BYTE-like
+ * elements), so count<pow2 is msize < 2^⌊lg p⌋: one row per p range. */
+#define RDB(pf, pb, sb) ROW(pf, pb, ANY, 0, sb, "recursive_doubling", allreduce, rdb, "rdb")
+#define POF2_RDB(k) RDB(1 << (k), 2 << (k), 1 << (k))
+static const NsSelRow allreduce_rows[] = {
+  RDB(0, 0, UPTO(8)),
+  POF2_RDB(4),
+  POF2_RDB(5),
+  POF2_RDB(6),
+  POF2_RDB(7),
+  POF2_RDB(8),
+  POF2_RDB(9),
+  POF2_RDB(10),
+  POF2_RDB(11),
+  POF2_RDB(12),
+  POF2_RDB(13),
+  POF2_RDB(14),
+  POF2_RDB(15),
+  POF2_RDB(16),
+  RDB(1 << 17, 0, 1 << 17),
+  ROW(0, 0, ANY, 0, 0, "reduce_scatter_allgather", allreduce, rabenseifner, "rabenseifner"),
+};
+NS_SEL_TABLE(ns_sel_allreduce_mpich, ns_allreduce_mpich, "mpich", NS_COLL_ALLREDUCE, NS_SEL_MSG,
+             MPICH_4_0_2 " (collective=allreduce)", allreduce_rows)

@@ -41,5 +41,10 @@ const NsMpiAlgorithm ns_mpich_algorithms[] = {
 
   A(REDUCE, "binomial", "MPIR_Reduce_intra_binomial", "binomial"),
   A(REDUCE, "reduce_scatter_gather", "MPIR_Reduce_intra_reduce_scatter_gather", "rabenseifner"),
+
+  A(ALLREDUCE, "recursive_doubling", "MPIR_Allreduce_intra_recursive_doubling", "rdb"),
+  A(ALLREDUCE, "reduce_scatter_allgather", "MPIR_Allreduce_intra_reduce_scatter_allgather",
+    "rabenseifner"),
+  A(ALLREDUCE, "ring", "MPIR_Allreduce_intra_ring", "ring"),
 };
 const int ns_mpich_n_algorithms = (int)G_N_ELEMENTS(ns_mpich_algorithms);

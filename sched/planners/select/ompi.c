@@ -258,3 +258,80 @@ NS_SEL_TABLE(ns_sel_bcast_ompi, ns_bcast_ompi, "ompi", NS_COLL_BCAST, NS_SEL_MSG
              OMPI_4_1_4 " (ompi_coll_tuned_bcast_intra_dec_fixed)", bcast_rows)
 NS_SEL_TABLE(ns_sel_reduce_ompi, ns_reduce_ompi, "ompi", NS_COLL_REDUCE, NS_SEL_MSG,
              OMPI_4_1_4 " (ompi_coll_tuned_reduce_intra_dec_fixed)", reduce_rows)
+
+
+/* ---- MPI_Allreduce: ompi_coll_tuned_allreduce_intra_dec_fixed, its
+ * commutative branch, by total_dsize (the whole vector: netsched's msize).
+ * Algorithms: 2 nonoverlapping (MPI_Reduce to 0, then MPI_Bcast, each by
+ * its own decision: binomial trees here), 3 recursive_doubling, 4 ring, 5
+ * segmented_ring (with segsize 0, as do_this passes it, the plain ring),
+ * 6 rabenseifner. Open MPI's ring runs recursive doubling when count < p
+ * (rows with a line below); its rabenseifner when count < 2^⌊lg p⌋, which
+ * no row here reaches below 2^15 machines (the planner refuses it). */
+#define AR_NONOVERLAP(pf, pb, sf, sb)                                                              \
+  ROW(pf, pb, sf, sb, "nonoverlapping", allreduce, reduce_bcast, "reduce-bcast",                   \
+      .note = "Open MPI's own reduce and bcast decisions; reduce-bcast: binomial trees")
+#define AR_RDB(pf, pb, sf, sb) ROW(pf, pb, sf, sb, "recursive_doubling", allreduce, rdb, "rdb")
+/* The ring needs count >= p (the line p < size + 1), else Open MPI's ring
+ * runs recursive doubling: the row after it. */
+#define AR_RING_ROWS(pf, pb, sf, sb, lib, note_)                                                   \
+  ROW(pf, pb, sf, sb, lib, allreduce, ring, "ring", .line_a = 1, .line_b = 1, .note = note_),      \
+      ROW(pf, pb, sf, sb, lib, allreduce, rdb, "rdb",                                              \
+          .note = "count < p: Open MPI's ring runs recursive doubling")
+#define AR_RING(pf, pb, sf, sb) AR_RING_ROWS(pf, pb, sf, sb, "ring", NULL)
+#define AR_SEGRING(pf, pb, sf, sb)                                                                 \
+  AR_RING_ROWS(pf, pb, sf, sb, "segmented_ring",                                                   \
+               "segment size 0 (the fixed decision's): the plain ring")
+#define AR_RAB(pf, pb, sf, sb)                                                                     \
+  ROW(pf, pb, sf, sb, "rabenseifner", allreduce, rabenseifner, "rabenseifner",                     \
+      .note = "Open MPI halves by element counts; MPICH's equal blocks here")
+static const NsSelRow allreduce_rows[] = {
+  AR_RING(0, 4, 0, 8),
+  AR_RDB(0, 4, 8, 4096),
+  AR_RING(0, 4, 4096, 8192),
+  AR_RDB(0, 4, 8192, 16384),
+  AR_RING(0, 4, 16384, 65536),
+  AR_SEGRING(0, 4, 65536, 262144),
+  AR_RAB(0, 4, 262144, 0),
+
+  AR_RING(4, 8, 0, 16),
+  AR_RDB(4, 8, 16, 8192),
+  AR_RAB(4, 8, 8192, 0),
+
+  AR_RDB(8, 16, 0, 8192),
+  AR_RAB(8, 16, 8192, 0),
+
+  AR_SEGRING(16, 32, 0, 64),
+  AR_RDB(16, 32, 64, 4096),
+  AR_RAB(16, 32, 4096, 0),
+
+  AR_SEGRING(32, 64, 0, 128),
+  AR_RAB(32, 64, 128, 0),
+
+  AR_RDB(64, 128, 0, 262144),
+  AR_RAB(64, 128, 262144, 0),
+
+  AR_NONOVERLAP(128, 256, 0, 131072),
+  AR_RDB(128, 256, 131072, 262144),
+  AR_RAB(128, 256, 262144, 0),
+
+  AR_NONOVERLAP(256, 512, 0, 4096),
+  AR_RAB(256, 512, 4096, 0),
+
+  AR_NONOVERLAP(512, 2048, 0, 2048),
+  AR_RDB(512, 2048, 2048, 16384),
+  AR_RAB(512, 2048, 16384, 0),
+
+  AR_NONOVERLAP(2048, 4096, 0, 2048),
+  AR_SEGRING(2048, 4096, 2048, 4096),
+  AR_RDB(2048, 4096, 4096, 16384),
+  AR_RAB(2048, 4096, 16384, 0),
+
+  AR_NONOVERLAP(4096, 0, 0, 2048),
+  AR_SEGRING(4096, 0, 2048, 16384),
+  AR_RDB(4096, 0, 16384, 32768),
+  AR_RAB(4096, 0, 32768, 0),
+};
+
+NS_SEL_TABLE(ns_sel_allreduce_ompi, ns_allreduce_ompi, "ompi", NS_COLL_ALLREDUCE, NS_SEL_MSG,
+             OMPI_4_1_4 " (ompi_coll_tuned_allreduce_intra_dec_fixed)", allreduce_rows)

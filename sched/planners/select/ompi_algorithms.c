@@ -66,5 +66,17 @@ const NsMpiAlgorithm ns_ompi_algorithms[] = {
   A(REDUCE, 7, "rabenseifner", "rabenseifner", .approximate = TRUE,
     .note = "Open MPI folds the extra ranks by exchanging halves; MPICH's fold sends whole "
             "vectors"),
+
+  /* coll_tuned_allreduce_algorithm (coll_base_allreduce.c) */
+  A(ALLREDUCE, 1, "basic_linear", "reduce-bcast", .approximate = TRUE,
+    .note = "Open MPI reduces linearly to rank 0, then broadcasts with its own bcast"),
+  A(ALLREDUCE, 2, "nonoverlapping", "reduce-bcast",
+    .note = "MPI_Reduce to 0 then MPI_Bcast, each by its own decision; reduce-bcast: binomial"),
+  A(ALLREDUCE, 3, "recursive_doubling", "rdb"),
+  A(ALLREDUCE, 4, "ring", "ring"),
+  A(ALLREDUCE, 5, "segmented_ring", "ring", .approximate = TRUE,
+    .note = "segments of the ring's blocks pipelined; without a segment size, the ring"),
+  A(ALLREDUCE, 6, "rabenseifner", "rabenseifner",
+    .note = "Open MPI halves by element counts; MPICH's equal blocks here"),
 };
 const int ns_ompi_n_algorithms = (int)G_N_ELEMENTS(ns_ompi_algorithms);

@@ -10,6 +10,7 @@ const NsSelTable *const *ns_select_tables(int *n)
     &ns_sel_alltoall_ompi,        &ns_sel_allgather_ompi,        &ns_sel_bcast_ompi,
     &ns_sel_alltoall_ompi_legacy, &ns_sel_allgather_ompi_legacy, &ns_sel_bcast_ompi_legacy,
     &ns_sel_reduce_mpich,         &ns_sel_reduce_ompi,
+    &ns_sel_allreduce_mpich,      &ns_sel_allreduce_ompi,
   };
   *n = (int)G_N_ELEMENTS(tables);
   return tables;

@@ -113,4 +113,6 @@ extern const NsSelTable ns_sel_alltoall_ompi_legacy, ns_sel_allgather_ompi_legac
     ns_sel_bcast_ompi_legacy;
 extern const NsSelTable ns_sel_reduce_mpich, ns_sel_reduce_ompi;
 
+extern const NsSelTable ns_sel_allreduce_mpich, ns_sel_allreduce_ompi;
+
 #endif
