@@ -485,6 +485,13 @@ static void test_alltoallv_sizes(void)
                   "alltoallv/hand-made has a size per chunk: it replays at its own sizes, not at "
                   "4KiB chunks");
   g_clear_error(&error);
+  opt.msize = 0;
+  opt.reduce_rate = -1; /* a library caller's: never a negative compute */
+  g_assert_false(ns_simulate(t, s, &opt, &r, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
+  g_assert_cmpstr(error->message, ==,
+                  "reduction rate -1 bytes/s: give a finite rate, or 0 for free combining");
+  g_clear_error(&error);
   ns_sim_options_clear(&opt);
 }
 
