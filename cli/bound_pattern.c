@@ -49,6 +49,8 @@ gboolean ns_cli_pattern_bound(const NsTopology *t, NsCollective c, const char *p
     json_builder_add_string_value(j, ns_topology_source(t));
     json_builder_set_member_name(j, "machines");
     json_builder_add_int_value(j, ns_topology_n_machines(t));
+    json_builder_set_member_name(j, "msize_bytes"); /* the largest count */
+    json_builder_add_int_value(j, (gint64)ns_size_pattern_max(pat));
     json_builder_set_member_name(j, "pattern");
     json_builder_add_string_value(j, pattern);
     json_builder_set_member_name(j, "total_bytes");
@@ -70,10 +72,8 @@ gboolean ns_cli_pattern_bound(const NsTopology *t, NsCollective c, const char *p
   g_autofree char *tot = ns_format_bytes((double)total);
   g_autofree char *bytes = ns_format_bytes((double)b.bytes);
   g_autofree char *bw = ns_format_bandwidth(b.bandwidth > 0 ? b.bandwidth : 1);
-  printf("topology           %s (%d machines)\n", ns_topology_source(t),
-         ns_topology_n_machines(t));
-  printf("pattern            %s (%s, %s between machines)\n", pattern, ns_collective_name(c),
-         tot);
+  printf("topology           %s (%d machines)\n", ns_topology_source(t), ns_topology_n_machines(t));
+  printf("pattern            %s (%s, %s between machines)\n", pattern, ns_collective_name(c), tot);
   if (b.machine < 0 && b.edge < 0)
     printf("%s bound    0 s: %s\n", ns_collective_name(c), why);
   else

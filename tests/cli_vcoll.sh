@@ -57,6 +57,7 @@ expect "bound alltoallv line" "$tmp/out" "^alltoallv bound    0\.047186 s = 576K
 check "bound allgatherv json" 0 "$ns" bound -T "$fig" -c allgatherv --pattern uniform:64KiB --json
 expect "bound json time" "$tmp/out" '"time_bound_s" : 0\.02621(44|439)'
 expect "bound json binding" "$tmp/out" '"binding" : "n0.s receiving port \(1-port\)"'
+expect "bound json msize" "$tmp/out" '"msize_bytes" : 65536'
 check "bound without pattern" 2 "$ns" bound -T "$fig" -c alltoallv --json
 expect "bound without pattern json" "$tmp/out" '"exit_status" : 2'
 expect "bound without pattern said" "$tmp/err" "alltoallv needs a size pattern"

@@ -12,9 +12,9 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const a2av_algos[] = { "simple", "spread", "ring", "pair", "greedy",
-                                          "a2a-based", "mpich", "ompi" };
-static const char *const agv_algos[] = { "simple", "ring", "lr", "rdb", "bruck",
+static const char *const a2av_algos[] = { "simple", "spread",    "ring",  "pair",
+                                          "greedy", "a2a-based", "mpich", "ompi" };
+static const char *const agv_algos[] = { "simple",   "ring",         "lr",    "rdb", "bruck",
                                          "neighbor", "gather-bcast", "mpich", "ompi" };
 
 /* A skewed pattern with zero-size pairs: random:AVG,1,SEED (sizes uniform
@@ -133,8 +133,8 @@ static void test_random_trees(void)
     int p = (seed % 5 == 0) ? 1 << (1 + seed % 5) : 2 + (int)(seed * 37 % 30);
     int switches = 1 + (int)(seed * 13 % 12);
     GError *error = NULL;
-    g_autoptr(NsTopology) t = ns_shape_random(seed, p, switches, (NsRandomKind)(seed % 5),
-                                              100e6, 0, &error);
+    g_autoptr(NsTopology) t =
+        ns_shape_random(seed, p, switches, (NsRandomKind)(seed % 5), 100e6, 0, &error);
     g_assert_no_error(error);
     check_all(t, seed);
   }
@@ -142,8 +142,10 @@ static void test_random_trees(void)
 
 static void test_papers_topologies(void)
 {
-  const char *names[] = { "faraj-fig1.topo", "faraj-a.topo", "faraj-b.topo", "faraj-c.topo",
-                          "faraj-fig3-19.topo", "faraj-fig3-22-interleaved.topo" };
+  const char *names[] = {
+    "faraj-fig1.topo", "faraj-a.topo",       "faraj-b.topo",
+    "faraj-c.topo",    "faraj-fig3-19.topo", "faraj-fig3-22-interleaved.topo"
+  };
   for (gsize k = 0; k < G_N_ELEMENTS(names); k++) {
     g_autoptr(NsTopology) t = ns_test_topology(names[k]);
     check_all(t, k + 1);
@@ -186,7 +188,8 @@ static void test_greedy_order(void)
   GError *error = NULL;
   g_autoptr(NsTopology) t = ns_shape_random(3, 5, 1, NS_RANDOM_UNIFORM, 100e6, 0, &error);
   g_assert_no_error(error);
-  g_autoptr(NsSizePattern) pat = ns_size_pattern_generate("random:1KiB,0.9,5", NS_COLL_ALLTOALLV, 5, &error);
+  g_autoptr(NsSizePattern) pat =
+      ns_size_pattern_generate("random:1KiB,0.9,5", NS_COLL_ALLTOALLV, 5, &error);
   pat->bytes[3 * 5 + 1] = 1 << 20;
   NsPlanParams params = { .msize = 1, .pattern = pat };
   g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLTOALLV, "greedy", &params, &error);
@@ -212,7 +215,8 @@ static void test_errors(void)
   g_autoptr(NsSizePattern) small = ns_size_pattern_new(NS_COLL_ALLTOALLV, 5, &error);
   params.pattern = small;
   g_assert_null(ns_plan(t, NS_COLL_ALLTOALLV, "greedy", &params, &error));
-  g_assert_cmpstr(error->message, ==, "alltoallv/greedy: the pattern has 5 machines, the topology 6");
+  g_assert_cmpstr(error->message, ==,
+                  "alltoallv/greedy: the pattern has 5 machines, the topology 6");
   g_clear_error(&error);
   g_assert_null(ns_plan(t, NS_COLL_ALLGATHERV, "lr", &params, &error));
   g_assert_cmpstr(error->message, ==, "allgatherv/lr: the pattern is for alltoallv");
@@ -221,7 +225,8 @@ static void test_errors(void)
   params.pattern = six;
   g_assert_null(ns_plan(t, NS_COLL_ALLTOALLV, "pair", &params, &error));
   g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
-  g_assert_true(g_str_has_prefix(error->message, "alltoallv/pair: alltoall/pair needs a power-of-two"));
+  g_assert_true(
+      g_str_has_prefix(error->message, "alltoallv/pair: alltoall/pair needs a power-of-two"));
   g_clear_error(&error);
   /* greedy's machine limit */
   g_autoptr(NsTopology) big = ns_shape_random(1, 513, 2, NS_RANDOM_UNIFORM, 100e6, 0, &error);
@@ -264,9 +269,11 @@ static void test_selectors(void)
   };
   for (gsize k = 0; k < G_N_ELEMENTS(cases); k++) {
     GError *error = NULL;
-    g_autoptr(NsTopology) t = ns_shape_random(k + 1, cases[k].p, 2, NS_RANDOM_UNIFORM, 100e6, 0, &error);
+    g_autoptr(NsTopology) t =
+        ns_shape_random(k + 1, cases[k].p, 2, NS_RANDOM_UNIFORM, 100e6, 0, &error);
     g_assert_no_error(error);
-    g_autoptr(NsSizePattern) pat = ns_size_pattern_generate(cases[k].spec, cases[k].c, cases[k].p, &error);
+    g_autoptr(NsSizePattern) pat =
+        ns_size_pattern_generate(cases[k].spec, cases[k].c, cases[k].p, &error);
     g_assert_no_error(error);
     NsPlanParams params = { .msize = 1, .pattern = pat };
     g_autoptr(NsSchedule) s = ns_plan(t, cases[k].c, cases[k].lib, &params, &error);
@@ -292,7 +299,7 @@ static double brute_force(const NsTopology *t, const NsSizePattern *pat)
       if (i == j)
         continue;
       double b = pat->collective == NS_COLL_ALLTOALLV ? (double)pat->bytes[i * p + j]
-                                                       : (double)pat->bytes[i];
+                                                      : (double)pat->bytes[i];
       sent += pat->collective == NS_COLL_ALLTOALLV ? b : 0;
       received += pat->collective == NS_COLL_ALLTOALLV ? (double)pat->bytes[j * p + i]
                                                        : (double)pat->bytes[j];
@@ -323,8 +330,8 @@ static void test_bound(void)
   for (uint64_t seed = 1; seed <= 60; seed++) {
     GError *error = NULL;
     int p = 2 + (int)(seed * 7 % 14);
-    g_autoptr(NsTopology) t = ns_shape_random(seed, p, 1 + (int)(seed % 6), (NsRandomKind)(seed % 5),
-                                              seed % 2 ? 100e6 : 1e9, 0, &error);
+    g_autoptr(NsTopology) t = ns_shape_random(
+        seed, p, 1 + (int)(seed % 6), (NsRandomKind)(seed % 5), seed % 2 ? 100e6 : 1e9, 0, &error);
     g_assert_no_error(error);
     for (int c = 0; c < 2; c++) {
       NsCollective coll = c ? NS_COLL_ALLGATHERV : NS_COLL_ALLTOALLV;
@@ -341,7 +348,8 @@ static void test_bound(void)
   /* uniform alltoallv on a tree: the all-to-all's bound (|Mu||Mv| messages) */
   g_autoptr(NsTopology) fig1 = ns_test_topology("faraj-fig1.topo");
   GError *error = NULL;
-  g_autoptr(NsSizePattern) u = ns_size_pattern_generate("uniform:64KiB", NS_COLL_ALLTOALLV, 6, &error);
+  g_autoptr(NsSizePattern) u =
+      ns_size_pattern_generate("uniform:64KiB", NS_COLL_ALLTOALLV, 6, &error);
   NsPatternBound b;
   g_assert_true(ns_pattern_bound(fig1, u, &b, &error));
   g_assert_cmpint(b.kind, ==, NS_BOUND_LINK);

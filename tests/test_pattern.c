@@ -78,13 +78,16 @@ static void test_errors(void)
   assert_bad("", "t.pat:1: empty: expected the header 'netsched-pattern 1 alltoallv|allgatherv P'");
   assert_bad("# only a comment\n\n",
              "t.pat:3: empty: expected the header 'netsched-pattern 1 alltoallv|allgatherv P'");
-  assert_bad("0 1KiB\n", "t.pat:1: expected the header 'netsched-pattern 1 alltoallv|allgatherv P'");
+  assert_bad("0 1KiB\n",
+             "t.pat:1: expected the header 'netsched-pattern 1 alltoallv|allgatherv P'");
   assert_bad("netsched-pattern 1 alltoallv\n",
              "t.pat:1: expected the header 'netsched-pattern 1 alltoallv|allgatherv P'");
-  assert_bad("netsched-pattern 2 alltoallv 2\n",
-             "t.pat:1: pattern format version '2' is not supported (this netsched reads version 1)");
-  assert_bad("netsched-pattern 1 alltoall 2\n",
-             "t.pat:1: 'alltoall' is not a collective with a size pattern (alltoallv or allgatherv)");
+  assert_bad(
+      "netsched-pattern 2 alltoallv 2\n",
+      "t.pat:1: pattern format version '2' is not supported (this netsched reads version 1)");
+  assert_bad(
+      "netsched-pattern 1 alltoall 2\n",
+      "t.pat:1: 'alltoall' is not a collective with a size pattern (alltoallv or allgatherv)");
   assert_bad("netsched-pattern 1 alltoallv two\n",
              "t.pat:1: machine count 'two' is not a whole number from 1 to 4096");
   assert_bad("netsched-pattern 1 alltoallv 0\n",
@@ -95,13 +98,16 @@ static void test_errors(void)
              "t.pat:1: machine count '4097' is not a whole number from 1 to 4096");
   assert_bad("netsched-pattern 1 allgatherv 65537\n",
              "t.pat:1: machine count '65537' is not a whole number from 1 to 65536");
-  assert_bad("netsched-pattern 1 alltoallv 99999999999999999999999\n",
-             "t.pat:1: machine count '99999999999999999999999' is not a whole number from 1 to 4096");
+  assert_bad(
+      "netsched-pattern 1 alltoallv 99999999999999999999999\n",
+      "t.pat:1: machine count '99999999999999999999999' is not a whole number from 1 to 4096");
   /* wrong dimension, too many rows, too few */
-  assert_bad("netsched-pattern 1 alltoallv 2\n0 1KiB\n1KiB\n", "t.pat:3: row 1 has 1 sizes, expected 2");
+  assert_bad("netsched-pattern 1 alltoallv 2\n0 1KiB\n1KiB\n",
+             "t.pat:3: row 1 has 1 sizes, expected 2");
   assert_bad("netsched-pattern 1 alltoallv 2\n0 1KiB\n1KiB 0 0\n",
              "t.pat:3: row 1 has 3 sizes, expected 2");
-  assert_bad("netsched-pattern 1 allgatherv 2\n1KiB 2KiB\n", "t.pat:2: row 0 has 2 sizes, expected 1");
+  assert_bad("netsched-pattern 1 allgatherv 2\n1KiB 2KiB\n",
+             "t.pat:2: row 0 has 2 sizes, expected 1");
   assert_bad("netsched-pattern 1 alltoallv 2\n0 1KiB\n1KiB 0\n# more\n0 0\n",
              "t.pat:5: more than 2 rows (the header says 2 machines)");
   assert_bad("netsched-pattern 1 alltoallv 2\n0 1KiB\n",
@@ -119,10 +125,12 @@ static void test_errors(void)
   assert_bad("netsched-pattern 1 allgatherv 1\n1.5B\n",
              "t.pat:2: size '1.5B': size is not a whole number of bytes");
   /* invisible characters are shown escaped */
-  assert_bad("netsched-pattern 1 allgatherv 1\n1KiB\xE2\x80\x8B\n",
-             "t.pat:2: size '1KiB\\u200b': unknown unit (expected B or b with an optional prefix k, M, G, T, Ki, Mi, Gi, Ti, e.g. 64KiB)");
+  assert_bad(
+      "netsched-pattern 1 allgatherv 1\n1KiB\xE2\x80\x8B\n",
+      "t.pat:2: size '1KiB\\u200b': unknown unit (expected B or b with an optional prefix k, M, G, T, Ki, Mi, Gi, Ti, e.g. 64KiB)");
   GError *error = NULL;
-  g_assert_null(ns_size_pattern_parse("netsched-pattern 1 allgatherv 1\n\0\n", 34, "t.pat", &error));
+  g_assert_null(
+      ns_size_pattern_parse("netsched-pattern 1 allgatherv 1\n\0\n", 34, "t.pat", &error));
   g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
   g_assert_cmpstr(error->message, ==, "t.pat: a NUL byte: not a text file");
   g_clear_error(&error);
@@ -143,7 +151,8 @@ static void test_read_and_load(void)
   g_autofree char *dir = g_dir_make_tmp("ns-pattern-XXXXXX", &error);
   g_assert_no_error(error);
   g_autofree char *path = g_build_filename(dir, "p.pat", NULL);
-  g_assert_true(g_file_set_contents(path, "netsched-pattern 1 allgatherv 3\n1KiB\n2KiB\n0\n", -1, NULL));
+  g_assert_true(
+      g_file_set_contents(path, "netsched-pattern 1 allgatherv 3\n1KiB\n2KiB\n0\n", -1, NULL));
   g_autoptr(NsSizePattern) pat = ns_size_pattern_load(path, NS_COLL_ALLGATHERV, 3, &error);
   g_assert_no_error(error);
   g_assert_cmpuint(ns_size_pattern_total(pat), ==, 3072);
@@ -152,7 +161,8 @@ static void test_read_and_load(void)
   g_assert_cmpstr(error->message, ==, want);
   g_clear_error(&error);
   g_assert_null(ns_size_pattern_load(path, NS_COLL_ALLTOALLV, 3, &error));
-  g_autofree char *want2 = g_strdup_printf("%s: the pattern is for allgatherv, not alltoallv", path);
+  g_autofree char *want2 =
+      g_strdup_printf("%s: the pattern is for allgatherv, not alltoallv", path);
   g_assert_cmpstr(error->message, ==, want2);
   g_clear_error(&error);
   g_autofree char *missing = g_build_filename(dir, "none.pat", NULL);
@@ -168,16 +178,20 @@ static void test_generators(void)
   GError *error = NULL;
   int p = 64;
   /* uniform: exactly p(p-1)·SIZE, the diagonal 0 */
-  g_autoptr(NsSizePattern) u = ns_size_pattern_generate("uniform:1KiB", NS_COLL_ALLTOALLV, p, &error);
+  g_autoptr(NsSizePattern) u =
+      ns_size_pattern_generate("uniform:1KiB", NS_COLL_ALLTOALLV, p, &error);
   g_assert_no_error(error);
   g_assert_cmpuint(ns_size_pattern_total(u), ==, (uint64_t)p * (p - 1) * 1024);
   g_assert_cmpuint(u->bytes[5 * p + 5], ==, 0);
   /* random: the same seed the same pattern, another seed another; every
    * count in [AVG(1-SKEW), AVG(1+SKEW)], the total within 3 % of
    * p(p-1)·AVG (the mean of 4032 uniforms: 0.5 % standard deviation) */
-  g_autoptr(NsSizePattern) r1 = ns_size_pattern_generate("random:10000B,0.5,42", NS_COLL_ALLTOALLV, p, &error);
-  g_autoptr(NsSizePattern) r2 = ns_size_pattern_generate("random:10000B,0.5,42", NS_COLL_ALLTOALLV, p, &error);
-  g_autoptr(NsSizePattern) r3 = ns_size_pattern_generate("random:10000B,0.5,43", NS_COLL_ALLTOALLV, p, &error);
+  g_autoptr(NsSizePattern) r1 =
+      ns_size_pattern_generate("random:10000B,0.5,42", NS_COLL_ALLTOALLV, p, &error);
+  g_autoptr(NsSizePattern) r2 =
+      ns_size_pattern_generate("random:10000B,0.5,42", NS_COLL_ALLTOALLV, p, &error);
+  g_autoptr(NsSizePattern) r3 =
+      ns_size_pattern_generate("random:10000B,0.5,43", NS_COLL_ALLTOALLV, p, &error);
   g_assert_no_error(error);
   g_assert_cmpmem(r1->bytes, (gsize)p * p * 8, r2->bytes, (gsize)p * p * 8);
   g_assert_true(memcmp(r1->bytes, r3->bytes, (gsize)p * p * 8) != 0);
@@ -192,8 +206,10 @@ static void test_generators(void)
   /* a fixed value for a fixed seed: the generator never changes silently */
   g_assert_cmpuint(r1->bytes[1], ==, r2->bytes[1]);
   /* nas-is: every row sums to 4·KEYS (diagonal included), deterministic */
-  g_autoptr(NsSizePattern) is = ns_size_pattern_generate("nas-is:1000,7", NS_COLL_ALLTOALLV, 16, &error);
-  g_autoptr(NsSizePattern) is2 = ns_size_pattern_generate("nas-is:1000,7", NS_COLL_ALLTOALLV, 16, &error);
+  g_autoptr(NsSizePattern) is =
+      ns_size_pattern_generate("nas-is:1000,7", NS_COLL_ALLTOALLV, 16, &error);
+  g_autoptr(NsSizePattern) is2 =
+      ns_size_pattern_generate("nas-is:1000,7", NS_COLL_ALLTOALLV, 16, &error);
   g_assert_no_error(error);
   g_assert_cmpmem(is->bytes, 16 * 16 * 8, is2->bytes, 16 * 16 * 8);
   uint64_t all = 0;
@@ -215,13 +231,15 @@ static void test_generators(void)
     g_assert_cmpuint(col, <, 4400);
   }
   g_assert_cmpuint(ns_size_pattern_max(is), >, 250);
-  g_autoptr(NsSizePattern) isv = ns_size_pattern_generate("nas-is:1000,7", NS_COLL_ALLGATHERV, 16, &error);
+  g_autoptr(NsSizePattern) isv =
+      ns_size_pattern_generate("nas-is:1000,7", NS_COLL_ALLGATHERV, 16, &error);
   g_assert_no_error(error);
   uint64_t blocks = 0;
   for (int i = 0; i < 16; i++)
     blocks += isv->bytes[i];
   g_assert_cmpuint(blocks, ==, 16 * 4000);
-  g_autoptr(NsSizePattern) ag = ns_size_pattern_generate("uniform:1KiB", NS_COLL_ALLGATHERV, 5, &error);
+  g_autoptr(NsSizePattern) ag =
+      ns_size_pattern_generate("uniform:1KiB", NS_COLL_ALLGATHERV, 5, &error);
   g_assert_cmpuint(ns_size_pattern_total(ag), ==, 5 * 1024);
 }
 
@@ -238,20 +256,34 @@ static void assert_bad_spec(const char *spec, NsCollective c, int p, const char 
 static void test_spec_errors(void)
 {
   NsCollective a = NS_COLL_ALLTOALLV;
-  assert_bad_spec("zipf:1", a, 4, "--pattern zipf:1: not a generator (uniform:SIZE, random:AVG,SKEW,SEED, nas-is:KEYS,SEED)");
+  assert_bad_spec(
+      "zipf:1", a, 4,
+      "--pattern zipf:1: not a generator (uniform:SIZE, random:AVG,SKEW,SEED, nas-is:KEYS,SEED)");
   assert_bad_spec("uniform:", a, 4, "--pattern uniform:: expected uniform:SIZE");
   assert_bad_spec("uniform:1KiB,2", a, 4, "--pattern uniform:1KiB,2: expected uniform:SIZE");
   assert_bad_spec("uniform:-1KiB", a, 4, "--pattern uniform:-1KiB: SIZE '-1KiB': negative value");
-  assert_bad_spec("random:1KiB,0.5", a, 4, "--pattern random:1KiB,0.5: expected random:AVG,SKEW,SEED");
-  assert_bad_spec("random:1KiB,1.5,1", a, 4, "--pattern random:1KiB,1.5,1: SKEW '1.5' is not a number from 0 to 1");
-  assert_bad_spec("random:1KiB,x,1", a, 4, "--pattern random:1KiB,x,1: SKEW 'x' is not a number from 0 to 1");
-  assert_bad_spec("random:1KiB,0.5,-1", a, 4, "--pattern random:1KiB,0.5,-1: SEED '-1' is not a whole number from 0 to 4294967295");
-  assert_bad_spec("random:2TiB,0.5,1", a, 4, "--pattern random:2TiB,0.5,1: AVG '2TiB': above the 1TiB limit of a message size");
-  assert_bad_spec("nas-is:0,1", a, 4, "--pattern nas-is:0,1: KEYS '0' is not a whole number from 1 to 268435456");
-  assert_bad_spec("nas-is:100000000,1", a, 4, "--pattern nas-is:100000000,1: 4 machines × 100000000 keys exceeds the limit of 268435456 keys in all");
-  assert_bad_spec("uniform:1TiB", a, 40, "--pattern uniform:1TiB: the pattern's total exceeds the limit of 1PiB");
+  assert_bad_spec("random:1KiB,0.5", a, 4,
+                  "--pattern random:1KiB,0.5: expected random:AVG,SKEW,SEED");
+  assert_bad_spec("random:1KiB,1.5,1", a, 4,
+                  "--pattern random:1KiB,1.5,1: SKEW '1.5' is not a number from 0 to 1");
+  assert_bad_spec("random:1KiB,x,1", a, 4,
+                  "--pattern random:1KiB,x,1: SKEW 'x' is not a number from 0 to 1");
+  assert_bad_spec(
+      "random:1KiB,0.5,-1", a, 4,
+      "--pattern random:1KiB,0.5,-1: SEED '-1' is not a whole number from 0 to 4294967295");
+  assert_bad_spec(
+      "random:2TiB,0.5,1", a, 4,
+      "--pattern random:2TiB,0.5,1: AVG '2TiB': above the 1TiB limit of a message size");
+  assert_bad_spec("nas-is:0,1", a, 4,
+                  "--pattern nas-is:0,1: KEYS '0' is not a whole number from 1 to 268435456");
+  assert_bad_spec(
+      "nas-is:100000000,1", a, 4,
+      "--pattern nas-is:100000000,1: 4 machines × 100000000 keys exceeds the limit of 268435456 keys in all");
+  assert_bad_spec("uniform:1TiB", a, 40,
+                  "--pattern uniform:1TiB: the pattern's total exceeds the limit of 1PiB");
   assert_bad_spec("uniform:1KiB", a, 5000, "alltoallv patterns take 1 to 4096 machines (got 5000)");
-  assert_bad_spec("uniform:1KiB", NS_COLL_ALLTOALL, 4, "a size pattern is for alltoallv or allgatherv, not alltoall");
+  assert_bad_spec("uniform:1KiB", NS_COLL_ALLTOALL, 4,
+                  "a size pattern is for alltoallv or allgatherv, not alltoall");
 }
 
 int main(int argc, char **argv)

@@ -104,6 +104,13 @@ static gboolean compare_streamed(const NsTopology *t, NsCollective coll, const c
 {
   NsPlanParams params = { .msize = msize, .segment = coll == NS_COLL_BCAST ? msize / 4 : 0 };
   GError *error = NULL;
+  /* alltoallv, allgatherv: sizes that vary */
+  g_autoptr(NsSizePattern) pattern =
+      ns_collective_is_vector(coll)
+          ? ns_size_pattern_generate("random:4KiB,1,5", coll, ns_topology_n_machines(t), &error)
+          : NULL;
+  g_assert_no_error(error);
+  params.pattern = pattern;
   g_autoptr(NsSchedule) whole = ns_plan(t, coll, name, &params, &error);
   if (whole == NULL) {
     g_assert_true(g_error_matches(error, NS_ERROR, NS_ERROR_UNSUPPORTED));

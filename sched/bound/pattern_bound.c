@@ -48,9 +48,8 @@ static void offer(NsPatternBound *out, NsBoundKind kind, int machine, int edge, 
 static gboolean check_fits(const NsTopology *topo, const NsSizePattern *pat, GError **error)
 {
   if (pat->p != ns_topology_n_machines(topo)) {
-    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                    "the pattern has %d machines, the topology %d", pat->p,
-                    ns_topology_n_machines(topo));
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "the pattern has %d machines, the topology %d",
+                    pat->p, ns_topology_n_machines(topo));
     return FALSE;
   }
   return TRUE;

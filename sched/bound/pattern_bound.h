@@ -23,13 +23,13 @@
 #include "sched/ir/pattern.h"
 
 typedef struct {
-  double seconds;      /* the bound */
-  NsBoundKind kind;    /* NS_BOUND_PORT_SEND, NS_BOUND_PORT_RECV or NS_BOUND_LINK */
-  int machine;         /* PORT: the machine, else -1 */
-  int edge;            /* LINK: the directed edge, else -1 */
-  uint64_t bytes;      /* bytes through the binding port(s) or link */
-  double bandwidth;    /* bit/s of that port set or link */
-  gboolean links;      /* the link loads were computed (allgatherv: on trees
+  double seconds;   /* the bound */
+  NsBoundKind kind; /* NS_BOUND_PORT_SEND, NS_BOUND_PORT_RECV or NS_BOUND_LINK */
+  int machine;      /* PORT: the machine, else -1 */
+  int edge;         /* LINK: the directed edge, else -1 */
+  uint64_t bytes;   /* bytes through the binding port(s) or link */
+  double bandwidth; /* bit/s of that port set or link */
+  gboolean links;   /* the link loads were computed (allgatherv: on trees
                           only; else the ports alone bound it) */
 } NsPatternBound;
 

@@ -31,8 +31,8 @@ NsSizePattern *ns_size_pattern_new(NsCollective collective, int p, GError **erro
                     ns_collective_name(collective));
     return NULL;
   }
-  int max = collective == NS_COLL_ALLTOALLV ? NS_PATTERN_MAX_A2A_MACHINES
-                                            : NS_MAX_PAIRWISE_MACHINES;
+  int max =
+      collective == NS_COLL_ALLTOALLV ? NS_PATTERN_MAX_A2A_MACHINES : NS_MAX_PAIRWISE_MACHINES;
   if (p < 1 || p > max) {
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "%s patterns take 1 to %d machines (got %d)",
                     ns_collective_name(collective), max, p);
@@ -237,7 +237,8 @@ static gboolean gen_random(NsSizePattern *pat, const char *spec, char **args, GE
       if (cols > 1 && i == j)
         continue;
       double u = g_rand_double(rng);
-      pat->bytes[(uint64_t)i * cols + j] = (uint64_t)llround((double)avg * (1 + skew * (2 * u - 1)));
+      pat->bytes[(uint64_t)i * cols + j] =
+          (uint64_t)llround((double)avg * (1 + skew * (2 * u - 1)));
     }
   }
   return TRUE;
@@ -270,8 +271,8 @@ static gboolean gen_nas_is(NsSizePattern *pat, const char *spec, char **args, GE
                      args[0], NS_PATTERN_MAX_KEYS);
   if (keys * (uint64_t)p > NS_PATTERN_MAX_KEYS)
     return spec_fail(error, spec,
-                     "%d machines × %" G_GUINT64_FORMAT " keys exceeds the limit of %" G_GUINT64_FORMAT
-                     " keys in all",
+                     "%d machines × %" G_GUINT64_FORMAT
+                     " keys exceeds the limit of %" G_GUINT64_FORMAT " keys in all",
                      p, keys, NS_PATTERN_MAX_KEYS);
   if (!parse_count(args[1], 0, G_MAXUINT32, &seed))
     return spec_fail(error, spec, "SEED '%s' is not a whole number from 0 to %u", args[1],
@@ -338,7 +339,8 @@ NsSizePattern *ns_size_pattern_generate(const char *spec, NsCollective collectiv
 {
   const char *colon = strchr(spec, ':');
   if (colon == NULL || !ns_size_pattern_is_spec(spec)) {
-    spec_fail(error, spec, "not a generator (uniform:SIZE, random:AVG,SKEW,SEED, nas-is:KEYS,SEED)");
+    spec_fail(error, spec,
+              "not a generator (uniform:SIZE, random:AVG,SKEW,SEED, nas-is:KEYS,SEED)");
     return NULL;
   }
   g_autoptr(NsSizePattern) pat = ns_size_pattern_new(collective, p, error);

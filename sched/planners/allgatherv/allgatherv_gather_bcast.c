@@ -13,7 +13,9 @@
  * without a pattern of this collective and machine count; those of
  * allgather/gather_bcast.
  */
-NsSchedule *ns_allgatherv_gather_bcast(const NsTopology *topo, const NsPlanParams *params, GError **error)
+NsSchedule *ns_allgatherv_gather_bcast(const NsTopology *topo, const NsPlanParams *params,
+                                       GError **error)
 {
-  return ns_vector_plan(topo, params, NS_COLL_ALLGATHERV, "gather-bcast", ns_allgather_gather_bcast, error);
+  return ns_vector_plan(topo, params, NS_COLL_ALLGATHERV, "gather-bcast", ns_allgather_gather_bcast,
+                        error);
 }

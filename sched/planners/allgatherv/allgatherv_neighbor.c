@@ -13,7 +13,8 @@
  * without a pattern of this collective and machine count; those of
  * allgather/neighbor.
  */
-NsSchedule *ns_allgatherv_neighbor(const NsTopology *topo, const NsPlanParams *params, GError **error)
+NsSchedule *ns_allgatherv_neighbor(const NsTopology *topo, const NsPlanParams *params,
+                                   GError **error)
 {
   return ns_vector_plan(topo, params, NS_COLL_ALLGATHERV, "neighbor", ns_allgather_neighbor, error);
 }

@@ -56,8 +56,8 @@ NsSchedule *ns_alltoallv_a2a_based(const NsTopology *topo, const NsPlanParams *p
     groups[g].index = g;
     ns_schedule_phase_range(aapc, g, &groups[g].first, &groups[g].count);
     for (uint64_t t = groups[g].first; t < groups[g].first + groups[g].count; t++)
-      groups[g].largest = MAX(groups[g].largest,
-                              ns_schedule_transfer_bytes(aapc, ns_schedule_transfer(aapc, t)));
+      groups[g].largest =
+          MAX(groups[g].largest, ns_schedule_transfer_bytes(aapc, ns_schedule_transfer(aapc, t)));
   }
   if (n_groups > 1)
     qsort(groups, n_groups, sizeof(Group), by_largest_desc);

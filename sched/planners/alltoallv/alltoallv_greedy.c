@@ -40,8 +40,7 @@ static int by_size_desc(const void *a, const void *b)
  * Errors: NS_ERROR_INPUT without a pattern; NS_ERROR_UNSUPPORTED above
  * NS_ALLTOALLV_SCHED_MAX_MACHINES machines.
  */
-NsSchedule *ns_alltoallv_greedy(const NsTopology *topo, const NsPlanParams *params,
-                                GError **error)
+NsSchedule *ns_alltoallv_greedy(const NsTopology *topo, const NsPlanParams *params, GError **error)
 {
   const NsSizePattern *pat = ns_vector_pattern(topo, params, NS_COLL_ALLTOALLV, "greedy", error);
   if (pat == NULL)

@@ -1,15 +1,15 @@
 /* netsched — busy resources per phase for greedy and a2a-based
  * (alltoallv_phases_internal.h; CC-MPI, Karwande, Yuan & Lowenthal,
  * PPoPP'03; contention-free phases after Faraj & Yuan §3). */
-#include "sched/planners/alltoallv/alltoallv_phases_internal.h"
 #include "platforms/model/error.h"
+#include "sched/planners/alltoallv/alltoallv_phases_internal.h"
 
 struct NsLinkPhases {
   const NsTopology *topo;
   NsRouteTable *routes;
   int n_edges;
-  int *port_res;    /* machine -> its send resource (recv: +1), or -1 */
-  GArray **busy;    /* per resource: guint64 words, bit k = busy in phase k */
+  int *port_res; /* machine -> its send resource (recv: +1), or -1 */
+  GArray **busy; /* per resource: guint64 words, bit k = busy in phase k */
   int n_res;
 };
 

@@ -1,7 +1,7 @@
 /* netsched — the v-collectives planned by the fixed-size planners
  * (vector_plan_internal.h; Faraj's dissertation §4.1.1.1). */
-#include "sched/planners/common/vector_plan_internal.h"
 #include "platforms/model/error.h"
+#include "sched/planners/common/vector_plan_internal.h"
 
 const NsSizePattern *ns_vector_pattern(const NsTopology *topo, const NsPlanParams *params,
                                        NsCollective vc, const char *algorithm, GError **error)
@@ -16,14 +16,14 @@ const NsSizePattern *ns_vector_pattern(const NsTopology *topo, const NsPlanParam
     return NULL;
   }
   if (pat->collective != vc) {
-    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "%s/%s: the pattern is for %s", coll,
-                    algorithm, ns_collective_name(pat->collective));
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "%s/%s: the pattern is for %s", coll, algorithm,
+                    ns_collective_name(pat->collective));
     return NULL;
   }
   if (pat->p != ns_topology_n_machines(topo)) {
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
-                    "%s/%s: the pattern has %d machines, the topology %d", coll, algorithm,
-                    pat->p, ns_topology_n_machines(topo));
+                    "%s/%s: the pattern has %d machines, the topology %d", coll, algorithm, pat->p,
+                    ns_topology_n_machines(topo));
     return NULL;
   }
   return pat;
@@ -32,8 +32,8 @@ const NsSizePattern *ns_vector_pattern(const NsTopology *topo, const NsPlanParam
 NsSchedule *ns_vector_schedule(NsSchedule *base, NsCollective vc, const char *algorithm,
                                const NsSizePattern *pat, GError **error)
 {
-  NsSchedule *s = ns_schedule_new(vc, algorithm, base->n_machines,
-                                  (const char *const *)base->machines, 1);
+  NsSchedule *s =
+      ns_schedule_new(vc, algorithm, base->n_machines, (const char *const *)base->machines, 1);
   s->execution = base->execution;
   s->sync_scheme = g_strdup(base->sync_scheme);
   if (!ns_size_pattern_apply(pat, s, error)) {
