@@ -36,6 +36,8 @@ check "unknown root" 2 "$ns" bound -T gen:torus:4 -c reduce -m 1KiB -r zz
 expect "root named" "$tmp/err" "--root: no machine 'zz' in the topology"
 check "segment above msize" 2 "$ns" bound -T gen:torus:4 -c allreduce -m 1KiB -s 2KiB
 expect "segment named" "$tmp/err" "--segment: 2KiB is larger than the vector \(--msize 1KiB\)"
+check "unknown root --json" 2 "$ns" bound -T gen:torus:4 -c reduce -m 1KiB -r zz --json
+expect "json error object" "$tmp/out" '"error" : "--root: no machine .zz. in the topology"'
 
 # --- topo show ---------------------------------------------------------------
 check "topo show reductions" 0 "$ns" topo show gen:torus:8x8
