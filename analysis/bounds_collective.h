@@ -9,6 +9,10 @@
  *              (analysis/bounds_allgather.h, dissertation §3.3.1);
  *   bcast      T(msize) from the root to the farthest machine
  *              (analysis/bounds_bcast.h, dissertation §3.4.1);
+ *   reduce, allreduce  the ports' and cuts' bound of the segments (and an
+ *              all-reduce's 2(P−1)/P through some machine), fluid when the
+ *              segments have sizes of their own (sched/bound/lower_bound.h,
+ *              docs/verify.md "Bounds of the reductions");
  * and for a schedule over a subset of the machines, or with resized chunks,
  * the largest per-edge bytes/bandwidth of the schedule itself (a lower bound
  * for that schedule). */

@@ -30,22 +30,26 @@ static const char *model_of(NsCollective c)
  * \param root --root (reduce; NULL: the first machine).
  * \param segment --segment bytes (0: none).
  * \param json Print JSON.
- * \return The exit status: 0, or 2 for a --root or --segment that does not fit.
- * \errors an unknown --root, a --segment larger than --msize: `option: what`, exit 2.
+ * \param why Set (newly allocated) to the usage error when the options do not fit.
+ * \return 0 when printed, 2 (nothing printed, `why` set) for an unknown --root or a
+ *         --segment larger than --msize.
+ * \errors `option: what` in `why`; the caller reports it as a usage error (exit 2).
  * \complexity Twice ns_lower_bound().
  * \source docs/verify.md, "Bounds of the reductions".
  */
 int ns_cli_bound_reduction(const NsTopology *t, NsCollective c, uint64_t msize, const char *root,
-                           uint64_t segment, gboolean json)
+                           uint64_t segment, gboolean json, char **why_not)
 {
   int r = 0;
-  if (c == NS_COLL_REDUCE && root != NULL && (r = ns_topology_find_machine(t, root)) < 0)
-    return ns_cli_usage("bound", "--root: no machine '%s' in the topology", root);
+  if (c == NS_COLL_REDUCE && root != NULL && (r = ns_topology_find_machine(t, root)) < 0) {
+    *why_not = g_strdup_printf("--root: no machine '%s' in the topology", root);
+    return 2;
+  }
   g_autofree char *size = ns_format_size(msize);
   if (segment > msize) {
     g_autofree char *seg = ns_format_size(segment);
-    return ns_cli_usage("bound", "--segment: %s is larger than the vector (--msize %s)", seg,
-                        size);
+    *why_not = g_strdup_printf("--segment: %s is larger than the vector (--msize %s)", seg, size);
+    return 2;
   }
   NsLowerBound fluid, best;
   ns_lower_bound_reduction(t, c, msize, 0, r, &fluid);

@@ -118,9 +118,10 @@ struct _JsonBuilder;
 void ns_cli_print_json(struct _JsonBuilder *builder);
 
 /* `bound -c reduce|allreduce` (cli/bound_reduction.c): prints the bound of
- * a reduction of an `msize` vector; the exit status. */
+ * a reduction of an `msize` vector; 0, or 2 with the usage error in
+ * `why_not` (nothing printed). */
 int ns_cli_bound_reduction(const NsTopology *t, NsCollective c, uint64_t msize, const char *root,
-                           uint64_t segment, gboolean json);
+                           uint64_t segment, gboolean json, char **why_not);
 
 /* Checks, before a long run, that `path` names a file that can be written
  * (created or truncated later by someone else, e.g. SimGrid's trace): not

@@ -503,7 +503,10 @@ int ns_cmd_bound(int argc, char **argv)
     goto out;
   }
   if (ns_collective_is_reduction(coll)) {
-    status = ns_cli_bound_reduction(t, coll, msize, root, segment, json);
+    g_autofree char *why = NULL;
+    status = ns_cli_bound_reduction(t, coll, msize, root, segment, json, &why);
+    if (why != NULL)
+      status = usage(topology, json, why);
     goto out;
   }
   if (ns_collective_is_vector(coll)) {

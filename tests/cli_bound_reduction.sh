@@ -36,6 +36,8 @@ check "unknown root" 2 "$ns" bound -T gen:torus:4 -c reduce -m 1KiB -r zz
 expect "root named" "$tmp/err" "--root: no machine 'zz' in the topology"
 check "segment above msize" 2 "$ns" bound -T gen:torus:4 -c allreduce -m 1KiB -s 2KiB
 expect "segment named" "$tmp/err" "--segment: 2KiB is larger than the vector \(--msize 1KiB\)"
+check "unknown root --json" 2 "$ns" bound -T gen:torus:4 -c reduce -m 1KiB -r zz --json
+expect "json error object" "$tmp/out" '"error" : "--root: no machine .zz. in the topology"'
 
 # --- topo show ---------------------------------------------------------------
 check "topo show reductions" 0 "$ns" topo show gen:torus:8x8
@@ -67,6 +69,19 @@ expect "counted twice" "$tmp/out" "transfer #9 n0->n1 combines segment 0 into n1
 sed 's/\["+",0,1,0\]/["x",0,1,0]/' "$tmp/ar.json" > "$tmp/bad.json"
 check "another marker is bad input" 2 "$ns" verify -T gen:torus:3 "$tmp/bad.json"
 expect "path of the marker" "$tmp/err" 'bad\.json: \$\.phases\[0\]\[0\]\[0\]: expected a machine index or the combine marker "\+", got another string'
+
+# The same as JSON Lines with "sync": 0 (the verifier keeps the phases for
+# the sync check): the combine markers survive the kept phases.
+cat > "$tmp/ar.jsonl" <<'JSONL'
+{"format":"netsched-schedule-lines","version":1,"collective":"allreduce","algorithm":"ring","machines":["n0","n1","n2"],"msize_bytes":334,"execution":"phased","segments":3,"chunk_bytes":[334,333,333],"sync":0,"routes":0}
+[["+",0,1,0],["+",1,2,1],["+",2,0,2]]
+[["+",0,1,2],["+",1,2,0],["+",2,0,1]]
+[[0,1,1],[1,2,2],[2,0,0]]
+[[0,1,0],[1,2,1],[2,0,2]]
+{"end":{"phases":4,"transfers":12}}
+JSONL
+check "the ring allreduce as JSON Lines verifies" 0 "$ns" verify -T gen:torus:3 "$tmp/ar.jsonl"
+expect "18 of 18 from JSON Lines" "$tmp/out" "^delivered  18 of 18 required$"
 
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -1790,7 +1790,7 @@ static void test_enum_names(void)
   g_assert_false(ns_buffering_parse("Output", &b));
   g_assert_false(ns_span_method_parse("prim", &m));
   g_assert_false(ns_execution_parse("async", &e));
-  g_assert_false(ns_collective_from_name("reduce", &c));
+  g_assert_false(ns_collective_from_name("scatter", &c));
 }
 
 /* `ports=one` (ns_port_kind_parse's spelling) worked for gen:torus but

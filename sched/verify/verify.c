@@ -1927,10 +1927,10 @@ gboolean ns_verify_phase(NsVerifySession *vs, const NsTransfer *transfers, uint6
     }
     NsSchedule *k = vs->kept;
     ns_schedule_begin_phase(k);
-    for (uint64_t i = 0; i < n; i++)
-      ns_schedule_add_chunks(k, transfers[i].src, transfers[i].dst, transfers[i].n_chunks,
-                             transfers[i].n_chunks == 1 ? &transfers[i].chunk
-                                                        : chunk_pool + transfers[i].chunk);
+    for (uint64_t i = 0; i < n; i++) /* a reduction's combine bit kept with the transfer */
+      (transfers[i].combine ? ns_schedule_add_combine : ns_schedule_add_chunks)(
+          k, transfers[i].src, transfers[i].dst, transfers[i].n_chunks,
+          transfers[i].n_chunks == 1 ? &transfers[i].chunk : chunk_pool + transfers[i].chunk);
   } else {
     replay_phase(&vs->st, vs->n_phases, vs->n_transfers, transfers, n, chunk_pool);
   }
