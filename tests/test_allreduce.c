@@ -238,6 +238,13 @@ static void test_blocks(void)
   for (uint32_t c = 0; c < 7; c++)
     g_assert_cmpuint(ns_schedule_chunk_size(ring7, c), ==, c < 6 ? 143 : 142);
   g_assert_cmpuint(ring7->msize, ==, 143);
+  /* bandwidth-optimal: machine 0 sends 2(p-1) blocks — blocks 6..1 in the
+   * reduce-scatter, 0 and 6..2 in the all-gather: 5 x 143 + 142 twice */
+  uint64_t sent = 0;
+  for (uint64_t t = 0; t < ns_schedule_n_transfers(ring7); t++)
+    if (ns_schedule_transfer(ring7, t)->src == 0)
+      sent += ns_schedule_transfer_bytes(ring7, ns_schedule_transfer(ring7, t));
+  g_assert_cmpuint(sent, ==, 2 * (5 * 143 + 142));
   g_autoptr(NsSchedule) ring8 = ns_plan(t8, NS_COLL_ALLREDUCE, "ring", &params, &error);
   g_assert_null(ring8->chunk_bytes);
   g_assert_cmpuint(ring8->msize, ==, 125);

@@ -149,9 +149,6 @@ void ns_allreduce_doubling(NsSchedule *s, const NsHalving *h)
   g_free(hi);
 }
 
-/* The largest segment: the message size the relabelled planner runs with. */
-static uint64_t largest_segment(const NsSchedule *s) { return s->msize; }
-
 /* Copies route r of `from` onto transfer t of s, its nodes reversed when
  * the transfer was turned round. */
 static void copy_route(NsSchedule *s, uint32_t t, const NsSchedule *from, uint64_t ft,
@@ -172,7 +169,7 @@ gboolean ns_allreduce_append_allgather(NsSchedule *s, const NsTopology *topo, co
                                        const uint32_t *segment_of, gboolean reversed,
                                        GError **error)
 {
-  NsPlanParams pp = { .msize = largest_segment(s), .root = 0 };
+  NsPlanParams pp = { .msize = s->msize, .root = 0 }; /* the largest block */
   g_autoptr(NsSchedule) ag = ns_plan(topo, NS_COLL_ALLGATHER, allgather, &pp, error);
   if (ag == NULL)
     return FALSE;
@@ -200,7 +197,7 @@ gboolean ns_allreduce_append_allgather(NsSchedule *s, const NsTopology *topo, co
 gboolean ns_allreduce_append_alltoall(NsSchedule *s, const NsTopology *topo, const char *alltoall,
                                       GError **error)
 {
-  NsPlanParams pp = { .msize = largest_segment(s), .root = 0 };
+  NsPlanParams pp = { .msize = s->msize, .root = 0 }; /* the largest block */
   g_autoptr(NsSchedule) a2a = ns_plan(topo, NS_COLL_ALLTOALL, alltoall, &pp, error);
   if (a2a == NULL)
     return FALSE;

@@ -32,6 +32,8 @@ NsSchedule *ns_allreduce_rdb(const NsTopology *topo, const NsPlanParams *params,
     q *= 2;
   int r = p - q;
   NsSchedule *s = ns_allreduce_new(topo, "rdb", params->msize, 1, NS_BLOCKS_SPREAD, error);
+  if (s == NULL)
+    return NULL;
   const uint32_t seg = 0;
   ns_allreduce_fold(s, r);
   for (int d = 1; d < q; d *= 2) {

@@ -30,6 +30,8 @@ NsSchedule *ns_allreduce_reduce_bcast(const NsTopology *topo, const NsPlanParams
 {
   int p = ns_topology_n_machines(topo);
   NsSchedule *s = ns_allreduce_new(topo, "reduce-bcast", params->msize, 1, NS_BLOCKS_SPREAD, error);
+  if (s == NULL)
+    return NULL;
   const uint32_t seg = 0;
   int64_t top = 1;
   while (top < p)
