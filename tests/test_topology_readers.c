@@ -1791,6 +1791,15 @@ static void test_enum_names(void)
   g_assert_false(ns_span_method_parse("prim", &m));
   g_assert_false(ns_execution_parse("async", &e));
   g_assert_false(ns_collective_from_name("scatter", &c));
+
+  /* every collective round-trips by name, and the list that messages
+   * print names each once, in NsCollective order */
+  g_autofree char *names = ns_collective_names(", ");
+  g_assert_cmpstr(names, ==, "alltoall, allgather, bcast, reduce, allreduce, alltoallv, allgatherv");
+  for (int k = 0; k < NS_N_COLLECTIVES; k++) {
+    g_assert_true(ns_collective_from_name(ns_collective_name((NsCollective)k), &c));
+    g_assert_cmpint(c, ==, k);
+  }
 }
 
 /* `ports=one` (ns_port_kind_parse's spelling) worked for gen:torus but
