@@ -81,7 +81,7 @@ static void add(Plan *pl, int phase, int src, int dst, gboolean combine, guint n
 {
   X x = { .phase = phase, .src = src, .dst = dst, .combine = combine, .n = n };
   g_assert_cmpuint(n, <=, MAX_CHUNKS);
-  memcpy(x.c, c, n * sizeof(uint32_t));
+  memcpy(x.c, c, MIN(n, MAX_CHUNKS) * sizeof(uint32_t)); /* MIN: for gcc -O3 -Warray-bounds */
   g_array_append_val(pl->x, x);
 }
 
