@@ -131,6 +131,15 @@ static gboolean study_collectives(NsDesignStudy *s, const NsScenario *sc, const 
     s->n_collectives++;
     if (!ns_collective_from_name(x->name, &c->collective)) /* checked by the loader */
       return FALSE;
+    if (ns_collective_is_vector(c->collective)) {
+      /* a design study plans every design at message sizes; a size pattern
+       * is per machine and does not scale with a message size */
+      ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                      "%s needs a size pattern, which a design study does not take yet: "
+                      "compare or simulate it with --pattern on each design",
+                      ns_collective_name(c->collective));
+      return FALSE;
+    }
     c->root = g_strdup(x->root);
     if (x->segment != NULL && !ns_parse_msize(x->segment, &c->segment, &why)) {
       ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "segment '%s': %s", x->segment, why);

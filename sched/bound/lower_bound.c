@@ -510,6 +510,10 @@ char *ns_lower_bound_describe(const NsTopology *topo, const NsLowerBound *b)
   switch (b->kind) {
   case NS_BOUND_PORT_SEND:
   case NS_BOUND_PORT_RECV: {
+    if (b->machine < 0) { /* no cut carries anything (a size pattern's bound is elsewhere) */
+      what = g_strdup("nothing");
+      break;
+    }
     g_autofree char *ports = ns_topology_machine_port_text(topo, b->machine);
     what = g_strdup_printf("%s of %s (%s)", b->kind == NS_BOUND_PORT_SEND ? "sending" : "receiving",
                            ns_topology_machine_name(topo, b->machine), ports);
