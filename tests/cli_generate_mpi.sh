@@ -27,7 +27,9 @@ cc=(mpicc -std=c17 -Wall -Wextra -Werror -O1 -I"$src")
   -o "$tmp/routine_check" 2>"$tmp/cc.log" || { echo "not ok - mpicc"; cat "$tmp/cc.log"; exit 1; }
 
 mkdir -p "$tmp/tables"
-"$ns" plan --list | awk 'NR > 1 && /^[a-z]/ { print $1 }' >"$tmp/algorithms"
+# generate does not lower the collectives of issue #22 yet (it refuses them)
+"$ns" plan --list | awk 'NR > 1 && /^[a-z]/ { print $1 }' |
+  grep -Ev '^(reduce|allreduce|alltoallv|allgatherv)/' >"$tmp/algorithms"
 sizes="2 3 5 8 9 12 16"
 # The first topology of these on which the planner applies.
 topologies() {
