@@ -39,18 +39,8 @@ gboolean ns_cli_pattern_bound(const NsTopology *t, NsCollective c, const char *p
   if (json) {
     g_autoptr(JsonBuilder) j = json_builder_new();
     json_builder_begin_object(j);
-    json_builder_set_member_name(j, "format");
-    json_builder_add_string_value(j, "netsched-bound");
-    json_builder_set_member_name(j, "version");
-    json_builder_add_int_value(j, 2);
-    json_builder_set_member_name(j, "collective");
-    json_builder_add_string_value(j, ns_collective_name(c));
-    json_builder_set_member_name(j, "topology");
-    json_builder_add_string_value(j, ns_topology_source(t));
-    json_builder_set_member_name(j, "machines");
-    json_builder_add_int_value(j, ns_topology_n_machines(t));
-    json_builder_set_member_name(j, "msize_bytes"); /* the largest count */
-    json_builder_add_int_value(j, (gint64)ns_size_pattern_max(pat));
+    /* msize_bytes: the pattern's largest count */
+    ns_cli_bound_json_head(j, t, ns_collective_name(c), ns_size_pattern_max(pat));
     json_builder_set_member_name(j, "pattern");
     json_builder_add_string_value(j, pattern);
     json_builder_set_member_name(j, "total_bytes");

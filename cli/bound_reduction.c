@@ -59,18 +59,7 @@ int ns_cli_bound_reduction(const NsTopology *t, NsCollective c, uint64_t msize, 
   if (json) {
     g_autoptr(JsonBuilder) j = json_builder_new();
     json_builder_begin_object(j);
-    json_builder_set_member_name(j, "format");
-    json_builder_add_string_value(j, "netsched-bound");
-    json_builder_set_member_name(j, "version");
-    json_builder_add_int_value(j, 2);
-    json_builder_set_member_name(j, "collective");
-    json_builder_add_string_value(j, ns_collective_name(c));
-    json_builder_set_member_name(j, "topology");
-    json_builder_add_string_value(j, ns_topology_source(t));
-    json_builder_set_member_name(j, "machines");
-    json_builder_add_int_value(j, ns_topology_n_machines(t));
-    json_builder_set_member_name(j, "msize_bytes");
-    json_builder_add_int_value(j, (gint64)msize);
+    ns_cli_bound_json_head(j, t, ns_collective_name(c), msize);
     if (c == NS_COLL_REDUCE) {
       json_builder_set_member_name(j, "root");
       json_builder_add_string_value(j, ns_topology_machine_name(t, r));

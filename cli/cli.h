@@ -29,6 +29,11 @@ int ns_cmd_generate(int argc, char **argv);
  * Returns the exit status. */
 int ns_cli_topo_show(const NsTopology *t, gboolean json, gboolean all);
 
+/* The members every `bound --json` document starts with: format, version,
+ * collective, topology, machines, msize_bytes (cli/cmd_bound.c). */
+struct _JsonBuilder;
+void ns_cli_bound_json_head(struct _JsonBuilder *j, const NsTopology *t, const char *collective,
+                            uint64_t msize);
 /* `bound -c alltoallv|allgatherv --pattern P` (cli/bound_pattern.c): the
  * bound of the size pattern P on t, printed; FALSE with the error. */
 gboolean ns_cli_pattern_bound(const NsTopology *t, NsCollective c, const char *pattern,

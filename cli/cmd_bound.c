@@ -124,7 +124,8 @@ static void print_a2a(const NsTopology *t, const NsA2ABound *b, uint64_t msize)
 }
 
 /* The members every bound document starts with. */
-static void json_head(JsonBuilder *j, const NsTopology *t, const char *collective, uint64_t msize)
+void ns_cli_bound_json_head(JsonBuilder *j, const NsTopology *t, const char *collective,
+                            uint64_t msize)
 {
   json_builder_set_member_name(j, "format");
   json_builder_add_string_value(j, "netsched-bound");
@@ -195,7 +196,7 @@ static int allgather_bound(const NsTopology *t, uint64_t msize, gboolean json)
   if (json) {
     g_autoptr(JsonBuilder) j = json_builder_new();
     json_builder_begin_object(j);
-    json_head(j, t, "allgather", msize);
+    ns_cli_bound_json_head(j, t, "allgather", msize);
     json_builder_set_member_name(j, "bandwidth_bps");
     json_builder_add_double_value(j, b.bandwidth);
     json_builder_set_member_name(j, "time_bound_s");
@@ -292,7 +293,7 @@ static int bcast_bound(const NsTopology *t, uint64_t msize, const char *root, ui
     e = ns_bcast_estimates(NULL, NULL, &n); /* the names only */
   if (json) {
     json_builder_begin_object(j);
-    json_head(j, t, "bcast", msize);
+    ns_cli_bound_json_head(j, t, "bcast", msize);
     json_builder_set_member_name(j, "root");
     int r = root != NULL ? ns_topology_find_machine(t, root) : 0;
     json_builder_add_string_value(j, ns_topology_machine_name(t, r >= 0 ? r : 0));

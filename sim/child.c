@@ -124,3 +124,27 @@ gboolean ns_child_run(const char *const *argv, const char *cwd, double wall_limi
                     "%s stopped after the wall-time limit of %.0f s", argv[0], wall_limit);
   return !stopped;
 }
+
+char *ns_child_program_path(const char *env_var, const char *name, const char *relative,
+                            const char *installed, const char *built)
+{
+  const char *env = g_getenv(env_var);
+  if (env != NULL && *env != '\0')
+    return g_strdup(env);
+  g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
+  if (self != NULL) {
+    g_autofree char *dir = g_path_get_dirname(self);
+    const char *const beside[] = { name, relative };
+    for (gsize i = 0; i < G_N_ELEMENTS(beside); i++) {
+      if (beside[i] == NULL)
+        continue;
+      char *path = g_build_filename(dir, beside[i], NULL);
+      if (g_file_test(path, G_FILE_TEST_IS_EXECUTABLE))
+        return path;
+      g_free(path);
+    }
+  }
+  if (installed != NULL && g_file_test(installed, G_FILE_TEST_IS_EXECUTABLE))
+    return g_strdup(installed);
+  return g_strdup(built);
+}

@@ -39,4 +39,13 @@ int ns_stop_signal(void);
 gboolean ns_child_run(const char *const *argv, const char *cwd, double wall_limit, GString *out,
                       GString *err, int *status, GError **error);
 
+/* Where one of netsched's child programs is: the environment variable
+ * `env_var` when set, else `name` or `relative` (may be NULL) in this
+ * program's directory (where `cmake --install` puts it: LIBEXECDIR/
+ * netsched relative to the binary), else `installed` (the configured
+ * prefix; may be NULL) when it is there, else `built` (where the build put
+ * it). Newly allocated. */
+char *ns_child_program_path(const char *env_var, const char *name, const char *relative,
+                            const char *installed, const char *built);
+
 #endif

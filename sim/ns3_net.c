@@ -124,6 +124,12 @@ int ns_ns3_net_fd(const NsTopology *topo, const int *machine_node, int p,
   return fd;
 }
 
+#ifndef NETSCHED_NS3_RELATIVE
+#define NETSCHED_NS3_RELATIVE NULL
+#endif
+#ifndef NETSCHED_NS3_INSTALLED
+#define NETSCHED_NS3_INSTALLED NULL
+#endif
 char *ns_ns3_child_path(GError **error)
 {
 #ifndef NETSCHED_NS3_PATH
@@ -133,30 +139,9 @@ char *ns_ns3_child_path(GError **error)
                   "use -M packet");
   return NULL;
 #else
-  const char *env = g_getenv("NETSCHED_NS3");
-  if (env != NULL && *env != '\0')
-    return g_strdup(env);
-  g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
-  if (self != NULL) {
-    g_autofree char *dir = g_path_get_dirname(self);
-    const char *const relative[] = { "netsched-ns3",
-#ifdef NETSCHED_NS3_RELATIVE
-                                     NETSCHED_NS3_RELATIVE,
-#endif
-    };
-    for (gsize i = 0; i < G_N_ELEMENTS(relative); i++) {
-      char *path = g_build_filename(dir, relative[i], NULL);
-      if (g_file_test(path, G_FILE_TEST_IS_EXECUTABLE))
-        return path;
-      g_free(path);
-    }
-  }
-#ifdef NETSCHED_NS3_INSTALLED
-  if (g_file_test(NETSCHED_NS3_INSTALLED, G_FILE_TEST_IS_EXECUTABLE))
-    return g_strdup(NETSCHED_NS3_INSTALLED);
-#endif
   (void)error;
-  return g_strdup(NETSCHED_NS3_PATH);
+  return ns_child_program_path("NETSCHED_NS3", "netsched-ns3", NETSCHED_NS3_RELATIVE,
+                               NETSCHED_NS3_INSTALLED, NETSCHED_NS3_PATH);
 #endif
 }
 

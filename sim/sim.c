@@ -288,31 +288,16 @@ static int wait_child(pid_t pid, double limit, const Program *prog, NsProgress *
  * where `cmake --install` puts it (LIBEXECDIR/netsched: relative to this
  * program's directory, then the configured prefix), else where the build
  * put it. */
+#ifndef NETSCHED_REPLAY_RELATIVE
+#define NETSCHED_REPLAY_RELATIVE NULL
+#endif
+#ifndef NETSCHED_REPLAY_INSTALLED
+#define NETSCHED_REPLAY_INSTALLED NULL
+#endif
 static char *replay_path(void)
 {
-  const char *env = g_getenv("NETSCHED_REPLAY");
-  if (env != NULL && *env != '\0')
-    return g_strdup(env);
-  g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
-  if (self != NULL) {
-    g_autofree char *dir = g_path_get_dirname(self);
-    const char *const relative[] = { "netsched-replay",
-#ifdef NETSCHED_REPLAY_RELATIVE
-                                     NETSCHED_REPLAY_RELATIVE,
-#endif
-    };
-    for (gsize i = 0; i < G_N_ELEMENTS(relative); i++) {
-      char *path = g_build_filename(dir, relative[i], NULL);
-      if (g_file_test(path, G_FILE_TEST_IS_EXECUTABLE))
-        return path;
-      g_free(path);
-    }
-  }
-#ifdef NETSCHED_REPLAY_INSTALLED
-  if (g_file_test(NETSCHED_REPLAY_INSTALLED, G_FILE_TEST_IS_EXECUTABLE))
-    return g_strdup(NETSCHED_REPLAY_INSTALLED);
-#endif
-  return g_strdup(NETSCHED_REPLAY_PATH);
+  return ns_child_program_path("NETSCHED_REPLAY", "netsched-replay", NETSCHED_REPLAY_RELATIVE,
+                               NETSCHED_REPLAY_INSTALLED, NETSCHED_REPLAY_PATH);
 }
 
 /* netsched-ns3's options for the ns3 model (sim/ns3/main.cc). */

@@ -50,3 +50,14 @@ close_to() { # close_to NAME MEASURED PREDICTED TOLERANCE: |measured - predicted
     failures=$((failures + 1))
   fi
 }
+
+require_smpi() { # skips the script (exit 77) without smpicc/smpirun (libsimgrid-dev) or the simulator
+  if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
+    echo "1..0 # SKIP smpicc/smpirun not installed (libsimgrid-dev)"
+    exit 77
+  fi
+  if [[ "${NETSCHED_SIMULATOR:-1}" == 0 ]]; then
+    echo "1..0 # SKIP needs the simulator"
+    exit 77
+  fi
+}

@@ -9,14 +9,7 @@
 # rendezvous one of before, byte for byte (its figures printed by `simulate` without the option
 # before eager sends existed).
 source "$(dirname "$0")/cli-common.bash"
-if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
-  echo "1..0 # SKIP smpicc/smpirun not installed (libsimgrid-dev)"
-  exit 77
-fi
-if [[ "${NETSCHED_SIMULATOR:-1}" != 1 ]]; then
-  echo "1..0 # SKIP needs the simulator"
-  exit 77
-fi
+require_smpi
 # Plain MPI_Isend for every data send: the synchronous mode of phased
 # routines (docs/generate.md, "Eager and rendezvous") renamed away.
 smpicc -O1 -DMPI_Issend=MPI_Isend -I"$src" "$src/tests/mpi/routine_time.c" \

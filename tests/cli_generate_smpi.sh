@@ -11,14 +11,7 @@
 # --schedule), which AT2 on a torus takes (on the plain platform it is
 # +25 % off); for the others it is the plain platform.
 source "$(dirname "$0")/cli-common.bash"
-if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
-  echo "1..0 # SKIP smpicc/smpirun not installed (libsimgrid-dev)"
-  exit 77
-fi
-if [[ "${NETSCHED_SIMULATOR:-1}" != 1 ]]; then
-  echo "1..0 # SKIP needs the simulator"
-  exit 77
-fi
+require_smpi
 smpicc -O1 -I"$src" "$src/tests/mpi/routine_time.c" "$src/mpi/runtime/ns_routine.c" \
   -o "$tmp/routine_time" >"$tmp/cc.log" 2>&1 || { echo "not ok - smpicc"; cat "$tmp/cc.log"; exit 1; }
 

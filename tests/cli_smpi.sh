@@ -3,15 +3,8 @@
 # (smpirun --cfg=smpi/alltoall:ring|pair) on the exported platform of
 # topology (b) must take the same simulated time as netsched's replay of
 # its ring / pair schedules under the smpi model (issue #3: within 1 %).
-set -uo pipefail
-ns="${NETSCHED_BIN:?}"
-src="${NETSCHED_SOURCE_DIR:?}"
-if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
-  echo "1..0 # SKIP smpicc/smpirun not installed (libsimgrid-dev)"
-  exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/cli-common.bash"
+require_smpi
 topo="$src/scenarios/topologies/faraj-b.topo"
 smpicc -O1 "$src/tests/mpi/alltoall_time.c" -o "$tmp/a2a" || { echo "not ok - smpicc"; exit 1; }
 "$ns" topo convert "$topo" --to simgrid -o "$tmp/b.xml" || { echo "not ok - export"; exit 1; }

@@ -11,18 +11,7 @@
 # and with rendezvous sends the replay is 6 % faster than SMPI at 64 KiB.
 # simulate-computation:no: the reduction costs no time on either side.
 source "$(dirname "$0")/cli-common.bash"
-if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
-  echo "1..0 # SKIP smpicc/smpirun not installed (libsimgrid-dev)"
-  exit 77
-fi
-if [[ "${NETSCHED_SIMULATOR:-1}" != 1 ]]; then
-  echo "1..0 # SKIP needs the simulator"
-  exit 77
-fi
-ns="${NETSCHED_BIN:?}"
-src="${NETSCHED_SOURCE_DIR:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+require_smpi
 topo="$src/scenarios/topologies/faraj-b.topo"
 smpicc -O1 "$src/tests/mpi/allreduce_time.c" -o "$tmp/ar" || { echo "not ok - smpicc"; exit 1; }
 "$ns" topo convert "$topo" --to simgrid -o "$tmp/b.xml" || { echo "not ok - export"; exit 1; }

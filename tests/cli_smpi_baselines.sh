@@ -6,10 +6,7 @@
 # private directory is gone after a run and after SIGTERM, and no SMPI
 # process outlives it. Skipped (77) without smpicc/smpirun.
 source "$(dirname "${BASH_SOURCE[0]}")/cli-common.bash"
-if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
-  echo "1..0 # SKIP smpicc/smpirun not installed (libsimgrid-dev)"
-  exit 77
-fi
+require_smpi
 cd "$tmp" || exit 1
 b="$topo/faraj-b.topo"
 mkdir private

@@ -11,14 +11,7 @@
 #  - bad --measure, a model other than smpi, or no smpicc exit 2;
 #  - SIGTERM during smpirun leaves no private directory and no process.
 source "$(dirname "$0")/cli-common.bash"
-if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
-  echo "1..0 # SKIP smpicc/smpirun not installed (libsimgrid-dev)"
-  exit 77
-fi
-if [[ ${NETSCHED_SIMULATOR:-1} == 0 ]]; then
-  echo "1..0 # SKIP needs the simulator"
-  exit 77
-fi
+require_smpi
 T=gen:tree:2,4
 out="$tmp/tune"
 args=(tune -T "$T" -a simple,bruck --sizes 1KiB,16KiB --measure smpirun)

@@ -23,19 +23,6 @@ static gboolean have_ns3(void)
   return FALSE;
 }
 
-static void assert_routes_equal(const NsTopology *t)
-{
-  uint64_t pairs = 0, mismatches = 0;
-  GError *error = NULL;
-  g_autofree char *first = NULL;
-  g_assert_true(ns_ns3_check_routes(t, &pairs, &mismatches, &first, &error));
-  g_assert_no_error(error);
-  g_assert_cmpstr(first, ==, NULL);
-  int p = ns_topology_n_machines(t);
-  g_assert_cmpuint(pairs, ==, (uint64_t)p * (p - 1));
-  g_assert_cmpuint(mismatches, ==, 0);
-}
-
 /* Trees, fat trees (dmodk, smodk), tori, rings, a mesh, a hypercube and
  * random graphs (shortest paths): every route is destination-based, and
  * ns-3's tables follow each one link for link. */
@@ -46,7 +33,7 @@ static void test_routes(void)
   const char *files[] = { "faraj-fig1.topo", "faraj-a.topo", "faraj-b.topo", "faraj-c.topo" };
   for (gsize i = 0; i < G_N_ELEMENTS(files); i++) {
     g_autoptr(NsTopology) t = ns_test_topology(files[i]);
-    assert_routes_equal(t);
+    ns_test_assert_routes_equal(t, ns_ns3_check_routes);
   }
   const char *specs[] = { "fattree:4,2", "fattree:2,3", "torus:4x4", "torus:2x3", "ring:7",
                           "mesh:3x5", "hypercube:4" };
@@ -54,11 +41,11 @@ static void test_routes(void)
     GError *error = NULL;
     g_autoptr(NsTopology) t = ns_shape_from_spec(specs[i], &error);
     g_assert_no_error(error);
-    assert_routes_equal(t);
+    ns_test_assert_routes_equal(t, ns_ns3_check_routes);
   }
   for (uint64_t seed = 1; seed <= 3; seed++) {
     g_autoptr(NsTopology) t = ns_test_random_graph(seed, 10 + (int)seed * 3, 4 + (int)seed, 6);
-    assert_routes_equal(t);
+    ns_test_assert_routes_equal(t, ns_ns3_check_routes);
   }
 }
 

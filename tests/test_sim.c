@@ -12,30 +12,17 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-static void assert_routes_equal(const NsTopology *t)
-{
-  uint64_t pairs = 0, mismatches = 0;
-  GError *error = NULL;
-  g_autofree char *first = NULL;
-  g_assert_true(ns_sim_check_routes(t, &pairs, &mismatches, &first, &error));
-  g_assert_no_error(error);
-  g_assert_cmpstr(first, ==, NULL);
-  int p = ns_topology_n_machines(t);
-  g_assert_cmpuint(pairs, ==, (uint64_t)p * (p - 1));
-  g_assert_cmpuint(mismatches, ==, 0);
-}
-
 static void test_routes(void)
 {
   const char *files[] = { "faraj-fig1.topo", "faraj-a.topo", "faraj-b.topo", "faraj-c.topo" };
   for (gsize i = 0; i < G_N_ELEMENTS(files); i++) {
     g_autoptr(NsTopology) t = ns_test_topology(files[i]);
-    assert_routes_equal(t);
+    ns_test_assert_routes_equal(t, ns_sim_check_routes);
   }
   for (uint64_t seed = 1; seed <= 12; seed++) {
     g_autoptr(NsTopology) t = ns_shape_random(seed, 6 + (int)(seed * 7 % 30), 2 + (int)(seed % 8),
                                               (NsRandomKind)(seed % 5), 100e6, 10e-6, NULL);
-    assert_routes_equal(t);
+    ns_test_assert_routes_equal(t, ns_sim_check_routes);
   }
 }
 
@@ -51,12 +38,12 @@ static void test_routes_fabrics(void)
     GError *error = NULL;
     g_autoptr(NsTopology) t = ns_shape_from_spec(specs[i], &error);
     g_assert_no_error(error);
-    assert_routes_equal(t);
+    ns_test_assert_routes_equal(t, ns_sim_check_routes);
   }
   for (uint64_t seed = 1; seed <= 5; seed++) {
     g_autoptr(NsTopology) t = ns_test_random_graph(seed, 10 + (int)seed * 3, 4 + (int)seed, 6);
     g_assert_cmpint(ns_topology_routing(t), ==, NS_ROUTING_SHORTEST);
-    assert_routes_equal(t);
+    ns_test_assert_routes_equal(t, ns_sim_check_routes);
   }
 }
 

@@ -39,6 +39,42 @@ NsVerifyReport ns_test_verify(const NsTopology *topo, const NsSchedule *s)
   return r;
 }
 
+void ns_test_assert_routes_equal(const NsTopology *t, NsTestRouteCheck check)
+{
+  uint64_t pairs = 0, mismatches = 0;
+  GError *error = NULL;
+  g_autofree char *first = NULL;
+  g_assert_true(check(t, &pairs, &mismatches, &first, &error));
+  g_assert_no_error(error);
+  g_assert_cmpstr(first, ==, NULL);
+  int p = ns_topology_n_machines(t);
+  g_assert_cmpuint(pairs, ==, (uint64_t)p * (p - 1));
+  g_assert_cmpuint(mismatches, ==, 0);
+}
+
+NsVerifyReport ns_test_verify_correct(const NsTopology *topo, const NsSchedule *s,
+                                      gboolean contention_free)
+{
+  NsVerifyReport r = ns_test_verify(topo, s);
+  for (int c = 0; c < NS_N_CHECKS; c++) {
+    if (!r.ran[c] || r.failures[c] == 0 || (c == NS_CHECK_CONTENTION && !contention_free) ||
+        c == NS_CHECK_OPTIMAL)
+      continue;
+    for (guint k = 0; k < r.findings->len; k++) {
+      const NsFinding *f = &g_array_index(r.findings, NsFinding, k);
+      if (ns_finding_check(f->kind) == (NsCheck)c) {
+        g_autofree char *d = ns_finding_describe(f, topo, s);
+        g_error("%s: %s/%s root %d, %u segments: check %s failed %" G_GUINT64_FORMAT
+                " times, e.g. %s",
+                ns_topology_source(topo), ns_collective_name(s->collective), s->algorithm,
+                s->root, s->n_segments, ns_check_name(c), r.failures[c], d);
+      }
+    }
+    g_error("%s: check %s failed", ns_topology_source(topo), ns_check_name(c));
+  }
+  return r;
+}
+
 NsTopology *ns_test_random_graph(uint64_t seed, int machines, int switches, int extra_links)
 {
   GRand *rng = g_rand_new_with_seed((guint32)seed);

@@ -17,6 +17,18 @@ char *ns_test_source(const char *relative);
 NsTopology *ns_test_topology(const char *name);
 /* ns_verify with default options, asserted not to fail as input. */
 NsVerifyReport ns_test_verify(const NsTopology *topo, const NsSchedule *s);
+/* ns_test_verify, then fails the test at the first check that found
+ * something, naming the schedule and one finding — optimality never
+ * counts, contention only when `contention_free` is claimed. */
+/* A model's route check (ns_sim_check_routes, ns_ns3_check_routes):
+ * every ordered machine pair compared, *mismatches of them differ. */
+typedef gboolean (*NsTestRouteCheck)(const NsTopology *topo, uint64_t *pairs,
+                                     uint64_t *mismatches, char **first, GError **error);
+/* Asserts that `check` compared every ordered pair of t's machines and
+ * found them all equal. */
+void ns_test_assert_routes_equal(const NsTopology *t, NsTestRouteCheck check);
+NsVerifyReport ns_test_verify_correct(const NsTopology *topo, const NsSchedule *s,
+                                      gboolean contention_free);
 
 /* A random switched graph: `switches` switches joined by a random tree plus
  * `extra_links` random links (parallel ones allowed), `machines` machines on
