@@ -1037,8 +1037,10 @@ static gboolean check_transfer(NsScheduleReader *r, uint32_t phase, guint64 i)
   int combine = check_combine_mark(r, &p, e, len);
   if (combine < 0)
     return FALSE;
-  e += combine;
-  len -= (guint)combine;
+  if (combine > 0) { /* no offset on an empty transfer's NULL element array */
+    e += combine;
+    len -= (guint)combine;
+  }
   gboolean direct = len == 2 && r->schema.direct_ok && r->schema.collective != NS_COLL_BCAST;
   if (len < 3 && !direct)
     return schema_fail(r, RANK(K_PHASES), &p, "a transfer is [src, dst, chunk, ...] with at "
