@@ -124,22 +124,6 @@ static void print_a2a(const NsTopology *t, const NsA2ABound *b, uint64_t msize)
 }
 
 /* The members every bound document starts with. */
-void ns_cli_bound_json_head(JsonBuilder *j, const NsTopology *t, const char *collective,
-                            uint64_t msize)
-{
-  json_builder_set_member_name(j, "format");
-  json_builder_add_string_value(j, "netsched-bound");
-  json_builder_set_member_name(j, "version");
-  json_builder_add_int_value(j, 2);
-  json_builder_set_member_name(j, "collective");
-  json_builder_add_string_value(j, collective);
-  json_builder_set_member_name(j, "topology");
-  json_builder_add_string_value(j, ns_topology_source(t));
-  json_builder_set_member_name(j, "machines");
-  json_builder_add_int_value(j, ns_topology_n_machines(t));
-  json_builder_set_member_name(j, "msize_bytes");
-  json_builder_add_int_value(j, (gint64)msize);
-}
 
 /* Machines with several ports (all-port tori, k-port): the bound in
  * whole blocks, what binds it, and the fluid and one-port figures beside

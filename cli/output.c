@@ -10,6 +10,7 @@
  * signal raised again with its default action. */
 #include "cli/cli.h"
 #include "platforms/model/error.h"
+#include <json-glib/json-glib.h>
 #include "platforms/io/output_file_internal.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -141,4 +142,22 @@ gboolean ns_cli_close_output(FILE *f, const char *path, GError **error)
   }
   release(slot);
   return ok;
+}
+
+/* The members every `bound --json` document starts with (cli.h). */
+void ns_cli_bound_json_head(JsonBuilder *j, const NsTopology *t, const char *collective,
+                            uint64_t msize)
+{
+  json_builder_set_member_name(j, "format");
+  json_builder_add_string_value(j, "netsched-bound");
+  json_builder_set_member_name(j, "version");
+  json_builder_add_int_value(j, 2);
+  json_builder_set_member_name(j, "collective");
+  json_builder_add_string_value(j, collective);
+  json_builder_set_member_name(j, "topology");
+  json_builder_add_string_value(j, ns_topology_source(t));
+  json_builder_set_member_name(j, "machines");
+  json_builder_add_int_value(j, ns_topology_n_machines(t));
+  json_builder_set_member_name(j, "msize_bytes");
+  json_builder_add_int_value(j, (gint64)msize);
 }

@@ -183,3 +183,39 @@ NsSizePattern *ns_size_pattern_read(const char *path, GError **error)
     return NULL;
   return ns_size_pattern_parse(text, len, path, error);
 }
+
+/**
+ * \function ns_size_pattern_load
+ * \brief A pattern from a --pattern argument: a generator spec or a file.
+ *
+ * \param spec_or_path A spec (ns_size_pattern_is_spec) or a pattern file.
+ * \param collective The collective it must describe.
+ * \param p The number of machines it must have (the topology's).
+ * \param error As ns_size_pattern_generate() and ns_size_pattern_read(),
+ *        or NS_ERROR_INPUT "FILE: the pattern is for C, not D" / "FILE:
+ *        the pattern has P machines, the topology N".
+ * \return The pattern, or NULL.
+ * \errors NS_ERROR_INPUT, NS_ERROR_IO (see above).
+ * \complexity That of the generator or of the reader.
+ * \source docs/pattern-format.md.
+ */
+NsSizePattern *ns_size_pattern_load(const char *spec_or_path, NsCollective collective, int p,
+                                    GError **error)
+{
+  if (ns_size_pattern_is_spec(spec_or_path))
+    return ns_size_pattern_generate(spec_or_path, collective, p, error);
+  g_autoptr(NsSizePattern) pat = ns_size_pattern_read(spec_or_path, error);
+  if (pat == NULL)
+    return NULL;
+  if (pat->collective != collective) {
+    ns_set_error_at(error, NS_ERROR_INPUT, spec_or_path, 0, "the pattern is for %s, not %s",
+                    ns_collective_name(pat->collective), ns_collective_name(collective));
+    return NULL;
+  }
+  if (pat->p != p) {
+    ns_set_error_at(error, NS_ERROR_INPUT, spec_or_path, 0,
+                    "the pattern has %d machines, the topology %d", pat->p, p);
+    return NULL;
+  }
+  return g_steal_pointer(&pat);
+}
