@@ -160,8 +160,9 @@ double ns_collective_bound_routed(const NsTopology *topo, const NsSchedule *s, u
  *
  * \param s The schedule.
  * \param msize Bytes per chunk.
- * \return p(p−1)·msize for all-to-all and all-gather, (p−1)·segments·msize for bcast and reduce,
- *        2(p−1)·segments·msize for allreduce, the pattern's off-diagonal bytes for alltoallv and
+ * \return p(p−1)·msize for all-to-all and all-gather, (p−1)·n for bcast and reduce, 2(p−1)·n for
+ *        allreduce (n: segments·msize, or the segments' own sizes when the schedule has them),
+ *        the pattern's off-diagonal bytes for alltoallv and
  *        (p−1)·Σ sizes for allgatherv (floating point: totals may exceed 64 bits).
  * \errors none.
  * \complexity O(1).
@@ -170,17 +171,25 @@ double ns_collective_bound_routed(const NsTopology *topo, const NsSchedule *s, u
 double ns_collective_required_bytes(const NsSchedule *s, uint64_t msize)
 {
   double p = (double)s->n_machines;
+  /* a reduction's vector: its segments' own sizes when they differ (n
+   * bytes cut into p blocks), else segments × msize */
+  double vector = (double)s->n_segments * (double)msize;
+  if (ns_collective_is_reduction(s->collective) && s->chunk_bytes != NULL) {
+    vector = 0;
+    for (guint c = 0; c < s->chunk_bytes->len; c++)
+      vector += (double)g_array_index(s->chunk_bytes, uint64_t, c);
+  }
   switch (s->collective) {
   case NS_COLL_ALLTOALL:
   case NS_COLL_ALLGATHER:
     return p * (p - 1) * (double)msize;
   case NS_COLL_BCAST:
   case NS_COLL_REDUCE: /* every contribution but the root's leaves its machine once */
-    return (p - 1) * (double)s->n_segments * (double)msize;
+    return (p - 1) * vector;
   case NS_COLL_ALLREDUCE:
     /* a reduce-scatter and an all-gather: 2(p−1)/p of the vector leaves
      * every machine (Patarasuk & Yuan 2009, bandwidth-optimal all-reduce) */
-    return 2 * (p - 1) * (double)s->n_segments * (double)msize;
+    return 2 * (p - 1) * vector;
   case NS_COLL_ALLTOALLV:
   case NS_COLL_ALLGATHERV: { /* the pattern's sizes, not msize */
     double bytes = 0;

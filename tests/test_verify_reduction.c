@@ -8,6 +8,7 @@
 #include "platforms/gen/shapes.h"
 #include "sched/planners/registry.h"
 #include "sched/verify/verify.h"
+#include "analysis/bounds_collective.h"
 #include "tests/testutil.h"
 #include <string.h>
 
@@ -215,6 +216,24 @@ static void test_alltoallv_sizes(void)
   ns_verify_report_clear(&r);
 }
 
+/* The bytes an allreduce must move count its segments' own sizes: 488 B
+ * cut into 8 blocks (61 B each) is 2(p-1) * 488, not 2(p-1) * 8 * msize
+ * (compare's throughput at sizes p does not divide). */
+static void test_required_bytes(void)
+{
+  g_autoptr(NsTopology) t = tree8();
+  g_autoptr(NsSchedule) s = ns_schedule_for_topology(t, NS_COLL_ALLREDUCE, "hand-made", 61);
+  s->n_segments = 8;
+  uint64_t sizes[8] = { 61, 61, 61, 61, 61, 61, 61, 61 };
+  g_assert_cmpfloat(ns_collective_required_bytes(s, s->msize), ==, 2.0 * 7 * 488);
+  sizes[7] = 50; /* 477 B: the last block shorter */
+  GError *error = NULL;
+  g_assert_true(ns_schedule_set_chunk_bytes(s, sizes, 8, &error));
+  g_assert_no_error(error);
+  g_assert_cmpuint(s->msize, ==, 61);
+  g_assert_cmpfloat(ns_collective_required_bytes(s, s->msize), ==, 2.0 * 7 * 477);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -222,5 +241,6 @@ int main(int argc, char **argv)
   g_test_add_func("/verify/reduction/allreduce-ring", test_allreduce_ring);
   g_test_add_func("/verify/reduction/recursive-doubling", test_recursive_doubling);
   g_test_add_func("/verify/reduction/alltoallv-sizes", test_alltoallv_sizes);
+  g_test_add_func("/verify/reduction/required-bytes", test_required_bytes);
   return g_test_run();
 }
