@@ -75,16 +75,6 @@ static uint64_t check_schedule(const NsTopology *t, const NsSchedule *s, gboolea
   return contention;
 }
 
-static NsTopology *load_topology(const char *relative)
-{
-  g_autofree char *path = ns_test_source(relative);
-  GError *error = NULL;
-  NsTopology *t = ns_topology_load(path, NS_TOPO_FORMAT_AUTO, NULL, NULL, &error);
-  g_assert_no_error(error);
-  g_assert_nonnull(t);
-  return t;
-}
-
 static NsTopology *from_spec(const char *spec)
 {
   GError *error = NULL;
@@ -307,7 +297,7 @@ static void test_by_hand_rabenseifner(void)
  * as X−1−s. */
 static void test_reversal(void)
 {
-  g_autoptr(NsTopology) t = load_topology("scenarios/topologies/faraj-c.topo");
+  g_autoptr(NsTopology) t = ns_test_topology("faraj-c.topo");
   int root = 5;
   g_autoptr(NsSchedule) r = plan(t, "pipeline-linear", 4 * 4096, 4096, root);
   GError *error = NULL;
@@ -355,8 +345,7 @@ static void test_bundled_topologies(void)
   while ((name = g_dir_read_name(dir)) != NULL) {
     if (!g_str_has_suffix(name, ".topo"))
       continue;
-    g_autofree char *rel = g_build_filename("scenarios/topologies", name, NULL);
-    g_autoptr(NsTopology) t = load_topology(rel);
+    g_autoptr(NsTopology) t = ns_test_topology(name);
     int p = ns_topology_n_machines(t);
     const int roots[] = { 0, p / 2, p - 1 };
     for (gsize r = 0; r < G_N_ELEMENTS(roots); r++)
