@@ -60,6 +60,14 @@ static uint32_t stated_phases(const NsTopology *t, const char *algo)
     return 2 * (uint32_t)(p - 1);
   if (g_str_equal(algo, "torus"))
     return 2 * phases_of(t, NS_COLL_ALLGATHER, "torus");
+  if (g_str_equal(algo, "torus-dim")) { /* 2d(max s_k − 1) */
+    int sizes[NS_MAX_DIMS], longest = 0;
+    gboolean wrap;
+    int d = ns_topology_grid(t, sizes, &wrap);
+    for (int k = 0; k < d; k++)
+      longest = MAX(longest, sizes[k]);
+    return 2 * (uint32_t)d * (uint32_t)(longest - 1);
+  }
   if (g_str_has_prefix(algo, "rab1-"))
     return (uint32_t)lg_floor(p) + fold + phases_of(t, NS_COLL_ALLGATHER, algo + 5);
   g_assert_true(g_str_has_prefix(algo, "rab2-"));
@@ -108,7 +116,7 @@ static gboolean check(const NsTopology *t, const char *algo, uint64_t n)
   g_assert_cmpstr(s->algorithm, ==, algo);
   NsVerifyOptions opt;
   ns_verify_options_init(&opt);
-  gboolean torus = g_str_equal(algo, "torus");
+  gboolean torus = g_str_equal(algo, "torus") || g_str_equal(algo, "torus-dim");
   opt.port = torus ? NS_PORT_ALL : NS_PORT_ONE;
   NsVerifyReport r = { 0 };
   g_assert_true(ns_verify(t, s, &opt, &r, &error));
@@ -294,6 +302,94 @@ static void test_torus(void)
   g_clear_error(&error);
 }
 
+/* torus-dim: the dimension-wise bidirectional bucket allreduce, verified
+ * complete, nothing counted twice, all-port and contention-free at
+ * 2d(max s_k − 1) phases on square, non-square, 3-D tori, rings and
+ * dimensions of size 2 (both signs in one transfer); 28 phases on 8 × 8,
+ * 60 on 16 × 16, 18 on 4 × 4 × 4. */
+static void test_torus_dim(void)
+{
+  const char *const specs[] = { "torus:4x4",   "torus:8x8", "torus:16x16", "torus:3x3x3",
+                                "torus:4x4x4", "torus:3x5", "torus:4x8",   "torus:2x3x4",
+                                "torus:2x2",   "torus:2x5", "torus:6",     "torus:2" };
+  for (gsize i = 0; i < G_N_ELEMENTS(specs); i++) {
+    GError *error = NULL;
+    g_autoptr(NsTopology) t = ns_shape_from_spec(specs[i], &error);
+    g_assert_no_error(error);
+    int p = ns_topology_n_machines(t);
+    g_assert_true(check(t, "torus-dim", (uint64_t)p * 1024 + 5));
+  }
+  const struct {
+    const char *spec;
+    uint32_t phases;
+  } counts[] = { { "torus:8x8", 28 }, { "torus:16x16", 60 }, { "torus:4x4x4", 18 } };
+  for (gsize i = 0; i < G_N_ELEMENTS(counts); i++) {
+    GError *error = NULL;
+    g_autoptr(NsTopology) t = ns_shape_from_spec(counts[i].spec, &error);
+    NsPlanParams params = { .msize = 1 << 20, .root = 0 };
+    g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLREDUCE, "torus-dim", &params, &error);
+    g_assert_no_error(error);
+    g_assert_cmpuint(ns_schedule_n_phases(s), ==, counts[i].phases);
+  }
+}
+
+/* torus-dim on 8 × 8 with n = 1 MiB (2dP = 256 divides it): every
+ * directed link of machine 0 carries 2(P−1)/(2dP) · n = 126 · 4096 =
+ * 516096 bytes, the all-port bound's share of each of its 4 ports, and
+ * each in a phase sends one transfer per link. Not a torus, too few
+ * ports, or fewer bytes than 2dP segments: refused. */
+static void test_torus_dim_bytes(void)
+{
+  GError *error = NULL;
+  g_autoptr(NsTopology) t = ns_shape_from_spec("torus:8x8", &error);
+  NsPlanParams params = { .msize = 1 << 20, .root = 0 };
+  g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLREDUCE, "torus-dim", &params, &error);
+  g_assert_no_error(error);
+  g_assert_cmpuint(s->n_segments, ==, 256);
+  uint64_t per_dst[64] = { 0 };
+  for (uint64_t i = 0; i < ns_schedule_n_transfers(s); i++) {
+    const NsTransfer *tr = ns_schedule_transfer(s, i);
+    if (tr->src != 0)
+      continue;
+    const uint32_t *chunks = ns_schedule_chunks(s, tr);
+    for (uint32_t k = 0; k < tr->n_chunks; k++)
+      per_dst[tr->dst] += ns_schedule_chunk_size(s, chunks[k]);
+  }
+  int links = 0;
+  for (int m = 0; m < 64; m++)
+    if (per_dst[m] != 0) {
+      links++;
+      g_assert_cmpuint(per_dst[m], ==, 516096);
+    }
+  g_assert_cmpint(links, ==, 4);
+
+  const struct {
+    const char *spec;
+    uint64_t n;
+    const char *message;
+  } refusals[] = {
+    { "star:8", 65536,
+      "torus-dim needs a torus or ring of machines (gen:torus:AxB[xC], "
+      "gen:ring:P); gen:star:8 is not one" },
+    { "torus:4x4:ports=one", 65536,
+      "torus-dim sends on all 4 directions of a machine at once; "
+      "machine n0 has 1-port (an all-port torus: the default of "
+      "gen:torus, not ports=one)" },
+    { "torus:4x4", 63,
+      "allreduce/torus-dim cuts the vector into 64 blocks and needs at least 64 "
+      "bytes (got 63)" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(refusals); i++) {
+    g_autoptr(NsTopology) r = ns_shape_from_spec(refusals[i].spec, &error);
+    g_assert_no_error(error);
+    NsPlanParams pp = { .msize = refusals[i].n, .root = 0 };
+    g_assert_null(ns_plan(r, NS_COLL_ALLREDUCE, "torus-dim", &pp, &error));
+    g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
+    g_assert_cmpstr(error->message, ==, refusals[i].message);
+    g_clear_error(&error);
+  }
+}
+
 /* An all-to-all that relays (bruck) is not a reduce-scatter: the
  * helper refuses it rather than mislabel it. */
 static void test_rab2_refuses_relays(void)
@@ -367,6 +463,8 @@ int main(int argc, char **argv)
   g_test_add_func("/allreduce/phase-counts", test_phase_counts);
   g_test_add_func("/allreduce/blocks", test_blocks);
   g_test_add_func("/allreduce/torus", test_torus);
+  g_test_add_func("/allreduce/torus-dim", test_torus_dim);
+  g_test_add_func("/allreduce/torus-dim-bytes", test_torus_dim_bytes);
   g_test_add_func("/allreduce/selectors", test_selectors);
   g_test_add_func("/allreduce/rab2-refuses", test_rab2_refuses_relays);
   g_test_add_func("/allreduce/paper-topologies", test_paper_topologies);

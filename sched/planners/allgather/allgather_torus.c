@@ -3,7 +3,7 @@
  * label used once, translated to every machine: the translates are
  * time-arc-disjoint, so every port of every machine carries one block in
  * every round. */
-#include "platforms/model/error.h"
+#include "sched/planners/common/torus_shape_internal.h"
 #include "sched/planners/registry.h"
 #include <string.h>
 
@@ -212,41 +212,11 @@ static void build_tree(Tree *tr)
   g_free(reached);
 }
 
-/* The torus's sizes in sizes[], its number of dimensions returned; 0 with
- * the error when the planner cannot take the topology. */
-static int torus_shape(const NsTopology *topo, int *sizes, GError **error)
-{
-  gboolean wrap = FALSE;
-  int n_dims = ns_topology_grid(topo, sizes, &wrap), p = ns_topology_n_machines(topo);
-  int64_t cells = 1;
-  for (int k = 0; k < n_dims; k++)
-    cells *= sizes[k];
-  if (n_dims == 0 || !wrap || cells != p) {
-    g_set_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED,
-                "torus needs a torus or ring of machines (gen:torus:AxB[xC], gen:ring:P); "
-                "%s is not one", ns_topology_source(topo));
-    return 0;
-  }
-  int n_gen = 0;
-  for (int k = 0; k < n_dims; k++)
-    n_gen += sizes[k] >= 3 ? 2 : sizes[k] == 2 ? 1 : 0;
-  for (int m = 0; m < p; m++)
-    if (ns_topology_machine_ports(topo, m) < n_gen) {
-      g_autofree char *ports = ns_topology_machine_port_text(topo, m);
-      g_set_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED,
-                  "torus sends on all %d directions of a machine at once; machine %s has "
-                  "%s (an all-port torus: the default of gen:torus, not ports=one)",
-                  n_gen, ns_topology_machine_name(topo, m), ports);
-      return 0;
-    }
-  return n_dims;
-}
-
 NsSchedule *ns_allgather_torus(const NsTopology *topo, const NsPlanParams *params,
                                GError **error)
 {
   int sizes[NS_MAX_DIMS];
-  int n_dims = torus_shape(topo, sizes, error);
+  int n_dims = ns_plan_torus_shape(topo, "torus", sizes, error);
   if (n_dims == 0)
     return NULL;
   int p = ns_topology_n_machines(topo);
