@@ -17,8 +17,8 @@
  * every message towards d through one switch per level, so the shift
  * permutations (i -> i+j mod p) are contention-free (Zahavi et al.).
  *
- * The set-up checks the levels and, for up to 4096 machines, that every
- * pair meets (above that a deterministic sample of 2^22 pairs is checked).
+ * The set-up checks the levels and that every pair meets (for every key
+ * at once, updown_check_pairs), so a route always exists.
  */
 #include "platforms/model/error.h"
 #include "platforms/model/topology_internal.h"
@@ -92,6 +92,8 @@ static int updown_route(const NsTopology *t, int src, int dst, int *edges)
   uint64_t key = (uint64_t)t->node_machine[u->by_source ? src : dst];
   int up_b[64];
   int l = climb(u, src, dst, key, edges, up_b);
+  /* never -1: updown_check_pairs proved at set-up that every pair meets */
+  g_assert(l >= 0);
   for (int k = 0; k < l; k++) /* d's climb reversed: down edges */
     edges[l + k] = up_b[l - 1 - k] ^ 1;
   return 2 * l;
@@ -231,38 +233,77 @@ static gboolean updown_build_ports(NsTopology *t, UpDown *u, GError **error)
   return ok;
 }
 
-/* Every machine pair must meet (checked exhaustively up to 4096 machines,
- * on a deterministic sample of 2^22 pairs above). */
-static gboolean updown_check_pairs(NsTopology *t, UpDown *u, GError **error)
+/* The level-`level` nodes that the climbs of all machines reach with the
+ * keys K ≡ prefix (mod stride) (stride: the product of the arities below
+ * `level`, capped at p), deduplicated in nodes[0 .. n). Climbs that meet
+ * stay together (same node, same digit), so every pair meets with those
+ * keys exactly when these nodes narrow to one before the climbs end.
+ * Recurses on each next digit j whose smallest key prefix + j·stride is a
+ * machine index. FALSE with *bad_key (a key some pair fails with) when a
+ * node can climb no further while others remain. */
+static gboolean converges(const UpDown *u, int p, int level, uint64_t prefix, uint64_t stride,
+                          const int *nodes, int n, int *mark, int *stamp, uint64_t *bad_key)
 {
-  int p = t->n_machines;
-  int a_up[64], b_up[64];
-  uint64_t pairs = (uint64_t)p * (uint64_t)p;
-  uint64_t samples = pairs <= ((uint64_t)1 << 24) ? pairs : ((uint64_t)1 << 22);
-  uint64_t x = 0x9e3779b97f4a7c15ULL;
-  for (uint64_t i = 0; i < samples; i++) {
-    uint64_t k = i;
-    if (samples < pairs) { /* splitmix64: reproducible, no library state */
-      x += 0x9e3779b97f4a7c15ULL;
-      uint64_t z = x;
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-      k = (z ^ (z >> 31)) % pairs;
-    }
-    int s = (int)(k / (uint64_t)p), d = (int)(k % (uint64_t)p);
-    if (s == d)
-      continue;
-    uint64_t key = (uint64_t)(u->by_source ? s : d);
-    if (climb(u, t->machine_node[s], t->machine_node[d], key, a_up, b_up) < 0) {
-      ns_set_error_at(error, NS_ERROR_INPUT, t->source, t->routing_line,
-                      "%s routing: climbing from '%s' and '%s' never meets (not a fat tree in "
-                      "which every pair has a common ancestor reached by the %s rule)",
-                      ns_routing_kind_name(t->routing), ns_topology_machine_name(t, s),
-                      ns_topology_machine_name(t, d), ns_routing_kind_name(t->routing));
+  if (n == 1)
+    return TRUE;
+  for (int i = 0; i < n; i++)
+    if (u->up_start[nodes[i]] == u->up_start[nodes[i] + 1]) {
+      *bad_key = prefix;
       return FALSE;
     }
+  int arity = u->arity[level];
+  uint64_t next_stride = MIN(stride * (uint64_t)arity, (uint64_t)p);
+  int *next = g_new(int, n);
+  gboolean ok = TRUE;
+  for (int j = 0; j < arity && ok && prefix + (uint64_t)j * stride < (uint64_t)p; j++) {
+    int m = 0;
+    ++*stamp;
+    for (int i = 0; i < n; i++) {
+      int w = u->up_node[u->up_start[nodes[i]] + j];
+      if (mark[w] != *stamp) {
+        mark[w] = *stamp;
+        next[m++] = w;
+      }
+    }
+    ok = converges(u, p, level + 1, prefix + (uint64_t)j * stride, next_stride, next, m, mark,
+                   stamp, bad_key);
   }
-  return TRUE;
+  g_free(next);
+  return ok;
+}
+
+/* Every machine pair must meet: proved for every key at once by
+ * converges(), so that updown_route's climb never fails (a sample of the
+ * pairs, as before, missed the one pair of a 4161-machine tree whose
+ * climbs part: tests/test_updown.c). Time: the nodes the climbs reach, per
+ * level and key prefix until they narrow to one — O(p · levels) on a
+ * k-ary n-tree, where the keys agreeing on l digits reach p/k^l switches
+ * of level l. */
+static gboolean updown_check_pairs(NsTopology *t, UpDown *u, GError **error)
+{
+  int p = t->n_machines, n = (int)t->nodes->len;
+  int *nodes = g_new(int, p), *mark = g_new0(int, n), stamp = 0;
+  for (int m = 0; m < p; m++)
+    nodes[m] = t->machine_node[m];
+  uint64_t key = 0;
+  gboolean ok = converges(u, p, 0, 0, 1, nodes, p, mark, &stamp, &key);
+  g_free(nodes);
+  g_free(mark);
+  if (ok)
+    return TRUE;
+  /* A pair that fails with `key`: the key is one end's machine index. */
+  int a_up[64], b_up[64], fixed = (int)key, other = 0;
+  while (other < p && (other == fixed || climb(u, t->machine_node[other], t->machine_node[fixed],
+                                               key, a_up, b_up) >= 0))
+    other++;
+  g_assert(other < p); /* converges() found the nodes apart */
+  int s = u->by_source ? fixed : other, d = u->by_source ? other : fixed;
+  ns_set_error_at(error, NS_ERROR_INPUT, t->source, t->routing_line,
+                  "%s routing: climbing from '%s' and '%s' never meets (not a fat tree in "
+                  "which every pair has a common ancestor reached by the %s rule)",
+                  ns_routing_kind_name(t->routing), ns_topology_machine_name(t, s),
+                  ns_topology_machine_name(t, d), ns_routing_kind_name(t->routing));
+  return FALSE;
 }
 
 static gboolean updown_build(NsTopology *t, GError **error)
