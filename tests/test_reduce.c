@@ -166,6 +166,15 @@ static void test_registry_and_errors(void)
   g_assert_cmpstr(error->message, ==,
                   "reduce/pipeline-binary: root -1 is not a machine index (0..7)");
   g_clear_error(&error);
+  /* Past Algorithm 5's machine limit the advice names the reduce that
+   * reverses bcast/linear-cf, not the broadcast (it said "use linear-cf") */
+  g_autoptr(NsTopology) past_limit = from_spec("star:4097");
+  g_assert_null(plan_or_error(past_limit, NS_COLL_REDUCE, "pipeline-binary", 4097, 0, 0, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_UNSUPPORTED);
+  g_assert_cmpstr(error->message, ==,
+                  "reduce/pipeline-binary: 4097 machines; Algorithm 5's O(P^2) tables and "
+                  "O(P^3) search are limited to 4096 machines (use pipeline-linear)");
+  g_clear_error(&error);
   g_assert_null(plan_or_error(t, NS_COLL_REDUCE, "rabenseifner", 1024, 0, 8, &error));
   g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
   g_assert_cmpstr(error->message, ==, "reduce/rabenseifner: root 8 is not a machine index (0..7)");

@@ -5,18 +5,35 @@
 #include "platforms/model/error.h"
 #include <string.h>
 
+/* The broadcasts whose reversal is a registered reduce (the files of
+ * this folder that call ns_reduce_from_bcast). */
+static const struct {
+  const char *bcast, *reduce;
+} reversed_planners[] = {
+  { "linear-cf", "pipeline-linear" },
+  { "binary-cf", "pipeline-binary" },
+};
+
 /* The broadcast planner's error, said of the reduce: its messages start
- * "bcast/NAME: " (ns_bcast_segments), which would name the wrong
- * collective and algorithm to the user who asked for a reduce. */
+ * "bcast/NAME: " (ns_bcast_segments) and may advise another broadcast
+ * ("(use linear-cf)", bcast/binary-cf's machine limit), which would name
+ * the wrong collective and algorithm to the user who asked for a reduce:
+ * the advice names the reduce that reverses that broadcast. */
 static void as_reduce_error(GError *bcast_error, const char *algorithm, GError **error)
 {
   const char *msg = bcast_error->message;
   const char *colon = g_str_has_prefix(msg, "bcast/") ? strstr(msg, ": ") : NULL;
-  if (colon != NULL)
-    g_set_error(error, bcast_error->domain, bcast_error->code, "reduce/%s: %s", algorithm,
-                colon + 2);
-  else
-    g_propagate_error(error, g_error_copy(bcast_error));
+  if (colon == NULL) {
+    g_propagate_error(error, bcast_error);
+    return;
+  }
+  g_autoptr(GString) text = g_string_new(colon + 2);
+  for (gsize i = 0; i < G_N_ELEMENTS(reversed_planners); i++) {
+    g_autofree char *bcast = g_strdup_printf("(use %s)", reversed_planners[i].bcast);
+    g_autofree char *reduce = g_strdup_printf("(use %s)", reversed_planners[i].reduce);
+    g_string_replace(text, bcast, reduce, 0);
+  }
+  g_set_error(error, bcast_error->domain, bcast_error->code, "reduce/%s: %s", algorithm, text->str);
   g_error_free(bcast_error);
 }
 
