@@ -524,22 +524,17 @@ static gboolean write_plot(Run *run, gboolean *plotted, GError **error)
                                                 ns_collective_name(spec->collective),
                                                 run->topology_name, spec->model);
   g_autofree char *title = ns_gnuplot_string(title_text);
-  g_string_append_printf(gp,
-                         "# netsched compare: throughput against message size.\n"
-                         "# Data in compare.dat, one block per algorithm (see its comments).\n"
-                         "set title %s noenhanced\n"
-                         "set xlabel 'message size' noenhanced\n"
-                         "set ylabel 'aggregate throughput (Mbit/s)' noenhanced\n"
-                         "set logscale x 2\nset yrange [0:*]\nset offsets graph 0.04, graph 0.04, 0, 0\n"
-                         "set key outside right noenhanced\nset grid\nset xtics (",
-                         title);
-  for (guint k = 0; k < spec->sizes->len; k++) {
-    g_autofree char *label = ns_format_size(g_array_index(spec->sizes, uint64_t, k));
-    g_autofree char *quoted = ns_gnuplot_string(label);
-    g_string_append_printf(gp, "%s%s %" G_GUINT64_FORMAT, k ? ", " : "", quoted,
-                           g_array_index(spec->sizes, uint64_t, k));
-  }
-  g_string_append(gp, ")\n");
+  g_string_append_printf(
+      gp,
+      "# netsched compare: throughput against message size.\n"
+      "# Data in compare.dat, one block per algorithm (see its comments).\n"
+      "set title %s noenhanced\n"
+      "set xlabel 'message size' noenhanced\n"
+      "set ylabel 'aggregate throughput (Mbit/s)' noenhanced\n"
+      "set logscale x 2\nset yrange [0:*]\nset offsets graph 0.04, graph 0.04, 0, 0\n"
+      "set key outside right noenhanced\nset grid\n",
+      title);
+  ns_gnuplot_size_xtics(gp, (const uint64_t *)(const void *)spec->sizes->data, spec->sizes->len);
   g_autoptr(GString) plot = g_string_new("plot ");
   int block = 0;
   for (guint v = 0; v < spec->variants->len; v++) {

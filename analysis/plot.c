@@ -2,9 +2,12 @@
 #include "analysis/plot_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/model/text_internal.h"
+#include "platforms/model/units.h"
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -32,6 +35,36 @@ void ns_gnuplot_output(GString *script, const char *name)
   g_string_append_printf(script,
                          "set output (exists('" OUTPUT_PREFIX "') ? " OUTPUT_PREFIX " : '').%s\n",
                          quoted);
+}
+
+/* How many labels like "128KiB" fit side by side on the x axis: about
+ * 550 px of a 900 px plot is left of the key, at about 45 px a label. */
+#define XTIC_LABELS_ACROSS 12.0
+
+static int compare_sizes(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+void ns_gnuplot_size_xtics(GString *script, const uint64_t *sizes, guint n)
+{
+  g_autofree uint64_t *sorted = g_memdup2(sizes, sizeof(uint64_t) * n);
+  qsort(sorted, n, sizeof(uint64_t), compare_sizes);
+  double span = n > 0 ? log2((double)MAX(sorted[n - 1], 1)) - log2((double)MAX(sorted[0], 1)) : 0;
+  double gap = span / XTIC_LABELS_ACROSS, last = 0;
+  g_string_append(script, "set xtics (");
+  for (guint k = 0; k < n; k++) {
+    double at = log2((double)MAX(sorted[k], 1));
+    gboolean labelled = k == 0 || (at - last >= gap && sorted[k] != sorted[k - 1]);
+    g_autofree char *label = labelled ? ns_format_size(sorted[k]) : g_strdup("");
+    g_autofree char *quoted = ns_gnuplot_string(label);
+    g_string_append_printf(script, "%s%s %" G_GUINT64_FORMAT "%s", k ? ", " : "", quoted, sorted[k],
+                           labelled ? "" : " 1");
+    if (labelled)
+      last = at;
+  }
+  g_string_append(script, ")\n");
 }
 
 /* An output gnuplot wrote whole: a regular file (not a link) that ends as

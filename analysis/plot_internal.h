@@ -37,6 +37,18 @@ char *ns_gnuplot_string(const char *text);
 void ns_gnuplot_output(GString *script, const char *name);
 
 /*
+ * ns_gnuplot_size_xtics — appends "set xtics (...)" for a log-scale x axis
+ * of message sizes (n sizes, any order; written increasing): a tic at
+ * every size, a label ("488B", "1KiB") only where it stands at least 1/12
+ * of the axis's span (in log2 of the size) from the last labelled one —
+ * about 12 labels fit across a plot — so that neighbours such as 488 B
+ * and 512 B, or every octave of 4 B … 128 KiB, do not print over each
+ * other; an unlabelled size keeps a minor tic. The smallest size is
+ * always labelled. O(n log n).
+ */
+void ns_gnuplot_size_xtics(GString *script, const uint64_t *sizes, guint n);
+
+/*
  * ns_plot_run — runs `gnuplot SCRIPT` in directory `dir` (no shell; the
  * child is reaped before this returns; SIGINT, SIGTERM and SIGHUP are held
  * until the private directory is removed) and moves its outputs (the
