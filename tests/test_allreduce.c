@@ -337,7 +337,8 @@ static void test_torus_dim(void)
  * directed link of machine 0 carries 2(P−1)/(2dP) · n = 126 · 4096 =
  * 516096 bytes, the all-port bound's share of each of its 4 ports, and
  * each in a phase sends one transfer per link. Not a torus, too few
- * ports, or fewer bytes than 2dP segments: refused. */
+ * ports, fewer bytes than 2dP segments, or more than 2^26 block moves:
+ * refused. */
 static void test_torus_dim_bytes(void)
 {
   GError *error = NULL;
@@ -362,6 +363,9 @@ static void test_torus_dim_bytes(void)
       g_assert_cmpuint(per_dst[m], ==, 516096);
     }
   g_assert_cmpint(links, ==, 4);
+  NsVerifyReport report = ns_test_verify(t, s); /* 4d·P(P−1) block moves, the limit's count */
+  g_assert_cmpuint(report.n_chunk_moves, ==, 4 * 2 * 64 * 63);
+  ns_verify_report_clear(&report);
 
   const struct {
     const char *spec;
@@ -378,6 +382,9 @@ static void test_torus_dim_bytes(void)
     { "torus:4x4", 63,
       "allreduce/torus-dim cuts the vector into 64 blocks and needs at least 64 "
       "bytes (got 63)" },
+    { "torus:64x64", 1 << 30,
+      "allreduce/torus-dim on 4096 machines in 2 dimensions moves 4dP(P-1) = 134184960 "
+      "blocks, above the limit of 67108864 (allreduce/torus moves 2P(P-1))" },
   };
   for (gsize i = 0; i < G_N_ELEMENTS(refusals); i++) {
     g_autoptr(NsTopology) r = ns_shape_from_spec(refusals[i].spec, &error);

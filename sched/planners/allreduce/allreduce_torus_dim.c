@@ -15,6 +15,7 @@
  * interconnects", ICS 2010), which reaches the all-port bound on tori
  * whose dimensions are equal.
  */
+#include "platforms/model/error.h"
 #include "sched/planners/allreduce/allreduce_common_internal.h"
 #include "sched/planners/common/torus_shape_internal.h"
 #include <string.h>
@@ -57,10 +58,18 @@
  * idle and the groups differ in size: above the bound (docs/algorithms.md
  * measures both against allreduce/torus).
  * Params: msize (n). Errors: NS_ERROR_UNSUPPORTED when n < 2dP, the
- * fabric is not a torus, or a machine has fewer ports than directions.
- * Time O(d · P · (P + L)) chunk entries and transfers; memory O(dP)
- * besides the schedule.
+ * fabric is not a torus, a machine has fewer ports than directions, or
+ * its 4dP(P−1) block moves exceed TORUS_DIM_MAX_BLOCK_MOVES (a 2-D torus
+ * above 2896 machines). Time O(d·P²) block moves and O(d²·L·P) transfers; memory
+ * O(dP) besides the schedule.
  */
+
+/* Most block moves (segments over all transfers) a schedule may hold: a
+ * machine sends Σ_j (s_(D_j) − 1)·P/(s_(D_0)···s_(D_j)) = P − 1 blocks of
+ * each part in the reduce-scatter and as many in the all-gather, 4d·P(P−1)
+ * in all; 2^26 (256 MiB of chunk pool, as reduce/rabenseifner) is a 2-D
+ * torus of 2896 machines. */
+#define TORUS_DIM_MAX_BLOCK_MOVES (UINT64_C(1) << 26)
 
 typedef struct {
   const NsTopology *topo;
@@ -144,6 +153,15 @@ NsSchedule *ns_allreduce_torus_dim(const NsTopology *topo, const NsPlanParams *p
   pl.d = ns_plan_torus_shape(topo, "torus-dim", pl.sizes, error);
   if (pl.d == 0)
     return NULL;
+  uint64_t moves = 4 * (uint64_t)pl.d * (uint64_t)pl.p * (uint64_t)(pl.p - 1);
+  if (moves > TORUS_DIM_MAX_BLOCK_MOVES) {
+    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                    "allreduce/torus-dim on %d machines in %d dimensions moves 4dP(P-1) = "
+                    "%" G_GUINT64_FORMAT " blocks, above the limit of %" G_GUINT64_FORMAT
+                    " (allreduce/torus moves 2P(P-1))",
+                    pl.p, pl.d, moves, (guint64)TORUS_DIM_MAX_BLOCK_MOVES);
+    return NULL;
+  }
   pl.s = ns_allreduce_new(topo, "torus-dim", params->msize, (uint32_t)(2 * pl.d * pl.p),
                           NS_BLOCKS_SPREAD, error);
   if (pl.s == NULL)
