@@ -75,8 +75,12 @@ char *ns_pattern_axis_spec(const char *text, NsCollective c, int p, uint64_t msi
   const char *args = strchr(text, ':') + 1;
   if (g_str_has_prefix(text, "random:"))
     return g_strdup_printf("random:%" G_GUINT64_FORMAT "B,%s", msize, args);
-  /* nas-is: 4 bytes a key; msize ≤ 1 TiB and p ≤ 2^31, so the product fits */
-  uint64_t keys = c == NS_COLL_ALLTOALLV ? msize * (uint64_t)p / 4 : msize / 4;
+  /* nas-is: 4 bytes a key. Past the generator's key limit the count only
+   * needs to stay past it (so it refuses with its own message): msize ≤
+   * 2^30 and p < 2^31 keep the product within 64 bits. */
+  uint64_t keys = msize > NS_PATTERN_MAX_KEYS * 4      ? NS_PATTERN_MAX_KEYS + 1
+                  : c == NS_COLL_ALLTOALLV && p > 0 ? msize * (uint64_t)p / 4
+                                                      : msize / 4;
   return g_strdup_printf("nas-is:%" G_GUINT64_FORMAT ",%s", MAX(keys, 1), args);
 }
 

@@ -214,6 +214,18 @@ static gboolean read_collective(NsScenario *s, const NsKeyGroup *g, const char *
   return TRUE;
 }
 
+/* Does the scenario study alltoallv or allgatherv? */
+static gboolean any_vector(const NsScenario *s)
+{
+  for (guint i = 0; i < s->collectives->len; i++) {
+    NsCollective c;
+    if (ns_collective_from_name(g_array_index(s->collectives, NsScenarioCollective, i).name, &c) &&
+        ns_collective_is_vector(c))
+      return TRUE;
+  }
+  return FALSE;
+}
+
 static gboolean read_topology(NsScenario *s, const NsKeyGroup *g, const char *dir,
                               const char *models, const char *models_where,
                               const char *spanning, GError **error)
@@ -346,6 +358,11 @@ NsScenario *ns_scenario_load(const char *path, GError **error)
   }
   if (!check_versus(s, error))
     goto fail;
+  if (pattern.pattern != NULL && !any_vector(s)) { /* never ignored */
+    ns_keyfile_fail(error, pattern.pattern_where,
+                    "pattern: no alltoallv or allgatherv collective takes a size pattern");
+    goto fail;
+  }
   g_free(pattern.pattern);
   g_free(pattern.pattern_where);
   return g_steal_pointer(&s);

@@ -64,6 +64,10 @@ printf '[scenario]\noutput = o\n[collective alltoall]\npattern = uniform\n[topol
 check "pattern on alltoall" 2 "$ns" design a2a.ini
 expect "pattern on alltoall: file:line" "$tmp/err" \
   "^netsched: a2a.ini:4: pattern: only alltoallv and allgatherv take a size pattern \(not alltoall\)$"
+printf '[scenario]\noutput = o\npattern = uniform\n[collective alltoall]\n[topology a]\nfile = gen:star:4\n' >unused.ini
+check "[scenario] pattern no collective takes" 2 "$ns" design unused.ini
+expect "unused pattern: file:line" "$tmp/err" \
+  "^netsched: unused.ini:3: pattern: no alltoallv or allgatherv collective takes a size pattern$"
 check "alltoallv without a pattern" 2 "$ns" design -T gen:star:4 -c alltoallv -o np
 expect "no pattern said" "$tmp/err" \
   "^netsched: --pattern: alltoallv needs a size pattern: uniform, random:SKEW,SEED or nas-is:SEED"

@@ -751,6 +751,14 @@ static void test_pattern_axis(void)
                   "pattern random:2,1 at 8KiB (random:8192B,2,1): SKEW '2' is not a number "
                   "from 0 to 1");
   g_clear_error(&error);
+  /* nas-is at a size whose key count passes the limit: refused, not wrapped */
+  g_assert_null(ns_pattern_axis_at("nas-is:3", "--pattern", NS_COLL_ALLTOALLV, 32,
+                                   UINT64_C(1) << 40, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
+  g_assert_cmpstr(error->message, ==,
+                  "--pattern nas-is:3 at 1TiB (nas-is:268435457,3): KEYS '268435457' is not a "
+                  "whole number from 1 to 268435456");
+  g_clear_error(&error);
   /* the refusals, before anything runs */
   g_autoptr(GArray) one = ns_msizes_parse("-m", "64KiB", &error);
   g_autoptr(GArray) two = ns_msizes_parse("-m", "8KiB,64KiB", &error);
