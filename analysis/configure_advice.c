@@ -1,5 +1,6 @@
 /* netsched — "what to configure and how" (configure_advice_internal.h). */
 #include "analysis/configure_advice_internal.h"
+#include "analysis/experiment_pattern_internal.h"
 #include "platforms/model/text_internal.h"
 #include "platforms/model/units.h"
 #include "sched/planners/select/mpi_library.h"
@@ -45,8 +46,43 @@ static char *routine_file(const NsAdvice *a)
   return g_steal_pointer(&name);
 }
 
+/* The collectives netsched plans but `generate` does not lower yet
+ * (sched/lower/routine.c: a routine table has no combining receive and no
+ * per-chunk sizes): the advice is the command that plans the schedule. */
+static void plan_lines(GString *out, const NsAdvice *a, const char *algorithm)
+{
+  g_autofree char *topo = ns_shell_word(a->topology);
+  g_autofree char *algo = ns_shell_word(algorithm);
+  g_autofree char *routine = routine_file(a);
+  g_autofree char *file =
+      g_strdup_printf("%.*s.json", (int)(strrchr(routine, '.') - routine), routine);
+  g_string_append_printf(out, "  - `netsched plan -T %s -c %s -a %s", topo,
+                         ns_collective_name(a->collective), algo);
+  if (a->pattern != NULL) {
+    g_autofree char *spec =
+        ns_pattern_axis_spec(a->pattern, a->collective, (int)a->n_machines, a->msize);
+    g_autofree char *pat = ns_shell_word(spec);
+    g_string_append_printf(out, " --pattern %s", pat);
+  } else if (a->msize != 0) {
+    g_string_append_printf(out, " -m %" G_GUINT64_FORMAT "B", a->msize);
+  }
+  if (a->root != NULL && a->collective == NS_COLL_REDUCE) {
+    g_autofree char *r = ns_shell_word(a->root);
+    g_string_append_printf(out, " -r %s", r);
+  }
+  if (a->segment != 0)
+    g_string_append_printf(out, " -s %" G_GUINT64_FORMAT "B", a->segment);
+  g_string_append_printf(out, " -o %s` writes the schedule; `netsched generate` does not lower "
+                              "%s to an MPI routine yet (alltoall, allgather and bcast only)\n",
+                         file, ns_collective_name(a->collective));
+}
+
 static void routine_lines(GString *out, const NsAdvice *a, const char *algorithm, const char *sync)
 {
+  if (ns_collective_chunk_kind(a->collective) != a->collective) {
+    plan_lines(out, a, algorithm);
+    return;
+  }
   g_autofree char *file = routine_file(a);
   g_autofree char *topo = ns_shell_word(a->topology);
   g_autofree char *algo = ns_shell_word(algorithm);
@@ -118,9 +154,11 @@ static void advise(GString *out, const NsAdvice *a)
   else
     g_string_append_printf(out,
                            "- %s: `%s`, netsched's own (neither Open MPI 4.1 nor MPICH "
-                           "4.0 has it on %" G_GINT64_FORMAT " machines): generate its "
-                           "routine and preload libnetsched-mpi:\n",
-                           a->context, a->label, a->n_machines);
+                           "4.0 has it on %" G_GINT64_FORMAT " machines): %s:\n",
+                           a->context, a->label, a->n_machines,
+                           ns_collective_chunk_kind(a->collective) == a->collective
+                               ? "generate its routine and preload libnetsched-mpi"
+                               : "plan its schedule");
   library_lines(out, a, ompi, mpich);
   if (ompi == NULL || mpich == NULL)
     routine_lines(out, a, algorithm, sync);
@@ -188,6 +226,7 @@ void ns_configure_advice_by_size(GString *out, const NsAdvice *base, const GArra
     a.label = first->label;
     a.context = context;
     a.range = range;
+    a.msize = last->msize; /* the size a plan line reproduces */
     advise(out, &a);
     i = j;
     if (i < winners->len)

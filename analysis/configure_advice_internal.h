@@ -22,6 +22,10 @@ typedef struct {
   const char *prefix;   /* starts the routine file's name (a design's), NULL: none */
   const char *range;    /* the sizes, as libnetsched-mpi's configuration writes them
                               ("*", "8K-16K", "64K-"); NULL: "*" */
+  const char *pattern;  /* alltoallv, allgatherv: the size pattern axis
+                           (experiment_pattern_internal.h), given whole at msize; NULL: none */
+  uint64_t msize;       /* the message size advised, for the collectives netsched
+                           plans but does not lower (by_size: the range's largest); 0: none */
 } NsAdvice;
 
 /* Appends "\n## What to configure and how\n\n" and an item per entry (a

@@ -78,6 +78,7 @@ static NsCompareSpec run_spec(const NsStudy *st, int c, int d, int m, const char
     .topo = ds->topo, .name = ds->name, .collective = dc->collective,
     .variants = dc->variants, .sizes = sp->sizes,
     .params = { .root = st->roots[d * sp->n_collectives + c], .segment = dc->segment },
+    .pattern = dc->pattern, .pattern_option = dc->pattern_option,
     .model = sp->models[m].name, .settings = sp->models[m].settings, .outdir = dir,
     .resume = !sp->restart, .retry_failed = sp->retry_failed, .measure = sp->measure,
     .measure_data = sp->models[m].measure_data, .warn = sp->warn, .note = sp->note,

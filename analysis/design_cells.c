@@ -5,7 +5,10 @@
  * which model ranks a design. Between the runs (design.c) and the tables,
  * plots and report (design_report.c). */
 #include "analysis/design_study_internal.h"
+#include "analysis/experiment_pattern_internal.h"
+#include "platforms/model/units.h"
 #include "sched/bound/lower_bound.h"
+#include "sched/bound/pattern_bound.h"
 #include <string.h>
 
 GPtrArray *ns_study_rows(NsStudy *st, int c, int d, int m)
@@ -82,6 +85,36 @@ static void summarise_cell(NsStudy *st, int c, int k, int m, int d)
   cell->named = cell->tied->len == 1 && (!fluid || f->contention_free);
 }
 
+/* The bound of a v-collective's cell: its size pattern's (ports and routed
+ * links in bytes, sched/bound/pattern_bound.h), the one its rows carry. A
+ * pattern that cannot be made (checked before the first run: not
+ * expected) has no bound: 0, "n/a (why)". */
+static void pattern_bound(const NsDesignSpec *sp, int c, int d, uint64_t msize, double *bound_s,
+                          char **bottleneck)
+{
+  const NsDesignCollective *dc = &sp->collectives[c];
+  const NsTopology *topo = sp->designs[d].topo;
+  GError *error = NULL;
+  NsPatternBound b;
+  g_autoptr(NsSizePattern) pat = ns_pattern_axis_at(dc->pattern, dc->pattern_option,
+                                                    dc->collective, ns_topology_n_machines(topo),
+                                                    msize, &error);
+  if (pat == NULL || !ns_pattern_bound(topo, pat, &b, &error)) {
+    *bottleneck = g_strdup_printf("n/a (%s)", error->message);
+    g_error_free(error);
+    return;
+  }
+  *bound_s = b.seconds;
+  g_autofree char *what = ns_pattern_bound_describe(topo, &b);
+  if (b.machine < 0 && b.edge < 0) {
+    *bottleneck = g_steal_pointer(&what);
+    return;
+  }
+  g_autofree char *bytes = ns_format_bytes((double)b.bytes);
+  g_autofree char *bw = ns_format_bandwidth(b.bandwidth);
+  *bottleneck = g_strdup_printf("%s (%s at %s)", what, bytes, bw);
+}
+
 /* Step 2: bound, bottleneck and best of every cell. */
 void ns_study_summarise(NsStudy *st)
 {
@@ -92,12 +125,20 @@ void ns_study_summarise(NsStudy *st)
         NsLowerBound lb;
         uint64_t msize = g_array_index(sp->sizes, uint64_t, k);
         const NsTopology *topo = sp->designs[d].topo;
-        ns_lower_bound_routed(topo, sp->collectives[c].collective, msize,
-                              st->roots[d * sp->n_collectives + c], 1, &lb);
+        double bound_s = 0;
+        g_autofree char *bottleneck = NULL;
+        if (sp->collectives[c].pattern != NULL) {
+          pattern_bound(sp, c, d, msize, &bound_s, &bottleneck);
+        } else {
+          ns_lower_bound_routed(topo, sp->collectives[c].collective, msize,
+                                st->roots[d * sp->n_collectives + c], 1, &lb);
+          bound_s = lb.seconds;
+          bottleneck = ns_lower_bound_describe(topo, &lb);
+        }
         for (int m = 0; m < sp->n_models; m++) {
           NsCell *cell = ns_study_cell(st, c, (int)k, m, d);
-          cell->bound_s = lb.seconds;
-          cell->bottleneck = ns_lower_bound_describe(topo, &lb);
+          cell->bound_s = bound_s;
+          cell->bottleneck = g_strdup(bottleneck);
           summarise_cell(st, c, (int)k, m, d);
         }
       }

@@ -1,6 +1,7 @@
 /* netsched — the design study's outputs: design.csv, summary.csv, the
  * plots and the report (see design_internal.h for what each holds). */
 #include "analysis/configure_advice_internal.h"
+#include "analysis/experiment_pattern_internal.h"
 #include "analysis/csv_internal.h"
 #include "analysis/design_study_internal.h"
 #include "analysis/plot_internal.h"
@@ -151,7 +152,7 @@ gboolean ns_study_write_tables(NsStudy *st, GError **error)
 
 static void dat_value(GString *dat, const NsStoredRow *r, double scale)
 {
-  if (r != NULL && r->ok)
+  if (r != NULL && r->ok && isfinite(scale)) /* a ratio to a bound of 0: none ("?") */
     g_string_append_printf(dat, " %.6g", r->completion_s * scale);
   else
     g_string_append(dat, " ?");
@@ -491,9 +492,12 @@ static char *ranked_text(const NsStoredRow *r, const NsStoredRow *top, const cha
   g_autofree char *t = time_text(r->completion_s);
   GString *s = g_string_new(t);
   const char *open = " (";
-  if (r != top) {
+  if (r != top && top->completion_s > 0) {
     g_string_append_printf(s, "%s%.2fx %s's time", open, r->completion_s / top->completion_s,
                            top_name);
+    open = "; ";
+  } else if (r != top) { /* nothing moved: no ratio */
+    g_string_append_printf(s, "%s%s's time n/a", open, top_name);
     open = "; ";
   }
   if (r->runs > 1) {
@@ -564,6 +568,12 @@ static void report_size(NsStudy *st, GString *md, int c, int k)
   const NsDesignSpec *sp = st->spec;
   g_autofree char *size = ns_format_size(size_at(st, k));
   g_string_append_printf(md, "\n### %s, %s\n\n", cname(st, c), size);
+  const NsDesignCollective *dc = &sp->collectives[c];
+  if (dc->pattern != NULL) /* what the sizes of this table are */
+    g_string_append_printf(md, "Size pattern `%s`%s; the bound is the pattern's (ports and "
+                               "routed links, in bytes).\n\n",
+                           dc->pattern,
+                           ns_pattern_axis_scaled(dc->pattern) ? ", scaled to this size" : "");
   g_string_append(md, "| design | model | bound | fastest verified | time | x bound "
                       "| best contention-free | MPICH default | Open MPI default | bottleneck |\n"
                       "|---|---|---|---|---|---|---|---|---|---|\n");
@@ -633,6 +643,13 @@ static void report_changes(NsStudy *st, GString *md)
   }
 }
 
+/* "1.23x the bound", or "the bound n/a" when nothing bounds it (a
+ * pattern that moves no bytes: no ratio, never "infx"). */
+static char *bound_ratio_text(double t, double bound)
+{
+  return bound > 0 ? g_strdup_printf("%.2fx the bound", t / bound) : g_strdup("the bound n/a");
+}
+
 /* One collective of a design's recommendation, at size k. */
 static void recommend(NsStudy *st, GString *md, int c, int k, int d)
 {
@@ -645,17 +662,18 @@ static void recommend(NsStudy *st, GString *md, int c, int k, int d)
   const NsCell *cell = ns_study_cell(st, c, k, m, d);
   const NsStoredRow *f = cell->fastest;
   g_autofree char *t = time_text(f->completion_s);
+  g_autofree char *ratio = bound_ratio_text(f->completion_s, cell->bound_s);
   if (cell->named)
-    g_string_append_printf(md, "\n  - %s: configure `%s`%s%s%s — %s, %.2fx the bound (%s model)",
+    g_string_append_printf(md, "\n  - %s: configure `%s`%s%s%s — %s, %s (%s model)",
                            cname(st, c), f->label,
                            strcmp(f->label, f->algorithm) != 0 ? ", which chose " : "",
                            strcmp(f->label, f->algorithm) != 0 ? f->algorithm : "",
                            f->contention_free ? " (contention-free)" : " (not contention-free)",
-                           t, f->completion_s / cell->bound_s, sp->models[m].name);
+                           t, ratio, sp->models[m].name);
   else {
     g_autofree char *tie = fastest_text(cell);
-    g_string_append_printf(md, "\n  - %s: %s, %.2fx the bound; no algorithm named: ", cname(st, c),
-                           t, f->completion_s / cell->bound_s);
+    g_string_append_printf(md, "\n  - %s: %s, %s; no algorithm named: ", cname(st, c), t,
+                           ratio);
     if (!sp->models[m].fluid && f->runs <= 1)
       g_string_append_printf(md, "the %s model gives the same time to %s in its one run — "
                                  "more runs (--runs, a scenario's runs =) may separate them",
@@ -678,10 +696,13 @@ static void recommend(NsStudy *st, GString *md, int c, int k, int d)
   }
   const NsStoredRow *def[2] = { cell->mpich, cell->ompi };
   for (int i = 0; i < 2; i++)
-    if (def[i] != NULL && def[i]->ok && def[i]->valid)
+    if (def[i] != NULL && def[i]->ok && def[i]->valid && f->completion_s > 0)
       g_string_append_printf(md, "; %s default %s: %.2fx the fastest's time",
                              i ? "Open MPI" : "MPICH",
                              def[i]->algorithm, def[i]->completion_s / f->completion_s);
+    else if (def[i] != NULL && def[i]->ok && def[i]->valid) /* nothing moved: no ratio */
+      g_string_append_printf(md, "; %s default %s: the fastest's time n/a",
+                             i ? "Open MPI" : "MPICH", def[i]->algorithm);
   g_string_append_printf(md, "; bottleneck: %s", cell->bottleneck);
   if (sp->prices != NULL && sp->collectives[c].collective == NS_COLL_ALLTOALL && f->mbps > 0)
     g_string_append_printf(md, "; %.1f %s per Gbit/s of all-to-all throughput",
@@ -736,6 +757,8 @@ static void report_configuration(NsStudy *st, GString *md)
         .root = sp->collectives[c].root,
         .segment = sp->collectives[c].segment,
         .prefix = ds->name,
+        .pattern = sp->collectives[c].pattern,
+        .msize = size_at(st, k),
       };
       g_array_append_val(items, a);
     }

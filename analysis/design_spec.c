@@ -1,5 +1,6 @@
 /* netsched — a design study built from a scenario (see design_spec.h). */
 #include "analysis/design_spec_internal.h"
+#include "analysis/experiment_pattern_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/model/units.h"
 #include <string.h>
@@ -31,6 +32,7 @@ void ns_design_study_free(NsDesignStudy *s)
   for (int c = 0; c < s->n_collectives; c++) {
     ns_variants_free(s->collectives[c].variants);
     g_free(s->collectives[c].root);
+    g_free(s->collectives[c].pattern);
   }
   for (int m = 0; m < s->n_models; m++) {
     g_free(s->models[m].name);
@@ -131,13 +133,14 @@ static gboolean study_collectives(NsDesignStudy *s, const NsScenario *sc, const 
     s->n_collectives++;
     if (!ns_collective_from_name(x->name, &c->collective)) /* checked by the loader */
       return FALSE;
-    if (ns_collective_is_vector(c->collective)) {
-      /* a design study plans every design at message sizes; a size pattern
-       * is per machine and does not scale with a message size */
-      ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
-                      "%s needs a size pattern, which a design study does not take yet: "
-                      "compare or simulate it with --pattern on each design",
-                      ns_collective_name(c->collective));
+    /* a size pattern scales with the study's sizes, or fixes them to one */
+    c->pattern = g_strdup(x->pattern);
+    /* a scenario's key, or design's --pattern (the command line's scenario) */
+    gboolean file = x->pattern_where != NULL || strcmp(sc->path, "command line") != 0;
+    c->pattern_option = file ? "pattern" : "--pattern";
+    if (!ns_pattern_axis_check(c->pattern, c->collective, s->sizes, c->pattern_option, error)) {
+      if (file)
+        g_prefix_error(error, "%s: ", x->pattern_where ? x->pattern_where : x->where);
       return FALSE;
     }
     c->root = g_strdup(x->root);
@@ -182,6 +185,34 @@ static gboolean study_designs(NsDesignStudy *s, const NsScenario *sc, const NsDe
   return TRUE;
 }
 
+/* Every size pattern of the study made before the first run: a file that
+ * cannot be read, a pattern of other p than a design's, a generator out of
+ * range at some size. O(designs · sizes · the generator's cost). */
+static gboolean study_patterns(NsDesignStudy *s, const NsScenario *sc, GError **error)
+{
+  for (int c = 0; c < s->n_collectives; c++) {
+    const NsDesignCollective *dc = &s->collectives[c];
+    const NsScenarioCollective *x = &g_array_index(sc->collectives, NsScenarioCollective, c);
+    if (dc->pattern == NULL)
+      continue;
+    guint n_sizes = ns_pattern_axis_scaled(dc->pattern) ? s->sizes->len : 1;
+    for (int d = 0; d < s->n_designs; d++)
+      for (guint k = 0; k < n_sizes; k++) {
+        g_autoptr(NsSizePattern) pat = ns_pattern_axis_at(
+            dc->pattern, dc->pattern_option, dc->collective,
+            ns_topology_n_machines(s->designs[d].topo), g_array_index(s->sizes, uint64_t, k),
+            error);
+        if (pat == NULL) {
+          g_prefix_error(error, "[topology %s]: ", s->designs[d].name);
+          if (x->pattern_where != NULL)
+            g_prefix_error(error, "%s: ", x->pattern_where);
+          return FALSE;
+        }
+      }
+  }
+  return TRUE;
+}
+
 /* A design's own prices: its file's keys over the study's. */
 static gboolean design_prices(NsDesignStudy *s, const NsScenario *sc, GError **error)
 {
@@ -203,7 +234,7 @@ NsDesignStudy *ns_design_study_build(const NsScenario *sc, const NsDesignHooks *
   if ((s->sizes = ns_msizes_parse("msizes", sc->msizes ? sc->msizes : "8KiB..256KiB", error)) ==
           NULL ||
       !study_models(s, sc, hooks, error) || !study_collectives(s, sc, hooks, error) ||
-      !study_designs(s, sc, hooks, error) ||
+      !study_designs(s, sc, hooks, error) || !study_patterns(s, sc, error) ||
       (sc->prices != NULL && (s->prices = ns_prices_load(sc->prices, error)) == NULL) ||
       !design_prices(s, sc, error)) {
     ns_design_study_free(s);

@@ -33,6 +33,9 @@ typedef struct {
   GArray *variants;    /* NsVariant, MPI selectors included */
   char *root;          /* bcast root machine name (NULL: the first machine) */
   uint64_t segment;    /* bcast segment bytes (0: whole message) */
+  char *pattern;       /* alltoallv, allgatherv: the size pattern axis
+                          (experiment_pattern_internal.h); NULL otherwise */
+  const char *pattern_option; /* its name in messages: "pattern" or "--pattern" */
 } NsDesignCollective;
 
 typedef struct {

@@ -1,6 +1,8 @@
 /* netsched — the experiment engine of compare and scenario. See experiment_internal.h. */
 #include "analysis/experiment_internal.h"
 #include "analysis/bounds_collective.h"
+#include "analysis/experiment_pattern_internal.h"
+#include "sched/bound/pattern_bound.h"
 #include "sched/ir/route.h"
 #include "analysis/csv_internal.h"
 #include "analysis/output_dir_internal.h"
@@ -14,6 +16,7 @@
 #include "sched/verify/verify.h"
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 /* ---- names -------------------------------------------------------------- */
@@ -44,7 +47,18 @@ static char *known_algorithms(NsCollective c)
 
 const char *ns_variant_reference_planner(NsCollective c)
 {
-  return c == NS_COLL_BCAST ? "flat" : "simple";
+  /* A planner registered for c (test_design /design/reference-planners):
+   * reduce has no "simple" (the root receiving from every machine is
+   * "flat"), allreduce's plainest is reduce-bcast. */
+  switch (c) {
+  case NS_COLL_BCAST:
+  case NS_COLL_REDUCE:
+    return "flat";
+  case NS_COLL_ALLREDUCE:
+    return "reduce-bcast";
+  default: /* alltoall, allgather, alltoallv, allgatherv */
+    return "simple";
+  }
 }
 
 /* "smpi:SPEC": a name of letters, digits, '_', '-' and '=' (it labels rows
@@ -218,6 +232,9 @@ typedef struct {
   char *config_legacy;     /* the same under the digest of netsched 0.x (the native
                               writer's text): rows keyed so are resumed under it */
   char *topology_name;
+  char **configs;          /* under a size pattern: config per size (the pattern's
+                              content digested in), else NULL */
+  NsSizePattern *fixed;    /* a pattern that does not scale with the size, loaded once */
   Cell *cells;             /* variant × size */
   NsRowFile *rows;         /* compare.csv (analysis/rowfile_internal.h) */
   char *csv_path;
@@ -227,7 +244,8 @@ static Cell *cell(Run *run, guint v, guint k) { return &run->cells[v * run->spec
 
 /* A digest of the topology's model, its name in rows and every setting
  * that changes a row (docs/sweeps.md, "Resume keys"). */
-static char *config_digest(const NsCompareSpec *spec, const char *topology_name)
+static char *config_digest(const NsCompareSpec *spec, const char *topology_name,
+                           const char *pattern_digest)
 {
   g_autofree char *topo = ns_topology_digest(spec->topo);
   g_autofree char *text = g_strdup_printf(
@@ -236,7 +254,44 @@ static char *config_digest(const NsCompareSpec *spec, const char *topology_name)
       topo, topology_name, ns_collective_name(spec->collective), spec->model,
       spec->settings ? spec->settings : "", spec->params.root, spec->params.segment,
       spec->params.arity);
+  if (pattern_digest != NULL) { /* only then: the other rows keep their keys */
+    g_autofree char *with = g_strdup_printf("%spattern %s\n", text, pattern_digest);
+    return ns_row_digest(with);
+  }
   return ns_row_digest(text);
+}
+
+static const char *pattern_option(const NsCompareSpec *spec)
+{
+  return spec->pattern_option != NULL ? spec->pattern_option : "--pattern";
+}
+
+/* The size pattern of the rows of msize (the fixed one, or a new one that
+ * the caller frees: *owned). */
+static const NsSizePattern *pattern_at(const Run *run, uint64_t msize, NsSizePattern **owned,
+                                       GError **error)
+{
+  const NsCompareSpec *spec = run->spec;
+  *owned = NULL;
+  if (run->fixed != NULL)
+    return run->fixed;
+  *owned = ns_pattern_axis_at(spec->pattern, pattern_option(spec), spec->collective,
+                              ns_topology_n_machines(spec->topo), msize, error);
+  return *owned;
+}
+
+/* The config of the rows of msize: the run's, or under a size pattern the
+ * one with that size's pattern digested in; NULL with the pattern's error. */
+static char *row_config(const Run *run, uint64_t msize, GError **error)
+{
+  if (run->spec->pattern == NULL)
+    return g_strdup(run->config);
+  g_autoptr(NsSizePattern) owned = NULL;
+  const NsSizePattern *pat = pattern_at(run, msize, &owned, error);
+  if (pat == NULL)
+    return NULL;
+  g_autofree char *digest = ns_pattern_axis_digest(pat);
+  return config_digest(run->spec, run->topology_name, digest);
 }
 
 /* The configuration digest netsched 0.x wrote (the topology by the native
@@ -307,18 +362,25 @@ static gboolean load_row(const char *line, int lineno, char **key, void *user, G
     g_free(run->config);
     run->config = g_steal_pointer(&run->config_legacy);
   }
-  if (strcmp(f[COL_CONFIG], run->config) != 0) {
+  uint64_t msize = g_ascii_strtoull(f[COL_MSIZE], NULL, 10);
+  int k = size_index(run->spec, msize);
+  /* under a size pattern, a row of a size this run does not ask for is
+   * checked against that size's pattern (a bad size: no pattern, the run's) */
+  g_autofree char *other = run->configs != NULL && k < 0 ? row_config(run, msize, NULL) : NULL;
+  const char *config = run->configs == NULL ? run->config
+                       : k >= 0             ? run->configs[k]
+                       : other != NULL      ? other
+                                            : run->config;
+  if (strcmp(f[COL_CONFIG], config) != 0) {
     ns_set_error_at(error, NS_ERROR_INPUT, run->csv_path, lineno,
                     "row of another configuration (config %s, this run %s: the topology, "
                     "model, settings or planning parameters differ); resuming would mix "
                     "them: choose another --output, or remove the file to start over",
-                    f[COL_CONFIG], run->config);
+                    f[COL_CONFIG], config);
     return FALSE;
   }
   *key = g_strdup_printf("%s\n%s", f[COL_LABEL], f[COL_MSIZE]);
   int v = variant_index(run->spec, f[COL_LABEL]);
-  uint64_t msize = g_ascii_strtoull(f[COL_MSIZE], NULL, 10);
-  int k = size_index(run->spec, msize);
   if (v < 0 || k < 0)
     return TRUE; /* a row this run does not ask for: kept in the file, not redone */
   Cell *c = cell(run, (guint)v, (guint)k);
@@ -400,6 +462,10 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
   GError *err = NULL;
   NsPlanParams params = spec->params;
   params.msize = msize;
+  g_autoptr(NsSizePattern) owned = NULL;
+  if (spec->pattern != NULL &&
+      (params.pattern = pattern_at(run, msize, &owned, error)) == NULL)
+    return FALSE; /* generated before the first row: not expected */
   /* An external baseline: the reference schedule gives the bound only. */
   const char *planner = v->external ? ns_variant_reference_planner(spec->collective) : v->algorithm;
   g_autoptr(NsSchedule) s = ns_plan(spec->topo, spec->collective, planner, &params, &err);
@@ -418,6 +484,9 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
   }
   /* The bound does not depend on the measurement: failed rows keep it. */
   double bound = s != NULL ? ns_collective_bound_routed(spec->topo, s, s->msize, routes) : 0;
+  NsPatternBound pb;
+  if (params.pattern != NULL) /* the pattern's own: ports and routed links, in bytes */
+    bound = s != NULL && ns_pattern_bound(spec->topo, params.pattern, &pb, NULL) ? pb.seconds : 0;
   facts.bound_s = bound;
   NsMeasure m = { 0 };
   gboolean ok = s != NULL && err == NULL &&
@@ -430,9 +499,10 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
                      : s && s->execution == NS_EXEC_POSTED   ? ns_execution_name(s->execution)
                      : s && s->sync_scheme                   ? s->sync_scheme
                                                              : "none";
-  double mbps = ok ? m.throughput_bps / 1e6 : 0;
+  /* a pattern that moves no bytes takes no time: 0/0 is no throughput */
+  double mbps = ok && isfinite(m.throughput_bps) ? m.throughput_bps / 1e6 : 0;
   GString *row = g_string_new(NULL);
-  ns_csv_append(row, run->config);
+  ns_csv_append(row, run->configs != NULL ? run->configs[k] : run->config);
   ns_csv_append(row, run->topology_name);
   ns_csv_append(row, ns_collective_name(spec->collective));
   ns_csv_append(row, spec->model);
@@ -611,8 +681,24 @@ gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error)
     return FALSE;
   run.topology_name = spec->name != NULL ? g_strdup(spec->name)
                                           : g_path_get_basename(ns_topology_source(spec->topo));
-  run.config = config_digest(spec, run.topology_name);
-  run.config_legacy = spec->resume ? config_digest_legacy(spec) : NULL;
+  run.config = config_digest(spec, run.topology_name, NULL);
+  /* netsched 0.x had no size patterns: no row of a pattern is of its format */
+  run.config_legacy = spec->resume && spec->pattern == NULL ? config_digest_legacy(spec) : NULL;
+  if (!ns_pattern_axis_check(spec->pattern, spec->collective, spec->sizes, pattern_option(spec),
+                             error))
+    goto out;
+  if (spec->pattern != NULL) {
+    /* every size's pattern made (and so checked) before the first row */
+    if (!ns_pattern_axis_scaled(spec->pattern) &&
+        (run.fixed = ns_pattern_axis_at(spec->pattern, pattern_option(spec), spec->collective,
+                                        ns_topology_n_machines(spec->topo), 0, error)) == NULL)
+      goto out;
+    run.configs = g_new0(char *, spec->sizes->len + 1);
+    for (guint k = 0; k < spec->sizes->len; k++)
+      if ((run.configs[k] = row_config(&run, g_array_index(spec->sizes, uint64_t, k), error)) ==
+          NULL)
+        goto out;
+  }
   run.cells = g_new0(Cell, (gsize)spec->variants->len * spec->sizes->len);
   run.csv_path = g_build_filename(spec->outdir, "compare.csv", NULL);
   if ((lock = ns_output_dir_lock(spec->outdir, NULL, error)) == NULL)
@@ -678,6 +764,8 @@ out:
   ns_output_dir_unlock(lock);
   g_free(run.config);
   g_free(run.config_legacy);
+  g_strfreev(run.configs);
+  ns_size_pattern_free(run.fixed);
   g_free(run.topology_name);
   for (gsize i = 0; run.cells != NULL && i < (gsize)spec->variants->len * spec->sizes->len; i++)
     g_strfreev(run.cells[i].fields);

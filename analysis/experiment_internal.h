@@ -15,7 +15,10 @@
  * the model and its settings, the planning parameters); a resumed run keeps
  * the rows whose digest and (label, size) match, refuses a file holding
  * rows of another configuration, and drops a row cut short by a crash.
- * Rows are written with one write(2) each.
+ * Rows are written with one write(2) each. Under a size pattern
+ * (alltoallv, allgatherv) the digest of a row also covers the content of
+ * the pattern it planned with (experiment_pattern_internal.h), and its
+ * bound is the pattern's (sched/bound/pattern_bound.h).
  *
  * Names are bad input until proven otherwise: every algorithm label is
  * looked up in the planner registry and every sync scheme parsed before the
@@ -69,7 +72,8 @@ GArray *ns_variants_parse(const char *text, NsCollective c, GError **error);
 void ns_variants_free(GArray *variants);
 /* The planner whose schedule gives an external baseline's row its bound
  * and required bytes: every machine, the collective's simplest schedule
- * (alltoall and allgather "simple", bcast "flat"). */
+ * (alltoall, allgather, alltoallv, allgatherv "simple", bcast and reduce
+ * "flat", allreduce "reduce-bcast"). */
 const char *ns_variant_reference_planner(NsCollective c);
 
 /* Message sizes "8KiB..1MiB" (powers of two, at most 64) or "8KiB,64KiB".
@@ -127,7 +131,10 @@ typedef struct {
   NsCollective collective;
   const GArray *variants;   /* NsVariant */
   const GArray *sizes;      /* uint64_t */
-  NsPlanParams params;      /* root, segment, arity (msize is set per row) */
+  NsPlanParams params;      /* root, segment, arity (msize and pattern are set per row) */
+  const char *pattern;      /* alltoallv, allgatherv: the size pattern axis, required
+                               (analysis/experiment_pattern_internal.h); NULL otherwise */
+  const char *pattern_option; /* its name in messages (NULL: "--pattern") */
   const char *model;        /* the model's name, for rows and the plot title */
   const char *settings;     /* every other setting that changes a result, as text
                                (e.g. "queue=100;tcp=Cubic"): part of the config digest */

@@ -2,6 +2,7 @@
 #include "analysis/scenario_internal.h"
 #include "analysis/design_internal.h"
 #include "analysis/experiment_internal.h"
+#include "analysis/experiment_pattern_internal.h"
 #include "analysis/keyfile_internal.h"
 #include "platforms/io/topology_spec.h"
 #include "platforms/model/error.h"
@@ -18,9 +19,10 @@
 static const char *const scenario_keys[] = {
   "description", "collective", "algorithms", "msizes", "models", "output",   "root",
   "segment",     "wall-limit", "runs",       "queue",  "tcp",    "calibration", "spanning",
-  "prices",      "eager-threshold", "reduce-rate", NULL,
+  "prices",      "eager-threshold", "reduce-rate", "pattern", NULL,
 };
-static const char *const collective_keys[] = { "algorithms", "root", "segment", NULL };
+static const char *const collective_keys[] = { "algorithms", "root", "segment", "pattern",
+                                               NULL };
 static const char *const topology_keys[] = { "file",        "format", "models", "spanning",
                                              "description", "versus", "change", "prices",
                                              NULL };
@@ -49,6 +51,8 @@ void ns_scenario_free(NsScenario *s)
     g_free(c->algorithms);
     g_free(c->root);
     g_free(c->segment);
+    g_free(c->pattern);
+    g_free(c->pattern_where);
     g_free(c->where);
   }
   if (s->topologies != NULL)
@@ -106,11 +110,25 @@ static gboolean int_key(const NsKeyGroup *g, const char *key, long lo, long hi, 
   return TRUE;
 }
 
+/* The group's `pattern` into x->pattern (a file resolved against the
+ * scenario's directory, a generator as written) and x->pattern_where. */
+static void read_pattern(const NsKeyGroup *g, const char *dir, NsScenarioCollective *x)
+{
+  const NsKeyEntry *e = ns_keygroup_find(g, "pattern");
+  if (e == NULL)
+    return;
+  x->pattern = ns_size_pattern_is_spec(e->value) || ns_pattern_axis_scaled(e->value)
+                   ? g_strdup(e->value)
+                   : resolve(dir, e->value);
+  x->pattern_where = g_strdup(e->where);
+}
+
 /* Fills the head group's fields; `single` receives the one-collective
  * form ([scenario] collective/algorithms), NULL when absent. */
 static gboolean read_scenario(NsScenario *s, const NsKeyGroup *g, const char *dir, char **models,
                               char **spanning, char **root, char **segment,
-                              NsScenarioCollective *single, GError **error)
+                              NsScenarioCollective *pattern, NsScenarioCollective *single,
+                              GError **error)
 {
   if (!ns_keygroup_check_keys(g, scenario_keys, error))
     return FALSE;
@@ -124,6 +142,7 @@ static gboolean read_scenario(NsScenario *s, const NsKeyGroup *g, const char *di
   *spanning = value(g, "spanning");
   *root = value(g, "root");
   *segment = value(g, "segment");
+  read_pattern(g, dir, pattern);
   g_autofree char *output = value(g, "output");
   if (output == NULL)
     return ns_keyfile_fail(error, g->where, "[scenario] needs 'output'");
@@ -163,7 +182,8 @@ static gboolean read_scenario(NsScenario *s, const NsKeyGroup *g, const char *di
 }
 
 static gboolean read_collective(NsScenario *s, const NsKeyGroup *g, const char *root,
-                                const char *segment, GError **error)
+                                const char *segment, const NsScenarioCollective *pattern,
+                                const char *dir, GError **error)
 {
   if (!ns_keygroup_check_keys(g, collective_keys, error))
     return FALSE;
@@ -184,8 +204,26 @@ static gboolean read_collective(NsScenario *s, const NsKeyGroup *g, const char *
     .root = g_strdup(own_root ? own_root : root),
     .segment = g_strdup(own_segment ? own_segment : segment), .where = g_strdup(g->where),
   };
+  read_pattern(g, dir, &x);
+  if (x.pattern == NULL && pattern->pattern != NULL && ns_collective_is_vector(c)) {
+    /* [scenario]'s pattern is the default of the collectives that take one */
+    x.pattern = g_strdup(pattern->pattern);
+    x.pattern_where = g_strdup(pattern->pattern_where);
+  }
   g_array_append_val(s->collectives, x);
   return TRUE;
+}
+
+/* Does the scenario study alltoallv or allgatherv? */
+static gboolean any_vector(const NsScenario *s)
+{
+  for (guint i = 0; i < s->collectives->len; i++) {
+    NsCollective c;
+    if (ns_collective_from_name(g_array_index(s->collectives, NsScenarioCollective, i).name, &c) &&
+        ns_collective_is_vector(c))
+      return TRUE;
+  }
+  return FALSE;
 }
 
 static gboolean read_topology(NsScenario *s, const NsKeyGroup *g, const char *dir,
@@ -256,13 +294,14 @@ NsScenario *ns_scenario_load(const char *path, GError **error)
   s->collectives = g_array_new(FALSE, TRUE, sizeof(NsScenarioCollective));
   g_autofree char *dir = g_path_get_dirname(path);
   g_autofree char *models = NULL, *spanning = NULL, *root = NULL, *segment = NULL;
-  NsScenarioCollective single = { 0 };
+  NsScenarioCollective single = { 0 }, pattern = { 0 }; /* [scenario]'s pattern */
   const NsKeyGroup *head = NULL;
   for (guint i = 0; i < groups->len; i++) {
     const NsKeyGroup *g = g_ptr_array_index(groups, i);
     if (strcmp(g->name, "scenario") == 0) {
       head = g;
-      if (!read_scenario(s, g, dir, &models, &spanning, &root, &segment, &single, error))
+      if (!read_scenario(s, g, dir, &models, &spanning, &root, &segment, &pattern, &single,
+                         error))
         goto fail;
     } else if ((!g_str_has_prefix(g->name, "topology ") || g->name[9] == '\0') &&
                (!g_str_has_prefix(g->name, "collective ") || g->name[11] == '\0')) {
@@ -284,7 +323,7 @@ NsScenario *ns_scenario_load(const char *path, GError **error)
     if (g_str_has_prefix(g->name, "topology ")
             ? !read_topology(s, g, dir, models, head_models_where, spanning, error)
             : g_str_has_prefix(g->name, "collective ") &&
-                  !read_collective(s, g, root, segment, error))
+                  !read_collective(s, g, root, segment, &pattern, dir, error))
       goto fail;
   }
   if (single.name != NULL) {
@@ -302,6 +341,8 @@ NsScenario *ns_scenario_load(const char *path, GError **error)
     }
     single.root = g_steal_pointer(&root);
     single.segment = g_steal_pointer(&segment);
+    single.pattern = g_steal_pointer(&pattern.pattern);
+    single.pattern_where = g_steal_pointer(&pattern.pattern_where);
     g_array_append_val(s->collectives, single);
     single = (NsScenarioCollective){ 0 };
   }
@@ -317,8 +358,17 @@ NsScenario *ns_scenario_load(const char *path, GError **error)
   }
   if (!check_versus(s, error))
     goto fail;
+  if (pattern.pattern != NULL && !any_vector(s)) { /* never ignored */
+    ns_keyfile_fail(error, pattern.pattern_where,
+                    "pattern: no alltoallv or allgatherv collective takes a size pattern");
+    goto fail;
+  }
+  g_free(pattern.pattern);
+  g_free(pattern.pattern_where);
   return g_steal_pointer(&s);
 fail:
+  g_free(pattern.pattern);
+  g_free(pattern.pattern_where);
   g_free(single.name);
   g_free(single.algorithms);
   g_free(single.where);

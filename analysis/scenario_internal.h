@@ -9,6 +9,9 @@
  *   models        = ideal,tcp,smpi,packet               (default ideal)
  *   output        = DIR, relative to the file           (required)
  *   root, segment = bcast root machine, segment size    (defaults for [collective])
+ *   pattern       = alltoallv/allgatherv size pattern   (default for [collective]:
+ *                   analysis/experiment_pattern_internal.h; a file is resolved
+ *                   relative to the file)
  *   wall-limit    = seconds per simulation
  *   runs          = simulations per row (packet model: different random streams)
  *   queue, tcp    = packet model switch queue (packets), TCP variant
@@ -19,6 +22,7 @@
  *   [collective NAME]              zero or more: NAME is a collective (ns_collective_names)
  *   algorithms    = ALGORITHM[:SYNC],...   (default: every registered algorithm)
  *   root, segment = bcast root machine, segment size
+ *   pattern       = alltoallv/allgatherv size pattern
  *
  *   [topology NAME]                one or more: a design; NAME is [A-Za-z0-9._-]
  *   file        = FILE (relative to the file) or gen:SPEC  (required)
@@ -43,6 +47,9 @@ typedef struct {
   char *name;           /* NAME of [collective NAME] (or [scenario] collective) */
   char *algorithms;     /* NULL: every registered algorithm */
   char *root, *segment; /* NULL: [scenario]'s, else none */
+  char *pattern;        /* alltoallv/allgatherv: the size pattern's text (a file
+                           resolved); NULL: [scenario]'s, else none */
+  char *pattern_where;  /* "file:line" of the pattern key */
   char *where;          /* "file:line" of the group or key */
 } NsScenarioCollective;
 

@@ -69,6 +69,7 @@ static gboolean slurm_shard(int *shard, int *n, GError **error)
 typedef struct {
   char *output, *shard, *description;
   char *seeds, *trees, *metrics, *msize, *measure, *model, *plots, *x, *files, *format;
+  char *pattern;
   char **generators;
   int jobs;
   NsProgressArgs progress;
@@ -79,7 +80,7 @@ static void args_clear(Args *a)
 {
   char **strings[] = { &a->output, &a->shard, &a->description, &a->seeds, &a->trees,
                        &a->metrics, &a->msize, &a->measure, &a->model, &a->plots, &a->x,
-                       &a->files, &a->format };
+                       &a->files, &a->format, &a->pattern };
   for (gsize i = 0; i < G_N_ELEMENTS(strings); i++)
     g_free(*strings[i]);
   g_strfreev(a->generators);
@@ -90,9 +91,9 @@ static void args_clear(Args *a)
 static NsSweep *load(const Args *a, const char *spec, GError **error)
 {
   const char *names[] = { "seeds", "trees", "metrics", "msize", "measure", "model", "plots", "x",
-                          "description", "files", "format" };
+                          "description", "files", "format", "pattern" };
   const char *values[] = { a->seeds, a->trees, a->metrics, a->msize, a->measure, a->model,
-                           a->plots, a->x, a->description, a->files, a->format };
+                           a->plots, a->x, a->description, a->files, a->format, a->pattern };
   GPtrArray *settings = g_ptr_array_new_with_free_func(g_free);
   for (gsize i = 0; i < G_N_ELEMENTS(names); i++)
     if (values[i] != NULL)
@@ -234,6 +235,10 @@ int ns_sweep_command(int argc, char **argv, const NsSweepCommandHooks *hooks,
       "from the shell), one task per file", "LIST" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &a.format,
       "Format of --files (default: guessed from each file, as -T)", "native|slurm|graphml" },
+    { "pattern", 0, 0, G_OPTION_ARG_FILENAME, &a.pattern,
+      "alltoallv, allgatherv measures: the size pattern, scaled to --msize on each topology "
+      "(uniform, random:SKEW,SEED, nas-is:SEED), or a file or whole generator spec "
+      "(docs/pattern-format.md, \"Patterns in experiments\")", "SPEC|FILE" },
     { NULL },
   };
   gboolean merge = argc > 1 && strcmp(argv[1], "merge") == 0;

@@ -7,6 +7,7 @@
  * value, a key outside any group; GKeyFile then supplies the values (its
  * escapes and syntax). The command line builds the same entries, so both
  * go through one validation. */
+#include "analysis/experiment_pattern_internal.h"
 #include "analysis/keyfile_internal.h"
 #include "analysis/rowfile_internal.h"
 #include "analysis/sweep_engine_internal.h"
@@ -286,7 +287,7 @@ static gboolean parse_measures(NsSweep *sw, const char *text, const char *where,
 
 static const char *const sweep_keys[] = { "description", "output", "seeds", "trees", "msize",
                                           "metrics", "measure", "model", "plots", "x",
-                                          "files", "format", NULL };
+                                          "files", "format", "pattern", NULL };
 
 /* ---- a sweep over files ([sweep] files) ------------------------------------------- */
 
@@ -438,6 +439,57 @@ static gboolean files_generator(NsSweep *sw, const NsKeyGroup *g, GPtrArray *def
   return TRUE;
 }
 
+/* `pattern = SPEC|FILE`: the size pattern of the alltoallv and allgatherv
+ * measures, scaled to msize or whole (experiment_pattern_internal.h). A
+ * file is read here, relative to the spec's directory: its content digest
+ * keys the rows (a changed file gives rows of another sweep); a
+ * generator's content follows from its text, the task's topology and
+ * msize, all in the keys. */
+static gboolean parse_pattern(NsSweep *sw, const char *v, const char *base_dir, const char *where,
+                              GError **error)
+{
+  gboolean generator = ns_pattern_axis_scaled(v) || ns_size_pattern_is_spec(v);
+  g_free(sw->pattern);
+  sw->pattern = !generator && base_dir != NULL && !g_path_is_absolute(v)
+                    ? g_build_filename(base_dir, v, NULL)
+                    : g_strdup(v);
+  if (generator)
+    return TRUE;
+  g_autoptr(NsSizePattern) pat = ns_size_pattern_read(sw->pattern, error);
+  if (pat == NULL) {
+    g_prefix_error(error, "%s: pattern: ", where);
+    return FALSE;
+  }
+  g_free(sw->pattern_digest);
+  sw->pattern_digest = ns_pattern_axis_digest(pat);
+  return TRUE;
+}
+
+/* Every alltoallv/allgatherv measure has a pattern, and a pattern has such
+ * a measure (experiment_pattern_internal.h's refusals, on the one msize). */
+static gboolean check_pattern(NsSweep *sw, const NsKeyGroup *g, GError **error)
+{
+  const NsKeyEntry *e = ns_keygroup_find(g, "pattern");
+  const char *where = e != NULL ? e->where : g->where;
+  gboolean any = FALSE;
+  g_autoptr(GArray) sizes = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+  g_array_append_val(sizes, sw->msize);
+  for (guint i = 0; i < sw->measures->len; i++) {
+    const NsSweepMeasureItem *m = &g_array_index(sw->measures, NsSweepMeasureItem, i);
+    if (!ns_collective_is_vector(m->collective))
+      continue;
+    any = TRUE;
+    if (!ns_pattern_axis_check(sw->pattern, m->collective, sizes, "pattern", error)) {
+      g_prefix_error(error, "%s: measure %s: ", where, m->label);
+      return FALSE;
+    }
+  }
+  if (sw->pattern != NULL && !any)
+    return ns_keyfile_fail(error, where,
+                           "pattern: no alltoallv or allgatherv measure takes a size pattern");
+  return TRUE;
+}
+
 static gboolean read_sweep_group(NsSweep *sw, const NsKeyGroup *g, const char *base_dir,
                                  GPtrArray *default_trees, GError **error)
 {
@@ -447,7 +499,7 @@ static gboolean read_sweep_group(NsSweep *sw, const NsKeyGroup *g, const char *b
       g_autofree char *shown = g_strescape(e->key, NULL);
       return ns_keyfile_fail(error, e->where,
                   "unknown key '%s' in [sweep] (description, output, seeds, trees, msize, "
-                  "metrics, measure, model, plots, x, files, format)", shown);
+                  "metrics, measure, model, plots, x, files, format, pattern)", shown);
     }
     const char *k = e->key, *v = e->value;
     if (strcmp(k, "description") == 0) {
@@ -480,6 +532,9 @@ static gboolean read_sweep_group(NsSweep *sw, const NsKeyGroup *g, const char *b
       sw->file_digests = g_ptr_array_new_with_free_func(g_free);
       if (!parse_files(sw, v, base_dir, e->where, error))
         return FALSE;
+    } else if (strcmp(k, "pattern") == 0) {
+      if (!parse_pattern(sw, v, base_dir, e->where, error))
+        return FALSE;
     } else if (strcmp(k, "format") == 0) {
       if (!check_format(v, e->where, error))
         return FALSE;
@@ -495,6 +550,8 @@ static gboolean read_sweep_group(NsSweep *sw, const NsKeyGroup *g, const char *b
       sw->x = g_strdup(v);
     }
   }
+  if (!check_pattern(sw, g, error))
+    return FALSE;
   if (sw->files != NULL)
     return files_generator(sw, g, default_trees, error);
   if (sw->format != NULL)
@@ -894,6 +951,8 @@ void ns_sweep_free(NsSweep *sw)
     g_free(m->variant.sync);
   }
   g_array_unref(sw->measures);
+  g_free(sw->pattern);
+  g_free(sw->pattern_digest);
   g_free(sw->model);
   g_ptr_array_unref(sw->plots);
   g_free(sw->x);
@@ -1067,6 +1126,9 @@ static char *task_key(const NsSweep *sw, guint task)
       g_string_append_printf(text, " %s", g_array_index(sw->measures, NsSweepMeasureItem, i).label);
     g_string_append_c(text, '\n');
   }
+  if (sw->pattern != NULL) /* only then: the other rows keep their keys */
+    g_string_append_printf(text, "pattern %s\n",
+                           sw->pattern_digest ? sw->pattern_digest : sw->pattern);
   char *key = ns_row_digest(text->str);
   g_string_free(text, TRUE);
   return key;

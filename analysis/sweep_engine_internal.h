@@ -83,6 +83,9 @@ struct NsSweep {
   guint metrics;            /* NS_METRICS_* */
   uint64_t msize;
   GArray *measures;         /* NsSweepMeasureItem */
+  char *pattern;            /* alltoallv/allgatherv measures: the size pattern
+                               (experiment_pattern_internal.h; a file resolved), NULL: none */
+  char *pattern_digest;     /* a pattern file's content (part of the row keys), else NULL */
   char *model;
   GPtrArray *plots;         /* char*: "metric+metric" */
   char *x;                  /* given, or the parameter the grid varies (default_x) */

@@ -3,6 +3,7 @@
 #include "analysis/bounds.h"
 #include "analysis/bounds_allgather.h"
 #include "analysis/bounds_bcast.h"
+#include "analysis/experiment_pattern_internal.h"
 #include "analysis/sweep_engine_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/gen/gtitm.h"
@@ -12,6 +13,7 @@
 #include "platforms/io/topology_spec.h"
 #include "platforms/routing/tree.h"
 #include "sched/planners/allgather/allgather_ring_common_internal.h"
+#include "sched/bound/pattern_bound.h"
 #include "sched/planners/registry.h"
 #include <math.h>
 #include <string.h>
@@ -344,12 +346,24 @@ static void measures(const NsSweep *sw, const NsTopology *t, GString *row)
     g_string_append_c(row, ':');
     GError *err = NULL;
     NsPlanParams params = { .msize = sw->msize, .root = 0 };
-    g_autoptr(NsSchedule) s = ns_plan(t, m->collective, m->variant.algorithm, &params, &err);
+    /* a v-collective: this topology's pattern at msize, and its bound */
+    g_autoptr(NsSizePattern) pat = NULL;
+    NsRowFacts facts = { 0 };
+    NsPatternBound pb;
+    if (ns_collective_is_vector(m->collective) &&
+        (pat = ns_pattern_axis_at(sw->pattern, "pattern", m->collective,
+                                  ns_topology_n_machines(t), sw->msize, &err)) != NULL &&
+        ns_pattern_bound(t, pat, &pb, &err))
+      facts.bound_s = pb.seconds;
+    params.pattern = pat;
+    g_autoptr(NsSchedule) s =
+        err == NULL ? ns_plan(t, m->collective, m->variant.algorithm, &params, &err) : NULL;
     NsMeasure r = { 0 };
     if (s != NULL && sw->measure == NULL)
       err = g_error_new(NS_ERROR, NS_ERROR_INPUT, "no measurement installed");
     if (s == NULL || err != NULL ||
-        !sw->measure(t, s, &m->variant, sw->msize, NULL, &r, sw->measure_data, &err)) {
+        !sw->measure(t, s, &m->variant, sw->msize, pat != NULL ? &facts : NULL, &r,
+                     sw->measure_data, &err)) {
       g_string_append(row, "{\"error\":");
       ns_json_append_string(row, err != NULL ? err->message : "?");
       g_string_append_c(row, '}');

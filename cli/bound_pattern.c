@@ -6,20 +6,6 @@
 #include "sched/bound/pattern_bound.h"
 #include <json-glib/json-glib.h>
 
-/* What binds, in words: "link s0->s1", "n3's sending port (1-port)". */
-static char *binding(const NsTopology *t, const NsPatternBound *b)
-{
-  if (b->kind == NS_BOUND_LINK) {
-    g_autofree char *e = ns_topology_edge_name(t, b->edge);
-    return g_strdup_printf("link %s", e);
-  }
-  if (b->machine < 0)
-    return g_strdup("nothing (the pattern moves no bytes)");
-  g_autofree char *ports = ns_topology_machine_port_text(t, b->machine);
-  return g_strdup_printf("%s's %s port (%s)", ns_topology_machine_name(t, b->machine),
-                         b->kind == NS_BOUND_PORT_SEND ? "sending" : "receiving", ports);
-}
-
 gboolean ns_cli_pattern_bound(const NsTopology *t, NsCollective c, const char *pattern,
                               gboolean json, GError **error)
 {
@@ -34,7 +20,7 @@ gboolean ns_cli_pattern_bound(const NsTopology *t, NsCollective c, const char *p
   NsPatternBound b;
   if (pat == NULL || !ns_pattern_bound(t, pat, &b, error))
     return FALSE;
-  g_autofree char *why = binding(t, &b);
+  g_autofree char *why = ns_pattern_bound_describe(t, &b);
   uint64_t total = ns_size_pattern_total(pat);
   if (json) {
     g_autoptr(JsonBuilder) j = json_builder_new();

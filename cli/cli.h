@@ -107,6 +107,12 @@ NsTopology *ns_cli_load_topology(const char *path, const char *format, const cha
   "reduce, allreduce: the rate at which a machine combines received data with its own, "      \
   "keeping it busy bytes/rate after each combining receive (docs/simulator.md, \"Reductions "   \
   "and variable sizes\"); 0: free; default 36GBps, MPI_Reduce_local measured"
+/* The help line of compare's, design's and sweep's --pattern: a size
+ * pattern per row (analysis/experiment_pattern_internal.h). */
+#define NS_CLI_PATTERN_AXIS_HELP                                                              \
+  "alltoallv, allgatherv: the size pattern, scaled to each message size (uniform, "          \
+  "random:SKEW,SEED, nas-is:SEED), or a file or whole generator spec with one message size " \
+  "(docs/pattern-format.md, \"Patterns in experiments\")"
 #define NS_CLI_EAGER_HELP                                                                     \
   "A send of fewer bytes completes when posted, before it is received (docs/simulator.md, "    \
   "\"Eager and rendezvous\"); 64KiB is SMPI's smpi/send-is-detached-thresh and Open MPI "  \
@@ -180,6 +186,7 @@ typedef struct {
   char *arrival;     /* --arrival SPEC (sim/arrival.h), NULL = none */
   char *eager_threshold; /* --eager-threshold SIZE, NULL = NS_SIM_EAGER_DEFAULT */
   char *reduce_rate;     /* --reduce-rate RATE, NULL = NS_SIM_REDUCE_RATE_DEFAULT */
+  char *pattern;         /* --pattern: alltoallv/allgatherv's size pattern axis */
 } NsCompareArgs;
 int ns_compare_run(const NsCompareArgs *args);
 

@@ -83,6 +83,7 @@ int ns_compare_run(const NsCompareArgs *a)
     .variants = variants,
     .sizes = sizes,
     .params = { .root = root, .segment = segment },
+    .pattern = a->pattern,
     .model = ns_net_model_name(opt.model),
     .settings = settings,
     .outdir = outdir,
@@ -106,7 +107,8 @@ int ns_compare_run(const NsCompareArgs *a)
                       .n_machines = ns_topology_n_machines(t),
                       .topology = ns_topology_source(t),
                       .root = a->root,
-                      .segment = segment };
+                      .segment = segment,
+                      .pattern = a->pattern };
     ns_configure_advice_by_size(advice, &base, winners);
     fputs(advice->str, stdout);
   }
@@ -163,6 +165,7 @@ int ns_cmd_compare(int argc, char **argv)
     { "models", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, NULL, NULL },
     { "root", 'r', 0, G_OPTION_ARG_STRING, &a.root, "bcast, reduce: root", "MACHINE" },
     { "segment", 's', 0, G_OPTION_ARG_STRING, &a.segment, "bcast, reduce, allreduce: segment size", "SIZE" },
+    { "pattern", 0, 0, G_OPTION_ARG_FILENAME, &a.pattern, NS_CLI_PATTERN_AXIS_HELP, "SPEC|FILE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.outdir,
       "Directory for compare.csv, .dat, .gp, .svg, .png (default compare-out); one holding a "
       "compare.csv needs --resume or --overwrite", "DIR" },
@@ -217,6 +220,7 @@ int ns_cmd_compare(int argc, char **argv)
   g_free(a.arrival);
   g_free(a.eager_threshold);
   g_free(a.reduce_rate);
+  g_free(a.pattern);
   ns_progress_args_clear(&a.progress);
   return status;
 }

@@ -138,7 +138,7 @@ typedef struct {
   GPtrArray *topologies;  /* "NAME=SPEC" or "SPEC" */
   char *collectives, *algorithms, *msizes, *models, *output, *root, *segment, *tcp,
       *calibration, *prices, *spanning, *format, *eager_threshold,
-      *reduce_rate;
+      *reduce_rate, *pattern;
   int queue, runs;
   double wall_limit;
   NsCliStudyArgs study;
@@ -194,6 +194,7 @@ static NsScenario *scenario_from_args(const DesignArgs *a, GError **error)
   sc->collectives = g_array_new(FALSE, TRUE, sizeof(NsScenarioCollective));
   sc->topologies = g_array_new(FALSE, TRUE, sizeof(NsScenarioTopology));
   g_auto(GStrv) colls = g_strsplit(a->collectives ? a->collectives : "alltoall", ",", -1);
+  gboolean any_vector = FALSE;
   for (int i = 0; colls[i] != NULL; i++) {
     NsCollective c;
     char *name = g_strstrip(colls[i]);
@@ -213,7 +214,16 @@ static NsScenario *scenario_from_args(const DesignArgs *a, GError **error)
       return NULL;
     }
     x.algorithms = g_strdup(a->algorithms);
+    /* --pattern: the size pattern of the collectives that take one */
+    x.pattern = ns_collective_is_vector(c) ? g_strdup(a->pattern) : NULL;
+    any_vector = any_vector || ns_collective_is_vector(c);
     g_array_append_val(sc->collectives, x);
+  }
+  if (a->pattern != NULL && !any_vector) {
+    g_set_error(error, NS_ERROR, NS_ERROR_INPUT,
+                "--pattern: only alltoallv and allgatherv take a size pattern (-c %s)",
+                a->collectives ? a->collectives : "alltoall");
+    return NULL;
   }
   if (a->topologies->len == 0) {
     g_set_error(error, NS_ERROR, NS_ERROR_INPUT, "give a scenario file or at least one -T");
@@ -239,6 +249,7 @@ static void design_args_clear(DesignArgs *a)
   g_free(a->collectives); g_free(a->algorithms); g_free(a->msizes); g_free(a->models);
   g_free(a->output); g_free(a->root); g_free(a->segment); g_free(a->tcp);
   g_free(a->calibration); g_free(a->eager_threshold); g_free(a->reduce_rate); g_free(a->prices); g_free(a->spanning); g_free(a->format);
+  g_free(a->pattern);
   ns_progress_args_clear(&a->study.progress);
 }
 
@@ -264,7 +275,7 @@ int ns_cmd_design(int argc, char **argv)
     { "spanning", 0, 0, G_OPTION_ARG_STRING, &a.spanning, NS_CLI_SPANNING_HELP,
       "METHOD[:SEED][@ROOT]" },
     { "collective", 'c', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot,
-      "Collectives, comma-separated or repeated (default alltoall)", "alltoall,allgather,bcast" },
+      "Collectives, comma-separated or repeated (default alltoall)", ns_cli_collective_choices() },
     { "collectives", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_CALLBACK, ns_cli_option_slot, NULL,
       NULL },
     { "algorithm", 'a', 0, G_OPTION_ARG_CALLBACK, ns_cli_option_slot,
@@ -283,6 +294,7 @@ int ns_cmd_design(int argc, char **argv)
     { "root", 'r', 0, G_OPTION_ARG_STRING, &a.root, "bcast, reduce: root (a machine of every design)",
       "MACHINE" },
     { "segment", 's', 0, G_OPTION_ARG_STRING, &a.segment, "bcast, reduce, allreduce: segment size", "SIZE" },
+    { "pattern", 0, 0, G_OPTION_ARG_FILENAME, &a.pattern, NS_CLI_PATTERN_AXIS_HELP, "SPEC|FILE" },
     { "prices", 0, 0, G_OPTION_ARG_FILENAME, &a.prices,
       "Price file (switches by ports in use, ports and cables by speed; docs/scenarios.md): "
       "adds cost and cost per Gbit/s", "FILE" },
@@ -335,6 +347,7 @@ int ns_cmd_design(int argc, char **argv)
     else if (argc == 2 && (a.topologies->len > 0 || a.collectives || a.algorithms || a.msizes ||
                            a.models || a.output || a.root || a.segment || a.tcp ||
                            a.calibration || a.eager_threshold || a.reduce_rate || a.prices || a.spanning ||
+                           a.pattern ||
                            a.format || a.queue || a.runs ||
                            a.wall_limit > 0))
       status = ns_cli_usage("design", "with a scenario file, set the study in the file "

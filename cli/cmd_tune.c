@@ -62,6 +62,7 @@ int ns_cmd_tune(int argc, char **argv)
   char *topology = NULL, *format = NULL, *collective_name = NULL, *algorithms = NULL;
   char *sizes_text = NULL, *model = NULL, *root_name = NULL, *outdir_arg = NULL;
   char *measure = NULL, *timing = NULL, *library_name = NULL, *library_candidates = NULL;
+  char *reduce_rate = NULL;
   NsMpiLibrary library = NS_MPI_OMPI;
   int runs = 0, iterations = 1;
   double wall_limit = 0;
@@ -101,6 +102,7 @@ int ns_cmd_tune(int argc, char **argv)
       "error (resume with a larger limit, or leave the candidate out with -a)", "S" },
     { "root", 'r', 0, G_OPTION_ARG_STRING, &root_name, "bcast root (default the first machine)",
       "MACHINE" },
+    { "reduce-rate", 0, 0, G_OPTION_ARG_STRING, &reduce_rate, NS_CLI_REDUCE_RATE_HELP, "RATE|0" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_arg,
       "Directory for the outputs (default tune-out); one holding a measurements.csv needs "
       "--resume or --overwrite", "DIR" },
@@ -149,7 +151,8 @@ int ns_cmd_tune(int argc, char **argv)
     goto out;
   }
   NsCliSimSettings sim_in = { .model = smpirun_asked ? "smpi" : model,
-                              .wall_limit = wall_limit, .runs = runs };
+                              .wall_limit = wall_limit, .runs = runs,
+                              .reduce_rate = reduce_rate };
   have_opt = ns_cli_sim_options(&opt, &sim_in, &error);
   opt_set = TRUE;
   const char *outdir = outdir_arg ? outdir_arg : "tune-out";
@@ -287,6 +290,6 @@ out:
   ns_tune_result_free(result);
   g_free(topology); g_free(format); g_free(collective_name); g_free(algorithms);
   g_free(sizes_text); g_free(model); g_free(root_name); g_free(outdir_arg); g_free(measure);
-  g_free(timing); g_free(library_name); g_free(library_candidates);
+  g_free(timing); g_free(library_name); g_free(library_candidates); g_free(reduce_rate);
   return status;
 }

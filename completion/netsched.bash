@@ -41,7 +41,7 @@ _netsched()
       fi
       compopt -o nospace 2>/dev/null; return ;;
     --pattern) # a pattern file or a generator (docs/pattern-format.md)
-      COMPREPLY=($(compgen -W "uniform: random: nas-is:" -- "$cur") $(compgen -f -- "$cur"))
+      COMPREPLY=($(compgen -W "uniform uniform: random: nas-is:" -- "$cur") $(compgen -f -- "$cur"))
       compopt -o nospace 2>/dev/null; return ;;
     --eager-threshold) COMPREPLY=($(compgen -W "0 64KiB" -- "$cur")); return ;;
     --reduce-rate) COMPREPLY=($(compgen -W "0 36GBps" -- "$cur")); return ;;

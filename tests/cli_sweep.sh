@@ -34,7 +34,7 @@ seeds = 1..3
 [generatr a]
 model = waxman
 EOF
-bad key "F:3: unknown key 'colour' in \[sweep\] \(description, output, seeds, trees, msize, metrics, measure, model, plots, x, files, format\)" <<'EOF'
+bad key "F:3: unknown key 'colour' in \[sweep\] \(description, output, seeds, trees, msize, metrics, measure, model, plots, x, files, format, pattern\)" <<'EOF'
 [sweep]
 seeds = 1..3
 colour = red
@@ -162,6 +162,27 @@ check "measure" 0 "$ns" sweep -g 'kruskal-tree:switches=3:ratio=3' --seeds 1..2 
   --measure alltoall/faraj,allgather/lr3 -o meas -j 2 --progress none
 expect "measured faraj" meas/rows.jsonl '"alltoall/faraj":\{"completion_s":[0-9.e-]+,"bound_s":[0-9.e-]+,"ratio":[0-9.]+,"valid":true\}'
 expect "aggregated ratio" meas/aggregate.csv ',alltoall/faraj.ratio,2,'
+# alltoallv and allgatherv measures take --pattern (pattern =), scaled to
+# --msize on each topology; the bound is the pattern's, as `netsched bound`
+# gives it for the whole spec (seed 1: gen:kruskal-tree:1,3:machines=3)
+check "measure v-collectives" 0 "$ns" sweep -g 'kruskal-tree:switches=3:ratio=3' --seeds 1..2 \
+  --measure alltoallv/ring,allgatherv/lr --pattern random:0.5,7 -m 8KiB -o vmeas --progress none
+expect "alltoallv's pattern bound" vmeas/rows.jsonl \
+  '"seed":1,.*"alltoallv/ring":\{"completion_s":[0-9.e-]+,"bound_s":0\.01453392,"ratio":[0-9.]+,"valid":true\}'
+expect "allgatherv's pattern bound" vmeas/rows.jsonl \
+  '"seed":1,.*"allgatherv/lr":\{"completion_s":[0-9.e-]+,"bound_s":0\.0046256,"ratio":[0-9.]+,"valid":true\}'
+check "bound of seed 1's pattern" 0 "$ns" bound -T gen:kruskal-tree:1,3:machines=3 -c alltoallv \
+  --pattern random:8192B,0.5,7
+expect "the bound command agrees" "$tmp/out" "^alltoallv bound    0\.014534 s = 181674B through link s2->s0 at 100Mbps$"
+check "resume, another pattern" 2 "$ns" sweep -g 'kruskal-tree:switches=3:ratio=3' --seeds 1..2 \
+  --measure alltoallv/ring,allgatherv/lr --pattern random:0.5,8 -m 8KiB -o vmeas --resume --progress none
+expect "another pattern: another sweep" "$tmp/err" "rows of another sweep"
+check "v-measure without a pattern" 2 "$ns" sweep -g 'kruskal-tree:switches=3:ratio=3' --seeds 1 \
+  --measure alltoallv/ring -o vnone --progress none
+expect "no pattern said" "$tmp/err" "measure alltoallv/ring: pattern: alltoallv needs a size pattern: "
+check "a pattern without a v-measure" 2 "$ns" sweep -g 'kruskal-tree:switches=3:ratio=3' --seeds 1 \
+  --measure alltoall/ring --pattern uniform -o vnone --progress none
+expect "pattern without v-measure said" "$tmp/err" "pattern: no alltoallv or allgatherv measure takes a size pattern$"
 
 # -- MPI: mpirun -np 2 netsched-mpi sweep, when both are here ---------------------------
 mpi=$(dirname "$ns")/netsched-mpi

@@ -6,6 +6,7 @@
 #include "analysis/design_internal.h"
 #include "analysis/design_spec_internal.h"
 #include "analysis/csv_internal.h"
+#include "analysis/experiment_pattern_internal.h"
 #include "analysis/scenario_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/gen/shapes.h"
@@ -689,6 +690,123 @@ static void test_spec_build(void)
   }
 }
 
+/* An smpi: baseline's row plans the collective's reference schedule for
+ * its bound: a planner registered for every collective (reduce has no
+ * "simple", which failed every reduce and allreduce baseline row). */
+static void test_reference_planners(void)
+{
+  static const char *const want[] = { "simple", "simple", "flat", "flat",
+                                      "reduce-bcast", "simple", "simple" };
+  for (int c = NS_COLL_ALLTOALL; c <= NS_COLL_ALLGATHERV; c++) {
+    const char *name = ns_variant_reference_planner((NsCollective)c);
+    g_assert_cmpstr(name, ==, want[c - NS_COLL_ALLTOALL]);
+    if (ns_planner_find((NsCollective)c, name) == NULL)
+      g_error("%s/%s: not registered", ns_collective_name((NsCollective)c), name);
+  }
+}
+
+/* The size-pattern axis of compare, design, sweep and scenarios: which
+ * spellings scale with the message size, the whole spec each makes, the
+ * refusals, and the content digest that keys a row (checked against a
+ * SHA-256 computed apart: header line, then the counts as little-endian
+ * 64-bit words). */
+static void test_pattern_axis(void)
+{
+  const char *scaled[] = { "uniform", "random:0.5,7", "nas-is:3" };
+  const char *fixed[] = { "uniform:1KiB", "random:1KiB,0.5,7", "nas-is:100,3", "uniform.pat",
+                          "random:0.5", "is.pat" };
+  for (gsize i = 0; i < G_N_ELEMENTS(scaled); i++)
+    g_assert_true(ns_pattern_axis_scaled(scaled[i]));
+  for (gsize i = 0; i < G_N_ELEMENTS(fixed); i++)
+    g_assert_false(ns_pattern_axis_scaled(fixed[i]));
+  const struct {
+    const char *text;
+    NsCollective c;
+    int p;
+    uint64_t msize;
+    const char *spec;
+  } specs[] = {
+    { "uniform", NS_COLL_ALLTOALLV, 4, 1024, "uniform:1024B" },
+    { "random:0.5,7", NS_COLL_ALLTOALLV, 8, 65536, "random:65536B,0.5,7" },
+    { "nas-is:3", NS_COLL_ALLTOALLV, 32, 16384, "nas-is:131072,3" },
+    { "nas-is:3", NS_COLL_ALLGATHERV, 32, 16384, "nas-is:4096,3" },
+    { "nas-is:3", NS_COLL_ALLGATHERV, 4, 2, "nas-is:1,3" },
+    { "uniform:1KiB", NS_COLL_ALLTOALLV, 4, 65536, "uniform:1KiB" },
+    { "is.pat", NS_COLL_ALLTOALLV, 4, 65536, "is.pat" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(specs); i++) {
+    g_autofree char *spec = ns_pattern_axis_spec(specs[i].text, specs[i].c, specs[i].p,
+                                                 specs[i].msize);
+    g_assert_cmpstr(spec, ==, specs[i].spec);
+  }
+  GError *error = NULL;
+  g_autoptr(NsSizePattern) u = ns_pattern_axis_at("uniform", "--pattern", NS_COLL_ALLTOALLV, 4,
+                                                  1024, &error);
+  g_assert_no_error(error);
+  g_assert_cmpuint(ns_size_pattern_total(u), ==, 12 * 1024);
+  /* a scaled generator's error names what was written and the size */
+  g_assert_null(ns_pattern_axis_at("random:2,1", "pattern", NS_COLL_ALLTOALLV, 4, 8192, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
+  g_assert_cmpstr(error->message, ==,
+                  "pattern random:2,1 at 8KiB (random:8192B,2,1): SKEW '2' is not a number "
+                  "from 0 to 1");
+  g_clear_error(&error);
+  /* nas-is at a size whose key count passes the limit: refused, not wrapped */
+  g_assert_null(ns_pattern_axis_at("nas-is:3", "--pattern", NS_COLL_ALLTOALLV, 32,
+                                   UINT64_C(1) << 40, &error));
+  g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
+  g_assert_cmpstr(error->message, ==,
+                  "--pattern nas-is:3 at 1TiB (nas-is:268435457,3): KEYS '268435457' is not a "
+                  "whole number from 1 to 268435456");
+  g_clear_error(&error);
+  /* the refusals, before anything runs */
+  g_autoptr(GArray) one = ns_msizes_parse("-m", "64KiB", &error);
+  g_autoptr(GArray) two = ns_msizes_parse("-m", "8KiB,64KiB", &error);
+  g_assert_no_error(error);
+  g_assert_true(ns_pattern_axis_check(NULL, NS_COLL_ALLTOALL, two, "--pattern", &error));
+  g_assert_true(ns_pattern_axis_check("uniform", NS_COLL_ALLGATHERV, two, "--pattern", &error));
+  g_assert_true(ns_pattern_axis_check("is.pat", NS_COLL_ALLTOALLV, one, "--pattern", &error));
+  g_assert_no_error(error);
+  const struct {
+    const char *text;
+    NsCollective c;
+    const char *message;
+  } bad[] = {
+    { "uniform", NS_COLL_ALLTOALL,
+      "--pattern: only alltoallv and allgatherv take a size pattern (not alltoall)" },
+    { NULL, NS_COLL_ALLTOALLV,
+      "--pattern: alltoallv needs a size pattern: uniform, random:SKEW,SEED or nas-is:SEED "
+      "(scaled to every message size), or a file or a whole generator spec with one message "
+      "size" },
+    { "is.pat", NS_COLL_ALLTOALLV,
+      "--pattern: 'is.pat' fixes every size, so it goes with one message size, not 2 (or "
+      "scale a generator with the sizes: uniform, random:SKEW,SEED, nas-is:SEED)" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+    g_assert_false(ns_pattern_axis_check(bad[i].text, bad[i].c, two, "--pattern", &error));
+    g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
+    g_assert_cmpstr(error->message, ==, bad[i].message);
+    g_clear_error(&error);
+  }
+  /* the digest: the counts', computed apart; another seed, another digest */
+  g_autoptr(NsSizePattern) two_machines =
+      ns_size_pattern_generate("uniform:1KiB", NS_COLL_ALLTOALLV, 2, &error);
+  g_assert_no_error(error);
+  g_autofree char *d = ns_pattern_axis_digest(two_machines);
+  g_assert_cmpstr(d, ==, "c2bedcfe657acfad0dbc9c82ec344860aee3036a01011965d88f2c0a19f95fef");
+  g_autoptr(NsSizePattern) r7 =
+      ns_pattern_axis_at("random:0.5,7", "--pattern", NS_COLL_ALLTOALLV, 4, 4096, &error);
+  g_autoptr(NsSizePattern) r7b =
+      ns_pattern_axis_at("random:0.5,7", "--pattern", NS_COLL_ALLTOALLV, 4, 4096, &error);
+  g_autoptr(NsSizePattern) r8 =
+      ns_pattern_axis_at("random:0.5,8", "--pattern", NS_COLL_ALLTOALLV, 4, 4096, &error);
+  g_assert_no_error(error);
+  g_autofree char *d7 = ns_pattern_axis_digest(r7), *d7b = ns_pattern_axis_digest(r7b);
+  g_autofree char *d8 = ns_pattern_axis_digest(r8);
+  g_assert_cmpstr(d7, ==, d7b);
+  g_assert_cmpstr(d7, !=, d8);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -705,5 +823,7 @@ int main(int argc, char **argv)
   g_test_add_func("/design/hardware", test_hardware);
   g_test_add_func("/design/prices", test_prices);
   g_test_add_func("/design/spec-build", test_spec_build);
+  g_test_add_func("/design/reference-planners", test_reference_planners);
+  g_test_add_func("/design/pattern-axis", test_pattern_axis);
   return g_test_run();
 }

@@ -80,6 +80,8 @@ static void test_maps_agree_with_selectors(void)
       continue;
     int n = 0;
     const NsMpiAlgorithm *a = ns_mpi_library_algorithms(lib, tables[t]->collective, &n);
+    if (n == 0) /* alltoallv, allgatherv: no map yet (generate refuses them) */
+      continue;
     for (int r = 0; r < tables[t]->n_rows; r++) {
       const NsSelRow *row = &tables[t]->rows[r];
       gboolean named = FALSE, same = FALSE;

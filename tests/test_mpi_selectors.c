@@ -486,7 +486,8 @@ static void test_tables_registered(void)
 {
   int n;
   const NsSelTable *const *tables = ns_select_tables(&n);
-  g_assert_cmpint(n, ==, 13); /* 3 collectives x 3 libraries, reduce and allreduce x 2 */
+  g_assert_cmpint(n, ==, 17); /* 3 collectives x 3 libraries; reduce, allreduce, alltoallv and
+                                allgatherv x 2 */
   for (int i = 0; i < n; i++) {
     const NsSelTable *t = tables[i];
     const NsPlanner *self = ns_planner_find(t->collective, t->name);
@@ -812,6 +813,61 @@ static void test_reduce_labels(void)
   g_assert_cmpuint(ns_schedule_n_phases(s), ==, 4);
 }
 
+/* ---- alltoallv and allgatherv (issue #22) --------------------------------- */
+
+typedef struct {
+  int p;
+  const char *pattern;
+  const char *label;
+} VCase;
+
+/* The v-collectives' tables read a measure of the pattern: MPICH the total
+ * (alltoallv: always scattered; allgatherv: the gathered vector, rdb for a
+ * power of two below 512 KiB, Bruck below 80 KiB, else the ring), Open MPI
+ * alltoallv p alone, allgatherv the total over p ("per_rank_dsize"). */
+static void test_vector_labels(void)
+{
+  static const struct {
+    NsCollective c;
+    const char *algo;
+    VCase vc;
+  } cases[] = {
+    { NS_COLL_ALLTOALLV, "mpich", { 5, "uniform:1KiB", "mpich(spread)" } },
+    { NS_COLL_ALLTOALLV, "mpich", { 8, "random:1MiB,0.5,7", "mpich(spread)" } },
+    { NS_COLL_ALLGATHERV, "mpich", { 8, "uniform:1KiB", "mpich(rdb)" } },
+    { NS_COLL_ALLGATHERV, "mpich", { 8, "uniform:65535B", "mpich(rdb)" } },
+    { NS_COLL_ALLGATHERV, "mpich", { 8, "uniform:64KiB", "mpich(ring)" } },
+    { NS_COLL_ALLGATHERV, "mpich", { 6, "uniform:1KiB", "mpich(bruck)" } },
+    { NS_COLL_ALLGATHERV, "mpich", { 6, "uniform:16KiB", "mpich(ring)" } },
+    { NS_COLL_ALLTOALLV, "ompi", { 3, "uniform:1KiB", "ompi(ring)" } },
+    { NS_COLL_ALLTOALLV, "ompi", { 4, "uniform:1KiB", "ompi(simple)" } },
+    { NS_COLL_ALLTOALLV, "ompi", { 63, "uniform:8B", "ompi(simple)" } },
+    { NS_COLL_ALLTOALLV, "ompi", { 64, "uniform:8B", "ompi(ring)" } },
+    { NS_COLL_ALLGATHERV, "ompi", { 2, "uniform:1KiB", "ompi(ring)" } },
+    { NS_COLL_ALLGATHERV, "ompi", { 2, "uniform:2KiB", "ompi(simple)" } },
+    { NS_COLL_ALLGATHERV, "ompi", { 6, "uniform:200B", "ompi(gather-bcast)" } },
+    { NS_COLL_ALLGATHERV, "ompi", { 6, "uniform:1KiB", "ompi(neighbor)" } },
+    { NS_COLL_ALLGATHERV, "ompi", { 7, "uniform:1KiB", "ompi(ring)" } },
+    { NS_COLL_ALLGATHERV, "ompi", { 12, "uniform:512B", "ompi(gather-bcast)" } },
+    { NS_COLL_ALLGATHERV, "ompi", { 12, "uniform:2KiB", "ompi(bruck)" } },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    const VCase *vc = &cases[i].vc;
+    GError *error = NULL;
+    g_autoptr(NsTopology) t = star(vc->p);
+    g_autoptr(NsSizePattern) pat =
+        ns_size_pattern_generate(vc->pattern, cases[i].c, vc->p, &error);
+    g_assert_no_error(error);
+    NsPlanParams params = { .msize = 1, .pattern = pat };
+    g_autoptr(NsSchedule) s = ns_plan(t, cases[i].c, cases[i].algo, &params, &error);
+    g_assert_no_error(error);
+    if (g_strcmp0(s->algorithm, vc->label) != 0)
+      g_error("%s/%s p=%d %s: chose %s, expected %s", ns_collective_name(cases[i].c),
+              cases[i].algo, vc->p, vc->pattern, s->algorithm, vc->label);
+    check_complete(t, s);
+  }
+}
+
 /* ---- Open MPI's broadcast trees ------------------------------------------- */
 
 /* The sender of every transfer of a one-segment broadcast: its tree parent. */
@@ -929,5 +985,6 @@ int main(int argc, char **argv)
   g_test_add_func("/mpi-selectors/mpich-4.0.2-alltoall", test_mpich_4_0_2_alltoall);
   g_test_add_func("/mpi-selectors/ompi-trees", test_ompi_trees);
   g_test_add_func("/mpi-selectors/reduce-labels", test_reduce_labels);
+  g_test_add_func("/mpi-selectors/vector-labels", test_vector_labels);
   return g_test_run();
 }

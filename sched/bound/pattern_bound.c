@@ -169,3 +169,28 @@ gboolean ns_pattern_bound(const NsTopology *topo, const NsSizePattern *pat, NsPa
       offer(out, NS_BOUND_LINK, -1, e, load[e], ns_topology_link(topo, ns_edge_link(e))->bandwidth);
   return TRUE;
 }
+
+/**
+ * \function ns_pattern_bound_describe
+ * \brief What binds a pattern's bound, in words.
+ *
+ * \param topo The topology the bound was computed on.
+ * \param b The bound (ns_pattern_bound()).
+ * \return "link s0->s1", "n3's sending port (1-port)" or "nothing (the
+ *         pattern moves no bytes)"; newly allocated.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/pattern-format.md, "The bound".
+ */
+char *ns_pattern_bound_describe(const NsTopology *topo, const NsPatternBound *b)
+{
+  if (b->kind == NS_BOUND_LINK && b->edge >= 0) {
+    g_autofree char *e = ns_topology_edge_name(topo, b->edge);
+    return g_strdup_printf("link %s", e);
+  }
+  if (b->machine < 0)
+    return g_strdup("nothing (the pattern moves no bytes)");
+  g_autofree char *ports = ns_topology_machine_port_text(topo, b->machine);
+  return g_strdup_printf("%s's %s port (%s)", ns_topology_machine_name(topo, b->machine),
+                         b->kind == NS_BOUND_PORT_SEND ? "sending" : "receiving", ports);
+}

@@ -35,6 +35,7 @@ typedef struct {
 
 gboolean ns_pattern_bound(const NsTopology *topo, const NsSizePattern *pat, NsPatternBound *out,
                           GError **error);
+char *ns_pattern_bound_describe(const NsTopology *topo, const NsPatternBound *b);
 gboolean ns_pattern_link_bytes(const NsTopology *topo, const NsSizePattern *pat,
                                uint64_t *edge_bytes, GError **error);
 

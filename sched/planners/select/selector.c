@@ -11,6 +11,8 @@ const NsSelTable *const *ns_select_tables(int *n)
     &ns_sel_alltoall_ompi_legacy, &ns_sel_allgather_ompi_legacy, &ns_sel_bcast_ompi_legacy,
     &ns_sel_reduce_mpich,         &ns_sel_reduce_ompi,
     &ns_sel_allreduce_mpich,      &ns_sel_allreduce_ompi,
+    &ns_sel_alltoallv_mpich,      &ns_sel_alltoallv_ompi,
+    &ns_sel_allgatherv_mpich,     &ns_sel_allgatherv_ompi,
   };
   *n = (int)G_N_ELEMENTS(tables);
   return tables;

@@ -115,4 +115,9 @@ extern const NsSelTable ns_sel_reduce_mpich, ns_sel_reduce_ompi;
 
 extern const NsSelTable ns_sel_allreduce_mpich, ns_sel_allreduce_ompi;
 
+/* The v-collectives' tables (vector_selectors.c): their rows are read with
+ * a measure of the pattern in place of msize (vector_select). */
+extern const NsSelTable ns_sel_alltoallv_mpich, ns_sel_alltoallv_ompi;
+extern const NsSelTable ns_sel_allgatherv_mpich, ns_sel_allgatherv_ompi;
+
 #endif

@@ -70,19 +70,19 @@ static const NsSelRow ompi_allgatherv_rows[] = {
 
 #define MPICH_4_0_2 "MPICH 4.0.2 maint/tuning/coll/mpir/generic.json"
 #define OMPI_4_1_4 "Open MPI 4.1.4 coll_tuned_decision_fixed.c"
-static const NsSelTable mpich_alltoallv = {
+const NsSelTable ns_sel_alltoallv_mpich = {
   "mpich", NS_COLL_ALLTOALLV, NS_SEL_MSG, MPICH_4_0_2 " (collective=alltoallv)",
   mpich_alltoallv_rows, (int)G_N_ELEMENTS(mpich_alltoallv_rows)
 };
-static const NsSelTable mpich_allgatherv = {
+const NsSelTable ns_sel_allgatherv_mpich = {
   "mpich", NS_COLL_ALLGATHERV, NS_SEL_MSG, MPICH_4_0_2 " (collective=allgatherv)",
   mpich_allgatherv_rows, (int)G_N_ELEMENTS(mpich_allgatherv_rows)
 };
-static const NsSelTable ompi_alltoallv = {
+const NsSelTable ns_sel_alltoallv_ompi = {
   "ompi", NS_COLL_ALLTOALLV, NS_SEL_MSG, OMPI_4_1_4 " (alltoallv)", ompi_alltoallv_rows,
   (int)G_N_ELEMENTS(ompi_alltoallv_rows)
 };
-static const NsSelTable ompi_allgatherv = {
+const NsSelTable ns_sel_allgatherv_ompi = {
   "ompi", NS_COLL_ALLGATHERV, NS_SEL_MSG, OMPI_4_1_4 " (allgatherv)", ompi_allgatherv_rows,
   (int)G_N_ELEMENTS(ompi_allgatherv_rows)
 };
@@ -106,22 +106,22 @@ static NsSchedule *vector_select(const NsSelTable *t, gboolean per_rank, const N
  * planner, NS_ERROR_INPUT without a pattern. Time: the chosen planner's. */
 NsSchedule *ns_alltoallv_mpich(const NsTopology *topo, const NsPlanParams *params, GError **error)
 {
-  return vector_select(&mpich_alltoallv, FALSE, topo, params, error);
+  return vector_select(&ns_sel_alltoallv_mpich, FALSE, topo, params, error);
 }
 
 NsSchedule *ns_allgatherv_mpich(const NsTopology *topo, const NsPlanParams *params,
                                 GError **error)
 {
-  return vector_select(&mpich_allgatherv, FALSE, topo, params, error);
+  return vector_select(&ns_sel_allgatherv_mpich, FALSE, topo, params, error);
 }
 
 NsSchedule *ns_alltoallv_ompi(const NsTopology *topo, const NsPlanParams *params, GError **error)
 {
-  return vector_select(&ompi_alltoallv, FALSE, topo, params, error);
+  return vector_select(&ns_sel_alltoallv_ompi, FALSE, topo, params, error);
 }
 
 NsSchedule *ns_allgatherv_ompi(const NsTopology *topo, const NsPlanParams *params,
                                GError **error)
 {
-  return vector_select(&ompi_allgatherv, TRUE, topo, params, error);
+  return vector_select(&ns_sel_allgatherv_ompi, TRUE, topo, params, error);
 }
