@@ -173,6 +173,7 @@ static NsRoutine *row_routine(const NsTuneSpec *spec, const NsDecisionRow *r, GE
     return NULL;
   NsRoutineOptions ro;
   ns_routine_options_init(&ro);
+  ro.eager_threshold = spec->eager_threshold;
   NsSyncScheme scheme;
   if (sync != NULL) {
     if (!ns_sync_scheme_parse(sync, &scheme, error))

@@ -32,6 +32,7 @@ typedef struct {
   NsWarnFunc warn;           /* a plot not drawn, a row cut short */
   void *warn_data;
   const char *command;       /* the command line, for the generated files' comments */
+  uint64_t eager_threshold;  /* the generated routines' (NsRoutineOptions): the replay's */
 } NsTuneSpec;
 
 /* A parameter as tuned ("barriers=4", "segment=8192", "") into what

@@ -115,9 +115,8 @@ NsTopology *ns_cli_load_topology(const char *path, const char *format, const cha
   "(docs/pattern-format.md, \"Patterns in experiments\")"
 #define NS_CLI_EAGER_HELP                                                                     \
   "A send of fewer bytes completes when posted, before it is received (docs/simulator.md, "    \
-  "\"Eager and rendezvous\"); 64KiB is SMPI's smpi/send-is-detached-thresh and Open MPI "  \
-  "TCP's btl_tcp_eager_limit (default 0: every send waits for its receive, as the "         \
-  "replay of results/ and the generated routines' MPI_Issend)"
+  "\"Eager and rendezvous\"); default 64KiB, SMPI's smpi/send-is-detached-thresh and Open " \
+  "MPI TCP's btl_tcp_eager_limit; 0: every send waits for its receive (rendezvous)"
 
 /* Parses "64KiB" for option `option`; NS_ERROR_INPUT naming the option. */
 gboolean ns_cli_parse_size(const char *option, const char *text, uint64_t *bytes,

@@ -3,6 +3,7 @@
  * point-to-point. The work is sched/lower/routine_internal.h; this file parses
  * options and writes. docs/generate.md. */
 #include "cli/cli.h"
+#include "cli/cli_sim.h"
 #include "platforms/model/error.h"
 #include "platforms/model/text_internal.h"
 #include "sched/lower/routine_internal.h"
@@ -22,7 +23,7 @@ int ns_cmd_generate(int argc, char **argv)
 {
   NsPlanOptions po = { 0 };
   char *schedule_file = NULL, *sync = NULL, *format = NULL, *output = NULL, *name = NULL;
-  char *sync_size = NULL;
+  char *sync_size = NULL, *eager_threshold = NULL;
   char **decision = NULL;
   gboolean hardware_barrier = FALSE, allow_invalid = FALSE;
   GOptionEntry entries[] = {
@@ -49,6 +50,11 @@ int ns_cmd_generate(int argc, char **argv)
       "C: entry points netsched_NAME_COLLECTIVE (default: the algorithm's name)", "NAME" },
     { "sync-size", 0, 0, G_OPTION_ARG_STRING, &sync_size,
       "Bytes of a sync or barrier message (4 B to 64 KiB; default 8 B, as simulate)", "SIZE" },
+    { "eager-threshold", 0, 0, G_OPTION_ARG_STRING, &eager_threshold,
+      "Phased schedules send data of fewer bytes with MPI_Isend (eager), of more with "
+      "MPI_Issend (rendezvous), as simulate --eager-threshold replays them; 0: MPI_Issend at "
+      "every size (default 64KiB, simulate's)",
+      "SIZE" },
     { "hardware-barrier", 0, 0, G_OPTION_ARG_NONE, &hardware_barrier,
       "Barriers as MPI_Barrier (simulate --hardware-barrier) instead of dissemination "
       "messages",
@@ -66,8 +72,8 @@ int ns_cmd_generate(int argc, char **argv)
            "one C file that carries the runtime and the table and needs only MPI.");
   g_autofree char *desc = g_strdup_printf(
       "Sync schemes: %s.\n"
-      "Phased schedules send with MPI_Issend (the rendezvous the replay assumes), posted\n"
-      "ones with MPI_Isend.\n"
+      "Phased schedules send data below the eager threshold with MPI_Isend and the rest\n"
+      "with MPI_Issend, as the replay assumes; posted ones send with MPI_Isend.\n"
       "Examples:\n"
       "  netsched generate -T scenarios/topologies/faraj-c.topo -a faraj -o faraj.c\n"
       "  mpicc -O2 -c faraj.c    # defines netsched_faraj_alltoall(send, recv, bytes, comm)\n"
@@ -137,6 +143,12 @@ int ns_cmd_generate(int argc, char **argv)
   ro.scheme = sync != NULL ? &scheme : NULL;
   ro.hardware_barrier = hardware_barrier;
   ro.allow_invalid = allow_invalid;
+  ro.eager_threshold = NS_SIM_EAGER_DEFAULT;
+  if (eager_threshold != NULL &&
+      !ns_cli_eager_threshold(eager_threshold, &ro.eager_threshold, &error)) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
   if (sync_size != NULL && !ns_cli_parse_size("--sync-size", sync_size, &ro.sync_size, &error)) {
     status = ns_cli_fail(error);
     goto out;
@@ -179,6 +191,7 @@ out:
   g_free(output);
   g_free(name);
   g_free(sync_size);
+  g_free(eager_threshold);
   g_strfreev(decision);
   return status;
 }

@@ -243,7 +243,7 @@ int ns_cmd_tune(int argc, char **argv)
     .timing = timing_name, .iterations = iterations, .outdir = outdir, .resume = resume,
     .measure = ns_cli_measure_by_simulation, .measure_data = &opt,
     .note = print_progress, .warn = ns_cli_print_warning,
-    .command = cmd,
+    .command = cmd, .eager_threshold = opt.eager_threshold,
   };
   if (smpirun_asked) { /* the driver is compiled at the first measurement, in OUTDIR */
     ns_smpi_routine_runner_init(&runner, &opt, outdir);

@@ -175,11 +175,10 @@ typedef struct {
  * --help-cfg`) and Open MPI's TCP BTL eager limit btl_tcp_eager_limit
  * (65536, `ompi_info --param btl tcp --level 9`). */
 #define NS_SIM_EAGER_MPI UINT64_C(65536)
-/* The default is rendezvous (0) for now: every result in results/, the
- * generated routines (MPI_Issend) and the resume keys of kept rows were
- * made so; the default becomes NS_SIM_EAGER_MPI when those are re-run
- * (issue #23). */
-#define NS_SIM_EAGER_DEFAULT UINT64_C(0)
+/* The default is MPI's eager limit (issue #23): small messages complete at
+ * their sender as they do under SMPI and Open MPI; 0 (--eager-threshold 0)
+ * keeps every send a rendezvous, the replay of before. */
+#define NS_SIM_EAGER_DEFAULT NS_SIM_EAGER_MPI
 
 /* The default reduction rate, 3.6e10 bytes/s: Open MPI 4.1.4's
  * MPI_Reduce_local (MPI_SUM over MPI_DOUBLE, 1 MiB buffers: beyond the

@@ -125,6 +125,7 @@ gboolean ns_smpi_routine_measure(const NsTopology *topo, const NsSchedule *s, co
   }
   NsRoutineOptions ro;
   ns_routine_options_init(&ro);
+  ro.eager_threshold = opt->eager_threshold; /* the routine sends as the replay does */
   NsSyncScheme scheme;
   if (v->sync != NULL && !ns_sync_scheme_parse(v->sync, &scheme, error))
     return FALSE;

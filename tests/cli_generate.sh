@@ -53,6 +53,19 @@ check "--output-format and --format (the topology's) apart" 0 \
 check "C to stdout" 0 "$ns" generate -T gen:star:4 -a faraj
 expect "C entry point" "$tmp/out" "^int netsched_faraj_alltoall\(const void \*sendbuf, void \*recvbuf, size_t block_bytes, MPI_Comm comm\)$"
 expect "C phases commented" "$tmp/out" "^  /\* phase 2: to n3; from n1 \*/$"
+expect "send mode: eager below 64 KiB by default (issue #23)" "$tmp/out" \
+  "^ \*   send mode        MPI_Isend below 65536 B \(eager\), MPI_Issend at or above$"
+check "C, --eager-threshold 0" 0 "$ns" generate -T gen:star:4 -a faraj --eager-threshold 0
+expect "send mode: rendezvous at every size" "$tmp/out" \
+  "^ \*   send mode        MPI_Issend \(phased: rendezvous at every size, as replayed with --eager-threshold 0\)$"
+check "C, --eager-threshold 16KiB" 0 "$ns" generate -T gen:star:4 -a faraj --eager-threshold 16KiB
+expect "send mode: the threshold given" "$tmp/out" "^ \*   send mode        MPI_Isend below 16384 B \(eager\)"
+check "C, posted" 0 "$ns" generate -T gen:star:4 -a simple
+expect "send mode: posted" "$tmp/out" "^ \*   send mode        MPI_Isend \(posted\)$"
+check "another threshold, another table" 0 "$ns" generate -T gen:star:4 -a faraj --eager-threshold 0 -o "$tmp/r.nsr"
+check "differs from the default's" 1 cmp -s "$tmp/a.nsr" "$tmp/r.nsr"
+check "--eager-threshold bad" 2 "$ns" generate -T gen:star:4 -a faraj --eager-threshold 12parsecs
+expect "--eager-threshold bad message" "$tmp/err" "--eager-threshold '12parsecs'"
 check "bcast C with its root" 0 "$ns" generate -T gen:star:5 -c bcast -a binomial -r n3 --name b
 expect "bcast entry point" "$tmp/out" "^int netsched_b_bcast\(void \*buffer, size_t bytes, MPI_Comm comm\)$"
 expect "bcast root said" "$tmp/out" "broadcasts .bytes. from rank 3 \(schedule machine 3\)"
@@ -83,9 +96,42 @@ if command -v mpicc >/dev/null; then
   { printf NSRTABLX; tail -c +9 "$tmp/a.nsr"; } >"$tmp/t.nsr"
   check "not a table" 1 "$tmp/load" "$tmp/t.nsr"
   expect "no magic" "$tmp/out" "no NSRTABLE magic"
-  { printf NSRTABLE; printf '\002'; tail -c +10 "$tmp/a.nsr"; } >"$tmp/t.nsr"
+  { printf NSRTABLE; printf '\003'; tail -c +10 "$tmp/a.nsr"; } >"$tmp/t.nsr"
   check "a later version" 1 "$tmp/load" "$tmp/t.nsr"
-  expect "version named" "$tmp/out" "routine table version not supported \(this runtime reads version 1\)$"
+  expect "version named" "$tmp/out" "routine table version not supported \(this runtime reads versions 1 and 2\)$"
+  # A version 1 table (before the eager threshold, issue #23): the same
+  # table without that field, its length and digest made again, still loads.
+  python3 - "$tmp/a.nsr" "$tmp/v1.nsr" <<'PY'
+import sys
+def varint(d, i):
+    v = s = 0
+    while True:
+        b = d[i]; i += 1; v |= (b & 0x7f) << s; s += 7
+        if not b & 0x80:
+            return v, i
+def put(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7f; v >>= 7
+        out.append(b | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+d = open(sys.argv[1], 'rb').read()
+version, i = varint(d, 8)
+n, i = varint(d, i)
+body, j = d[i:i + n], 0
+for _ in range(8):  # collective .. item_bytes
+    _, j = varint(body, j)
+_, k = varint(body, j)  # the eager threshold
+body = body[:j] + body[k:]
+t = d[:8] + put(1) + put(len(body)) + body
+h = 0xcbf29ce484222325
+for c in t:
+    h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
+open(sys.argv[2], 'wb').write(t + h.to_bytes(8, 'little'))
+PY
+  check "a version 1 table loads" 0 "$tmp/load" "$tmp/v1.nsr"
+  expect "what it holds, version 1" "$tmp/out" "^ok alltoall/faraj p=4 sync sender-all root -1 machine0 n0$"
   check "a missing file" 1 "$tmp/load" "$tmp/none.nsr"
   expect "errno said" "$tmp/out" "^$tmp/none.nsr: No such file or directory$"
   # Forged tables (every byte mutated, the digest recomputed) are checked

@@ -27,12 +27,26 @@ check "the change is real" 1 cmp -s fig1.topo faster/fig1.topo
 check "another network refused" 2 "$ns" compare -T faster/fig1.topo -a ring,pair -m 8KiB,16KiB -o cmp --resume
 expect "says why" "$tmp/err" "compare.csv:2: row of another configuration"
 
+# ---- the eager default (issue #23): rows of the rendezvous default of before ----
+# A row made with --eager-threshold 0 (the default before 64 KiB) is another
+# configuration under the default: refused, never resumed as a new one; under
+# --eager-threshold 0 it is kept.
+check "compare, rendezvous" 0 "$ns" compare -T fig1.topo -a ring -m 8KiB -o rdv --eager-threshold 0
+check "rendezvous rows refused under the eager default" 2 \
+  "$ns" compare -T fig1.topo -a ring -m 8KiB -o rdv --resume
+expect "refusal says why" "$tmp/err" "compare.csv:2: row of another configuration"
+check "rendezvous rows kept under --eager-threshold 0" 0 \
+  "$ns" compare -T fig1.topo -a ring -m 8KiB -o rdv --resume --eager-threshold 0
+expect "rendezvous row kept" "$tmp/out" "ring +8KiB +\(kept from the previous run\)"
+
 # ---- results/ of netsched 0.x: resumed under their old keys ----
 # The studies' own layout (scenarios/NAME.ini, output = ../results/NAME):
 # the 0.x key held the topology file's path as the scenario spells it.
 for study in faraj-yuan tam-wang; do
   rm -rf repo && mkdir -p repo/scenarios repo/results
   cp -r "$src/scenarios/topologies" "$src/scenarios/$study.ini" repo/scenarios/
+  # made before eager sends were the default: under their rendezvous
+  sed -i 's/^\[scenario\]$/&\neager-threshold = 0/' repo/scenarios/"$study".ini
   cp -r "$src/results/$study" repo/results/
   rows=$(cat repo/results/"$study"/*/compare.csv | grep -vc '^config,')
   check "$study: resume" 0 bash -c "cd repo && '$ns' scenario run scenarios/$study.ini --resume"

@@ -329,19 +329,20 @@ static void test_schedule_platform(void)
   g_assert_cmpint(g_rmdir(dir), ==, 0);
 }
 
-/* The eager threshold keys resumed rows (issue 23, eager): rendezvous (0)
- * by default, absent from the digest then (the digests of before); 64 KiB
- * (SMPI's and Open MPI TCP's limit) in it and distinct. */
+/* The eager threshold keys resumed rows (issue 23, eager): 64 KiB (SMPI's
+ * and Open MPI TCP's limit) by default, in the digest, so that a row kept
+ * from the rendezvous default of before is not resumed as a new one;
+ * rendezvous (0) absent from it (the digests of before) and distinct. */
 static void test_eager_digest(void)
 {
   NsSimOptions opt;
   ns_sim_options_init(&opt);
-  g_assert_cmpuint(opt.eager_threshold, ==, 0);
-  g_autofree char *rendezvous = ns_sim_options_describe(&opt);
-  g_assert_null(strstr(rendezvous, ";eager")); /* the rendezvous digests of before */
-  opt.eager_threshold = NS_SIM_EAGER_MPI;
+  g_assert_cmpuint(opt.eager_threshold, ==, 65536);
   g_autofree char *eager = ns_sim_options_describe(&opt);
   g_assert_nonnull(strstr(eager, ";eager=65536"));
+  opt.eager_threshold = 0;
+  g_autofree char *rendezvous = ns_sim_options_describe(&opt);
+  g_assert_null(strstr(rendezvous, ";eager")); /* the rendezvous digests of before */
   g_assert_cmpstr(eager, !=, rendezvous);
   ns_sim_options_clear(&opt);
 }

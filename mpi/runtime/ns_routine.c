@@ -11,13 +11,17 @@
  * operation releases (sender- or receiver-based, Faraj & Yuan §5).
  * Barriers are dissemination barriers of sync-size messages, as replayed.
  *
- * Send mode (issue #20 §1, docs/generate.md "Eager and rendezvous"): the
- * replay models the rendezvous protocol, where a send completes when its
- * data arrived. Phased tables therefore send with MPI_Issend, which keeps
- * that meaning below the eager threshold too: a sender cannot run ahead
- * into its next phase and contend with transfers the schedule keeps
- * apart. Posted tables (one step) have no later phase to protect and use
- * MPI_Isend. The table's NSR_FLAG_SYNCHRONOUS says which.
+ * Send mode (issue #23, docs/generate.md "Eager and rendezvous"): the
+ * replay sends a message of fewer bytes than its eager threshold eagerly
+ * (it completes at the sender when posted, as MPI's eager protocol) and a
+ * larger one as a rendezvous (it completes when its data arrived). Phased
+ * tables follow the threshold they carry: MPI_Isend below it, MPI_Issend
+ * at or above it, so that a large send completes on arrival whatever the
+ * MPI library's own eager limit, and a sender runs ahead into its next
+ * phase exactly where the prediction lets it. Posted tables (one step)
+ * have no later phase to protect and use MPI_Isend. The table's
+ * NSR_FLAG_SYNCHRONOUS says which; a version 1 table carries no threshold
+ * (0: MPI_Issend at every size, as it was made for).
  */
 #ifndef NSR_EMBEDDED
 #include "mpi/runtime/ns_routine.h"
@@ -39,6 +43,7 @@ struct NsrRoutine {
   uint32_t segments, flags, sync_size;
   uint32_t window;           /* Tam & Wang's W; 0: none */
   uint64_t item_bytes;       /* the window's item */
+  uint64_t eager_threshold;  /* phased: MPI_Isend below it, MPI_Issend at or above */
   char *algorithm, *topology, *sync, *digest;
   char **machines;           /* p names */
   uint32_t n_barriers;
@@ -373,8 +378,8 @@ static const char *parse(NsrRoutine *rt)
     return "not a netsched routine table (no NSRTABLE magic)";
   r.pos += NSR_MAGIC_LEN;
   uint64_t version = rd_u(&r);
-  if (r.bad || version != NSR_VERSION)
-    return "routine table version not supported (this runtime reads version 1)";
+  if (r.bad || version < 1 || version > NSR_VERSION)
+    return "routine table version not supported (this runtime reads versions 1 and 2)";
   uint64_t body = rd_u(&r);
   if (r.bad || body + 8 != rd_left(&r))
     return "length does not match the header (truncated or extended)";
@@ -392,6 +397,7 @@ static const char *parse(NsrRoutine *rt)
   uint64_t sync_size = rd_max(&r, NSR_MAX_SYNC_SIZE, "sync message size above 65536");
   uint64_t window = rd_max(&r, UINT32_MAX, "window out of range");
   uint64_t item_bytes = rd_max(&r, INT_MAX, "window item larger than 2 GiB");
+  uint64_t eager_threshold = version >= 2 ? rd_u(&r) : 0;
   if (r.bad)
     return r.what;
   if (p < 1)
@@ -412,6 +418,7 @@ static const char *parse(NsrRoutine *rt)
   rt->sync_size = (uint32_t)sync_size;
   rt->window = (uint32_t)window;
   rt->item_bytes = item_bytes;
+  rt->eager_threshold = eager_threshold;
   rt->algorithm = rd_string(&r);
   rt->topology = rd_string(&r);
   rt->sync = rd_string(&r);
@@ -834,9 +841,8 @@ static int run_step(NsrRun *x, NsrReader *r, const NsrStep *st)
     if (rc == MPI_SUCCESS && p->bytes > INT_MAX)
       rc = MPI_ERR_COUNT;
     if (rc == MPI_SUCCESS)
-      rc = (synchronous ? MPI_Issend : MPI_Isend)(p->buf, (int)p->bytes, MPI_BYTE,
-                                                  x->rank_of[p->op.peer], data_tag, x->comm,
-                                                  &req[k]);
+      rc = (synchronous && p->bytes >= x->rt->eager_threshold ? MPI_Issend : MPI_Isend)(
+          p->buf, (int)p->bytes, MPI_BYTE, x->rank_of[p->op.peer], data_tag, x->comm, &req[k]);
   }
   int receiver_based = (x->rt->flags & NSR_FLAG_RECEIVER_BASED) != 0;
   for (uint32_t done = 0; done < n && rc == MPI_SUCCESS; done++) {

@@ -10,17 +10,17 @@ set xtics rotate by -30 noenhanced scale 0
 set multiplot layout 2,2 margins 0.09, 0.80, 0.14, 0.88 spacing 0.07, 0.16 title 'allgather across designs (ideal model, fluid)'."\n".'fastest verified 1.00-1.08x the bound; best contention-free 1.00-1.08x the bound' noenhanced
 set title '64KiB' noenhanced
 set ylabel 'completion time (ms)'
-set yrange [0:56.8594]
+set yrange [0:41.2274]
 set xrange [-1:41]
 unset key
-half = 25.3837
+half = 18.4051
 plot 'allgather-ideal.dat' index 0 using ($0*6+2.0):(0):xtic(1) with points ps 0 notitle, '' index 0 using ($0*6+0):2 with boxes title 'bound' lc rgb '#999999' fill pattern 3 border -1, '' index 0 using ($0*6+1):3 with boxes title 'fastest verified' lc rgb '#e7298a' fill pattern 4 border -1, '' index 0 using ($0*6+1):(column(3) > half ? column(3) : -1):12 with labels boxed rotate by 90 right offset 0,-0.5 font ',8' noenhanced notitle, '' index 0 using ($0*6+1):(column(3) > half ? -1 : column(3)):12 with labels rotate by 90 left offset 0,0.5 font ',8' noenhanced notitle, '' index 0 using ($0*6+2):4 with boxes title 'best contention-free' lc rgb '#1b9e77' fill pattern 5 border -1, '' index 0 using ($0*6+2):(column(4) > half ? column(4) : -1):13 with labels boxed rotate by 90 right offset 0,-0.5 font ',8' noenhanced notitle, '' index 0 using ($0*6+2):(column(4) > half ? -1 : column(4)):13 with labels rotate by 90 left offset 0,0.5 font ',8' noenhanced notitle, '' index 0 using ($0*6+3):5 with boxes title 'MPICH default' lc rgb '#d95f02' fill pattern 6 border -1, '' index 0 using ($0*6+3):(column(5) > half ? column(5) : -1):14 with labels boxed rotate by 90 right offset 0,-0.5 font ',8' noenhanced notitle, '' index 0 using ($0*6+3):(column(5) > half ? -1 : column(5)):14 with labels rotate by 90 left offset 0,0.5 font ',8' noenhanced notitle, '' index 0 using ($0*6+4):6 with boxes title 'Open MPI default' lc rgb '#7570b3' fill pattern 7 border -1, '' index 0 using ($0*6+4):(column(6) > half ? column(6) : -1):15 with labels boxed rotate by 90 right offset 0,-0.5 font ',8' noenhanced notitle, '' index 0 using ($0*6+4):(column(6) > half ? -1 : column(6)):15 with labels rotate by 90 left offset 0,0.5 font ',8' noenhanced notitle
 set title '1MiB' noenhanced
 set ylabel 'completion time (ms)'
-set yrange [0:893.623]
+set yrange [0:596.134]
 set xrange [-1:41]
 set key at screen 0.995, screen 0.86 right top vertical noenhanced
-half = 398.939
+half = 266.131
 plot 'allgather-ideal.dat' index 1 using ($0*6+2.0):(0):xtic(1) with points ps 0 notitle, '' index 1 using ($0*6+0):2 with boxes title 'bound' lc rgb '#999999' fill pattern 3 border -1, '' index 1 using ($0*6+1):3 with boxes title 'fastest verified' lc rgb '#e7298a' fill pattern 4 border -1, '' index 1 using ($0*6+1):(column(3) > half ? column(3) : -1):12 with labels boxed rotate by 90 right offset 0,-0.5 font ',8' noenhanced notitle, '' index 1 using ($0*6+1):(column(3) > half ? -1 : column(3)):12 with labels rotate by 90 left offset 0,0.5 font ',8' noenhanced notitle, '' index 1 using ($0*6+2):4 with boxes title 'best contention-free' lc rgb '#1b9e77' fill pattern 5 border -1, '' index 1 using ($0*6+2):(column(4) > half ? column(4) : -1):13 with labels boxed rotate by 90 right offset 0,-0.5 font ',8' noenhanced notitle, '' index 1 using ($0*6+2):(column(4) > half ? -1 : column(4)):13 with labels rotate by 90 left offset 0,0.5 font ',8' noenhanced notitle, '' index 1 using ($0*6+3):5 with boxes title 'MPICH default' lc rgb '#d95f02' fill pattern 6 border -1, '' index 1 using ($0*6+3):(column(5) > half ? column(5) : -1):14 with labels boxed rotate by 90 right offset 0,-0.5 font ',8' noenhanced notitle, '' index 1 using ($0*6+3):(column(5) > half ? -1 : column(5)):14 with labels rotate by 90 left offset 0,0.5 font ',8' noenhanced notitle, '' index 1 using ($0*6+4):6 with boxes title 'Open MPI default' lc rgb '#7570b3' fill pattern 7 border -1, '' index 1 using ($0*6+4):(column(6) > half ? column(6) : -1):15 with labels boxed rotate by 90 right offset 0,-0.5 font ',8' noenhanced notitle, '' index 1 using ($0*6+4):(column(6) > half ? -1 : column(6)):15 with labels rotate by 90 left offset 0,0.5 font ',8' noenhanced notitle
 set title '64KiB' noenhanced
 set ylabel 'time / bound'
@@ -48,17 +48,17 @@ set xtics rotate by -30 noenhanced scale 0
 set multiplot layout 2,2 margins 0.09, 0.80, 0.14, 0.88 spacing 0.07, 0.16 title 'allgather across designs (ideal model, fluid)'."\n".'fastest verified 1.00-1.08x the bound; best contention-free 1.00-1.08x the bound' noenhanced
 set title '64KiB' noenhanced
 set ylabel 'completion time (ms)'
-set yrange [0:56.8594]
+set yrange [0:41.2274]
 set xrange [-1:41]
 unset key
-half = 25.3837
+half = 18.4051
 plot 'allgather-ideal.dat' index 0 using ($0*6+2.0):(0):xtic(1) with points ps 0 notitle, '' index 0 using ($0*6+0):2 with boxes title 'bound' lc rgb '#999999' fill pattern 3 border -1, '' index 0 using ($0*6+1):3 with boxes title 'fastest verified' lc rgb '#e7298a' fill pattern 4 border -1, '' index 0 using ($0*6+1):(column(3) > half ? column(3) : -1):12 with labels boxed rotate by 90 right offset 0,-0.5 font ',8' noenhanced notitle, '' index 0 using ($0*6+1):(column(3) > half ? -1 : column(3)):12 with labels rotate by 90 left offset 0,0.5 font ',8' noenhanced notitle, '' index 0 using ($0*6+2):4 with boxes title 'best contention-free' lc rgb '#1b9e77' fill pattern 5 border -1, '' index 0 using ($0*6+2):(column(4) > half ? column(4) : -1):13 with labels boxed rotate by 90 right offset 0,-0.5 font ',8' noenhanced notitle, '' index 0 using ($0*6+2):(column(4) > half ? -1 : column(4)):13 with labels rotate by 90 left offset 0,0.5 font ',8' noenhanced notitle, '' index 0 using ($0*6+3):5 with boxes title 'MPICH default' lc rgb '#d95f02' fill pattern 6 border -1, '' index 0 using ($0*6+3):(column(5) > half ? column(5) : -1):14 with labels boxed rotate by 90 right offset 0,-0.5 font ',8' noenhanced notitle, '' index 0 using ($0*6+3):(column(5) > half ? -1 : column(5)):14 with labels rotate by 90 left offset 0,0.5 font ',8' noenhanced notitle, '' index 0 using ($0*6+4):6 with boxes title 'Open MPI default' lc rgb '#7570b3' fill pattern 7 border -1, '' index 0 using ($0*6+4):(column(6) > half ? column(6) : -1):15 with labels boxed rotate by 90 right offset 0,-0.5 font ',8' noenhanced notitle, '' index 0 using ($0*6+4):(column(6) > half ? -1 : column(6)):15 with labels rotate by 90 left offset 0,0.5 font ',8' noenhanced notitle
 set title '1MiB' noenhanced
 set ylabel 'completion time (ms)'
-set yrange [0:893.623]
+set yrange [0:596.134]
 set xrange [-1:41]
 set key at screen 0.995, screen 0.86 right top vertical noenhanced
-half = 398.939
+half = 266.131
 plot 'allgather-ideal.dat' index 1 using ($0*6+2.0):(0):xtic(1) with points ps 0 notitle, '' index 1 using ($0*6+0):2 with boxes title 'bound' lc rgb '#999999' fill pattern 3 border -1, '' index 1 using ($0*6+1):3 with boxes title 'fastest verified' lc rgb '#e7298a' fill pattern 4 border -1, '' index 1 using ($0*6+1):(column(3) > half ? column(3) : -1):12 with labels boxed rotate by 90 right offset 0,-0.5 font ',8' noenhanced notitle, '' index 1 using ($0*6+1):(column(3) > half ? -1 : column(3)):12 with labels rotate by 90 left offset 0,0.5 font ',8' noenhanced notitle, '' index 1 using ($0*6+2):4 with boxes title 'best contention-free' lc rgb '#1b9e77' fill pattern 5 border -1, '' index 1 using ($0*6+2):(column(4) > half ? column(4) : -1):13 with labels boxed rotate by 90 right offset 0,-0.5 font ',8' noenhanced notitle, '' index 1 using ($0*6+2):(column(4) > half ? -1 : column(4)):13 with labels rotate by 90 left offset 0,0.5 font ',8' noenhanced notitle, '' index 1 using ($0*6+3):5 with boxes title 'MPICH default' lc rgb '#d95f02' fill pattern 6 border -1, '' index 1 using ($0*6+3):(column(5) > half ? column(5) : -1):14 with labels boxed rotate by 90 right offset 0,-0.5 font ',8' noenhanced notitle, '' index 1 using ($0*6+3):(column(5) > half ? -1 : column(5)):14 with labels rotate by 90 left offset 0,0.5 font ',8' noenhanced notitle, '' index 1 using ($0*6+4):6 with boxes title 'Open MPI default' lc rgb '#7570b3' fill pattern 7 border -1, '' index 1 using ($0*6+4):(column(6) > half ? column(6) : -1):15 with labels boxed rotate by 90 right offset 0,-0.5 font ',8' noenhanced notitle, '' index 1 using ($0*6+4):(column(6) > half ? -1 : column(6)):15 with labels rotate by 90 left offset 0,0.5 font ',8' noenhanced notitle
 set title '64KiB' noenhanced
 set ylabel 'time / bound'

@@ -138,6 +138,7 @@ static void write_table(NsRoutine *r, gboolean hardware_barrier, uint64_t sync_s
   put_u(body, sync_size);
   put_u(body, l->window);
   put_u(body, l->item_bytes);
+  put_u(body, r->eager_threshold);
   put_string(body, s->algorithm);
   put_string(body, r->topology);
   put_string(body, r->scheme_name);
@@ -287,6 +288,7 @@ NsRoutine *ns_routine_build(const NsTopology *topo, const NsSchedule *s,
   r->digest = ns_schedule_digest(s);
   r->topology = g_strdup(ns_topology_source(topo));
   r->synchronous = phased;
+  r->eager_threshold = phased ? opt->eager_threshold : 0;
   write_table(r, opt->hardware_barrier, opt->sync_size);
   return r;
 }

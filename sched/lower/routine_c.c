@@ -234,9 +234,16 @@ char *ns_routine_c_source(const NsRoutine *r, const char *name, const char *comm
   g_string_append(out, "\n *\n *   schedule digest  ");
   put_comment_text(out, r->digest);
   g_string_append_printf(out, " (sha256)\n *   sync scheme      %s\n", r->scheme_name);
-  g_string_append_printf(out, " *   send mode        %s\n",
-                         r->synchronous ? "MPI_Issend (phased: rendezvous, as replayed)"
-                                        : "MPI_Isend (posted)");
+  if (!r->synchronous)
+    g_string_append(out, " *   send mode        MPI_Isend (posted)\n");
+  else if (r->eager_threshold == 0)
+    g_string_append(out, " *   send mode        MPI_Issend (phased: rendezvous at every size, as "
+                         "replayed with --eager-threshold 0)\n");
+  else
+    g_string_append_printf(out, " *   send mode        MPI_Isend below %" G_GUINT64_FORMAT
+                           " B (eager), MPI_Issend at or above\n *                    (phased: "
+                           "as replayed with --eager-threshold %" G_GUINT64_FORMAT "B)\n",
+                           r->eager_threshold, r->eager_threshold);
   g_string_append(out, " *   made by          ");
   put_comment_text(out, command);
   g_string_append(out, "\n *\n * Depends on MPI alone: it carries the netsched routine runtime "

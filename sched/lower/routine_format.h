@@ -11,7 +11,8 @@
  *   varint length (<= NSR_MAX_STRING) and that many bytes, no NUL.
  * Body:
  *   collective, p, root + 1 (0: none), segments, flags (NSR_FLAG_*),
- *   sync_size, window, item_bytes;
+ *   sync_size, window, item_bytes, eager_threshold (version 2 on; a
+ *   version 1 table has none and reads as 0);
  *   strings algorithm, topology, sync scheme, schedule digest;
  *   p machine names;
  *   barrier count, then each barrier's phase (increasing; a barrier
@@ -31,7 +32,7 @@
 
 #define NSR_MAGIC "NSRTABLE"
 #define NSR_MAGIC_LEN 8
-#define NSR_VERSION 1
+#define NSR_VERSION 2 /* 2: eager_threshold; the runtime reads 1 too */
 #define NSR_MAX_MACHINES 65536
 #define NSR_MAX_STRING 4096
 
@@ -40,7 +41,10 @@
 #define NSR_FLAG_LIGHT 2u          /* receivers tell senders "ready" (light barrier) */
 #define NSR_FLAG_HW_BARRIER 4u     /* barriers as MPI_Barrier, not dissemination messages */
 #define NSR_FLAG_POSTED 8u         /* one posted step: no phase order to keep */
-#define NSR_FLAG_SYNCHRONOUS 16u   /* data sent with MPI_Issend (rendezvous) */
+/* Phased: a data message of eager_threshold bytes or more is sent with
+ * MPI_Issend (a rendezvous), a smaller one with MPI_Isend (eager), as the
+ * replay's --eager-threshold; without the flag every message is MPI_Isend. */
+#define NSR_FLAG_SYNCHRONOUS 16u
 #define NSR_FLAGS_ALL 31u
 
 /* payloads */

@@ -22,6 +22,12 @@ typedef struct {
   uint64_t sync_size;         /* bytes of a sync or barrier message (default 8) */
   gboolean hardware_barrier;  /* barriers as MPI_Barrier */
   gboolean allow_invalid;     /* lower a schedule that does not verify */
+  /* A phased routine sends a data message of fewer bytes than this with
+   * MPI_Isend (eager), others with MPI_Issend (rendezvous): give the
+   * replay's NsSimOptions.eager_threshold, so that the routine does what
+   * the prediction assumed (docs/generate.md, "Eager and rendezvous").
+   * 0 (ns_routine_options_init): MPI_Issend at every size. */
+  uint64_t eager_threshold;
 } NsRoutineOptions;
 
 void ns_routine_options_init(NsRoutineOptions *o);
@@ -33,7 +39,9 @@ typedef struct {
   char *scheme_name;          /* "sender-all" */
   char *digest;               /* the schedule's digest (ns_schedule_digest) */
   char *topology;             /* the topology's source name */
-  gboolean synchronous;       /* data sent as MPI_Issend (phased schedules) */
+  gboolean synchronous;       /* phased: data of eager_threshold bytes or more sent as
+                                 MPI_Issend, less as MPI_Isend (posted: MPI_Isend) */
+  uint64_t eager_threshold;   /* NsRoutineOptions.eager_threshold */
   GByteArray *table;          /* the routine table */
   /* where parts of the table start, for the C form's comments: the first
    * machine section, each machine's, each step's (indexed as lowered->steps) */

@@ -8,8 +8,8 @@ set format x '%g'
 set format y '%g'
 set key outside right noenhanced
 set grid
-set arrow from 362, graph 0 to 362, graph 1 nohead dt 2 lc 'gray40'
-set label '362: bruck' at 362, graph 0.98 rotate by 90 right font ',8' noenhanced
+set arrow from 258, graph 0 to 258, graph 1 nohead dt 2 lc 'gray40'
+set label '258: bruck' at 258, graph 0.98 rotate by 90 right font ',8' noenhanced
 set arrow from 587, graph 0 to 587, graph 1 nohead dt 2 lc 'gray40'
 set label '587: simple' at 587, graph 0.98 rotate by 90 right font ',8' noenhanced
 set terminal svg size 1000,560
