@@ -35,6 +35,12 @@ close_to "1 MiB: latency + bytes with headers / bandwidth" "$(completion)" "$(al
 expect "packets counted" "$tmp/out" '^packets      [0-9]+ queued over all hops, 0 dropped'
 check "JSON" 0 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 1MiB -M ns3 --json
 expect "has the packets" "$tmp/out" '"packets" : [0-9]+,'
+# One connection per machine pair, both directions on it (as Open MPI's TCP
+# transport): two machines exchanging 64 KiB open one connection (3
+# handshake packets, not 6) and the acknowledgements ride on the data;
+# a connection per direction queued 286 packets.
+check "an exchange on one connection" 0 "$ns" simulate -T two.topo -a simple -m 64KiB -M ns3
+expect "276 packets" "$tmp/out" '^packets      276 queued over all hops, 0 dropped'
 check "1 MiB alone, jumbo frames" 0 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 1MiB -M ns3 --mtu 9000
 close_to "jumbo: 54 B per 8948 B" "$(completion)" "$(alone 1048576 9000)" 0.005
 

@@ -1,5 +1,6 @@
 // netsched-ns3 — the network (see network.h).
 #include "network.h"
+#include "tcp_index.h"
 
 #include <cerrno>
 #include <cmath>
@@ -155,6 +156,7 @@ void build_network(Network &net, const NetOptions &opt) {
   ns3::InternetStackHelper stack;
   ns3::Ipv4StaticRoutingHelper static_routing;
   stack.SetRoutingHelper(static_routing);
+  stack.SetTcp("netsched_ns3::IndexedTcp");  // tcp_index.h: no scan of every socket per segment
   stack.Install(all);  // no queue discs: a device's drop-tail queue is the buffer
   for (int v = 0; v < n; v++)
     net.ns3_nodes.push_back(all.Get((uint32_t)v));
