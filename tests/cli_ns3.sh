@@ -59,6 +59,17 @@ check "and above it by at least the headers" 0 awk -v a="$packet" -v b="$fluid" 
 check "ring on a 4x4 torus" 0 "$ns" simulate -T gen:torus:4x4 -a ring -m 4KiB -M ns3
 expect "completes" "$tmp/out" '^completion   0\.0[0-9]+ s$'
 
+# The child's own routing table and connection index (host_routing.h,
+# tcp_index.h) give exactly what ns-3's static routing and endpoint scan
+# give (NETSCHED_NS3_STOCK=1): every transfer's start and end, the packets.
+for spec in "$topo/faraj-a.topo" gen:torus:4x4 gen:fattree:4,2; do
+  check "indexed on $spec" 0 "$ns" simulate -T "$spec" -a simple -m 16KiB -M ns3 --json --json-transfers
+  grep -v '"wall_s"\|per_wall' "$tmp/out" > indexed.json
+  check "stock ns-3 on $spec" 0 env NETSCHED_NS3_STOCK=1 "$ns" simulate -T "$spec" -a simple -m 16KiB -M ns3 --json --json-transfers
+  grep -v '"wall_s"\|per_wall' "$tmp/out" > stock.json
+  check "the same results on $spec" 0 cmp indexed.json stock.json
+done
+
 # Refusals: routing by source (s-mod-k) through one switch to one
 # destination, a cut-through fabric, the window scheme.
 "$ns" topo convert gen:fattree:4,2 --to native | sed 's/^routing .*/routing smodk/' > smodk.topo
