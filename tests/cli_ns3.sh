@@ -35,6 +35,7 @@ close_to "1 MiB: latency + bytes with headers / bandwidth" "$(completion)" "$(al
 expect "packets counted" "$tmp/out" '^packets      [0-9]+ queued over all hops, 0 dropped'
 check "JSON" 0 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 1MiB -M ns3 --json
 expect "has the packets" "$tmp/out" '"packets" : [0-9]+,'
+expect "and packets per wall second" "$tmp/out" '"packets_per_wall_s" : [0-9.e+]+'
 # One connection per machine pair, both directions on it (as Open MPI's TCP
 # transport): two machines exchanging 64 KiB open one connection (3
 # handshake packets, not 6) and the acknowledgements ride on the data;
