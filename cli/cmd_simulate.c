@@ -119,6 +119,8 @@ static void print_json(const NsTopology *t, const NsSchedule *s, const NsSimOpti
   if (opt->model == NS_MODEL_NS3) { /* packets queued over all hops, and dropped */
     MEMBER("packets", int, (gint64)r->packets);
     MEMBER("packet_drops", int, (gint64)r->packet_drops);
+    MEMBER("packets_per_wall_s", double,
+           r->wall_seconds > 0 ? (double)r->packets / r->wall_seconds : 0);
   }
   if (runs != NULL) { /* sorted completion times of every run; the rest is run 0's */
     json_builder_set_member_name(b, "runs");

@@ -35,6 +35,13 @@ close_to "1 MiB: latency + bytes with headers / bandwidth" "$(completion)" "$(al
 expect "packets counted" "$tmp/out" '^packets      [0-9]+ queued over all hops, 0 dropped'
 check "JSON" 0 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 1MiB -M ns3 --json
 expect "has the packets" "$tmp/out" '"packets" : [0-9]+,'
+expect "and packets per wall second" "$tmp/out" '"packets_per_wall_s" : [0-9.e+]+'
+# One connection per machine pair, both directions on it (as Open MPI's TCP
+# transport): two machines exchanging 64 KiB open one connection (3
+# handshake packets, not 6) and the acknowledgements ride on the data;
+# a connection per direction queued 286 packets.
+check "an exchange on one connection" 0 "$ns" simulate -T two.topo -a simple -m 64KiB -M ns3
+expect "276 packets" "$tmp/out" '^packets      276 queued over all hops, 0 dropped'
 check "1 MiB alone, jumbo frames" 0 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 1MiB -M ns3 --mtu 9000
 close_to "jumbo: 54 B per 8948 B" "$(completion)" "$(alone 1048576 9000)" 0.005
 
@@ -52,6 +59,17 @@ check "and above it by at least the headers" 0 awk -v a="$packet" -v b="$fluid" 
 # any of its links (TCP then sends from that link's address).
 check "ring on a 4x4 torus" 0 "$ns" simulate -T gen:torus:4x4 -a ring -m 4KiB -M ns3
 expect "completes" "$tmp/out" '^completion   0\.0[0-9]+ s$'
+
+# The child's own routing table and connection index (host_routing.h,
+# tcp_index.h) give exactly what ns-3's static routing and endpoint scan
+# give (NETSCHED_NS3_STOCK=1): every transfer's start and end, the packets.
+for spec in "$topo/faraj-a.topo" gen:torus:4x4 gen:fattree:4,2; do
+  check "indexed on $spec" 0 "$ns" simulate -T "$spec" -a simple -m 16KiB -M ns3 --json --json-transfers
+  grep -v '"wall_s"\|per_wall' "$tmp/out" > indexed.json
+  check "stock ns-3 on $spec" 0 env NETSCHED_NS3_STOCK=1 "$ns" simulate -T "$spec" -a simple -m 16KiB -M ns3 --json --json-transfers
+  grep -v '"wall_s"\|per_wall' "$tmp/out" > stock.json
+  check "the same results on $spec" 0 cmp indexed.json stock.json
+done
 
 # Refusals: routing by source (s-mod-k) through one switch to one
 # destination, a cut-through fabric, the window scheme.

@@ -9,6 +9,8 @@
 // OPTIONS: --transport tcp-persistent, --tcp VARIANT, --init-cwnd N,
 // --min-rto SECONDS, --delayed-ack 0|1, --mtu BYTES, --queue PACKETS,
 // --scheduler heap|calendar|map (sim/ns3_net.h, docs/simulator.md).
+// NETSCHED_NS3_STOCK=1 in the environment: ns-3's own routing and TCP
+// demultiplexer (network.h), for tests that the faster ones agree.
 //
 // Exit status: 0 done (results in the shared memory), 2 a refusal or bad
 // input (the message on stderr and in the results), 3 a malformed program,
@@ -91,6 +93,8 @@ Options parse(int argc, char **argv, int first) {
   }
   if (o.transport != "tcp-persistent")
     throw Refusal("--transport " + o.transport + ": expected tcp-persistent");
+  const char *stock = getenv("NETSCHED_NS3_STOCK");  // network.h, NetOptions::stock
+  o.net.stock = stock != nullptr && strcmp(stock, "1") == 0;
   // IP (20), TCP (20) and the timestamp option (12), as Linux's MSS.
   o.tcp.segment = o.net.mtu - 52;
   o.net.host_queue = std::max<uint32_t>(o.net.host_queue, o.net.switch_queue);

@@ -1,5 +1,7 @@
 // netsched-ns3 — the network (see network.h).
 #include "network.h"
+#include "host_routing.h"
+#include "tcp_index.h"
 
 #include <cerrno>
 #include <cmath>
@@ -9,6 +11,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/internet-stack-helper.h"
+#include "ns3/boolean.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4-static-routing.h"
 #include "ns3/ipv4.h"
@@ -153,8 +156,14 @@ void build_network(Network &net, const NetOptions &opt) {
   ns3::NodeContainer all;
   all.Create((uint32_t)n);
   ns3::InternetStackHelper stack;
+  HostRoutingHelper host_routing;  // host_routing.h: a hash, not a scan of the routes
   ns3::Ipv4StaticRoutingHelper static_routing;
-  stack.SetRoutingHelper(static_routing);
+  if (opt.stock) {
+    stack.SetRoutingHelper(static_routing);
+  } else {
+    stack.SetRoutingHelper(host_routing);
+    stack.SetTcp("netsched_ns3::IndexedTcp");  // tcp_index.h: no scan of every socket per segment
+  }
   stack.Install(all);  // no queue discs: a device's drop-tail queue is the buffer
   for (int v = 0; v < n; v++)
     net.ns3_nodes.push_back(all.Get((uint32_t)v));
@@ -221,12 +230,23 @@ void build_network(Network &net, const NetOptions &opt) {
       }
     }
   for (int v = 0; v < n; v++) {
-    auto routing = static_routing.GetStaticRouting(net.ns3_nodes[v]->GetObject<ns3::Ipv4>());
+    auto ipv4 = net.ns3_nodes[v]->GetObject<ns3::Ipv4>();
+    auto routing = ns3::DynamicCast<HostRouting>(ipv4->GetRoutingProtocol());
+    // A switch is no packet's destination: it need not look for the
+    // destination among all its interfaces' addresses on every packet
+    // (ns-3's weak end-system model), only the arriving one's.
+    if (!net.nodes[v].machine && !opt.stock)
+      ipv4->SetAttribute("WeakEsModel", ns3::BooleanValue(false));
     for (int b = 0; b < p; b++) {
       int e = next[(size_t)v * p + b];
-      if (e >= 0)
-        for (const auto &address : net.machine_addresses[b])
-          routing->AddHostRouteTo(address, link_address(e / 2, 1 - e % 2), net.edge_interface[e]);
+      if (e < 0)
+        continue;
+      ns3::Ipv4Address gateway = link_address(e / 2, 1 - e % 2);
+      for (const auto &address : net.machine_addresses[b])
+        if (routing)
+          routing->add(address, gateway, net.edge_interface[e]);
+        else
+          static_routing.GetStaticRouting(ipv4)->AddHostRouteTo(address, gateway, net.edge_interface[e]);
     }
   }
 }

@@ -7,6 +7,7 @@
 // messages of kilobytes).
 #include <deque>
 
+#include "tcp_index.h"
 #include "transport.h"
 
 #include "ns3/inet-socket-address.h"
@@ -40,12 +41,20 @@ void tcp_defaults(const TcpOptions &opt) {
 
 namespace {
 
-constexpr uint16_t kPort = 5000;
+// The listening port of the connection from client machine c: one port
+// per client, so that every socket of a machine has a port of its own
+// (below the ephemeral range ns-3 gives clients, 49152 and up). ns-3's
+// endpoint demultiplexer (Ipv4EndPointDemux::Lookup) compares each
+// arriving segment with every socket of its node; one that differs in
+// port is passed over after two calls, one on the same port costs the
+// whole address comparison.
+constexpr uint32_t kFirstPort = 1024;
+constexpr uint32_t kLastPort = 49151;
 
-struct Conn {
+struct Conn {  // one direction of a machine pair's connection
   class TcpPersistent *owner = nullptr;
   int src = 0, dst = 0;
-  ns3::Ptr<ns3::Socket> tx;
+  ns3::Ptr<ns3::Socket> tx;        // src's end of the pair's connection
   uint64_t backlog = 0;            // bytes not yet handed to the socket
   std::deque<Message> expected;    // sent, not yet delivered, in order
   uint64_t got = 0;                // bytes arrived beyond the delivered messages
@@ -55,35 +64,30 @@ class TcpPersistent : public Transport {
 public:
   explicit TcpPersistent(const Network &net) : net_(net), conns_((size_t)net.p() * net.p()) {}
 
+  // One connection per unordered machine pair that exchanges anything, in
+  // either direction, carrying both (Open MPI's TCP BTL keeps one socket
+  // per peer): half the sockets of a connection per ordered pair, and the
+  // acknowledgements of one direction ride on the other's data.
   // The connections open in rounds, round r connecting every machine a to
   // a + r (mod p): at most one handshake per machine and direction at a
-  // time, so that the SYNs of p² connections do not overflow the switch
-  // queues (a lost SYN costs seconds of ns-3's connection timeout, and a
-  // lost final ACK leaves the server half-open until data arrives).
+  // time, so that the SYNs of p² / 2 connections do not overflow the
+  // switch queues (a lost SYN costs seconds of ns-3's connection timeout).
   void open(const std::vector<char> &pairs, std::function<void()> ready) override {
     ready_ = std::move(ready);
     int p = net_.p();
-    std::vector<char> listens((size_t)p, 0);
+    if ((uint32_t)p > kLastPort - kFirstPort + 1)
+      throw Refusal("tcp-persistent: at most " + std::to_string(kLastPort - kFirstPort + 1) +
+                    " machines (a listening port per peer), not " + std::to_string(p));
     for (int a = 0; a < p; a++)
       for (int b = 0; b < p; b++)
-        if (a != b && pairs[(size_t)a * p + b]) {
-          listens[b] = 1;
-          auto c = std::make_unique<Conn>();
-          c->owner = this;
-          c->src = a;
-          c->dst = b;
-          conns_[(size_t)a * p + b] = std::move(c);
-        }
-    for (int b = 0; b < p; b++)
-      if (listens[b]) {
-        auto s = ns3::Socket::CreateSocket(net_.ns3_nodes[net_.machine_node[b]],
-                                           ns3::TcpSocketFactory::GetTypeId());
-        s->Bind(ns3::InetSocketAddress(net_.machine_address[b], kPort));
-        s->Listen();
-        s->SetAcceptCallback(ns3::MakeNullCallback<bool, ns3::Ptr<ns3::Socket>, const ns3::Address &>(),
-                             ns3::MakeCallback(&TcpPersistent::accepted, this));
-        listeners_.push_back(s);
-      }
+        if (a != b && (pairs[(size_t)a * p + b] || pairs[(size_t)b * p + a]))
+          for (int side = 0; side < 2; side++) {
+            auto c = std::make_unique<Conn>();
+            c->owner = this;
+            c->src = side == 0 ? a : b;
+            c->dst = side == 0 ? b : a;
+            conns_[(size_t)c->src * p + c->dst] = std::move(c);
+          }
     next_round();
   }
 
@@ -126,24 +130,31 @@ private:
       c->owner->deliver(c->src, c->dst, m);
     }
   }
+  // Bytes arrived at one end: the other direction's (c is peer -> here).
   static void received(Conn *c, ns3::Ptr<ns3::Socket> s) {
     while (auto packet = s->Recv())
       c->got += packet->GetSize();
     drain(c);
   }
 
-  void accepted(ns3::Ptr<ns3::Socket> s, const ns3::Address &from) {
-    ns3::Ipv4Address peer = ns3::InetSocketAddress::ConvertFrom(from).GetIpv4();
-    int p = net_.p(), a = net_.machine_of(peer), b = -1;
-    for (int m = 0; m < p && b < 0; m++)
-      if (net_.ns3_nodes[net_.machine_node[m]] == s->GetNode())
-        b = m;
-    if (a < 0 || b < 0 || !conns_[(size_t)a * p + b])
-      throw Refusal("internal: a connection from an unknown machine (" +
-                    std::to_string(peer.Get()) + ", " + std::to_string(a) + "->" +
-                    std::to_string(b) + ")");
-    s->SetRecvCallback(ns3::MakeBoundCallback(&TcpPersistent::received, conns_[(size_t)a * p + b].get()));
-    rx_.push_back(s);
+  // Makes s the end of the connection for direction `out` (s's machine to
+  // its peer) and the receiver of the other direction.
+  void attach(ns3::Ptr<ns3::Socket> s, Conn *out) {
+    Conn *in = conns_[(size_t)out->dst * net_.p() + out->src].get();
+    out->tx = s;
+    s->SetSendCallback(ns3::MakeBoundCallback(&TcpPersistent::room, out));
+    s->SetRecvCallback(ns3::MakeBoundCallback(&TcpPersistent::received, in));
+  }
+
+  // The server's end (out: server -> client) is accepted; its listener is
+  // closed, which removes it from the demultiplexer's scan.
+  static void accepted(Conn *out, ns3::Ptr<ns3::Socket> s, const ns3::Address &) {
+    TcpPersistent *self = out->owner;
+    self->attach(s, out);
+    IndexedTcp::index(s);
+    ns3::Ptr<ns3::Socket> listener = self->listener_[(size_t)out->src * self->net_.p() + out->dst];
+    ns3::Simulator::ScheduleNow(&ns3::Socket::Close, listener);
+    self->one_done();
   }
   // Starts the connects of the next round that has any; ready() after the last.
   void next_round() {
@@ -151,26 +162,48 @@ private:
     while (round_ < p) {
       int r = round_++;
       for (int a = 0; a < p; a++) {
-        Conn *c = conns_[(size_t)a * p + (a + r) % p].get();
-        if (c == nullptr)
-          continue;
-        c->tx = ns3::Socket::CreateSocket(net_.ns3_nodes[net_.machine_node[c->src]],
-                                          ns3::TcpSocketFactory::GetTypeId());
-        c->tx->Bind(ns3::InetSocketAddress(net_.machine_address[c->src], 0));
-        c->tx->SetConnectCallback(ns3::MakeBoundCallback(&TcpPersistent::connected, c),
-                                  ns3::MakeBoundCallback(&TcpPersistent::refused, c));
-        c->tx->SetSendCallback(ns3::MakeBoundCallback(&TcpPersistent::room, c));
-        c->tx->Connect(ns3::InetSocketAddress(net_.machine_address[c->dst], kPort));
-        pending_++;
+        int b = (a + r) % p;
+        Conn *c = conns_[(size_t)a * p + b].get();
+        if (c == nullptr || c->tx || conns_[(size_t)b * p + a]->tx)
+          continue;  // no pair, or connected in an earlier round (from b)
+        connect(c);
       }
       if (pending_ > 0)
         return;
     }
     ns3::Simulator::ScheduleNow(ready_);
   }
-  static void connected(Conn *c, ns3::Ptr<ns3::Socket>) {
-    if (--c->owner->pending_ == 0)
-      c->owner->next_round();
+  // Connects c->src (the client) to c->dst (the server), at the port of
+  // this client.
+  void connect(Conn *c) {
+    int p = net_.p();
+    uint16_t port = (uint16_t)(kFirstPort + (uint32_t)c->src);
+    Conn *back = conns_[(size_t)c->dst * p + c->src].get();
+    auto l = ns3::Socket::CreateSocket(net_.ns3_nodes[net_.machine_node[c->dst]],
+                                       ns3::TcpSocketFactory::GetTypeId());
+    l->Bind(ns3::InetSocketAddress(net_.machine_address[c->dst], port));
+    l->Listen();
+    l->SetAcceptCallback(ns3::MakeNullCallback<bool, ns3::Ptr<ns3::Socket>, const ns3::Address &>(),
+                         ns3::MakeBoundCallback(&TcpPersistent::accepted, back));
+    if (listener_.empty())
+      listener_.resize((size_t)p * p);
+    listener_[(size_t)c->dst * p + c->src] = l;
+    auto s = ns3::Socket::CreateSocket(net_.ns3_nodes[net_.machine_node[c->src]],
+                                       ns3::TcpSocketFactory::GetTypeId());
+    s->Bind(ns3::InetSocketAddress(net_.machine_address[c->src], 0));
+    s->SetConnectCallback(ns3::MakeBoundCallback(&TcpPersistent::connected, c),
+                          ns3::MakeBoundCallback(&TcpPersistent::refused, c));
+    attach(s, c);
+    s->Connect(ns3::InetSocketAddress(net_.machine_address[c->dst], port));
+    pending_ += 2;  // the client's connect and the server's accept
+  }
+  static void connected(Conn *c, ns3::Ptr<ns3::Socket> s) {
+    IndexedTcp::index(s);
+    c->owner->one_done();
+  }
+  void one_done() {
+    if (--pending_ == 0)
+      next_round();
   }
   static void refused(Conn *c, ns3::Ptr<ns3::Socket>) {
     throw Refusal("the TCP connection " + std::to_string(c->src) + "->" + std::to_string(c->dst) +
@@ -178,11 +211,11 @@ private:
   }
 
   const Network &net_;
-  std::vector<std::unique_ptr<Conn>> conns_;
-  std::vector<ns3::Ptr<ns3::Socket>> listeners_, rx_;
+  std::vector<std::unique_ptr<Conn>> conns_;   // p·p: per direction
+  std::vector<ns3::Ptr<ns3::Socket>> listener_;  // p·p: server's listener for a client
   std::function<void()> ready_;
   int round_ = 1;
-  uint64_t pending_ = 0;  // connects of the round not completed
+  uint64_t pending_ = 0;  // connects and accepts of the round not completed
 };
 
 }  // namespace

@@ -41,8 +41,9 @@ public:
 
 // Sets the ns-3 defaults the TCP sockets are made with; before any is.
 void tcp_defaults(const TcpOptions &opt);
-// One TCP connection per ordered machine pair, opened before the collective
-// and kept: MPI's TCP transport (Open MPI's TCP BTL) keeps one per peer.
+// One TCP connection per unordered machine pair, carrying both directions,
+// opened before the collective and kept: MPI's TCP transport (Open MPI's
+// TCP BTL) keeps one socket per peer.
 std::unique_ptr<Transport> make_tcp_persistent(const Network &net);
 
 }  // namespace netsched_ns3
