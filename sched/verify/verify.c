@@ -232,6 +232,7 @@ typedef struct {
   const int *node;
   double msize_bits;
   const uint64_t *chunk_bytes; /* alltoallv, allgatherv: each chunk's bytes, else NULL */
+  uint32_t segments;         /* a reduction's: its raw chunk o·S + s is segment s's size */
   const uint32_t *pool;      /* with chunk_bytes: the chunk pool of the phase checked */
   gboolean ports_check;
   EdgeUse *edge;             /* per directed edge, in the current phase */
@@ -824,7 +825,7 @@ static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t 
 }
 
 /* Bits a transfer moves: its chunks at msize, or at their own sizes
- * (alltoallv, allgatherv). */
+ * (alltoallv, allgatherv; a reduction's segments, raw chunks included). */
 static inline double transfer_bits(const Links *L, const NsTransfer *tr)
 {
   if (L->chunk_bytes == NULL)
@@ -832,7 +833,7 @@ static inline double transfer_bits(const Links *L, const NsTransfer *tr)
   const uint32_t *c = tr->n_chunks == 1 ? &tr->chunk : L->pool + tr->chunk;
   double bytes = 0;
   for (uint32_t k = 0; k < tr->n_chunks; k++)
-    bytes += (double)L->chunk_bytes[c[k]];
+    bytes += (double)L->chunk_bytes[tr->raw ? c[k] % L->segments : c[k]];
   return bytes * 8.0;
 }
 
@@ -1441,6 +1442,7 @@ static void links_begin(Replay *st)
   L->msize_bits = (double)st->s->msize * 8.0;
   if (st->s->chunk_bytes != NULL)
     L->chunk_bytes = (const uint64_t *)(void *)st->s->chunk_bytes->data;
+  L->segments = st->s->n_segments;
   L->ports_check = opt->port != NS_PORT_ALL;
   L->stepped = ns_verify_stepped(st->s);
   L->n_machines = p;
