@@ -7,6 +7,43 @@
 
 static gboolean map_results(Program *prog, gboolean create);
 
+/* The local combine of raw contributions at the end of a reduction
+ * (schedule.h, "Raw contributions"; Faraj's dissertation §4.1.1.1, the
+ * all-gather-based allreduce): per machine, seconds combining the raw
+ * chunks of other origins it received, each distinct one once, at its
+ * segment's size (`msize` when the schedule has no sizes of its own),
+ * into `final` (p entries, zeroed). Every such chunk is charged, also one
+ * whose origin the machine's partial holds already: the simulator keeps no
+ * partial results, and the all-gather-based planners send none. O(raw
+ * chunks). */
+static void raw_combine_costs(const NsSchedule *s, uint64_t msize, double rate, double *final)
+{
+  if (!ns_collective_is_reduction(s->collective) || rate <= 0)
+    return;
+  uint32_t segs = MAX(s->n_segments, 1);
+  GHashTable *seen = NULL; /* dst · p · S + chunk */
+  for (uint64_t t = 0; t < ns_schedule_n_transfers(s); t++) {
+    const NsTransfer *tr = ns_schedule_transfer(s, t);
+    if (!tr->raw)
+      continue;
+    if (seen == NULL)
+      seen = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    const uint32_t *c = ns_schedule_chunks(s, tr);
+    for (uint32_t k = 0; k < tr->n_chunks; k++) {
+      if (c[k] / segs == (uint32_t)tr->dst)
+        continue; /* its own contribution: in its partial from the start */
+      gint64 key = ((gint64)tr->dst * s->n_machines) * segs + c[k];
+      if (g_hash_table_contains(seen, &key))
+        continue;
+      g_hash_table_add(seen, g_memdup2(&key, sizeof key));
+      double bytes = s->chunk_bytes != NULL ? (double)ns_schedule_chunk_size(s, c[k]) : (double)msize;
+      final[tr->dst] += bytes / rate;
+    }
+  }
+  if (seen != NULL)
+    g_hash_table_destroy(seen);
+}
+
 Program *ns_program_build(const NsTopology *topo, const NsSchedule *s, const NsSimOptions *opt,
                           uint64_t msize, GError **error)
 {
@@ -60,6 +97,8 @@ Program *ns_program_build(const NsTopology *topo, const NsSchedule *s, const NsS
     if (tr != NULL && tr->combine && opt->reduce_rate > 0)
       prog->compute[t] = prog->bytes[t] / opt->reduce_rate;
   }
+  prog->final_compute = g_new0(double, (gsize)prog->p + 1);
+  raw_combine_costs(s, msize, opt->reduce_rate, prog->final_compute);
 
   /* Results live in a shared memfd so the replay process can hand them back. */
   prog->results_fd = memfd_create("netsched-results", 0);
@@ -94,7 +133,7 @@ static gboolean map_results(Program *prog, gboolean create)
 
 /* ---- serialisation for the replay process ------------------------------ */
 
-#define BLOB_MAGIC 0x6e7373696d763036ull /* "nssimv06": reductions' compute times */
+#define BLOB_MAGIC 0x6e7373696d763037ull /* "nssimv07": the final combine of raw contributions */
 
 typedef struct {
   uint64_t magic;
@@ -128,6 +167,7 @@ static int blob_arrays(Program *prog, const BlobHeader *h, BlobArray *a)
   a[n++] = (BlobArray){ (void **)&prog->sync_start, sizeof(uint32_t), h->n_all + 1 };
   a[n++] = (BlobArray){ (void **)&prog->sync_to, sizeof(uint32_t), h->n_sync };
   a[n++] = (BlobArray){ (void **)&prog->arrival, sizeof(double), (uint64_t)h->p };
+  a[n++] = (BlobArray){ (void **)&prog->final_compute, sizeof(double), (uint64_t)h->p };
   return n;
 }
 
@@ -276,5 +316,6 @@ void ns_program_free(Program *prog)
   g_free(prog->sync_start);
   g_free(prog->sync_to);
   g_free(prog->arrival);
+  g_free(prog->final_compute);
   g_free(prog);
 }

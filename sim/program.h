@@ -34,6 +34,8 @@ typedef struct {
   double *bytes;           /* per transfer */
   double *compute;         /* per transfer: seconds its receiver combines once the data has
                               arrived (reductions' combining transfers), else 0 */
+  double *final_compute;   /* per machine: seconds it combines the raw contributions it
+                              received once its program is done (reductions), else 0 */
   /* steps of machine m: steps[step_start[m] .. step_start[m+1]) */
   uint32_t *step_start;
   Step *steps;

@@ -449,6 +449,10 @@ static gboolean run_program(int x)
   }
   while (b < G->n_barriers)
     barrier(x, G->barrier_phase[b]), b++;
+  /* the local combine of the raw contributions it gathered (an
+   * all-gather-based allreduce): after its communication, as combine() */
+  if (G->final_compute[x] > 0)
+    sg_actor_sleep_for(G->final_compute[x]);
   return TRUE;
 }
 

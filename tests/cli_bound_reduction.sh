@@ -68,7 +68,7 @@ check "a copy turned into a combine fails" 1 "$ns" verify -T gen:torus:3 "$tmp/t
 expect "counted twice" "$tmp/out" "transfer #9 n0->n1 combines segment 0 into n1's partial result, which holds n0's contribution already: it is counted twice"
 sed 's/\["+",0,1,0\]/["x",0,1,0]/' "$tmp/ar.json" > "$tmp/bad.json"
 check "another marker is bad input" 2 "$ns" verify -T gen:torus:3 "$tmp/bad.json"
-expect "path of the marker" "$tmp/err" 'bad\.json: \$\.phases\[0\]\[0\]\[0\]: expected a machine index or the combine marker "\+", got another string'
+expect "path of the marker" "$tmp/err" 'bad\.json: \$\.phases\[0\]\[0\]\[0\]: expected a machine index, the combine marker "\+" or the raw marker "r", got another string'
 
 # The same as JSON Lines with "sync": 0 (the verifier keeps the phases for
 # the sync check): the combine markers survive the kept phases.

@@ -17,6 +17,8 @@ static const char *const algos[] = {
   "reduce-bcast",   "rdb",           "rabenseifner",  "ring",          "rab1-ring",      "rab1-rdb",
   "rab1-bruck",     "rab1-2dmesh",   "rab1-neighbor", "rab1-lr1",      "rab1-lr2",       "rab1-lr3",
   "rab2-ring-ring", "rab2-ring-lr1", "rab2-ring-lr3", "rab2-pair-rdb", "rab2-faraj-lr3",
+  "ag-lr1",         "ag-lr2",        "ag-lr3",        "ag-ring",       "ag-rdb",         "ag-bruck",
+  "ag-simple",      "ag-2dmesh",     "ag-gather-bcast", "ag-neighbor",
 };
 
 static int lg_floor(int p)
@@ -68,6 +70,8 @@ static uint32_t stated_phases(const NsTopology *t, const char *algo)
       longest = MAX(longest, sizes[k]);
     return 2 * (uint32_t)d * (uint32_t)(longest - 1);
   }
+  if (g_str_has_prefix(algo, "ag-")) /* the all-gather's phases, nothing more */
+    return phases_of(t, NS_COLL_ALLGATHER, algo + 3);
   if (g_str_has_prefix(algo, "rab1-"))
     return (uint32_t)lg_floor(p) + fold + phases_of(t, NS_COLL_ALLGATHER, algo + 5);
   g_assert_true(g_str_has_prefix(algo, "rab2-"));
@@ -81,8 +85,8 @@ static gboolean part_refuses(const NsTopology *t, const char *algo)
   NsPlanParams pp = { .msize = 64, .root = 0 };
   GError *error = NULL;
   g_autoptr(NsSchedule) ag = NULL, a2a = NULL;
-  if (g_str_has_prefix(algo, "rab1-")) {
-    ag = ns_plan(t, NS_COLL_ALLGATHER, algo + 5, &pp, &error);
+  if (g_str_has_prefix(algo, "rab1-") || g_str_has_prefix(algo, "ag-")) {
+    ag = ns_plan(t, NS_COLL_ALLGATHER, strchr(algo, '-') + 1, &pp, &error);
   } else if (g_str_has_prefix(algo, "rab2-")) {
     g_auto(GStrv) parts = g_strsplit(algo + 5, "-", 2);
     a2a = ns_plan(t, NS_COLL_ALLTOALL, parts[0], &pp, &error);
@@ -94,6 +98,39 @@ static gboolean part_refuses(const NsTopology *t, const char *algo)
   gboolean refused = ag == NULL;
   g_clear_error(&error);
   return refused;
+}
+
+/* An all-gather-based schedule: one segment of n bytes, every transfer
+ * raw and moving whole vectors; its all-gather's transfers one for one,
+ * with the all-gather's port use and contention (1-port and contention-
+ * free where the all-gather is). */
+static void check_raw(const NsTopology *t, const NsSchedule *s, uint64_t n,
+                      const NsVerifyOptions *opt, const NsVerifyReport *r)
+{
+  g_assert_cmpuint(s->n_segments, ==, 1);
+  g_assert_cmpuint(s->msize, ==, n);
+  g_assert_null(s->chunk_bytes);
+  uint64_t moved = 0;
+  for (uint64_t i = 0; i < ns_schedule_n_transfers(s); i++) {
+    const NsTransfer *tr = ns_schedule_transfer(s, i);
+    g_assert_true(tr->raw);
+    g_assert_false(tr->combine);
+    g_assert_cmpuint(ns_schedule_transfer_bytes(s, tr), ==, tr->n_chunks * n);
+    moved += tr->n_chunks;
+  }
+  int p = ns_topology_n_machines(t);
+  g_assert_cmpuint(moved, >=, (uint64_t)p * (uint64_t)(p - 1));
+  NsPlanParams pp = { .msize = n, .root = 0 };
+  GError *error = NULL;
+  g_autoptr(NsSchedule) ag = ns_plan(t, NS_COLL_ALLGATHER, s->algorithm + 3, &pp, &error);
+  g_assert_no_error(error);
+  g_assert_cmpuint(ns_schedule_n_transfers(ag), ==, ns_schedule_n_transfers(s));
+  g_assert_cmpint(ag->execution, ==, s->execution);
+  NsVerifyReport ra = { 0 };
+  g_assert_true(ns_verify(t, ag, opt, &ra, &error));
+  g_assert_cmpuint(ra.failures[NS_CHECK_PORT], ==, r->failures[NS_CHECK_PORT]);
+  g_assert_cmpuint(ra.failures[NS_CHECK_CONTENTION], ==, r->failures[NS_CHECK_CONTENTION]);
+  ns_verify_report_clear(&ra);
 }
 
 /* Plans `algo` for n bytes and checks it: complete, nothing counted twice,
@@ -116,7 +153,8 @@ static gboolean check(const NsTopology *t, const char *algo, uint64_t n)
   g_assert_cmpstr(s->algorithm, ==, algo);
   NsVerifyOptions opt;
   ns_verify_options_init(&opt);
-  gboolean torus = g_str_equal(algo, "torus") || g_str_equal(algo, "torus-dim");
+  gboolean torus = g_str_equal(algo, "torus") || g_str_equal(algo, "torus-dim") ||
+                   g_str_equal(algo, "ag-torus");
   opt.port = torus ? NS_PORT_ALL : NS_PORT_ONE;
   NsVerifyReport r = { 0 };
   g_assert_true(ns_verify(t, s, &opt, &r, &error));
@@ -137,7 +175,9 @@ static gboolean check(const NsTopology *t, const char *algo, uint64_t n)
   for (uint32_t c = 0; c < s->n_segments; c++)
     total += ns_schedule_chunk_size(s, c);
   g_assert_cmpuint(total, ==, n);
-  if (!g_str_equal(algo, "rab2-faraj-lr3")) /* faraj's phases are not 1-port */
+  if (g_str_has_prefix(algo, "ag-")) /* raw vectors, the all-gather's port use and contention */
+    check_raw(t, s, n, &opt, &r);
+  else if (!g_str_equal(algo, "rab2-faraj-lr3")) /* faraj's phases are not 1-port */
     g_assert_cmpuint(r.failures[NS_CHECK_PORT], ==, 0);
   if (torus)
     g_assert_cmpuint(r.failures[NS_CHECK_CONTENTION], ==, 0);
@@ -212,6 +252,10 @@ static void test_phase_counts(void)
     { 8, "rab1-ring", 10 },
     { 12, "rab1-ring", 16 },
     { 12, "rab2-ring-ring", 22 },
+    { 12, "ag-ring", 11 }, /* the all-gather's p - 1 */
+    { 8, "ag-rdb", 3 },
+    { 12, "ag-bruck", 4 },
+    { 12, "ag-simple", 1 },
   };
   for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
     g_autofree char *text = g_strdup_printf("star:%d", cases[i].p);
@@ -288,6 +332,7 @@ static void test_torus(void)
     g_assert_no_error(error);
     int p = ns_topology_n_machines(t);
     g_assert_true(check(t, "torus", (uint64_t)p * 1024 + 3));
+    g_assert_true(check(t, "ag-torus", (uint64_t)p * 1024 + 3));
     if (g_str_equal(specs[i], "torus:8x8")) {
       NsPlanParams params = { .msize = 65536, .root = 0 };
       g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLREDUCE, "torus", &params, &error);

@@ -51,6 +51,7 @@ static void assert_same_schedule(const NsSchedule *a, const NsSchedule *b)
     g_assert_cmpint(ta->src, ==, tb->src);
     g_assert_cmpint(ta->dst, ==, tb->dst);
     g_assert_cmpuint(ta->n_chunks, ==, tb->n_chunks);
+    g_assert_cmpuint(ta->raw, ==, tb->raw);
     g_assert_cmpuint(ta->combine, ==, tb->combine);
     const uint32_t *ka = ns_schedule_chunks(a, ta), *kb = ns_schedule_chunks(b, tb);
     for (uint32_t k = 0; k < ta->n_chunks; k++)
@@ -224,7 +225,7 @@ static void round_trip_both(const NsSchedule *s)
 }
 
 /* Reductions: root and segments, the combine marker "+" (one chunk and
- * several), copies, sizes per segment (issue #22). */
+ * several), copies, sizes per segment (issue #22); the raw marker "r". */
 static void test_round_trip_reductions(void)
 {
   NsSchedule *s = make(NS_COLL_REDUCE, "binomial", 4, 1024);
@@ -275,6 +276,26 @@ static void test_round_trip_reductions(void)
   g_assert_true(ns_schedule_transfer(back, 0)->combine);
   g_assert_false(ns_schedule_transfer(back, 1)->combine);
   ns_schedule_free(back);
+
+  /* raw contributions: ["r", src, dst, [origin, segment], ...], one chunk
+   * and several, next to combines and copies */
+  NsSchedule *r = make(NS_COLL_ALLREDUCE, "ag", 3, 64);
+  r->n_segments = 2;
+  const uint32_t raws[] = { ns_raw_chunk(2, 0, 1), ns_raw_chunk(2, 2, 0) };
+  ns_schedule_begin_phase(r);
+  ns_schedule_add_raw(r, 0, 1, 1, raws);
+  ns_schedule_add_combine(r, 1, 2, 1, both);
+  ns_schedule_begin_phase(r);
+  ns_schedule_add_raw(r, 1, 2, 2, raws);
+  round_trip_both(r);
+  text = write_to_string(r, &len);
+  g_assert_nonnull(strstr(text, "[[\"r\",0,1,[0,1]],[\"+\",1,2,0]]"));
+  g_assert_nonnull(strstr(text, "[[\"r\",1,2,[0,1],[2,0]]]"));
+  free(text);
+  text = write_lines_to_string(r, &len);
+  g_assert_nonnull(strstr(text, "\n[[\"r\",0,1,[0,1]],[\"+\",1,2,0]]\n[[\"r\",1,2,[0,1],[2,0]]]\n"));
+  free(text);
+  ns_schedule_free(r);
 }
 
 /* Size patterns: alltoallv's p² sizes (0 on the diagonal and for a pair
@@ -564,11 +585,23 @@ static const BadCase bad_cases[] = {
   { "reduce-no-root", "{" RD "\"segments\":2,\"phases\":[]}", "t.json: $: missing required key \"root\"" },
   { "allreduce-no-segments", "{" AR "\"phases\":[]}", "t.json: $: missing required key \"segments\"" },
   { "combine-in-bcast", "{" BC "\"root\":\"a\",\"segments\":2,\"phases\":[[[\"+\",0,1,0]]]}", "t.json: $.phases[0][0][0]: only reduce and allreduce transfers combine (this is bcast)" },
-  { "combine-other-string", "{" AR "\"segments\":2,\"phases\":[[[\"*\",0,1,0]]]}", "t.json: $.phases[0][0][0]: expected a machine index or the combine marker \"+\", got another string" },
+  { "combine-other-string", "{" AR "\"segments\":2,\"phases\":[[[\"*\",0,1,0]]]}", "t.json: $.phases[0][0][0]: expected a machine index, the combine marker \"+\" or the raw marker \"r\", got another string" },
   { "combine-segment-range", "{" AR "\"segments\":2,\"phases\":[[[\"+\",0,1,2]]]}", "t.json: $.phases[0][0][3]: segment 2 out of range (2 segments)" },
   { "combine-no-segment", "{" AR "\"segments\":2,\"phases\":[[[\"+\",0,1]]]}", "t.json: $.phases[0][0]: a transfer is [src, dst, chunk, ...] with at least one chunk, got 2 elements" },
   { "combine-marker-late", "{" AR "\"segments\":2,\"phases\":[[[0,\"+\",1,0]]]}", "t.json: $.phases[0][0][1]: expected a machine index (an integer), got a string" },
-  { "combine-before-header", "{\"phases\":[[[\"-\",0,1,0]]]," AR "\"segments\":2}", "t.json: $.phases[0][0][0]: expected a machine index or the combine marker \"+\", got another string" },
+  { "combine-before-header", "{\"phases\":[[[\"-\",0,1,0]]]," AR "\"segments\":2}", "t.json: $.phases[0][0][0]: expected a machine index, the combine marker \"+\" or the raw marker \"r\", got another string" },
+  /* raw contributions ["r", src, dst, [origin, segment], ...] (schedule.h) */
+  { "raw-in-allgather", "{" AG "\"phases\":[[[\"r\",0,1,0]]]}", "t.json: $.phases[0][0][0]: only reduce and allreduce transfers carry raw contributions (this is allgather)" },
+  { "raw-bare-chunk", "{" AR "\"segments\":2,\"phases\":[[[\"r\",0,1,0]]]}", "t.json: $.phases[0][0][3]: expected a raw contribution [origin, segment], got an integer" },
+  { "raw-short-chunk", "{" AR "\"segments\":2,\"phases\":[[[\"r\",0,1,[0]]]]}", "t.json: $.phases[0][0][3]: a raw contribution is [origin, segment], got 1 element" },
+  { "raw-origin-range", "{" AR "\"segments\":2,\"phases\":[[[\"r\",0,1,[3,0]]]]}", "t.json: $.phases[0][0][3][0]: machine index 3 out of range (3 machines)" },
+  { "raw-segment-range", "{" AR "\"segments\":2,\"phases\":[[[\"r\",0,1,[0,2]]]]}", "t.json: $.phases[0][0][3][1]: segment 2 out of range (2 segments)" },
+  { "raw-segment-negative", "{" AR "\"segments\":2,\"phases\":[[[\"r\",0,1,[0,-1]]]]}", "t.json: $.phases[0][0][3][1]: segment -1 out of range (2 segments)" },
+  { "raw-segment-string", "{" AR "\"segments\":2,\"phases\":[[[\"r\",0,1,[0,\"1\"]]]]}", "t.json: $.phases[0][0][3][1]: expected a segment index (an integer), got a string" },
+  { "raw-no-chunk", "{" AR "\"segments\":2,\"phases\":[[[\"r\",0,1]]]}", "t.json: $.phases[0][0]: a transfer is [src, dst, chunk, ...] with at least one chunk, got 2 elements" },
+  { "raw-marker-late", "{" AR "\"segments\":2,\"phases\":[[[0,1,\"r\",[0,0]]]]}", "t.json: $.phases[0][0][2]: expected a segment index (an integer), got a string" },
+  { "raw-and-combine", "{" AR "\"segments\":2,\"phases\":[[[\"r\",\"+\",0,1,[0,0]]]]}", "t.json: $.phases[0][0][1]: expected a machine index (an integer), got a string" },
+  { "raw-too-many-ids", "{" HDR "\"collective\":\"allreduce\",\"algorithm\":\"t\",\"machines\":[\"a\",\"b\",\"c\"],\"msize_bytes\":8,\"execution\":\"phased\",\"segments\":2147483647,\"phases\":[[[\"r\",0,1,[0,0]]]]}", "t.json: $.phases[0][0][3]: raw contributions need fewer than 2^32 of them (machines × segments: 3 × 2147483647)" },
   { "sizes-missing", "{" AV "\"phases\":[]}", "t.json: $: missing required key \"chunk_bytes\"" },
   { "sizes-in-alltoall", "{" A2A "\"chunk_bytes\":[1,1,1,1,1,1,1,1,1],\"phases\":[]}", "t.json: $.chunk_bytes: only reduce, allreduce, alltoallv and allgatherv schedules have \"chunk_bytes\" (this is alltoall)" },
   { "sizes-count", "{" AV "\"chunk_bytes\":[0,1,1],\"phases\":[]}", "t.json: $.chunk_bytes: alltoallv on 3 machines takes 9 chunk sizes (one per ordered pair of machines), got 3" },

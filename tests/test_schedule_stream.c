@@ -650,6 +650,9 @@ static void test_limits(void)
   g_assert_cmpuint(ns_schedule_max_moves(NS_COLL_ALLTOALL, 24, 0), ==, 24 * 23 * 23);
   g_assert_cmpuint(ns_schedule_max_moves(NS_COLL_ALLGATHER, 24, 0), ==, 24 * 23);
   g_assert_cmpuint(ns_schedule_max_moves(NS_COLL_BCAST, 24, 10), ==, 10 * 23);
+  /* a reduction's segment from every machine to every other, as a partial
+   * result and as a raw contribution (the all-gather-based allreduce) */
+  g_assert_cmpuint(ns_schedule_max_moves(NS_COLL_ALLREDUCE, 24, 10), ==, 2 * 10 * 24 * 23);
   g_assert_cmpuint(ns_schedule_max_moves(NS_COLL_ALLTOALL, 1, 0), ==, 0);
   g_assert_cmpuint(ns_schedule_max_moves(NS_COLL_ALLTOALL, 65536, 0), ==,
                    G_GUINT64_CONSTANT(65536) * 65535 * 65535);

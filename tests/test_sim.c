@@ -440,6 +440,50 @@ static void test_allreduce_compute_cost(void)
   ns_sim_result_clear(&costly);
 }
 
+/* The all-gather-based allreduce (raw contributions): its transfers move
+ * whole vectors and combine nothing on the way; each machine combines the
+ * p - 1 raw vectors it gathered once its communication is done, (p - 1) ·
+ * bytes / R after the last phase (allreduce/ag-ring on a star of 4: every
+ * machine ends its third phase together). With segments of their own
+ * sizes each raw chunk costs its segment's bytes. */
+static void test_raw_compute_cost(void)
+{
+  g_autoptr(NsTopology) t = ns_shape_star(4, 1e9, 10e-6);
+  const uint64_t n = 32 * 1024;
+  NsPlanParams pp = { .msize = n, .root = 0 };
+  GError *error = NULL;
+  g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLREDUCE, "ag-ring", &pp, &error);
+  g_assert_no_error(error);
+  const double rate = 5e8;
+  NsSimResult free_ = replay(t, s, 0), costly = replay(t, s, rate);
+  g_assert_cmpfloat_with_epsilon(costly.completion - free_.completion, 3 * (double)n / rate,
+                                 1e-12);
+  for (uint64_t i = 0; i < ns_schedule_n_transfers(s); i++) /* the network's times alone */
+    g_assert_cmpfloat_with_epsilon(costly.end[i] - costly.start[i],
+                                   free_.end[i] - free_.start[i], 1e-12);
+  double hop = 2 * 10e-6 + (double)n * 8 / 1e9; /* one whole vector a phase */
+  g_assert_cmpfloat_with_epsilon(free_.completion, 3 * hop, 1e-12);
+  ns_sim_result_clear(&free_);
+  ns_sim_result_clear(&costly);
+
+  g_autoptr(NsTopology) t2 = ns_shape_star(2, 1e9, 10e-6);
+  g_autoptr(NsSchedule) v = ns_schedule_for_topology(t2, NS_COLL_ALLREDUCE, "hand-made", 1);
+  v->n_segments = 2;
+  const uint64_t sizes[2] = { 1000, 3000 };
+  g_assert_true(ns_schedule_set_chunk_bytes(v, sizes, 2, &error));
+  ns_schedule_begin_phase(v);
+  for (int m = 0; m < 2; m++) {
+    const uint32_t raw[2] = { ns_raw_chunk(2, m, 0), ns_raw_chunk(2, m, 1) };
+    ns_schedule_add_raw(v, m, 1 - m, 2, raw);
+  }
+  free_ = replay(t2, v, 0);
+  costly = replay(t2, v, rate);
+  g_assert_cmpfloat_with_epsilon(costly.completion - free_.completion, 4000.0 / rate, 1e-12);
+  g_assert_cmpfloat_with_epsilon(free_.completion, 2 * 10e-6 + 4000.0 * 8 / 1e9, 1e-12);
+  ns_sim_result_clear(&free_);
+  ns_sim_result_clear(&costly);
+}
+
 /* alltoallv on 2 machines with sizes a (0 -> 1) and b (1 -> 0): each
  * transfer moves its own bytes (the full-duplex links carry both at once),
  * so the replay takes max(a, b)/B plus the route's latency; a -m resize of
@@ -505,6 +549,7 @@ int main(int argc, char **argv)
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/sim/reduce-compute-cost", test_reduce_compute_cost);
   g_test_add_func("/sim/allreduce-compute-cost", test_allreduce_compute_cost);
+  g_test_add_func("/sim/raw-compute-cost", test_raw_compute_cost);
   g_test_add_func("/sim/alltoallv-sizes", test_alltoallv_sizes);
   g_test_add_func("/sim/reduce-rate-digest", test_reduce_rate_digest);
   g_test_add_func("/sim/routes-equal-simgrid", test_routes);

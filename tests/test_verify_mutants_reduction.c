@@ -31,7 +31,7 @@
 
 typedef struct {
   int phase, src, dst;
-  gboolean combine;
+  gboolean combine, raw; /* raw: chunks o·S + s, raw contributions */
   guint n;
   uint32_t c[MAX_CHUNKS];
 } X;
@@ -85,6 +85,15 @@ static void add(Plan *pl, int phase, int src, int dst, gboolean combine, guint n
   g_array_append_val(pl->x, x);
 }
 
+/* A transfer of raw contributions, chunk o·S + s each. */
+static void add_raw(Plan *pl, int phase, int src, int dst, guint n, const uint32_t *c)
+{
+  X x = { .phase = phase, .src = src, .dst = dst, .raw = TRUE, .n = n };
+  g_assert_cmpuint(n, <=, MAX_CHUNKS);
+  memcpy(x.c, c, MIN(n, MAX_CHUNKS) * sizeof(uint32_t)); /* MIN: for gcc -O3 -Warray-bounds */
+  g_array_append_val(pl->x, x);
+}
+
 static int n_phases(const Plan *pl)
 {
   int n = 0;
@@ -100,6 +109,12 @@ static guint n_chunk_ids(const Plan *pl)
   case NS_COLL_ALLGATHERV: return (guint)pl->p;
   default: return pl->n_segments;
   }
+}
+
+/* The chunk ids a transfer may carry: a raw one any origin's. */
+static guint ids_of(const Plan *pl, const X *x)
+{
+  return x->raw ? (guint)pl->p * pl->n_segments : n_chunk_ids(pl);
 }
 
 static uint64_t size_of(const Plan *pl, uint32_t c)
@@ -123,8 +138,9 @@ static NsSchedule *plan_write(const Plan *pl, const NsTopology *t)
     for (guint i = 0; i < pl->x->len; i++) {
       const X *x = xat(pl, i);
       if (x->phase == ph)
-        (x->combine ? ns_schedule_add_combine : ns_schedule_add_chunks)(s, x->src, x->dst, x->n,
-                                                                         x->c);
+        (x->raw       ? ns_schedule_add_raw
+         : x->combine ? ns_schedule_add_combine
+                      : ns_schedule_add_chunks)(s, x->src, x->dst, x->n, x->c);
     }
   }
   return s;
@@ -193,20 +209,29 @@ typedef struct {
 /* Reductions: each machine's set of origins per segment; a transfer's
  * receiver combines (the two sets must be disjoint) or copies the sender's
  * set as it was when the phase began; a segment listed twice in one
- * transfer is delivered twice. The root (reduce) or every machine
- * (allreduce) must end with every origin in every segment. */
+ * transfer is delivered twice. Raw contributions: each machine's raw
+ * chunks (o·S + s) held, its own from the start; a raw transfer's sender
+ * must hold each when the phase begins, a receiver that holds one already
+ * gets it redundantly, the partial sets do not change. The root (reduce)
+ * or every machine (allreduce) must end with every origin in every
+ * segment, in its set or as another origin's raw chunk it holds. */
 static void ref_reduction(const Plan *pl, Verdict *v)
 {
-  guint segs = pl->n_segments;
+  guint segs = pl->n_segments, raws = (guint)pl->p * segs;
   int p = pl->p;
   g_assert_cmpint(p, <=, 64);
   g_autofree guint64 *set = g_new0(guint64, (gsize)p * segs);
   g_autofree guint64 *before = g_new0(guint64, (gsize)p * segs);
+  g_autofree guint8 *raw = g_new0(guint8, (gsize)p * raws);
+  g_autofree guint8 *raw_before = g_new0(guint8, (gsize)p * raws);
   for (int m = 0; m < p; m++)
-    for (guint c = 0; c < segs; c++)
+    for (guint c = 0; c < segs; c++) {
       set[(gsize)m * segs + c] = G_GUINT64_CONSTANT(1) << m;
+      raw[(gsize)m * raws + (guint)m * segs + c] = 1;
+    }
   for (int ph = 0; ph < n_phases(pl); ph++) {
     memcpy(before, set, sizeof(guint64) * (gsize)p * segs);
+    memcpy(raw_before, raw, (gsize)p * raws);
     for (guint i = 0; i < pl->x->len; i++) {
       const X *x = xat(pl, i);
       if (x->phase != ph)
@@ -215,6 +240,15 @@ static void ref_reduction(const Plan *pl, Verdict *v)
         for (guint j = 0; j < k; j++)
           if (x->c[j] == x->c[k])
             v->complete = TRUE;
+        if (x->raw) {
+          if (!raw_before[(gsize)x->src * raws + x->c[k]])
+            v->dataflow = TRUE;
+          guint8 *h = &raw[(gsize)x->dst * raws + x->c[k]];
+          if (*h)
+            v->complete = TRUE;
+          *h = 1;
+          continue;
+        }
         guint64 in = before[(gsize)x->src * segs + x->c[k]];
         guint64 *mine = &set[(gsize)x->dst * segs + x->c[k]];
         if (x->combine && (*mine & in) != 0)
@@ -225,9 +259,14 @@ static void ref_reduction(const Plan *pl, Verdict *v)
   }
   guint64 all = p == 64 ? ~G_GUINT64_CONSTANT(0) : (G_GUINT64_CONSTANT(1) << p) - 1;
   for (int m = 0; m < p; m++)
-    for (guint c = 0; c < segs; c++)
-      if ((pl->coll == NS_COLL_ALLREDUCE || m == pl->root) && set[(gsize)m * segs + c] != all)
+    for (guint c = 0; c < segs; c++) {
+      guint64 have = set[(gsize)m * segs + c];
+      for (int o = 0; o < p; o++) /* the final local combine: other origins' raw chunks */
+        if (o != m && raw[(gsize)m * raws + (guint)o * segs + c])
+          have |= G_GUINT64_CONSTANT(1) << o;
+      if ((pl->coll == NS_COLL_ALLREDUCE || m == pl->root) && have != all)
         v->complete = TRUE;
+    }
 }
 
 /* alltoallv (chunk o·p + d, held by o) and allgatherv (chunk o, every
@@ -492,6 +531,54 @@ static GArray *random_sizes(GRand *rng, guint n, double zeros)
   return a;
 }
 
+/* A ring all-gather of raw vectors from phase `phase` on: step k, i
+ * passes origin i - k's raw chunks of every segment to i + 1. */
+static void raw_ring(Plan *pl, int phase)
+{
+  int p = pl->p;
+  uint32_t c[MAX_CHUNKS];
+  for (int k = 0; k < p - 1; k++)
+    for (int i = 0; i < p; i++) {
+      int o = (i - k + p) % p;
+      for (uint32_t s = 0; s < pl->n_segments; s++)
+        c[s] = (uint32_t)o * pl->n_segments + s;
+      add_raw(pl, phase + k, i, (i + 1) % p, pl->n_segments, c);
+    }
+}
+
+/* The all-gather-based allreduce (raw contributions; Faraj's dissertation
+ * §4.1.1.1): a raw ring all-gather of 1 or 2 segments; recursive doubling
+ * of the raw vectors (p a power of two, one segment: step k, i sends the
+ * 2^k origins it holds to i ^ 2^k); or a binomial reduce to a root
+ * (combining) followed by a raw ring all-gather, so that the root ends
+ * with a complete partial and every other machine with a partial and raw
+ * vectors that together cover everyone. */
+static Plan *original_raw(int variant, int p, GRand *rng)
+{
+  Plan *pl = plan_new(NS_COLL_ALLREDUCE, p);
+  if (variant % 3 == 1 && (p & (p - 1)) == 0 && p <= 2 * MAX_CHUNKS) {
+    pl->n_segments = 1;
+    uint32_t c[MAX_CHUNKS];
+    for (int k = 0; (1 << k) < p; k++)
+      for (int i = 0; i < p; i++) {
+        int base = i & ~((1 << k) - 1); /* i holds origins base .. base + 2^k - 1 */
+        for (int j = 0; j < (1 << k); j++)
+          c[j] = (uint32_t)(base + j);
+        add_raw(pl, k, i, i ^ (1 << k), (guint)(1 << k), c);
+      }
+    return pl;
+  }
+  pl->n_segments = (uint32_t)g_rand_int_range(rng, 1, 3);
+  if (variant % 3 == 2) {
+    pl->root = g_rand_int_range(rng, 0, p);
+    raw_ring(pl, binomial_reduce(pl, 0));
+    pl->root = -1;
+  } else {
+    raw_ring(pl, 0);
+  }
+  return pl;
+}
+
 static Plan *original(NsCollective coll, int variant, int p, GRand *rng)
 {
   Plan *pl = plan_new(coll, p);
@@ -617,7 +704,23 @@ static gboolean op_flip_combine(Plan *pl, GRand *rng)
   if (!ns_collective_is_reduction(pl->coll))
     return FALSE;
   X *x = xat(pl, pick(rng, pl->x->len));
+  if (x->raw)
+    return FALSE; /* a raw transfer never combines (schedule.h) */
   x->combine = !x->combine;
+  return TRUE;
+}
+
+/* A raw transfer turned into a copy of the same segments, or a partial's
+ * transfer into one of the sender's own raw chunks of them. */
+static gboolean op_flip_raw(Plan *pl, GRand *rng)
+{
+  if (!ns_collective_is_reduction(pl->coll))
+    return FALSE;
+  X *x = xat(pl, pick(rng, pl->x->len));
+  for (guint k = 0; k < x->n; k++)
+    x->c[k] = x->raw ? x->c[k] % pl->n_segments : (uint32_t)x->src * pl->n_segments + x->c[k];
+  x->raw = !x->raw;
+  x->combine = FALSE;
   return TRUE;
 }
 
@@ -626,7 +729,7 @@ static gboolean op_change_chunk(Plan *pl, GRand *rng)
 {
   X *x = xat(pl, pick(rng, pl->x->len));
   guint k = pick(rng, x->n);
-  uint32_t c = pick(rng, n_chunk_ids(pl));
+  uint32_t c = pick(rng, ids_of(pl, x));
   if (c == x->c[k] || (pl->coll == NS_COLL_ALLTOALLV && c / (guint)pl->p == c % (guint)pl->p))
     return FALSE;
   x->c[k] = c;
@@ -644,7 +747,7 @@ static gboolean op_chunk_count(Plan *pl, GRand *rng)
   }
   if (x->n == MAX_CHUNKS)
     return FALSE;
-  uint32_t c = g_rand_boolean(rng) ? x->c[pick(rng, x->n)] : pick(rng, n_chunk_ids(pl));
+  uint32_t c = g_rand_boolean(rng) ? x->c[pick(rng, x->n)] : pick(rng, ids_of(pl, x));
   if (pl->coll == NS_COLL_ALLTOALLV && c / (guint)pl->p == c % (guint)pl->p)
     return FALSE;
   x->c[x->n++] = c;
@@ -686,6 +789,7 @@ static const Operator operators[] = {
   { "redirect", op_redirect },
   { "swap-ends", op_swap_ends },
   { "flip-combine", op_flip_combine },
+  { "flip-raw", op_flip_raw },
   { "change-chunk", op_change_chunk },
   { "chunk-count", op_chunk_count },
   { "size-zero", op_size },
@@ -703,8 +807,8 @@ static void describe(const Plan *pl, GString *out)
 {
   for (guint i = 0; i < pl->x->len; i++) {
     const X *x = xat(pl, i);
-    g_string_append_printf(out, " [%d]%s%d->%d:", x->phase, x->combine ? "+" : "", x->src,
-                           x->dst);
+    g_string_append_printf(out, " [%d]%s%d->%d:", x->phase,
+                           x->raw ? "r" : x->combine ? "+" : "", x->src, x->dst);
     for (guint k = 0; k < x->n; k++)
       g_string_append_printf(out, "%s%u", k ? "," : "", x->c[k]);
   }
@@ -736,11 +840,12 @@ static void judge(const Plan *pl, const NsTopology *t, const Net *net, const cha
   st->accepted += all_pass;
 }
 
-static void mutate_collective(NsCollective coll, guint n_trees)
+/* `raw`: the originals are all-gather-based allreduces (original_raw). */
+static void mutate_collective(NsCollective coll, guint n_trees, gboolean raw)
 {
   Stats st = { 0 };
   for (guint tree = 0; tree < n_trees; tree++) {
-    guint64 seed = 0x5eed0000u + tree * 7919u + (guint)coll;
+    guint64 seed = 0x5eed0000u + tree * 7919u + (guint)coll + (raw ? 0x100u : 0u);
     g_autoptr(GRand) rng = g_rand_new_with_seed((guint32)seed);
     /* powers of two often, for recursive doubling */
     int p = tree % 2 == 0 ? 1 << g_rand_int_range(rng, 2, 5) : g_rand_int_range(rng, 3, 14);
@@ -749,7 +854,7 @@ static void mutate_collective(NsCollective coll, guint n_trees)
     Net net;
     net_init(&net, t);
     int n_edges = 2 * ns_topology_n_links(t);
-    Plan *base = original(coll, (int)tree / 2, p, rng);
+    Plan *base = raw ? original_raw((int)tree / 2, p, rng) : original(coll, (int)tree / 2, p, rng);
     spread(base, &net, n_edges);
     /* the original is correct and contention-free, by both */
     Verdict ref = reference(base, &net, n_edges), got = verifier(base, t);
@@ -769,8 +874,8 @@ static void mutate_collective(NsCollective coll, guint n_trees)
     plan_free(base);
     g_ptr_array_unref(net.route);
   }
-  g_test_message("%s: %u mutants, %u accepted, %u false accepts, %u false rejects",
-                 ns_collective_name(coll), st.mutants, st.accepted, st.false_accepts,
+  g_test_message("%s%s: %u mutants, %u accepted, %u false accepts, %u false rejects",
+                 ns_collective_name(coll), raw ? " (all-gather based)" : "", st.mutants, st.accepted, st.false_accepts,
                  st.false_rejects);
   g_assert_cmpuint(st.mutants, >=, 1000);
   g_assert_cmpuint(st.false_accepts, ==, 0);
@@ -779,22 +884,28 @@ static void mutate_collective(NsCollective coll, guint n_trees)
 
 static void test_reduce(void)
 {
-  mutate_collective(NS_COLL_REDUCE, 40);
+  mutate_collective(NS_COLL_REDUCE, 40, FALSE);
 }
 
 static void test_allreduce(void)
 {
-  mutate_collective(NS_COLL_ALLREDUCE, 40);
+  mutate_collective(NS_COLL_ALLREDUCE, 40, FALSE);
+}
+
+/* Raw contributions (schedule.h): the all-gather-based allreduce. */
+static void test_allreduce_raw(void)
+{
+  mutate_collective(NS_COLL_ALLREDUCE, 40, TRUE);
 }
 
 static void test_alltoallv(void)
 {
-  mutate_collective(NS_COLL_ALLTOALLV, 40);
+  mutate_collective(NS_COLL_ALLTOALLV, 40, FALSE);
 }
 
 static void test_allgatherv(void)
 {
-  mutate_collective(NS_COLL_ALLGATHERV, 40);
+  mutate_collective(NS_COLL_ALLGATHERV, 40, FALSE);
 }
 
 /* The reference itself on hand-decided cases: a copy over a partial that
@@ -844,6 +955,7 @@ int main(int argc, char **argv)
   g_test_add_func("/verify-mutants-reduction/reference-sanity", test_reference_sanity);
   g_test_add_func("/verify-mutants-reduction/reduce", test_reduce);
   g_test_add_func("/verify-mutants-reduction/allreduce", test_allreduce);
+  g_test_add_func("/verify-mutants-reduction/allreduce-raw", test_allreduce_raw);
   g_test_add_func("/verify-mutants-reduction/alltoallv", test_alltoallv);
   g_test_add_func("/verify-mutants-reduction/allgatherv", test_allgatherv);
   return g_test_run();

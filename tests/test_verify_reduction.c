@@ -171,6 +171,113 @@ static void test_recursive_doubling(void)
   }
 }
 
+/* The all-gather-based allreduce on 8 machines, 2 segments (schedule.h,
+ * "Raw contributions"): ring step k, i passes origin i - k's raw vector
+ * (both segments) to i + 1; every machine ends with the 7 others' raw
+ * vectors and combines them locally. `mutate`: 1 drops n7's last
+ * receipt, 2 sends a raw vector one step before its sender has it, 3
+ * sends n1 its own, 4 first overwrites n0's partial of segment 0 with
+ * n1's (a copy: n0's own contribution is lost, and its own raw vector
+ * does not bring it back). */
+static NsSchedule *raw_ring(const NsTopology *t, int mutate)
+{
+  int p = 8;
+  NsSchedule *s = ns_schedule_for_topology(t, NS_COLL_ALLREDUCE, "hand-made", 1024);
+  s->n_segments = 2;
+  if (mutate == 4) {
+    ns_schedule_begin_phase(s);
+    ns_schedule_add(s, 1, 0, 0);
+  }
+  for (int k = 0; k < p - 1; k++) {
+    ns_schedule_begin_phase(s);
+    for (int i = 0; i < p; i++) {
+      int o = (i - k - (mutate == 2 && k == 1 && i == 0) + 2 * p) % p;
+      uint32_t raw[2] = { ns_raw_chunk(2, o, 0), ns_raw_chunk(2, o, 1) };
+      if (!(mutate == 1 && k == p - 2 && i == 6))
+        ns_schedule_add_raw(s, i, (i + 1) % p, 2, raw);
+    }
+  }
+  if (mutate == 3) {
+    const uint32_t own = ns_raw_chunk(2, 1, 1);
+    ns_schedule_begin_phase(s);
+    ns_schedule_add_raw(s, 0, 1, 1, &own);
+  }
+  return s;
+}
+
+static void test_raw_contributions(void)
+{
+  g_autoptr(NsTopology) t = tree8();
+  g_autoptr(NsSchedule) good = raw_ring(t, 0);
+  NsVerifyReport r = run(t, good);
+  g_assert_true(correct(&r));
+  g_assert_cmpuint(r.n_required, ==, 8 * 2 * 7);
+  g_assert_cmpuint(r.n_delivered, ==, 8 * 2 * 7);
+  g_assert_cmpuint(r.n_chunk_moves, ==, 8 * 2 * 7);
+  ns_verify_report_clear(&r);
+
+  g_autoptr(NsSchedule) dropped = raw_ring(t, 1);
+  r = run(t, dropped);
+  g_assert_cmpuint(r.failures[NS_CHECK_DATAFLOW], ==, 0);
+  g_assert_cmpuint(r.failures[NS_CHECK_COMPLETE], ==, 2);
+  g_assert_cmpuint(r.n_delivered, ==, 8 * 2 * 7 - 2);
+  g_autofree char *m = first_of(&r, t, dropped, NS_FIND_MISSING);
+  g_assert_cmpstr(m, ==, "n7's segment 0 lacks 1 contribution (first: n0's)");
+  ns_verify_report_clear(&r);
+
+  g_autoptr(NsSchedule) early = raw_ring(t, 2);
+  r = run(t, early);
+  /* n0 lacks n6's vector (2 segments), so n1 then forwards n7's, which it never got */
+  g_assert_cmpuint(r.failures[NS_CHECK_DATAFLOW], ==, 4);
+  g_autofree char *h = first_of(&r, t, early, NS_FIND_NOT_HELD);
+  g_assert_cmpstr(h, ==, "phase 1: transfer #8 n0->n1 sends the raw contribution of n6 to "
+                         "segment 0, which n0 does not hold yet");
+  ns_verify_report_clear(&r);
+
+  g_autoptr(NsSchedule) own = raw_ring(t, 3);
+  r = run(t, own);
+  g_assert_cmpuint(r.failures[NS_CHECK_DATAFLOW], ==, 0);
+  g_assert_cmpuint(r.failures[NS_CHECK_COMPLETE], ==, 1);
+  g_autofree char *d = first_of(&r, t, own, NS_FIND_REDUNDANT);
+  g_assert_cmpstr(d, ==, "phase 7: transfer #56 n0->n1 delivers the raw contribution of n1 to "
+                         "segment 1 to n1, which holds it already (redundant delivery)");
+  ns_verify_report_clear(&r);
+
+  g_autoptr(NsSchedule) lost = raw_ring(t, 4);
+  r = run(t, lost);
+  g_assert_cmpuint(r.failures[NS_CHECK_COMPLETE], ==, 1);
+  g_autofree char *l = first_of(&r, t, lost, NS_FIND_MISSING);
+  g_assert_cmpstr(l, ==, "n0's segment 0 lacks 1 contribution (first: n0's)");
+  ns_verify_report_clear(&r);
+
+  /* schedules built in code: a raw chunk beyond p·S, a raw transfer that
+   * also combines, and one in an all-gather are refused, not verified */
+  const struct {
+    NsCollective coll;
+    gboolean combine;
+    uint32_t chunk;
+    const char *message;
+  } bad[] = {
+    { NS_COLL_ALLREDUCE, FALSE, 16, "transfer #0 carries chunk 16, out of range for allreduce (16 chunks)" },
+    { NS_COLL_ALLREDUCE, TRUE, 0, "transfer #0 both combines and carries raw contributions (schedule.h, \"Raw contributions\": one or the other)" },
+    { NS_COLL_ALLGATHER, FALSE, 0, "transfer #0 carries raw contributions, and only reduce and allreduce transfers do (this is allgather)" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+    g_autoptr(NsSchedule) b = ns_schedule_for_topology(t, bad[i].coll, "hand-made", 64);
+    b->n_segments = bad[i].coll == NS_COLL_ALLREDUCE ? 2 : 0;
+    uint32_t x = ns_schedule_add_raw(b, 0, 1, 1, &bad[i].chunk);
+    g_array_index(b->transfers, NsTransfer, x).combine = bad[i].combine;
+    NsVerifyOptions opt;
+    ns_verify_options_init(&opt);
+    NsVerifyReport rb = { 0 };
+    GError *error = NULL;
+    g_assert_false(ns_verify(t, b, &opt, &rb, &error));
+    g_assert_error(error, NS_ERROR, NS_ERROR_INPUT);
+    g_assert_cmpstr(error->message, ==, bad[i].message);
+    g_clear_error(&error);
+  }
+}
+
 /* alltoallv: the chunk (0,1) has no bytes and is never sent; every other
  * pair is, one phase each. The transmission time is the bytes' time. */
 static void test_alltoallv_sizes(void)
@@ -240,6 +347,7 @@ int main(int argc, char **argv)
   g_test_add_func("/verify/reduction/reduce", test_reduce);
   g_test_add_func("/verify/reduction/allreduce-ring", test_allreduce_ring);
   g_test_add_func("/verify/reduction/recursive-doubling", test_recursive_doubling);
+  g_test_add_func("/verify/reduction/raw-contributions", test_raw_contributions);
   g_test_add_func("/verify/reduction/alltoallv-sizes", test_alltoallv_sizes);
   g_test_add_func("/verify/reduction/required-bytes", test_required_bytes);
   return g_test_run();

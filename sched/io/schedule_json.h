@@ -34,6 +34,10 @@
  * ["+", src, dst, segment, ...] (NsTransfer.combine; without it the
  * receiver's partial result becomes a copy). */
 #define NS_SCHEDULE_COMBINE_MARK "+"
+/* A reduction's transfer of raw contributions starts with this string:
+ * ["r", src, dst, [origin, segment], ...] (NsTransfer.raw; schedule.h,
+ * "Raw contributions"). */
+#define NS_SCHEDULE_RAW_MARK "r"
 #define NS_SCHEDULE_VERSION 1
 
 /* Parses a schedule held in memory (JSON; JSON Lines and gzip or zstd

@@ -619,8 +619,9 @@ static gboolean header_complete(const NsScheduleReader *r)
  * \param collective The collective.
  * \param machines P.
  * \param segments S (bcast).
- * \return P(P−1)² for an all-to-all(v), P(P−1) for an all-gather(v), S(P−1) for a bcast, S·P(P−1)
- *        for a reduce or allreduce; saturates at G_MAXUINT64.
+ * \return P(P−1)² for an all-to-all(v), P(P−1) for an all-gather(v), S(P−1) for a bcast,
+ *        2·S·P(P−1) for a reduce or allreduce (partial results and raw contributions);
+ *        saturates at G_MAXUINT64.
  * \errors none.
  * \complexity O(1).
  * \source docs/schedule-format.md and docs/security.md, "Limits".
@@ -632,9 +633,10 @@ uint64_t ns_schedule_max_moves(NsCollective collective, uint64_t machines, uint6
   uint64_t items = kind == NS_COLL_ALLTOALL  ? p * others   /* messages */
                    : kind == NS_COLL_ALLGATHER ? p          /* blocks */
                                                : MIN(segments, (uint64_t)G_MAXUINT32);
-  /* a reduction's segment may go from every machine to every other once */
+  /* a reduction's segment may go from every machine to every other once,
+   * as a partial result and as a raw contribution (schedule.h) */
   if (ns_collective_is_reduction(collective))
-    items = items > G_MAXUINT64 / MAX(p, 1) ? G_MAXUINT64 : items * p;
+    items = items > G_MAXUINT64 / MAX(2 * p, 1) ? G_MAXUINT64 : items * 2 * p;
   /* each to every machine but its origin, once: P(P-1)^2 < 2^48 for 65,536 machines */
   return others > 0 && items > G_MAXUINT64 / others ? G_MAXUINT64 : items * others;
 }
@@ -1002,26 +1004,66 @@ static gboolean check_chunk(NsScheduleReader *r, Path *p, const Elem *e, uint32_
   return FALSE;
 }
 
-/* A reduction's transfer may start with the combine marker "+"
- * (docs/schedule-format.md, "Reductions"): 1 when it does, 0 when it does
- * not, -1 (an error recorded at `p`) for a marker elsewhere or another string. */
-static int check_combine_mark(NsScheduleReader *r, Path *p, const Elem *e, guint len)
+/* Transfer markers (docs/schedule-format.md, "Reductions"), as
+ * read_transfer codes a string element. */
+enum { MARK_NONE = 0, MARK_COMBINE = 1, MARK_RAW = 2 };
+
+/* A reduction's transfer may start with the combine marker "+" or the raw
+ * marker "r": MARK_COMBINE or MARK_RAW when it does, MARK_NONE when it
+ * does not, -1 (an error recorded at `p`) for a marker elsewhere or
+ * another string. */
+static int check_mark(NsScheduleReader *r, Path *p, const Elem *e, guint len)
 {
   gboolean reduction = ns_collective_is_reduction(r->header->collective);
-  if (len == 0 || e[0].kind != EV_STRING || (e[0].v != 1 && !reduction))
-    return 0; /* not a marker: check_machine says what a transfer starts with */
+  if (len == 0 || e[0].kind != EV_STRING || (e[0].v == MARK_NONE && !reduction))
+    return MARK_NONE; /* not a marker: check_machine says what a transfer starts with */
   path_index(p, 0);
-  if (e[0].v != 1)
-    schema_fail(r, RANK(K_PHASES), p, "expected a machine index or the combine marker \"%s\", "
-                "got another string", NS_SCHEDULE_COMBINE_MARK);
+  if (e[0].v == MARK_NONE)
+    schema_fail(r, RANK(K_PHASES), p, "expected a machine index, the combine marker \"%s\" or "
+                "the raw marker \"%s\", got another string", NS_SCHEDULE_COMBINE_MARK,
+                NS_SCHEDULE_RAW_MARK);
   else if (!reduction)
-    schema_fail(r, RANK(K_PHASES), p, "only reduce and allreduce transfers combine (this is %s)",
+    schema_fail(r, RANK(K_PHASES), p, "only reduce and allreduce transfers %s (this is %s)",
+                e[0].v == MARK_RAW ? "carry raw contributions" : "combine",
                 ns_collective_name(r->header->collective));
   else {
     p->n--;
-    return 1;
+    return (int)e[0].v;
   }
   return -1;
+}
+
+/* A raw chunk [origin, segment] of a reduction (schedule.h, "Raw
+ * contributions"), as its id origin·S + segment. */
+static gboolean check_raw_chunk(NsScheduleReader *r, Path *p, const Elem *e, uint32_t *chunk)
+{
+  uint32_t segments = r->schema.n_segments;
+  if (e->kind != EV_ARRAY)
+    return schema_fail(r, RANK(K_PHASES), p,
+                       "expected a raw contribution [origin, segment], got %s", describe(e->kind));
+  if (e->len != 2)
+    return schema_fail(r, RANK(K_PHASES), p,
+                       "a raw contribution is [origin, segment], got %" G_GUINT64_FORMAT
+                       " element%s", e->len, e->len == 1 ? "" : "s");
+  if ((uint64_t)r->schema.n_machines * segments > G_MAXUINT32)
+    return schema_fail(r, RANK(K_PHASES), p, "raw contributions need fewer than 2^32 of them "
+                       "(machines × segments: %" G_GUINT64_FORMAT " × %u)",
+                       (uint64_t)r->schema.n_machines, segments);
+  int32_t o;
+  path_index(p, 0);
+  if (!check_machine(r, p, e->k[0], e->x[0], &o))
+    return FALSE;
+  p->part[p->n - 1].index = 1;
+  if (e->k[1] != EV_INT)
+    return schema_fail(r, RANK(K_PHASES), p, "expected a segment index (an integer), got %s",
+                       describe(e->k[1]));
+  if (e->x[1] < 0 || e->x[1] >= segments)
+    return schema_fail(r, RANK(K_PHASES), p, "segment %" G_GINT64_FORMAT
+                       " out of range (%u segment%s)", e->x[1], segments,
+                       segments == 1 ? "" : "s");
+  p->n--;
+  *chunk = ns_raw_chunk(segments, o, (uint32_t)e->x[1]);
+  return TRUE;
 }
 
 /* Checks the transfer in r->elems (phase `phase`, element `i`) and
@@ -1034,9 +1076,10 @@ static gboolean check_transfer(NsScheduleReader *r, uint32_t phase, guint64 i)
   path_index(&p, i);
   const Elem *e = (const Elem *)(void *)r->elems->data;
   guint len = r->elems->len;
-  int combine = check_combine_mark(r, &p, e, len);
-  if (combine < 0)
+  int mark = check_mark(r, &p, e, len);
+  if (mark < 0)
     return FALSE;
+  int combine = mark != MARK_NONE; /* the elements the marker takes */
   if (combine > 0) { /* no offset on an empty transfer's NULL element array */
     e += combine;
     len -= (guint)combine;
@@ -1060,20 +1103,24 @@ static gboolean check_transfer(NsScheduleReader *r, uint32_t phase, guint64 i)
   if (r->pool_total + n_chunks >= G_MAXUINT32)
     return schema_fail(r, RANK(K_PHASES), &p, "too many chunks in multi-chunk transfers (at "
                        "most %u)", G_MAXUINT32 - 1);
-  NsTransfer tr = { .src = src, .dst = dst, .n_chunks = n_chunks, .combine = (uint32_t)combine,
+  if (n_chunks > NS_TRANSFER_MAX_CHUNKS)
+    return schema_fail(r, RANK(K_PHASES), &p, "a transfer carries at most %u chunks, got %u",
+                       NS_TRANSFER_MAX_CHUNKS, n_chunks);
+  NsTransfer tr = { .src = src, .dst = dst, .n_chunks = n_chunks,
+                    .combine = mark == MARK_COMBINE, .raw = mark == MARK_RAW,
                     .chunk = r->pool->len };
   if (direct) {
     tr.chunk = r->schema.collective == NS_COLL_ALLTOALL
                    ? ns_a2a_chunk((int)r->schema.n_machines, src, dst)
                    : (uint32_t)src;
   } else {
-    guint mark = r->pool->len;
+    guint pool_mark = r->pool->len;
     path_index(&p, 0);
     for (guint k = 0; k < n_chunks; k++) {
       uint32_t chunk;
       p.part[p.n - 1].index = k + 2 + (guint64)combine;
-      if (!check_chunk(r, &p, &e[k + 2], &chunk)) {
-        g_array_set_size(r->pool, mark);
+      if (!(mark == MARK_RAW ? check_raw_chunk : check_chunk)(r, &p, &e[k + 2], &chunk)) {
+        g_array_set_size(r->pool, pool_mark);
         return FALSE;
       }
       if (n_chunks == 1)
@@ -1120,8 +1167,11 @@ static gboolean read_transfer(NsScheduleReader *r)
     if (ev.kind == EV_END)
       return TRUE;
     Elem e = { .kind = ev.kind, .v = ev.v };
-    if (ev.kind == EV_STRING) /* 1: the combine marker "+" */
-      e.v = ev.s != NULL && strcmp(ev.s, NS_SCHEDULE_COMBINE_MARK) == 0;
+    if (ev.kind == EV_STRING) /* the markers "+" and "r" */
+      e.v = ev.s == NULL                                    ? MARK_NONE
+            : strcmp(ev.s, NS_SCHEDULE_COMBINE_MARK) == 0 ? MARK_COMBINE
+            : strcmp(ev.s, NS_SCHEDULE_RAW_MARK) == 0     ? MARK_RAW
+                                                          : MARK_NONE;
     if (ev.kind == EV_ARRAY && !read_items(r, &e.len, e.k, e.x))
       return FALSE;
     g_array_append_val(r->elems, e);
@@ -2265,9 +2315,7 @@ NsSchedule *ns_schedule_reader_read_all(NsScheduleReader *r, GError **error)
     }
     for (uint64_t t = 0; t < ph.n; t++) {
       const NsTransfer *tr = &ph.transfers[t];
-      (tr->combine ? ns_schedule_add_combine : ns_schedule_add_chunks)(
-          s, tr->src, tr->dst, tr->n_chunks,
-          tr->n_chunks == 1 ? &tr->chunk : ph.chunk_pool + tr->chunk);
+      ns_schedule_add_like(s, tr, tr->n_chunks == 1 ? &tr->chunk : ph.chunk_pool + tr->chunk);
     }
   }
   NsSchedule *tail = got < 0 ? NULL : ns_schedule_reader_finish(r, error);

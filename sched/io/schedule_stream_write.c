@@ -472,8 +472,8 @@ void ns_schedule_writer_phase(NsScheduleWriter *w, const NsPhase *phase)
     if (t > 0)
       *q++ = ',';
     *q++ = '[';
-    if (tr->combine) { /* the marker of docs/schedule-format.md, "Reductions" */
-      memcpy(q, "\"" NS_SCHEDULE_COMBINE_MARK "\",", 4);
+    if (tr->combine || tr->raw) { /* the markers of docs/schedule-format.md, "Reductions" */
+      memcpy(q, tr->raw ? "\"" NS_SCHEDULE_RAW_MARK "\"," : "\"" NS_SCHEDULE_COMBINE_MARK "\",", 4);
       q += 4;
     }
     q = put_uint(q, (uint32_t)tr->src);
@@ -487,11 +487,12 @@ void ns_schedule_writer_phase(NsScheduleWriter *w, const NsPhase *phase)
       }
       batch--;
       *q++ = ',';
-      if (kind == NS_COLL_ALLTOALL) {
+      if (kind == NS_COLL_ALLTOALL || tr->raw) { /* [origin, destination], [origin, segment] */
+        uint32_t d = tr->raw ? MAX(s->n_segments, 1) : n;
         *q++ = '[';
-        q = put_uint(q, chunks[k] / n);
+        q = put_uint(q, chunks[k] / d);
         *q++ = ',';
-        q = put_uint(q, chunks[k] % n);
+        q = put_uint(q, chunks[k] % d);
         *q++ = ']';
       } else {
         q = put_uint(q, chunks[k]);

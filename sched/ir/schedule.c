@@ -529,7 +529,7 @@ uint32_t ns_schedule_add(NsSchedule *s, int src, int dst, uint32_t chunk)
 uint32_t ns_schedule_add_chunks(NsSchedule *s, int src, int dst, uint32_t n,
                                 const uint32_t *chunks)
 {
-  g_return_val_if_fail(n >= 1, G_MAXUINT32);
+  g_return_val_if_fail(n >= 1 && n <= NS_TRANSFER_MAX_CHUNKS, G_MAXUINT32);
   if (n == 1)
     return ns_schedule_add(s, src, dst, chunks[0]);
   if (s->phase_start->len == 0)
@@ -744,6 +744,50 @@ uint32_t ns_schedule_add_combine(NsSchedule *s, int src, int dst, uint32_t n,
   uint32_t t = ns_schedule_add_chunks(s, src, dst, n, chunks);
   if (t != G_MAXUINT32)
     g_array_index(s->transfers, NsTransfer, t).combine = 1;
+  return t;
+}
+
+/**
+ * \function ns_schedule_add_raw
+ * \brief Appends a transfer of raw contributions.
+ *
+ * \param s The schedule (reduce or allreduce).
+ * \param src Sending machine index.
+ * \param dst Receiving machine index.
+ * \param n Number of raw chunks (>= 1).
+ * \param chunks The raw chunks, ns_raw_chunk(n_segments, origin, segment) each.
+ * \return The transfer index (within the phase when streamed).
+ * \errors none.
+ * \complexity O(n) amortised.
+ * \source schedule.h, "Raw contributions"; docs/schedule-format.md.
+ */
+uint32_t ns_schedule_add_raw(NsSchedule *s, int src, int dst, uint32_t n, const uint32_t *chunks)
+{
+  uint32_t t = ns_schedule_add_chunks(s, src, dst, n, chunks);
+  if (t != G_MAXUINT32)
+    g_array_index(s->transfers, NsTransfer, t).raw = 1;
+  return t;
+}
+
+/**
+ * \function ns_schedule_add_like
+ * \brief Appends a transfer with the ends and flags of another.
+ *
+ * \param s The schedule.
+ * \param like The transfer copied: its src, dst, n_chunks, combine and raw.
+ * \param chunks Its n_chunks chunks.
+ * \return The transfer index (within the phase when streamed).
+ * \errors none.
+ * \complexity O(n_chunks) amortised.
+ * \source schedule.h.
+ */
+uint32_t ns_schedule_add_like(NsSchedule *s, const NsTransfer *like, const uint32_t *chunks)
+{
+  uint32_t t = ns_schedule_add_chunks(s, like->src, like->dst, like->n_chunks, chunks);
+  if (t != G_MAXUINT32) {
+    g_array_index(s->transfers, NsTransfer, t).combine = like->combine;
+    g_array_index(s->transfers, NsTransfer, t).raw = like->raw;
+  }
   return t;
 }
 

@@ -29,6 +29,27 @@
  * Only a commutative operation is assumed (the order of combining is free:
  * Faraj's dissertation §4.1.1.1 tunes MPI_Allreduce for commutative ops).
  *
+ * Raw contributions (reductions): besides its partial result a machine
+ * holds *raw* chunks, origin o's untouched contribution to segment s, raw
+ * chunk id o·n_segments + s (ns_raw_chunk). Machine o holds raw(o, s) from
+ * the start (MPI's send buffer, never overwritten). A transfer flagged
+ * `raw` carries raw chunks: its sender must hold each when the phase
+ * begins, and the receiver then holds it too; its partial results do not
+ * change. This is the all-gather-based allreduce of Faraj's dissertation
+ * §4.1.1.1 (every machine gathers every machine's whole vector and reduces
+ * locally): a machine forwards others' raw vectors while keeping its own
+ * sum. At the end the root (reduce) or every machine (allreduce) combines
+ * locally, for each segment s, the raw chunks raw(o, s) it holds of the
+ * origins o its partial lacks, each once: the postcondition is that its
+ * partial's origins and the origins o != m of the raw chunks it holds make
+ * all p machines. A machine's own raw chunk does not count there: its
+ * partial started with that contribution, and one that a copy replaced
+ * stays lost, as without raw transfers (a schedule without raw transfers
+ * keeps its verdict). No transfer combines a raw chunk into a partial on
+ * the way: the all-gather-based algorithms need none, and with it a raw
+ * chunk could be counted twice in ways the final rule above cannot see.
+ * A transfer is either `combine` or `raw` or neither.
+ *
  * Variable sizes (alltoallv, allgatherv): `chunk_bytes` gives each chunk's
  * size (n² entries for alltoallv, n for allgatherv) and `msize` is their
  * largest; a reduction whose segments differ in size has one per segment. A chunk of 0 bytes need not be delivered (MPI moves no data for
@@ -87,11 +108,16 @@ typedef enum { NS_EXEC_PHASED, NS_EXEC_POSTED } NsExecution;
 
 typedef struct {
   int32_t src, dst;     /* machine indices */
-  uint32_t n_chunks : 31; /* >= 1 */
+  uint32_t n_chunks : 30; /* >= 1, <= NS_TRANSFER_MAX_CHUNKS */
   uint32_t combine : 1; /* reductions: the receiver combines (else copies) */
+  uint32_t raw : 1;     /* reductions: the chunks are raw contributions
+                           (ns_raw_chunk), the receiver keeps them apart */
   uint32_t chunk;       /* the chunk when n_chunks == 1, else the offset of
                            the first chunk in the schedule's chunk pool */
 } NsTransfer;
+
+/* The most chunks one transfer carries (NsTransfer.n_chunks' width). */
+#define NS_TRANSFER_MAX_CHUNKS ((1u << 30) - 1)
 
 typedef struct {
   uint32_t from, to;    /* transfer indices */
@@ -237,6 +263,12 @@ uint32_t ns_schedule_add_chunks(NsSchedule *s, int src, int dst, uint32_t n,
  * with its own partial results (reduce, allreduce; see above). */
 uint32_t ns_schedule_add_combine(NsSchedule *s, int src, int dst, uint32_t n,
                                  const uint32_t *chunks);
+/* Appends a transfer of `n` raw contributions (chunks ns_raw_chunk(S, o,
+ * seg); reduce, allreduce; see "Raw contributions" above). */
+uint32_t ns_schedule_add_raw(NsSchedule *s, int src, int dst, uint32_t n, const uint32_t *chunks);
+/* Appends a transfer src -> dst of `n` chunks with the combine and raw
+ * flags of `like` (a copy of a transfer read or handed on elsewhere). */
+uint32_t ns_schedule_add_like(NsSchedule *s, const NsTransfer *like, const uint32_t *chunks);
 void ns_schedule_add_sync(NsSchedule *s, uint32_t from, uint32_t to);
 /* Gives transfer `t` its own route: the `n` >= 2 node names from its src
  * machine to its dst machine (copied). Routes must be given in increasing
@@ -327,14 +359,36 @@ gboolean ns_schedule_set_chunk_bytes(NsSchedule *s, const uint64_t *sizes, uint6
  *
  * \param s The schedule.
  * \param chunk A chunk of its collective.
- * \return chunk_bytes[chunk] for alltoallv and allgatherv, msize otherwise.
+ * \return chunk_bytes[chunk] for alltoallv and allgatherv, chunk_bytes[chunk mod
+ *         n_segments] for a reduction's segment or raw chunk, msize otherwise.
  * \errors none.
  * \complexity O(1).
  * \source docs/schedule-format.md.
  */
 static inline uint64_t ns_schedule_chunk_size(const NsSchedule *s, uint32_t chunk)
 {
-  return s->chunk_bytes != NULL ? g_array_index(s->chunk_bytes, uint64_t, chunk) : s->msize;
+  if (s->chunk_bytes == NULL)
+    return s->msize;
+  /* a reduction's raw chunk o·S + seg is as large as its segment */
+  return g_array_index(s->chunk_bytes, uint64_t,
+                       s->n_segments > 0 ? chunk % s->n_segments : chunk);
+}
+
+/**
+ * \function ns_raw_chunk
+ * \brief The raw chunk of origin `origin`'s untouched contribution to a segment.
+ *
+ * \param n_segments The reduction's number of segments S.
+ * \param origin The contributing machine index.
+ * \param segment The segment.
+ * \return origin·S + segment (schedule.h, "Raw contributions").
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/schedule-format.md, "Reductions".
+ */
+static inline uint32_t ns_raw_chunk(uint32_t n_segments, int origin, uint32_t segment)
+{
+  return (uint32_t)origin * n_segments + segment;
 }
 
 /* Bytes a transfer moves: the sum of its chunks' sizes. O(chunks). */

@@ -2,6 +2,7 @@
  * reduction_state_internal.h. */
 #include "sched/verify/reduction_state_internal.h"
 #include "platforms/model/error.h"
+#include "sched/ir/schedule.h"
 #include <string.h>
 
 static inline uint64_t *set_of(const NsReductionState *rs, int m, uint32_t c)
@@ -38,6 +39,7 @@ gboolean ns_reduction_state_init(NsReductionState *rs, int p, uint32_t n_segment
 void ns_reduction_state_clear(NsReductionState *rs)
 {
   g_free(rs->sets);
+  g_free(rs->raw);
   if (rs->staged != NULL)
     g_array_unref(rs->staged);
   *rs = (NsReductionState){ 0 };
@@ -73,6 +75,28 @@ int ns_reduction_apply(NsReductionState *rs, uint64_t k, int m, uint32_t c, gboo
   return twice;
 }
 
+gboolean ns_reduction_raw_held(const NsReductionState *rs, int m, uint32_t raw)
+{
+  if (raw / rs->n_segments == (uint32_t)m)
+    return TRUE; /* its own send buffer */
+  if (rs->raw == NULL)
+    return FALSE;
+  const uint64_t *row = rs->raw + (uint64_t)m * rs->raw_words;
+  return (row[raw / 64] >> (raw % 64)) & 1;
+}
+
+gboolean ns_reduction_raw_give(NsReductionState *rs, int m, uint32_t raw)
+{
+  if (ns_reduction_raw_held(rs, m, raw))
+    return FALSE;
+  if (rs->raw == NULL) { /* p² · S bits: about what the origin sets take, which passed the limit */
+    rs->raw_words = ((uint64_t)rs->p * rs->n_segments + 63) / 64;
+    rs->raw = g_new0(uint64_t, (uint64_t)rs->p * rs->raw_words);
+  }
+  rs->raw[(uint64_t)m * rs->raw_words + raw / 64] |= (uint64_t)1 << (raw % 64);
+  return TRUE;
+}
+
 uint64_t ns_reduction_missing(const NsReductionState *rs, int m, uint32_t c, int *first)
 {
   const uint64_t *mine = set_of(rs, m, c);
@@ -82,6 +106,12 @@ uint64_t ns_reduction_missing(const NsReductionState *rs, int m, uint32_t c, int
     uint64_t valid = w + 1 < rs->words || rs->p % 64 == 0 ? ~(uint64_t)0
                                                           : ((uint64_t)1 << (rs->p % 64)) - 1;
     uint64_t lack = ~mine[w] & valid;
+    /* the final local combine: raw chunks of the origins its partial lacks */
+    for (uint64_t bits = rs->raw != NULL ? lack : 0; bits != 0; bits &= bits - 1) {
+      int o = (int)(w * 64 + (uint64_t)__builtin_ctzll(bits));
+      if (o != m && ns_reduction_raw_held(rs, m, ns_raw_chunk(rs->n_segments, o, c)))
+        lack &= ~((uint64_t)1 << (o % 64));
+    }
     if (lack != 0 && *first < 0)
       *first = (int)(w * 64 + (uint64_t)__builtin_ctzll(lack));
     missing += (uint64_t)__builtin_popcountll(lack);

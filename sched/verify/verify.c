@@ -232,6 +232,7 @@ typedef struct {
   const int *node;
   double msize_bits;
   const uint64_t *chunk_bytes; /* alltoallv, allgatherv: each chunk's bytes, else NULL */
+  uint32_t segments;         /* a reduction's: its raw chunk o·S + s is segment s's size */
   const uint32_t *pool;      /* with chunk_bytes: the chunk pool of the phase checked */
   gboolean ports_check;
   EdgeUse *edge;             /* per directed edge, in the current phase */
@@ -625,6 +626,40 @@ static inline gboolean direct_a2a(const Replay *st, const NsTransfer *tr)
  * receipt combines or copies the sender's partial as it was before the
  * phase (sched/ir/schedule.h, "Reductions"), and a combine of two sets
  * that share an origin counts that contribution twice. */
+/* A raw transfer (schedule.h, "Raw contributions") needs its sender to
+ * hold each raw chunk when the phase begins: checked in the first pass,
+ * before any receipt of the phase; `bound` 1 marks the finding's chunk
+ * as a raw one for its description. */
+static void check_raw_held(Replay *st, uint64_t phase, uint64_t t, const NsTransfer *tr,
+                           const uint32_t *chunks)
+{
+  for (uint32_t k = 0; k < tr->n_chunks; k++) {
+    if (ns_reduction_raw_held(&st->red, tr->src, chunks[k]))
+      continue;
+    NsFinding f = finding(NS_FIND_NOT_HELD, (int64_t)phase, (int64_t)t);
+    f.machine = tr->src;
+    f.chunk = chunks[k];
+    f.bound = 1;
+    add_finding(st, f);
+  }
+}
+
+/* The receipts of a raw transfer: the receiver holds each raw chunk from
+ * now on; one it held already is a redundant delivery. */
+static void receive_raw(Replay *st, uint64_t phase, uint64_t t, const NsTransfer *tr,
+                        const uint32_t *chunks)
+{
+  for (uint32_t k = 0; k < tr->n_chunks; k++) {
+    if (ns_reduction_raw_give(&st->red, tr->dst, chunks[k]))
+      continue;
+    NsFinding f = finding(NS_FIND_REDUNDANT, (int64_t)phase, (int64_t)t);
+    f.machine = tr->dst;
+    f.chunk = chunks[k];
+    f.bound = 1;
+    add_finding(st, f);
+  }
+}
+
 static void check_dataflow_reduction(Replay *st, uint64_t phase, uint64_t first, uint64_t n)
 {
   NsReductionState *rs = &st->red;
@@ -632,6 +667,10 @@ static void check_dataflow_reduction(Replay *st, uint64_t phase, uint64_t first,
   for (uint64_t t = first; t < first + n; t++) {
     const NsTransfer *tr = tr_at(st, t);
     const uint32_t *chunks = chunks_of(st, tr);
+    if (tr->raw) {
+      check_raw_held(st, phase, t, tr, chunks);
+      continue;
+    }
     for (uint32_t k = 0; k < tr->n_chunks; k++)
       ns_reduction_stage(rs, tr->src, chunks[k]);
   }
@@ -646,7 +685,12 @@ static void check_dataflow_reduction(Replay *st, uint64_t phase, uint64_t first,
       f.machine = tr->dst;
       f.chunk = (uint32_t)listed_twice;
       f.value = 1; /* listed twice in the transfer */
+      f.bound = tr->raw;
       add_finding(st, f);
+    }
+    if (tr->raw) {
+      receive_raw(st, phase, t, tr, chunks);
+      continue;
     }
     for (uint32_t k = 0; k < tr->n_chunks; k++) {
       int twice = ns_reduction_apply(rs, staged++, tr->dst, chunks[k], tr->combine);
@@ -781,7 +825,7 @@ static void check_dataflow(Replay *st, uint64_t phase, uint64_t first, uint64_t 
 }
 
 /* Bits a transfer moves: its chunks at msize, or at their own sizes
- * (alltoallv, allgatherv). */
+ * (alltoallv, allgatherv; a reduction's segments, raw chunks included). */
 static inline double transfer_bits(const Links *L, const NsTransfer *tr)
 {
   if (L->chunk_bytes == NULL)
@@ -789,7 +833,7 @@ static inline double transfer_bits(const Links *L, const NsTransfer *tr)
   const uint32_t *c = tr->n_chunks == 1 ? &tr->chunk : L->pool + tr->chunk;
   double bytes = 0;
   for (uint32_t k = 0; k < tr->n_chunks; k++)
-    bytes += (double)L->chunk_bytes[c[k]];
+    bytes += (double)L->chunk_bytes[tr->raw ? c[k] % L->segments : c[k]];
   return bytes * 8.0;
 }
 
@@ -1266,13 +1310,29 @@ static gboolean check_transfer_indices(const NsSchedule *s, uint64_t first, cons
                       "equal (%d machines)", t, x->src, x->dst, p);
       return FALSE;
     }
+    if ((x->raw || x->combine) && !ns_collective_is_reduction(s->collective)) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                      "transfer #%" G_GUINT64_FORMAT " %s, and only reduce and allreduce "
+                      "transfers do (this is %s)", t,
+                      x->raw ? "carries raw contributions" : "combines",
+                      ns_collective_name(s->collective));
+      return FALSE;
+    }
+    if (x->raw && x->combine) {
+      ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                      "transfer #%" G_GUINT64_FORMAT " both combines and carries raw "
+                      "contributions (schedule.h, \"Raw contributions\": one or the other)", t);
+      return FALSE;
+    }
+    /* a raw chunk o·S + seg: one per origin and segment */
+    uint64_t limit = x->raw ? chunks * (uint64_t)p : chunks;
     const uint32_t *c = x->n_chunks == 1 ? &x->chunk : pool + x->chunk;
     for (uint32_t k = 0; k < x->n_chunks; k++)
-      if (c[k] >= chunks) {
+      if (c[k] >= limit) {
         ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
                         "transfer #%" G_GUINT64_FORMAT " carries chunk %u, out of range for %s "
                         "(%" G_GUINT64_FORMAT " chunks)", t, c[k], ns_collective_name(s->collective),
-                        chunks);
+                        limit);
         return FALSE;
       }
   }
@@ -1382,6 +1442,7 @@ static void links_begin(Replay *st)
   L->msize_bits = (double)st->s->msize * 8.0;
   if (st->s->chunk_bytes != NULL)
     L->chunk_bytes = (const uint64_t *)(void *)st->s->chunk_bytes->data;
+  L->segments = st->s->n_segments;
   L->ports_check = opt->port != NS_PORT_ALL;
   L->stepped = ns_verify_stepped(st->s);
   L->n_machines = p;
@@ -1927,10 +1988,10 @@ gboolean ns_verify_phase(NsVerifySession *vs, const NsTransfer *transfers, uint6
     }
     NsSchedule *k = vs->kept;
     ns_schedule_begin_phase(k);
-    for (uint64_t i = 0; i < n; i++) /* a reduction's combine bit kept with the transfer */
-      (transfers[i].combine ? ns_schedule_add_combine : ns_schedule_add_chunks)(
-          k, transfers[i].src, transfers[i].dst, transfers[i].n_chunks,
-          transfers[i].n_chunks == 1 ? &transfers[i].chunk : chunk_pool + transfers[i].chunk);
+    for (uint64_t i = 0; i < n; i++) /* a reduction's combine and raw bits kept with it */
+      ns_schedule_add_like(k, &transfers[i],
+                           transfers[i].n_chunks == 1 ? &transfers[i].chunk
+                                                      : chunk_pool + transfers[i].chunk);
   } else {
     replay_phase(&vs->st, vs->n_phases, vs->n_transfers, transfers, n, chunk_pool);
   }

@@ -127,7 +127,10 @@ typedef struct {
                             NS_FIND_DETOUR: hops taken; NS_FIND_UNCOVERED: the
                             topology machine */
   uint64_t bound;        /* NS_FIND_PHASES: the bottleneck load; NS_FIND_DETOUR: the
-                            shortest path's hops; NS_FIND_PORT_*: the ports */
+                            shortest path's hops; NS_FIND_PORT_*: the ports;
+                            NS_FIND_NOT_HELD, NS_FIND_REDUNDANT of a reduction: 1
+                            when `chunk` is a raw chunk (schedule.h, "Raw
+                            contributions") */
   const GArray *cycle;   /* NS_FIND_CYCLE: the report's cycle (valid while it lives) */
 } NsFinding;
 

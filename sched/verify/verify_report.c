@@ -11,6 +11,14 @@ static char *transfer_text(const NsSchedule *s, int64_t t)
                          s->machines[tr->dst]);
 }
 
+/* A reduction's raw chunk o·S + seg (schedule.h, "Raw contributions"). */
+static char *raw_chunk_text(const NsSchedule *s, uint32_t c)
+{
+  uint32_t segs = MAX(s->n_segments, 1);
+  return g_strdup_printf("the raw contribution of %s to segment %u", s->machines[c / segs],
+                         c % segs);
+}
+
 static char *chunk_text(const NsSchedule *s, uint32_t c)
 {
   switch (s->collective) {
@@ -81,7 +89,10 @@ char *ns_finding_describe(const NsFinding *f, const NsTopology *topo, const NsSc
 {
   g_autofree char *t1 = f->t1 >= 0 ? transfer_text(s, f->t1) : NULL;
   g_autofree char *t2 = f->t2 >= 0 ? transfer_text(s, f->t2) : NULL;
-  g_autofree char *chunk = chunk_text(s, f->chunk);
+  /* NOT_HELD and REDUNDANT of a reduction's raw transfer: `bound` 1 */
+  gboolean raw = ns_collective_is_reduction(s->collective) && f->bound == 1 &&
+                 (f->kind == NS_FIND_NOT_HELD || f->kind == NS_FIND_REDUNDANT);
+  g_autofree char *chunk = raw ? raw_chunk_text(s, f->chunk) : chunk_text(s, f->chunk);
   const char *who = f->machine >= 0 ? s->machines[f->machine] : "?";
   switch (f->kind) {
   case NS_FIND_NOT_HELD:
