@@ -45,6 +45,13 @@ expect "276 packets" "$tmp/out" '^packets      276 queued over all hops, 0 dropp
 check "1 MiB alone, jumbo frames" 0 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 1MiB -M ns3 --mtu 9000
 close_to "jumbo: 54 B per 8948 B" "$(completion)" "$(alone 1048576 9000)" 0.005
 
+# Drops are counted where a full switch port drops them: with no queue disc
+# the traffic-control layer drops what meets a stopped (full) device queue,
+# and the device queue's own counter stays at 0. Seven senders into every
+# port of a switch with 2-packet queues must lose packets.
+check "incast on 2-packet queues" 0 "$ns" simulate -T gen:star:8 -a simple -m 64KiB -M ns3 --queue 2 --json
+expect "reports its drops" "$tmp/out" '"packet_drops" : [1-9][0-9]*,'
+
 # A contention-free all-to-all against the fluid model with store-and-forward
 # switches: TCP/IP's headers alone are 3.7 % (1502 / 1448); sync messages
 # and acknowledgements add the rest.

@@ -128,10 +128,28 @@ int dump_routes(int argc, char **argv) {
   return fflush(stdout) == 0 ? 0 : 1;
 }
 
+// Packets the traffic-control layer dropped. With no queue disc installed
+// a point-to-point device does flow control: its queue stops when full, and
+// the traffic-control layer drops what meets a stopped queue ("TcDrop") — the
+// drop-tail loss of a full switch port, which the device queue's own drop
+// counter never sees.
+uint64_t tc_drops = 0;
+void count_tc_drop(ns3::Ptr<const ns3::Packet>) { tc_drops++; }
+
+// By the type's name: libns3-traffic-control stays out of the link.
+void watch_drops(const Network &net) {
+  ns3::TypeId tc = ns3::TypeId::LookupByName("ns3::TrafficControlLayer");
+  for (const auto &node : net.ns3_nodes) {
+    ns3::Ptr<ns3::Object> layer = node->GetObject<ns3::Object>(tc);
+    if (!layer || !layer->TraceConnectWithoutContext("TcDrop", ns3::MakeCallback(&count_tc_drop)))
+      throw Refusal(std::string("this ns-3 has no ") + (layer ? "TcDrop trace on its" : "") +
+                    " TrafficControlLayer: drops could not be counted");
+  }
+}
+
 // Packets the devices queued (each hop counts) and dropped, for the rate.
 void count_packets(const Network &net, SharedHeader *h) {
-  (void)h;
-  uint64_t sent = 0, dropped = 0;
+  uint64_t sent = 0, dropped = tc_drops;
   for (const auto &d : net.edge_device) {
     auto q = ns3::DynamicCast<ns3::PointToPointNetDevice>(d)->GetQueue();
     sent += q->GetTotalReceivedPackets();
@@ -159,6 +177,7 @@ int run(int argc, char **argv) {
       throw Refusal("the network has " + std::to_string(net.p()) + " machines, the program " +
                     std::to_string(prog->p));
     build_network(net, o.net);
+    watch_drops(net);
     auto transport = make_tcp_persistent(net);
     bool ok = run_program(prog, *transport);
     count_packets(net, prog->header);
