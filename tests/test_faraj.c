@@ -112,11 +112,66 @@ static void test_small_and_special(void)
   }
 }
 
+/* A digest of a schedule's phases: each phase's size, then each transfer's
+ * ends and chunks, as 32-bit words. */
+static void digest_schedule(GChecksum *sum, const NsSchedule *s)
+{
+  for (uint32_t ph = 0; ph < ns_schedule_n_phases(s); ph++) {
+    NsPhase phase = ns_schedule_phase(s, ph);
+    uint32_t n = (uint32_t)phase.n;
+    g_checksum_update(sum, (const guchar *)&n, sizeof n);
+    for (uint64_t i = 0; i < phase.n; i++) {
+      const NsTransfer *tr = &phase.transfers[i];
+      uint32_t w[4] = { (uint32_t)tr->src, (uint32_t)tr->dst, tr->n_chunks, tr->chunk };
+      g_checksum_update(sum, (const guchar *)w, sizeof w);
+    }
+  }
+}
+
+/* The planner's schedules byte for byte, as planned before its per-phase
+ * work lost its divisions (issue #24): 300 seeded random trees of every
+ * kind (subtree sizes with every gcd) and three regular 3-level trees. */
+static void test_digest(void)
+{
+  const NsRandomKind kinds[] = { NS_RANDOM_UNIFORM, NS_RANDOM_STAR, NS_RANDOM_CHAIN,
+                                 NS_RANDOM_DEEP, NS_RANDOM_UNBALANCED };
+  g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
+  for (uint64_t seed = 1; seed <= 300; seed++) {
+    int machines = 3 + (int)(seed * 7919 % 120);
+    int switches = 1 + (int)(seed * 104729 % (guint64)MAX(machines / 3, 1));
+    GError *error = NULL;
+    g_autoptr(NsTopology) t = ns_shape_random(seed, machines, switches,
+                                              kinds[seed % G_N_ELEMENTS(kinds)], 100e6, 10e-6,
+                                              &error);
+    g_assert_no_error(error);
+    NsPlanParams params = { .msize = 1024 };
+    g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLTOALL, "faraj", &params, &error);
+    g_assert_no_error(error);
+    digest_schedule(sum, s);
+  }
+  g_assert_cmpstr(g_checksum_get_string(sum), ==, "3c982f9a89ec53fe177abe3ed02f46d6c2253a2be8278d44a8df01541fc7a31d");
+  const char *const specs[] = { "tree:4,4,16", "tree:3,5,7", "tree:2,8,32" };
+  const char *const digests[] = { "5a3b085616cb844a0ab21f80a05f6d62d8355e01df5e92786f566765e63f2793", "bc166a3154b6b6b8e0455a38fff5645b2d1333a2aa44050f5a4c68587f2d0f3f", "d17da99ab1b70c1d4ad1ae9aa4dbdb9483ddaf898e0b2b68d2e651c5373da75c" };
+  for (gsize i = 0; i < G_N_ELEMENTS(specs); i++) {
+    GError *error = NULL;
+    g_autoptr(NsTopology) t = ns_shape_from_spec(specs[i], &error);
+    g_assert_no_error(error);
+    NsPlanParams params = { .msize = 65536 };
+    g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLTOALL, "faraj", &params, &error);
+    g_assert_no_error(error);
+    g_autoptr(GChecksum) one = g_checksum_new(G_CHECKSUM_SHA256);
+    digest_schedule(one, s);
+    g_test_message("%s: %s", specs[i], g_checksum_get_string(one));
+    g_assert_cmpstr(g_checksum_get_string(one), ==, digests[i]);
+  }
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/faraj/table4", test_table4);
   g_test_add_func("/faraj/special-shapes", test_small_and_special);
   g_test_add_func("/faraj/random-trees-1000", test_random_trees);
+  g_test_add_func("/faraj/digest", test_digest);
   return g_test_run();
 }

@@ -513,6 +513,31 @@ uint32_t ns_schedule_add(NsSchedule *s, int src, int dst, uint32_t chunk)
 }
 
 /**
+ * \function ns_schedule_add_transfers
+ * \brief Appends one-chunk transfers to the current phase at once.
+ *
+ * What `n` calls of ns_schedule_add() do, with one copy: a planner of
+ * millions of small phases (alltoall/faraj on 16,384 machines: 15.7 M
+ * phases) spends half its time appending transfers one by one.
+ *
+ * \param s The schedule.
+ * \param transfers The transfers (src, dst, chunk; n_chunks 1, no combine).
+ * \param n Their number.
+ * \return The index of the first (in a streamed schedule, within its phase).
+ * \errors none.
+ * \complexity O(n) amortised.
+ * \source docs/schedule-format.md.
+ */
+uint32_t ns_schedule_add_transfers(NsSchedule *s, const NsTransfer *transfers, uint32_t n)
+{
+  if (s->phase_start->len == 0)
+    ns_schedule_begin_phase(s);
+  guint first = s->transfers->len;
+  g_array_append_vals(s->transfers, transfers, n);
+  return first;
+}
+
+/**
  * \function ns_schedule_add_chunks
  * \brief Appends a transfer carrying several chunks.
  *

@@ -256,6 +256,10 @@ uint32_t ns_schedule_begin_phase(NsSchedule *s);
 /* Appends a transfer with one chunk (the common case) to the current phase;
  * starts phase 0 if none was begun. Returns the transfer index. */
 uint32_t ns_schedule_add(NsSchedule *s, int src, int dst, uint32_t chunk);
+/* Appends `n` transfers with one chunk each (n_chunks 1, `chunk` the chunk)
+ * to the current phase at once: ns_schedule_add() n times, for a planner
+ * that builds a phase in a buffer of its own. Returns the first index. */
+uint32_t ns_schedule_add_transfers(NsSchedule *s, const NsTransfer *transfers, uint32_t n);
 /* Appends a transfer carrying `n` chunks (n >= 1). */
 uint32_t ns_schedule_add_chunks(NsSchedule *s, int src, int dst, uint32_t n,
                                 const uint32_t *chunks);

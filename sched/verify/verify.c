@@ -11,6 +11,7 @@
 #include "sched/verify/reduction_state_internal.h"
 #include "sched/ir/counts_internal.h"
 #include "sched/ir/route.h"
+#include "sched/ir/route_table_internal.h"
 #include "sched/ir/sync.h"
 #include <pthread.h>
 #include <string.h>
@@ -433,7 +434,8 @@ static inline int route_into(const NsRouteTable *table, const NsRouter *router, 
 {
   if (router != NULL)
     return ns_router_route(router, t, edges);
-  return ns_route_table_route(table, node[tr->src], node[tr->dst], edges);
+  int len = ns_route_table_tree_route(table, node[tr->src], node[tr->dst], edges); /* inline */
+  return len >= 0 ? len : ns_route_table_route(table, node[tr->src], node[tr->dst], edges);
 }
 
 static inline int route_of(Replay *st, uint64_t t, const NsTransfer *tr)

@@ -50,40 +50,90 @@ static int64_t group_start(const TwoLevel *v, int i, int j)
   return v->T - (int64_t)v->m[j] * msum(v, j + 1, i);
 }
 
-/* The machine of t_0 that sends at phase p (Step 1.b, rotate pattern with
- * base sequence t_{0,0} .. t_{0,|M_0|-1}). With D = gcd(|M_0|, |M_j|) and
- * b = |M_j|/D the base sequence is repeated b times, then rotated once, and
- * so on: at local phase q the sender is t_{0,(q + ⌊q/(|M_0|·b)⌋) mod |M_0|}.
- * `j` is the subtree t_0 sends to at phase p, `q` the local phase. */
-static int64_t t0_sender_index(const TwoLevel *v, int j, int64_t q)
+/* The transfer of a's message to b, one of n machines. */
+static inline NsTransfer message(int n, int a, int b)
 {
-  int64_t m0 = v->m[0], mj = v->m[j];
-  int64_t b = mj / gcd(m0, mj);
-  return (q + q / (m0 * b)) % m0;
+  return (NsTransfer){ .src = a, .dst = b, .n_chunks = 1, .chunk = ns_a2a_chunk(n, a, b) };
 }
 
-/* Which subtree t_i sends to at phase p, by walking t_i's ring order; the
- * caller advances `cursor[i]` monotonically with p, so the whole schedule
- * costs O(k) per phase. */
+/* Where subtree t_i stands at phase p, kept phase by phase so that a
+ * phase costs no division (15.7 M phases on 16,384 machines; issue #24):
+ * its group t_i -> t_j in ring order (i+1, ..., k-1, 0, ..., i-1), the
+ * local phase q within it and q's quotient and remainder by |M_j| (every
+ * step reads one of the two); t_0 also keeps its rotate-pattern sender
+ * (Step 1.b): with D = gcd(|M_0|, |M_j|) and b = |M_j|/D the base sequence
+ * t_{0,0} .. t_{0,|M_0|-1} is repeated b times, then rotated once, so at
+ * local phase q the sender is t_{0,(q + ⌊q/(|M_0|·b)⌋) mod |M_0|}. */
 typedef struct {
-  int j;           /* destination subtree, -1 when t_i is idle */
-  int64_t q;       /* local phase within t_i -> t_j */
-} Active;
+  int cursor;         /* groups of t_i passed so far (k − 1: none left) */
+  int j;              /* destination subtree of the group at `cursor` */
+  int64_t start, end; /* its phases [start, end) */
+  gboolean in;        /* q and the counters below are current */
+  int64_t q, q_div, q_mod;
+  int64_t period, in_period, rotation, q_mod0; /* t_0 only: |M_0|·b, q mod it, ⌊q/it⌋ and q
+                                                  mod |M_0|, both mod |M_0| */
+} Sender;
 
-static Active active_group(const TwoLevel *v, int i, int64_t p, int *cursor)
+/* The group at s->cursor (or none), not yet entered. */
+static void sender_group(const TwoLevel *v, int i, Sender *s)
 {
-  /* t_i's destinations in ring order: i+1, i+2, ..., k-1, 0, 1, ..., i-1. */
-  while (*cursor < v->k - 1) {
-    int j = (i + 1 + *cursor) % v->k;
-    int64_t start = group_start(v, i, j);
-    int64_t len = (int64_t)v->m[i] * v->m[j];
-    if (p < start)
-      return (Active){ -1, 0 };
-    if (p < start + len)
-      return (Active){ j, p - start };
-    (*cursor)++;
+  s->in = FALSE;
+  if (s->cursor >= v->k - 1) {
+    s->j = -1;
+    return;
   }
-  return (Active){ -1, 0 };
+  s->j = (i + 1 + s->cursor) % v->k;
+  s->start = group_start(v, i, s->j);
+  s->end = s->start + (int64_t)v->m[i] * v->m[s->j];
+}
+
+/* Advances t_i to phase p (called for p = 0, 1, 2, ...): TRUE when it
+ * sends at p, with its group's counters at local phase p − start. */
+static gboolean sender_at(const TwoLevel *v, int i, int64_t p, Sender *s)
+{
+  while (s->j >= 0 && p >= s->end) {
+    s->cursor++;
+    sender_group(v, i, s);
+  }
+  if (s->j < 0 || p < s->start)
+    return FALSE;
+  int64_t mj = v->m[s->j], m0 = v->m[0];
+  if (!s->in) { /* entered: once per group, k(k − 1) times in all */
+    s->in = TRUE;
+    s->q = p - s->start;
+    s->q_div = s->q / mj;
+    s->q_mod = s->q % mj;
+    if (i == 0) {
+      s->period = m0 * (mj / gcd(m0, mj));
+      s->in_period = s->q % s->period;
+      s->rotation = (s->q / s->period) % m0;
+      s->q_mod0 = s->q % m0;
+    }
+    return TRUE;
+  }
+  s->q++;
+  if (++s->q_mod == mj) {
+    s->q_mod = 0;
+    s->q_div++;
+  }
+  if (i == 0) {
+    if (++s->q_mod0 == m0)
+      s->q_mod0 = 0;
+    if (++s->in_period == s->period) {
+      s->in_period = 0;
+      if (++s->rotation == m0)
+        s->rotation = 0;
+    }
+  }
+  return TRUE;
+}
+
+/* The machine of t_0 that sends at its current phase: (q + ⌊q/(|M_0|·b)⌋)
+ * mod |M_0|. */
+static int64_t t0_sender_index(const TwoLevel *v, const Sender *s)
+{
+  int64_t x = s->q_mod0 + s->rotation;
+  return x >= v->m[0] ? x - v->m[0] : x;
 }
 
 static void two_level_free(TwoLevel *v)
@@ -157,65 +207,90 @@ NsSchedule *ns_alltoall_faraj(const NsTopology *topo, const NsPlanParams *params
   if (!mixed) /* packing reads every phase again */
     ns_plan_stream(s, params);
   ns_schedule_reserve(s, (uint32_t)v.T, (uint64_t)p_machines * (p_machines - 1));
-  int *cursor = g_new0(int, v.k);
-  Active *act = g_new(Active, v.k);
+  Sender *snd = g_new0(Sender, v.k);
+  gboolean *sends = g_new(gboolean, v.k);
+  int64_t *ring = g_new(int64_t, v.k); /* ring[j] = (p − T) mod |M_j|, the designated receiver */
+  for (int i = 0; i < v.k; i++) {
+    sender_group(&v, i, &snd[i]);
+    ring[i] = mod(-v.T, v.m[i]);
+  }
   const int n = p_machines;
+  const int64_t local0 = m0 * (m0 - 1);
+  /* a phase's transfers, appended at once: at most one global and one
+   * local message per subtree */
+  NsTransfer *phase = g_new0(NsTransfer, 2 * (gsize)v.k);
+  int64_t round = 0, in_round = 0; /* round = ⌊p/|M_0|⌋ mod |M_0|, in_round = p mod |M_0| */
 
   for (int64_t p = 0; p < v.T; p++) {
-    ns_schedule_begin_phase(s);
+    uint32_t n_phase = 0;
     for (int i = 0; i < v.k; i++)
-      act[i] = active_group(&v, i, p, &cursor[i]);
+      sends[i] = sender_at(&v, i, p, &snd[i]);
     /* t_0 sends in every phase (its groups cover [0, T)). */
-    int64_t x0 = t0_sender_index(&v, act[0].j, act[0].q);
-    int64_t round = (p / m0) % m0;
+    int64_t x0 = t0_sender_index(&v, &snd[0]);
     int64_t y0 = -1; /* receiver in t_0 of a global message */
 
     /* Global messages, one per sending subtree. */
     for (int i = 0; i < v.k; i++) {
-      int j = act[i].j;
-      if (j < 0)
+      if (!sends[i])
         continue;
-      int64_t q = act[i].q, src, dst;
+      const Sender *si = &snd[i];
+      int j = si->j;
+      int64_t src, dst;
       if (i == 0) {                         /* Step 1: rotate pattern */
         src = x0;
-        dst = mod(p - v.T, v.m[j]);
+        dst = ring[j];
       } else if (j == 0) {                  /* Step 2: Table 3 mapping */
-        src = q / m0;
-        dst = (x0 + round + 1) % m0;
+        src = si->q_div; /* q / |M_0| */
+        dst = x0 + round + 1;               /* (x0 + round + 1) mod |M_0|: both < |M_0| */
+        dst = dst >= m0 ? dst - m0 : dst;
         y0 = dst;
       } else if (i > j) {                   /* Step 4: aligned broadcast */
-        src = q / v.m[j];
-        dst = mod(p - v.T, v.m[j]);
+        src = si->q_div;
+        dst = ring[j];
       } else {                              /* Step 6: broadcast */
-        src = q / v.m[j];
-        dst = q % v.m[j];
+        src = si->q_div;
+        dst = si->q_mod;
       }
       int a = machine(&v, i, src), b = machine(&v, j, dst);
-      ns_schedule_add(s, a, b, ns_a2a_chunk(n, a, b));
+      phase[n_phase++] = message(n, a, b);
     }
 
     /* Step 3: local message of t_0 in the first |M_0|(|M_0|−1) phases. */
-    if (p < m0 * (m0 - 1) && y0 >= 0 && y0 != x0) {
+    if (p < local0 && y0 >= 0 && y0 != x0) {
       int a = machine(&v, 0, y0), b = machine(&v, 0, x0);
-      ns_schedule_add(s, a, b, ns_a2a_chunk(n, a, b));
+      phase[n_phase++] = message(n, a, b);
     }
-    /* Step 5: local message of t_i (i >= 1) in the phases of t_i -> t_{i-1}. */
+    /* Step 5: local message of t_i (i >= 1) in the phases of t_i -> t_{i-1}
+     * (blocks of |M_{i-1}| phases: q_div and q_mod are q's block and place). */
     for (int i = 1; i < v.k; i++) {
-      if (act[i].j != i - 1 || v.m[i] < 2)
+      const Sender *si = &snd[i];
+      if (!sends[i] || si->j != i - 1 || v.m[i] < 2)
         continue;
-      int64_t block = v.m[i - 1];
-      if (act[i].q % block >= v.m[i])
+      if (si->q_mod >= v.m[i])
         continue; /* later phases of the block repeat designated receivers */
-      int64_t sender = act[i].q / block;
-      int64_t designated = mod(p - v.T, v.m[i]);
+      int64_t sender = si->q_div;
+      int64_t designated = ring[i];
       if (designated == sender)
         continue;
       int a = machine(&v, i, designated), b = machine(&v, i, sender);
-      ns_schedule_add(s, a, b, ns_a2a_chunk(n, a, b));
+      phase[n_phase++] = message(n, a, b);
     }
+    ns_schedule_begin_phase(s);
+    ns_schedule_add_transfers(s, phase, n_phase);
+    /* the next phase's round and designated receivers */
+    if (++in_round == m0) {
+      in_round = 0;
+      if (++round == m0)
+        round = 0;
+    }
+    for (int j = 0; j < v.k; j++)
+      if (++ring[j] == v.m[j])
+        ring[j] = 0;
   }
-  g_free(cursor);
-  g_free(act);
+  g_free(snd);
+  g_free(sends);
+  g_free(ring);
+  g_free(phase);
   two_level_free(&v);
   if (mixed) {
     NsSchedule *packed = ns_schedule_pack_phases(topo, s);
