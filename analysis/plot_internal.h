@@ -39,9 +39,9 @@ void ns_gnuplot_output(GString *script, const char *name);
 /*
  * ns_gnuplot_size_xtics — appends "set xtics (...)" for a log-scale x axis
  * of message sizes (n sizes, any order; written increasing): a tic at
- * every size, a label ("488B", "1KiB") only where it stands at least 1/12
+ * every size, a label ("488B", "1KiB") only where it stands at least 1/8
  * of the axis's span (in log2 of the size) from the last labelled one —
- * about 12 labels fit across a plot — so that neighbours such as 488 B
+ * about 8 labels fit across a plot — so that neighbours such as 488 B
  * and 512 B, or every octave of 4 B … 128 KiB, do not print over each
  * other; an unlabelled size keeps a minor tic. The smallest size is
  * always labelled. O(n log n).

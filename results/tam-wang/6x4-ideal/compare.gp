@@ -8,7 +8,7 @@ set yrange [0:*]
 set offsets graph 0.04, graph 0.04, 0, 0
 set key outside right noenhanced
 set grid
-set xtics ('1KiB' 1024, '2KiB' 2048, '4KiB' 4096, '8KiB' 8192, '16KiB' 16384, '32KiB' 32768, '64KiB' 65536, '128KiB' 131072, '256KiB' 262144, '512KiB' 524288, '1MiB' 1048576, '1200KiB' 1228800)
+set xtics ('1KiB' 1024, '' 2048 1, '4KiB' 4096, '' 8192 1, '16KiB' 16384, '' 32768 1, '64KiB' 65536, '' 131072 1, '256KiB' 262144, '' 524288 1, '1MiB' 1048576, '' 1228800 1)
 set terminal svg size 900,500
 set output (exists('netsched_output_dir') ? netsched_output_dir : '').'compare.svg'
 plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines pt 1 dt 1 title 'shuffle-ca', \

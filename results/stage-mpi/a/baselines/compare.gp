@@ -8,7 +8,7 @@ set yrange [0:*]
 set offsets graph 0.04, graph 0.04, 0, 0
 set key outside right noenhanced
 set grid
-set xtics ('1B' 1, '64B' 64, '512B' 512, '1KiB' 1024, '2KiB' 2048, '4KiB' 4096, '8KiB' 8192, '16KiB' 16384, '32KiB' 32768, '64KiB' 65536, '128KiB' 131072, '256KiB' 262144, '8B' 8, '256B' 256, '768B' 768, '1536B' 1536, '3KiB' 3072, '6KiB' 6144, '12KiB' 12288, '24KiB' 24576, '48KiB' 49152, '96KiB' 98304, '192KiB' 196608, '384KiB' 393216)
+set xtics ('1B' 1, '8B' 8, '64B' 64, '' 256 1, '512B' 512, '' 768 1, '' 1024 1, '' 1536 1, '' 2048 1, '3KiB' 3072, '' 4096 1, '' 6144 1, '' 8192 1, '' 12288 1, '16KiB' 16384, '' 24576 1, '' 32768 1, '' 49152 1, '' 65536 1, '96KiB' 98304, '' 131072 1, '' 196608 1, '' 262144 1, '' 393216 1)
 set terminal svg size 900,500
 set output (exists('netsched_output_dir') ? netsched_output_dir : '').'compare.svg'
 plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines pt 1 dt 1 title 'simple', \

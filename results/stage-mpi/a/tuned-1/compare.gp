@@ -8,7 +8,7 @@ set yrange [0:*]
 set offsets graph 0.04, graph 0.04, 0, 0
 set key outside right noenhanced
 set grid
-set xtics ('8B' 8, '256B' 256, '1536B' 1536, '3KiB' 3072, '6KiB' 6144, '12KiB' 12288, '24KiB' 24576, '48KiB' 49152, '96KiB' 98304, '192KiB' 196608, '384KiB' 393216)
+set xtics ('8B' 8, '256B' 256, '1536B' 1536, '' 3072 1, '6KiB' 6144, '' 12288 1, '24KiB' 24576, '' 49152 1, '96KiB' 98304, '' 196608 1, '384KiB' 393216)
 set terminal svg size 900,500
 set output (exists('netsched_output_dir') ? netsched_output_dir : '').'compare.svg'
 plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines pt 1 dt 1 title 'simple', \
