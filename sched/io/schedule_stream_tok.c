@@ -847,7 +847,9 @@ static inline const guchar *fast_transfer(const guchar *p, const guchar *end,
     }
     n_chunks++;
   }
-  if (*p != ']' || n_chunks == 0 || *pool_total + n_chunks >= G_MAXUINT32)
+  /* too many chunks for NsTransfer.n_chunks: the checked path says so */
+  if (*p != ']' || n_chunks == 0 || n_chunks > NS_TRANSFER_MAX_CHUNKS ||
+      *pool_total + n_chunks >= G_MAXUINT32)
     goto no;
   *tr = (NsTransfer){ .src = (int32_t)src, .dst = (int32_t)dst, .n_chunks = n_chunks,
                       .chunk = n_chunks == 1 ? first : pool_mark };
