@@ -639,7 +639,7 @@ static void test_bad_specs(void)
       "F:3: unknown group [generatr a] (expected [sweep] and [generator NAME])" },
     { "[sweep]\nseeds = 1..3\ncolour = red\n",
       "F:3: unknown key 'colour' in [sweep] (description, output, seeds, trees, msize, "
-      "metrics, measure, model, plots, x, files, format)" },
+      "metrics, measure, model, plots, x, files, format, pattern)" },
     { "[sweep]\nseeds =\n", "F:2: empty value for 'seeds'" },
     { "[sweep]\nseeds = 1\nseeds = 2\n",
       "F:3: key 'seeds' is given twice in [sweep] (first at F:2)" },
