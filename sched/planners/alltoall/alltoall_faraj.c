@@ -70,8 +70,9 @@ typedef struct {
   int64_t start, end; /* its phases [start, end) */
   gboolean in;        /* q and the counters below are current */
   int64_t q, q_div, q_mod;
-  int64_t period, in_period, rotation, q_mod0; /* t_0 only: |M_0|·b, q mod it, ⌊q/it⌋ and q
-                                                  mod |M_0|, both mod |M_0| */
+  /* t_0 only: period = |M_0|·b, in_period = q mod period,
+   * rotation = ⌊q/period⌋ mod |M_0|, q_mod0 = q mod |M_0| */
+  int64_t period, in_period, rotation, q_mod0;
 } Sender;
 
 /* The group at s->cursor (or none), not yet entered. */
