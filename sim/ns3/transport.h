@@ -28,6 +28,20 @@ struct TcpOptions {
   bool delayed_ack = true;        // ACK every second segment or after 40 ms (Linux's minimum)
 };
 
+// udp-window (udp_window.cc): Tam & Wang's global window, §3.2.
+struct UdpOptions {
+  // W: items a machine has outstanding at most. 5 is the window the paper
+  // ran on its 8x2 hierarchy (§4.2: eq. 4's 10 halved for Go-Back-N's
+  // control packets); main() takes the schedule's own window:W_g instead
+  // when it records one and --window is not given.
+  uint32_t window = 5;
+  // s: the least retransmission timeout (RFC 6298's estimate above it).
+  // Linux's TCP_RTO_MIN is 200 ms, for the Internet; on Tam & Wang's 8x2
+  // and 16x1 at 64 KiB 1 ms sent items again that were only queued (880
+  // drops instead of 0-35, twice the time) and 5-20 ms all did as well.
+  double timeout = 0.005;
+};
+
 class Transport {
 public:
   virtual ~Transport() = default;
@@ -44,6 +58,10 @@ void tcp_defaults(const TcpOptions &opt);
 // One TCP connection per ordered machine pair, opened before the collective
 // and kept: MPI's TCP transport (Open MPI's TCP BTL) keeps one per peer.
 std::unique_ptr<Transport> make_tcp_persistent(const Network &net);
+// Tam & Wang's user-level protocol over UDP: MTU items, at most W of a
+// machine's outstanding, per-item acknowledgements and retransmission;
+// throws Refusal when an MTU of `mtu` bytes leaves no room for data.
+std::unique_ptr<Transport> make_udp_window(const Network &net, const UdpOptions &opt, uint32_t mtu);
 
 }  // namespace netsched_ns3
 
