@@ -292,7 +292,7 @@ int ns_cmd_simulate(int argc, char **argv)
       "W_g; default: the schedule's window:W_g, else 5, the paper's on 8x2)", "W" },
     { "retransmit-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &retransmit_timeout,
       "ns3 udp-window: least seconds before an unacknowledged item is sent again (above it "
-      "TCP's estimate from round trips, RFC 6298), doubling on each retry (default 0.005)", "S" },
+      "TCP's estimate from round trips, RFC 6298), doubling on each retry (default 0.02)", "S" },
     { "init-cwnd", 0, 0, G_OPTION_ARG_INT, &init_cwnd,
       "ns3: TCP initial congestion window in segments (default 10, Linux's)", "N" },
     { "min-rto", 0, 0, G_OPTION_ARG_DOUBLE, &min_rto,

@@ -36,10 +36,13 @@ struct UdpOptions {
   // when it records one and --window is not given.
   uint32_t window = 5;
   // s: the least retransmission timeout (RFC 6298's estimate above it).
-  // Linux's TCP_RTO_MIN is 200 ms, for the Internet; on Tam & Wang's 8x2
-  // and 16x1 at 64 KiB 1 ms sent items again that were only queued (880
-  // drops instead of 0-35, twice the time) and 5-20 ms all did as well.
-  double timeout = 0.005;
+  // Linux's TCP_RTO_MIN is 200 ms, for the Internet. Below the queueing
+  // an item can meet, items only queued are sent again and their copies
+  // queue the others: on Tam & Wang's 8x2 at 64 KiB (shuffle-ca) a 5 ms
+  // floor took 0.31 s at W = 8 with no loss, 20 ms 0.117 s (0.111 s at
+  // W = 5 either way); 20 ms is 31 machines' 5 items queued at one
+  // 100 Mbit/s port (19 ms).
+  double timeout = 0.02;
 };
 
 class Transport {

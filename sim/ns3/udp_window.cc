@@ -46,10 +46,10 @@ constexpr uint16_t kPort = 6000;
 constexpr uint32_t kHeader = 16;  // kind, source, message, item: 4 bytes each
 constexpr uint32_t kIpUdp = 28;   // IPv4 20 + UDP 8
 enum Kind : uint32_t { kItem = 1, kAck = 2 };
-// Before a machine's first round trip: above the longest an item can wait
-// on Tam & Wang's hierarchies, 31 machines' 5 items queued at one
-// 100 Mbit/s port (19 ms of 1502-byte frames); RFC 6298's 1 s is for the
-// Internet.
+// Before a machine's first round trip (with --retransmit-timeout below
+// it): above the longest an item can wait on Tam & Wang's hierarchies, 31
+// machines' 5 items queued at one 100 Mbit/s port (19 ms of 1502-byte
+// frames); RFC 6298's 1 s is for the Internet.
 constexpr double kInitialTimeout = 0.02;
 
 struct OutMessage {
