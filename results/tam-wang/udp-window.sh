@@ -54,7 +54,9 @@ PY
     done
   done
 done
-mv "$out.tmp" "$out"
+# one series after another, so that gnuplot draws each as a line
+{ head -n 1 "$out.tmp"; tail -n +2 "$out.tmp" | sort -t, -k1,1 -k2,3 -k5,5n; } > "$out"
+rm -f "$out.tmp"
 echo "wrote $out"
 command -v gnuplot > /dev/null || exit 0
 base=per-node-bandwidth-udp-window
