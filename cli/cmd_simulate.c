@@ -263,8 +263,8 @@ int ns_cmd_simulate(int argc, char **argv)
   gboolean list_ns3 = FALSE;
   int queue = 100, segment_size = 1000, runs = 1;
   char *transport = NULL, *ns3_scheduler = NULL;
-  int init_cwnd = 10, mtu = 1500;
-  double min_rto = 0.2;
+  int init_cwnd = 10, mtu = 1500, window = -1; /* -1: not given */
+  double min_rto = 0.2, retransmit_timeout = NS_NS3_RETRANSMIT_TIMEOUT;
   gboolean no_delayed_ack = FALSE;
   double wall_limit = 0;
   NsSimRuns run_times = { 0 };
@@ -286,7 +286,15 @@ int ns_cmd_simulate(int argc, char **argv)
       "packet: TCP segment size in bytes (default 1000)", "BYTES" },
     { "transport", 0, 0, G_OPTION_ARG_STRING, &transport,
       "ns3: tcp-persistent (default): one TCP connection per machine pair, opened before the "
-      "collective and kept, as MPI's TCP transport", "tcp-persistent" },
+      "collective and kept, as MPI's TCP transport; udp-window: Tam and Wang's user-level "
+      "protocol over UDP (MTU items, at most --window outstanding per machine, per-item "
+      "acknowledgements and retransmission)", "tcp-persistent|udp-window" },
+    { "window", 0, 0, G_OPTION_ARG_INT, &window,
+      "ns3 udp-window: items a machine has outstanding at most (Tam and Wang's global window "
+      "W_g; default: the schedule's window:W_g, else 5, the paper's on 8x2)", "W" },
+    { "retransmit-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &retransmit_timeout,
+      "ns3 udp-window: least seconds before an unacknowledged item is sent again (above it "
+      "TCP's estimate from round trips, RFC 6298), doubling on each retry (default 0.02)", "S" },
     { "init-cwnd", 0, 0, G_OPTION_ARG_INT, &init_cwnd,
       "ns3: TCP initial congestion window in segments (default 10, Linux's)", "N" },
     { "min-rto", 0, 0, G_OPTION_ARG_DOUBLE, &min_rto,
@@ -441,6 +449,14 @@ int ns_cmd_simulate(int argc, char **argv)
                                       "seconds and --mtu 576 to 65535 bytes");
     goto out;
   }
+  if ((window != -1 && (window < 1 || window > (1 << 20))) ||
+      !(retransmit_timeout > 0 && retransmit_timeout <= 60)) {
+    status = ns_cli_usage("simulate", "--window takes 1 to 1048576 items and "
+                                      "--retransmit-timeout (0, 60] seconds");
+    goto out;
+  }
+  opt.ns3_window = window > 0 ? window : 0;
+  opt.ns3_retransmit_timeout = retransmit_timeout;
   if (transport != NULL) {
     NsNs3Transport tr;
     if (!ns_ns3_transport_parse(transport, &tr, &error)) {

@@ -26,7 +26,7 @@ _netsched()
     -c|--collective|--collectives)
       COMPREPLY=($(compgen -W "alltoall allgather bcast reduce allreduce alltoallv allgatherv" -- "$cur")); return ;;
     -M|--model|--models) COMPREPLY=($(compgen -W "ideal tcp smpi packet ns3" -- "$cur")); return ;;
-    --transport) COMPREPLY=($(compgen -W "tcp-persistent" -- "$cur")); return ;;
+    --transport) COMPREPLY=($(compgen -W "tcp-persistent udp-window" -- "$cur")); return ;;
     --ns3-scheduler) COMPREPLY=($(compgen -W "heap calendar map" -- "$cur")); return ;;
     --mtu) COMPREPLY=($(compgen -W "1500 9000" -- "$cur")); return ;;
     --progress) COMPREPLY=($(compgen -W "auto bar lines none" -- "$cur")); return ;;

@@ -10,7 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *const transport_names[] = { [NS_NS3_TCP_PERSISTENT] = "tcp-persistent" };
+static const char *const transport_names[] = { [NS_NS3_TCP_PERSISTENT] = "tcp-persistent",
+                                               [NS_NS3_UDP_WINDOW] = "udp-window" };
 static const char *const scheduler_names[] = {
   [NS_NS3_SCHED_HEAP] = "heap", [NS_NS3_SCHED_CALENDAR] = "calendar", [NS_NS3_SCHED_MAP] = "map",
 };
@@ -23,7 +24,7 @@ gboolean ns_ns3_transport_parse(const char *name, NsNs3Transport *t, GError **er
       return TRUE;
     }
   ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "--transport: unknown transport '%s' (%s)",
-                  name, "tcp-persistent");
+                  name, "tcp-persistent, udp-window");
   return FALSE;
 }
 

@@ -27,9 +27,9 @@
 #include <glib.h>
 
 /* The transports of the ns3 model. */
-typedef enum { NS_NS3_TCP_PERSISTENT } NsNs3Transport;
+typedef enum { NS_NS3_TCP_PERSISTENT, NS_NS3_UDP_WINDOW } NsNs3Transport;
 
-/* "tcp-persistent"; FALSE with NS_ERROR_INPUT naming the choices. */
+/* "tcp-persistent" or "udp-window"; FALSE with NS_ERROR_INPUT naming the choices. */
 gboolean ns_ns3_transport_parse(const char *name, NsNs3Transport *t, GError **error);
 const char *ns_ns3_transport_name(NsNs3Transport t);
 

@@ -57,6 +57,7 @@ void ns_sim_options_init(NsSimOptions *opt)
   opt->ns3_min_rto = 0.2;
   opt->ns3_mtu = 1500;
   opt->ns3_scheduler = NS_NS3_SCHED_HEAP;
+  opt->ns3_retransmit_timeout = NS_NS3_RETRANSMIT_TIMEOUT;
   opt->eager_threshold = NS_SIM_EAGER_DEFAULT;
   opt->reduce_rate = NS_SIM_REDUCE_RATE_DEFAULT;
   opt->cfg = g_ptr_array_new_with_free_func(g_free);
@@ -118,6 +119,9 @@ char *ns_sim_options_describe(const NsSimOptions *opt)
                            opt->queue_packets, opt->tcp_variant ? opt->tcp_variant : "Cubic",
                            opt->ns3_init_cwnd, opt->ns3_min_rto, !opt->ns3_no_delayed_ack,
                            opt->ns3_mtu);
+  if (opt->model == NS_MODEL_NS3 && opt->ns3_transport == NS_NS3_UDP_WINDOW)
+    g_string_append_printf(d, ";window=%d;retransmit-timeout=%g", opt->ns3_window,
+                           opt->ns3_retransmit_timeout);
   for (guint i = 0; opt->ns3 != NULL && i < opt->ns3->len; i++)
     g_string_append_printf(d, ";ns3:%s", (char *)g_ptr_array_index(opt->ns3, i));
   for (guint i = 0; opt->cfg != NULL && i < opt->cfg->len; i++)
@@ -319,6 +323,10 @@ static void ns3_args(const NsSimOptions *opt, GPtrArray *argv)
   g_ptr_array_add(argv, g_strdup_printf("%d", opt->queue_packets));
   g_ptr_array_add(argv, g_strdup("--scheduler"));
   g_ptr_array_add(argv, g_strdup(ns_ns3_scheduler_name((NsNs3Scheduler)opt->ns3_scheduler)));
+  g_ptr_array_add(argv, g_strdup("--window"));
+  g_ptr_array_add(argv, g_strdup_printf("%d", opt->ns3_window));
+  g_ptr_array_add(argv, g_strdup("--retransmit-timeout"));
+  g_ptr_array_add(argv, g_strdup_printf("%.17g", opt->ns3_retransmit_timeout));
 }
 
 /* Runs the model's child: netsched-replay on the SimGrid platform in
@@ -538,12 +546,18 @@ static gboolean ns3_supported(const NsSimOptions *opt, const Program *prog, GErr
 {
   const char *what = opt->trace != NULL                          ? "a Paje trace (--trace)"
                      : opt->export_to != NULL                    ? "exports for other simulators"
-                     : prog->window > 0                          ? "the window scheme (window:W)"
                      : prog->iterations > 1 || prog->gap != NS_ITERATION_NOTHING
                          ? "repeated invocations"
                      : opt->ns3 != NULL && opt->ns3->len > 0     ? "--ns3 attributes"
                      : opt->cfg != NULL && opt->cfg->len > 0     ? "SimGrid options (--cfg)"
                                                                  : NULL;
+  if (what == NULL && prog->window > 0 && opt->ns3_transport != NS_NS3_UDP_WINDOW) {
+    /* The window gates MTU items, which only the user-level protocol has. */
+    ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                    "the window scheme (window:W) runs under --transport udp-window, not %s",
+                    ns_ns3_transport_name((NsNs3Transport)opt->ns3_transport));
+    return FALSE;
+  }
   if (what == NULL)
     return TRUE;
   ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,

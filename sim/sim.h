@@ -104,6 +104,10 @@ typedef struct {
   int ns3_mtu;             /* bytes of an IP packet (default 1500; 9000: jumbo frames);
                               the TCP segment is MTU − 52 (IP, TCP, timestamps) */
   int ns3_scheduler;       /* NsNs3Scheduler: ns-3's event scheduler (default heap) */
+  int ns3_window;          /* udp-window: items outstanding per machine (Tam & Wang's W_g);
+                              0 (default): the schedule's window:W_g, else 5 */
+  double ns3_retransmit_timeout; /* udp-window: least s before an item is sent again
+                                    (default 0.02; RFC 6298's estimate above it) */
   /* calibration (analysis/calibrate_internal.h): SimGrid's smpi/lat-factor and
    * smpi/bw-factor strings, validated by ns_cal_factors_parse(). When
    * either is set the SMPI network model is used, whatever `model` says,
@@ -179,6 +183,9 @@ typedef struct {
  * their sender as they do under SMPI and Open MPI; 0 (--eager-threshold 0)
  * keeps every send a rendezvous, the replay of before. */
 #define NS_SIM_EAGER_DEFAULT NS_SIM_EAGER_MPI
+/* udp-window's least retransmission timeout, s (NsSimOptions.
+ * ns3_retransmit_timeout; sim/ns3/transport.h says why 5 ms). */
+#define NS_NS3_RETRANSMIT_TIMEOUT 0.02
 
 /* The default reduction rate, 3.6e10 bytes/s: Open MPI 4.1.4's
  * MPI_Reduce_local (MPI_SUM over MPI_DOUBLE, 1 MiB buffers: beyond the

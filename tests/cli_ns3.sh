@@ -3,7 +3,8 @@
 # model"): a message alone on a path takes the latency plus its bytes and
 # TCP/IP's headers over the bandwidth; a contention-free all-to-all lands
 # within 10 % of the fluid prediction with store-and-forward switches;
-# routes ns-3 cannot follow and switches it cannot build are refused; a
+# udp-window's stop and wait is exact, its windowed all-to-all within 5 %
+# of the fluid prediction, and lost items are sent again; routes ns-3 cannot follow and switches it cannot build are refused; a
 # child that crashes, is killed, hangs, is missing or gets a malformed
 # description is a clear error, never a time. Skipped without ns-3.
 source "$(dirname "${BASH_SOURCE[0]}")/cli-common.bash"
@@ -85,12 +86,76 @@ check "s-mod-k refused" 2 "$ns" simulate -T smodk.topo -a simple -m 4KiB -M ns3
 expect "not destination-based" "$tmp/err" '^netsched: ns3 model: the routes are not destination-based: at .*, traffic to n[0-9]+ leaves by link [0-9]+ from n[0-9]+ but by link [0-9]+ from n[0-9]+; ns-3.s static routing forwards by destination only$'
 check "cut-through refused" 2 "$ns" simulate -T gen:quadrics:16 -a simple -m 4KiB -M ns3
 expect "names the switch" "$tmp/err" "switch '.*' has cut-through forwarding: the ns3 model builds store-and-forward switches with output queues only"
-check "window scheme refused" 2 "$ns" simulate -T two.topo -a simple -S window:4 -m 4KiB -M ns3
-expect "says what" "$tmp/err" '^netsched: the ns3 model does not replay the window scheme \(window:W\) yet'
+check "window scheme refused over TCP" 2 "$ns" simulate -T two.topo -a simple -S window:4 -m 4KiB -M ns3
+expect "says what" "$tmp/err" '^netsched: the window scheme \(window:W\) runs under --transport udp-window, not tcp-persistent$'
+
+# udp-window, Tam & Wang's user-level protocol (§3.2): items of MTU − 28
+# (IP, UDP) − 16 (the item's header) = 1456 bytes of data, each one datagram
+# with 46 bytes of headers (PPP's 2 too), each acknowledged by a 46-byte
+# datagram. With W = 1 (stop and wait) every item but the last waits a round
+# trip for its acknowledgement, so the time is exact.
+udp_stop_and_wait() { # udp_stop_and_wait SIZE_BYTES
+  awk -v S="$1" 'BEGIN { lat = 1e-5; bw = 1e9; d = 1456; k = int((S + d - 1) / d); t = 0
+    for (i = 1; i <= k; i++) {
+      di = i < k ? d : S - (k - 1) * d
+      t += 2 * (di + 46) * 8 / bw + 2 * lat              # the item, two hops
+      if (i < k) t += 2 * 46 * 8 / bw + 2 * lat          # its acknowledgement back
+    }
+    printf "%.9f", t }'
+}
+json_completion() { sed -n 's/^  "completion_s" : \([0-9.e-]*\),$/\1/p' "$tmp/out"; }
+check "udp-window, 64 KiB alone, W = 1" 0 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 64KiB -M ns3 --transport udp-window --window 1 --json
+close_to "stop and wait: 45 round trips and one way" "$(json_completion)" "$(udp_stop_and_wait 65536)" 0.000001
+# 46 items and 45 acknowledgements over two hops; the run stops when the
+# last item is delivered, its acknowledgement queued at b.
+expect "packets: 46 items, 46 acknowledgements" "$tmp/out" '"packets" : 183,'
+expect "none lost" "$tmp/out" '"packet_drops" : 0,'
+check "udp-window, 64 KiB alone, W = 64" 0 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 64KiB -M ns3 --transport udp-window --window 64 --json
+close_to "a window above the round trip: latencies + bytes with headers + one frame forwarded" \
+  "$(json_completion)" "$(awk 'BEGIN { printf "%.9f", 2e-5 + 65536 * 1502 / 1456 * 8 / 1e9 + 1502 * 8 / 1e9 }')" 0.001
+# A contention-free all-to-all (faraj + sender-all on (a)) with a window
+# above the round trip: within 5 % of the fluid prediction and above it by
+# at least the headers (1502 / 1456: +3.2 %).
+check "faraj on (a), udp-window" 0 "$ns" simulate -T "$topo/faraj-a.topo" -a faraj -S sender-all -m 64KiB -M ns3 --transport udp-window --window 64
+udp=$(completion)
+check "faraj on (a), fluid" 0 "$ns" simulate -T "$topo/faraj-a.topo" -a faraj -S sender-all -m 64KiB --store-forward 1500B
+fluid=$(completion)
+close_to "udp-window all-to-all within 5 % of the fluid prediction" "$udp" "$fluid" 0.05
+check "and above it by at least the headers" 0 awk -v a="$udp" -v b="$fluid" 'BEGIN { exit !(a > b * 1502 / 1456) }'
+# Loss: switch ports of 4 packets under 4 × 8 items in flight drop items;
+# they are sent again and every message arrives.
+cat > four.topo <<'TOPO'
+machine a
+machine b
+machine c
+machine d
+switch s
+link a s bandwidth=1Gbps latency=10us
+link b s bandwidth=1Gbps latency=10us
+link c s bandwidth=1Gbps latency=10us
+link d s bandwidth=1Gbps latency=10us
+TOPO
+check "udp-window, lost items" 0 "$ns" simulate -T four.topo -c alltoall -a spread -m 64KiB -M ns3 --transport udp-window --window 8 --queue 4
+expect "items were dropped" "$tmp/out" '^packets      [0-9]+ queued over all hops, [1-9][0-9]* dropped'
+expect "every message arrived" "$tmp/out" '^messages     12 data, 0 sync/barrier, 0 dummy$'
+expect "every machine finished" "$tmp/out" '^finish       machines end between'
+# Drops before a full device queue (ns-3's traffic-control layer, no queue
+# disc) are counted too: TCP's losses at a 2-packet switch port (0 before).
+check "tcp-persistent, lost segments" 0 "$ns" simulate -T four.topo -c alltoall -a spread -m 64KiB -M ns3 --queue 2
+expect "are counted" "$tmp/out" '^packets      [0-9]+ queued over all hops, [1-9][0-9]* dropped'
+# The window scheme runs under udp-window, with the schedule's own W_g
+# (the shuffle on Tam & Wang's 8x2, output-queued here).
+"$ns" topo convert gen:hierarchy:8x2:uplink=412Mbps --to native | sed 's/ buffering=[a-z]*//' > h8x2.topo
+check "shuffle-ca under udp-window" 0 "$ns" simulate -T h8x2.topo -c alltoall -a shuffle-ca -m 4KiB -M ns3 --transport udp-window
+expect "completes" "$tmp/out" '^messages     240 data'
 
 # Options.
 check "unknown transport" 2 "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3 --transport quic
-expect "lists the transports" "$tmp/err" "^netsched: --transport: unknown transport 'quic' \(tcp-persistent\)$"
+expect "lists the transports" "$tmp/err" "^netsched: --transport: unknown transport 'quic' \(tcp-persistent, udp-window\)$"
+check "window of 0" 2 "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3 --transport udp-window --window 0
+expect "says the range" "$tmp/err" 'simulate: --window takes 1 to 1048576 items and --retransmit-timeout \(0, 60\] seconds'
+check "retransmit timeout of 0" 2 "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3 --transport udp-window --retransmit-timeout 0
+expect "says the range" "$tmp/err" 'simulate: --window takes 1 to 1048576 items and --retransmit-timeout \(0, 60\] seconds'
 check "unknown TCP variant" 2 "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3 --tcp Foo
 expect "from ns-3's names" "$tmp/err" '^netsched: ns3 model: --tcp Foo: ns-3 has no TCP variant ns3::TcpFoo$'
 check "MTU too small" 2 "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3 --mtu 100

@@ -6,7 +6,8 @@
 //   netsched-ns3 --dump-routes NET_FD                      prints, for every
 //       ordered machine pair, "ROUTE A B LEN E1 .. ELEN": the directed edges
 //       a packet takes, walked through ns-3's own routing tables
-// OPTIONS: --transport tcp-persistent, --tcp VARIANT, --init-cwnd N,
+// OPTIONS: --transport tcp-persistent|udp-window, --window W (0: the
+// schedule's window:W_g, else 5), --retransmit-timeout SECONDS, --tcp VARIANT, --init-cwnd N,
 // --min-rto SECONDS, --delayed-ack 0|1, --mtu BYTES, --queue PACKETS,
 // --scheduler heap|calendar|map (sim/ns3_net.h, docs/simulator.md).
 // NETSCHED_NS3_STOCK=1 in the environment: ns-3's own routing and TCP
@@ -39,6 +40,7 @@ extern "C" {
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/config.h"
 
 using namespace netsched_ns3;
 
@@ -47,6 +49,8 @@ namespace {
 struct Options {
   NetOptions net;
   TcpOptions tcp;
+  UdpOptions udp;
+  bool window_given = false;
   std::string transport = "tcp-persistent";
   std::string scheduler = "heap";
 };
@@ -82,7 +86,17 @@ Options parse(int argc, char **argv, int first) {
         throw Refusal(std::string("--min-rto '") + v + "': expected seconds in (0, 60]");
     } else if (key == "--delayed-ack")
       o.tcp.delayed_ack = number("--delayed-ack", v, 0, 1) != 0;
-    else if (key == "--mtu")
+    else if (key == "--window") {
+      o.udp.window = (uint32_t)number("--window", v, 0, 1 << 20);
+      o.window_given = o.udp.window > 0;
+      if (!o.window_given)
+        o.udp.window = UdpOptions().window;
+    } else if (key == "--retransmit-timeout") {
+      char *end;
+      o.udp.timeout = strtod(v, &end);
+      if (*end != '\0' || !(o.udp.timeout > 0 && o.udp.timeout <= 60))
+        throw Refusal(std::string("--retransmit-timeout '") + v + "': expected seconds in (0, 60]");
+    } else if (key == "--mtu")
       o.net.mtu = (uint32_t)number("--mtu", v, 576, 65535);
     else if (key == "--queue")
       o.net.switch_queue = (uint32_t)number("--queue", v, 1, 1 << 30);
@@ -91,8 +105,8 @@ Options parse(int argc, char **argv, int first) {
     else
       throw Refusal("unknown option " + key);
   }
-  if (o.transport != "tcp-persistent")
-    throw Refusal("--transport " + o.transport + ": expected tcp-persistent");
+  if (o.transport != "tcp-persistent" && o.transport != "udp-window")
+    throw Refusal("--transport " + o.transport + ": expected tcp-persistent or udp-window");
   const char *stock = getenv("NETSCHED_NS3_STOCK");  // network.h, NetOptions::stock
   o.net.stock = stock != nullptr && strcmp(stock, "1") == 0;
   // IP (20), TCP (20) and the timestamp option (12), as Linux's MSS.
@@ -178,7 +192,12 @@ int run(int argc, char **argv) {
                     std::to_string(prog->p));
     build_network(net, o.net);
     watch_drops(net);
-    auto transport = make_tcp_persistent(net);
+    if (!o.window_given && prog->window > 0)  // the schedule's W_g (eq. 4)
+      o.udp.window = prog->window;
+    if (o.transport != "udp-window" && prog->window > 0)
+      throw Refusal("the window scheme (window:W) needs --transport udp-window");
+    auto transport = o.transport == "udp-window" ? make_udp_window(net, o.udp, o.net.mtu)
+                                                 : make_tcp_persistent(net);
     bool ok = run_program(prog, *transport);
     count_packets(net, prog->header);
     prog->header->wall_seconds = (double)(g_get_monotonic_time() - t0) / 1e6;

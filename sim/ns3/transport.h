@@ -28,6 +28,23 @@ struct TcpOptions {
   bool delayed_ack = true;        // ACK every second segment or after 40 ms (Linux's minimum)
 };
 
+// udp-window (udp_window.cc): Tam & Wang's global window, §3.2.
+struct UdpOptions {
+  // W: items a machine has outstanding at most. 5 is the window the paper
+  // ran on its 8x2 hierarchy (§4.2: eq. 4's 10 halved for Go-Back-N's
+  // control packets); main() takes the schedule's own window:W_g instead
+  // when it records one and --window is not given.
+  uint32_t window = 5;
+  // s: the least retransmission timeout (RFC 6298's estimate above it).
+  // Linux's TCP_RTO_MIN is 200 ms, for the Internet. Below the queueing
+  // an item can meet, items only queued are sent again and their copies
+  // queue the others: on Tam & Wang's 8x2 at 64 KiB (shuffle-ca) a 5 ms
+  // floor took 0.31 s at W = 8 with no loss, 20 ms 0.117 s (0.111 s at
+  // W = 5 either way); 20 ms is 31 machines' 5 items queued at one
+  // 100 Mbit/s port (19 ms).
+  double timeout = 0.02;
+};
+
 class Transport {
 public:
   virtual ~Transport() = default;
@@ -45,6 +62,10 @@ void tcp_defaults(const TcpOptions &opt);
 // opened before the collective and kept: MPI's TCP transport (Open MPI's
 // TCP BTL) keeps one socket per peer.
 std::unique_ptr<Transport> make_tcp_persistent(const Network &net);
+// Tam & Wang's user-level protocol over UDP: MTU items, at most W of a
+// machine's outstanding, per-item acknowledgements and retransmission;
+// throws Refusal when an MTU of `mtu` bytes leaves no room for data.
+std::unique_ptr<Transport> make_udp_window(const Network &net, const UdpOptions &opt, uint32_t mtu);
 
 }  // namespace netsched_ns3
 

@@ -1,0 +1,15 @@
+set datafile separator ","
+set multiplot layout 2,3 title "Per-machine bandwidth, ns3 model: the paper's algorithms over udp-window, MPICH over tcp-persistent"
+set logscale x 2; set xlabel "message size (KiB)"; set ylabel "MB/s per machine"
+set key bottom right font ",9"; set yrange [0:13]
+set title "16x1"
+plot for [r in "shuffle-ca:udp-window shuffle:udp-window gpe:udp-window gpe-ca:udp-window spread:udp-window mpich:tcp-persistent spread:tcp-persistent"] "udp-window.csv" using (strcol(1) eq "16x1" && strcol(2).":".strcol(3) eq r ? $5/1024 : 1/0):8 with linespoints title r, 12.5 with lines dashtype 2 lc rgb "black" title "eq. 7 best"
+set title "8x2"
+plot for [r in "shuffle-ca:udp-window shuffle:udp-window gpe:udp-window gpe-ca:udp-window spread:udp-window mpich:tcp-persistent spread:tcp-persistent"] "udp-window.csv" using (strcol(1) eq "8x2" && strcol(2).":".strcol(3) eq r ? $5/1024 : 1/0):8 with linespoints title r, 12.07 with lines dashtype 2 lc rgb "black" title "eq. 7 best"
+set title "8x3"
+plot for [r in "shuffle-ca:udp-window shuffle:udp-window gpe:udp-window gpe-ca:udp-window spread:udp-window mpich:tcp-persistent spread:tcp-persistent"] "udp-window.csv" using (strcol(1) eq "8x3" && strcol(2).":".strcol(3) eq r ? $5/1024 : 1/0):8 with linespoints title r, 9.25 with lines dashtype 2 lc rgb "black" title "eq. 7 best"
+set title "6x4"
+plot for [r in "shuffle-ca:udp-window shuffle:udp-window gpe:udp-window gpe-ca:udp-window spread:udp-window mpich:tcp-persistent spread:tcp-persistent"] "udp-window.csv" using (strcol(1) eq "6x4" && strcol(2).":".strcol(3) eq r ? $5/1024 : 1/0):8 with linespoints title r, 10.96 with lines dashtype 2 lc rgb "black" title "eq. 7 best"
+set title "8x4"
+plot for [r in "shuffle-ca:udp-window shuffle:udp-window gpe:udp-window gpe-ca:udp-window spread:udp-window mpich:tcp-persistent spread:tcp-persistent"] "udp-window.csv" using (strcol(1) eq "8x4" && strcol(2).":".strcol(3) eq r ? $5/1024 : 1/0):8 with linespoints title r, 8.32 with lines dashtype 2 lc rgb "black" title "eq. 7 best"
+unset multiplot
