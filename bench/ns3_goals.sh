@@ -37,7 +37,7 @@ size=1MiB
 echo "ns3 model, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for mtu in 1500 9000; do
   /usr/bin/time -f '%e %U %S' -o "$tmp/time" "$ns" simulate -T gen:star:64:bandwidth=1Gbps:latency=1us \
-    -a faraj -S sender-all -m "$size" -M ns3 --mtu "$mtu" > "$tmp/out"
+    -a faraj -S sender-all -m "$size" -M ns3 --mtu "$mtu" --progress none > "$tmp/out"
   read -r wall user sys < "$tmp/time"
   completion=$(awk '/^completion/ { print $2 }' "$tmp/out")
   packets=$(awk '/^packets/ { print $2 }' "$tmp/out")
