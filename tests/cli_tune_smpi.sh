@@ -32,7 +32,10 @@ for a in simple bruck; do
   done
 done
 
-# Figure 4.3's computation before each of 2 invocations: S = 0.01 s more each.
+# Figure 4.3's computation before each of 2 invocations: S = 0.01 s more each,
+# within 10 us: the routines send below 64 KiB eagerly (issue #23), so a
+# rank's last messages of one invocation may still be in flight while the
+# next computation runs (bruck at 1 KiB: 4.6 us; the rest exact).
 check "mpptest+computation=0.01, 2 invocations" 0 \
   "$ns" "${args[@]}" --timing mpptest+computation=0.01 --iterations 2 -o "$tmp/compute"
 expect "decision.json names the timing" "$tmp/compute/decision.json" \
@@ -42,7 +45,7 @@ for a in simple bruck; do
     plain=$(time_at "$a" "$m" "$out/measurements.csv")
     computed=$(time_at "$a" "$m" "$tmp/compute/measurements.csv")
     check "$a ${m}B: $computed s = $plain s + 0.01 s per invocation" 0 \
-      awk -v p="$plain" -v c="$computed" 'BEGIN { d = c - p - 0.01; if (d < 0) d = -d; exit !(p != "" && c != "" && d < 1e-6) }'
+      awk -v p="$plain" -v c="$computed" 'BEGIN { d = c - p - 0.01; if (d < 0) d = -d; exit !(p != "" && c != "" && d < 1e-5) }'
   done
 done
 
