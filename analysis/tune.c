@@ -514,8 +514,17 @@ NsTuneResult *ns_tune_run(const NsTuneSpec *spec, GError **error)
   if (!ns_output_write_in(spec->outdir, "decision.json", json, -1, error) ||
       !ns_tune_write_decision_csv(spec->outdir, result->table, error) ||
       !ns_tune_write_plot(spec, tune.topology_name, result->table, curves, n_curves, &plotted,
-                          error) ||
-      !ns_tune_write_routines(spec, result->table, error))
+                          error))
+    goto fail;
+  /* Routine tables exist for the collectives whose chunks are blocks of
+   * the user's buffers (ns_routine_build); for the others the decision
+   * is the result and the tuning succeeds without routines. */
+  if (ns_collective_chunk_kind(spec->collective) != spec->collective)
+    ns_warnf(spec->warn, spec->warn_data,
+             "tune: no MPI routines written: they are generated for alltoall, allgather and "
+             "bcast; decision.json holds the %s decision",
+             ns_collective_name(spec->collective));
+  else if (!ns_tune_write_routines(spec, result->table, error))
     goto fail;
   goto out;
 fail:

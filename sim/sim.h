@@ -184,7 +184,7 @@ typedef struct {
  * keeps every send a rendezvous, the replay of before. */
 #define NS_SIM_EAGER_DEFAULT NS_SIM_EAGER_MPI
 /* udp-window's least retransmission timeout, s (NsSimOptions.
- * ns3_retransmit_timeout; sim/ns3/transport.h says why 5 ms). */
+ * ns3_retransmit_timeout; sim/ns3/transport.h says why 20 ms). */
 #define NS_NS3_RETRANSMIT_TIMEOUT 0.02
 
 /* The default reduction rate, 3.6e10 bytes/s: Open MPI 4.1.4's

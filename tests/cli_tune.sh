@@ -202,10 +202,16 @@ check "both measured then" 0 test "$(grep -c ',ok$' "$stop/measurements.csv")" -
 # allreduce of 64KiB on 4 machines makes 3 combining receives of 16KiB on
 # its critical path, 16384/100e6 s = 163.84 us each at 100MBps, so the
 # measurement grows by 491.52 us over the free combining of --reduce-rate 0.
-# (tune's exit status is left out: writing the tuned routine of an
-# allreduce is refused until generate lowers reductions.)
-"$ns" tune -T gen:star:4 -c allreduce -a ring --sizes 64KiB -o "$tmp/rr0" --reduce-rate 0 >/dev/null 2>&1
-"$ns" tune -T gen:star:4 -c allreduce -a ring --sizes 64KiB -o "$tmp/rr1" --reduce-rate 100MBps >/dev/null 2>&1
+# Tuning a reduction succeeds (exit 0) and says why it writes no routine
+# table: routines are generated for alltoall, allgather and bcast.
+check "tune allreduce --reduce-rate 0" 0 "$ns" tune -T gen:star:4 -c allreduce -a ring --sizes 64KiB \
+  -o "$tmp/rr0" --reduce-rate 0
+expect "tune allreduce: no routine, said" "$tmp/err" \
+  "^warning: tune: no MPI routines written: they are generated for alltoall, allgather and bcast; decision.json holds the allreduce decision$"
+check "tune allreduce: decision written" 0 test -s "$tmp/rr0/decision.json"
+check "tune allreduce: no routine table" 0 test -z "$(find "$tmp/rr0" -name "*.nsr")"
+check "tune allreduce --reduce-rate 100MBps" 0 "$ns" tune -T gen:star:4 -c allreduce -a ring \
+  --sizes 64KiB -o "$tmp/rr1" --reduce-rate 100MBps
 expect "tune --reduce-rate 0" "$tmp/rr0/measurements.csv" "^[0-9a-f]{16},allreduce,ring,,65536,0\.00798432,size,ok$"
 expect "tune --reduce-rate 100MBps" "$tmp/rr1/measurements.csv" "^[0-9a-f]{16},allreduce,ring,,65536,0\.00847584,size,ok$"
 check "tune --reduce-rate bad" 2 "$ns" tune -T gen:star:4 -c allreduce --reduce-rate fast -o "$tmp/rr2"

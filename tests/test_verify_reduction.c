@@ -9,6 +9,7 @@
 #include "sched/planners/registry.h"
 #include "sched/verify/verify.h"
 #include "analysis/bounds_collective.h"
+#include "sched/lower/schedule_digest_internal.h"
 #include "tests/testutil.h"
 #include <string.h>
 
@@ -326,6 +327,42 @@ static void test_alltoallv_sizes(void)
 /* The bytes an allreduce must move count its segments' own sizes: 488 B
  * cut into 8 blocks (61 B each) is 2(p-1) * 488, not 2(p-1) * 8 * msize
  * (compare's throughput at sizes p does not divide). */
+/* A schedule's digest (kept rows, routine tables) tells a combining
+ * transfer from a copy, a raw contribution from a partial result, and
+ * one size pattern from another: main's digest ignored all three. */
+static void test_digest_kinds(void)
+{
+  g_autoptr(NsTopology) t = tree8();
+  const uint32_t seg = 0;
+  char *d[4];
+  for (int kind = 0; kind < 3; kind++) {
+    g_autoptr(NsSchedule) s = ns_schedule_for_topology(t, NS_COLL_ALLREDUCE, "hand-made", 1024);
+    s->n_segments = 1;
+    ns_schedule_begin_phase(s);
+    if (kind == 0)
+      ns_schedule_add(s, 1, 0, seg);
+    else if (kind == 1)
+      ns_schedule_add_combine(s, 1, 0, 1, &seg);
+    else
+      ns_schedule_add_raw(s, 1, 0, 1, (uint32_t[]){ ns_raw_chunk(1, 1, 0) });
+    d[kind] = ns_schedule_digest(s);
+  }
+  g_assert_cmpstr(d[0], !=, d[1]);
+  g_assert_cmpstr(d[0], !=, d[2]);
+  g_assert_cmpstr(d[1], !=, d[2]);
+  g_autoptr(NsSchedule) v = ns_schedule_for_topology(t, NS_COLL_ALLTOALLV, "hand-made", 1024);
+  char *plain = ns_schedule_digest(v);
+  uint64_t sizes[64] = { 0 };
+  sizes[1] = 7;
+  GError *error = NULL;
+  g_assert_true(ns_schedule_set_chunk_bytes(v, sizes, 64, &error));
+  d[3] = ns_schedule_digest(v);
+  g_assert_cmpstr(plain, !=, d[3]);
+  g_free(plain);
+  for (int k = 0; k < 4; k++)
+    g_free(d[k]);
+}
+
 static void test_required_bytes(void)
 {
   g_autoptr(NsTopology) t = tree8();
@@ -350,5 +387,6 @@ int main(int argc, char **argv)
   g_test_add_func("/verify/reduction/raw-contributions", test_raw_contributions);
   g_test_add_func("/verify/reduction/alltoallv-sizes", test_alltoallv_sizes);
   g_test_add_func("/verify/reduction/required-bytes", test_required_bytes);
+  g_test_add_func("/verify/reduction/digest-kinds", test_digest_kinds);
   return g_test_run();
 }

@@ -27,6 +27,15 @@ char *ns_schedule_digest(const NsSchedule *s)
   put_u64(c, (uint64_t)(int64_t)s->root);
   put_u64(c, s->n_segments);
   put_u64(c, s->execution);
+  /* Per-chunk sizes and the reductions' transfer kinds enter only where a
+   * schedule has them, so the digests of every other schedule (kept in
+   * routine tables already written) stay what they were. */
+  if (s->chunk_bytes != NULL) {
+    put_string(c, "chunk_bytes");
+    put_u64(c, s->chunk_bytes->len);
+    for (guint k = 0; k < s->chunk_bytes->len; k++)
+      put_u64(c, g_array_index(s->chunk_bytes, uint64_t, k));
+  }
   for (uint32_t ph = 0; ph < ns_schedule_n_phases(s); ph++) {
     uint64_t first, n;
     ns_schedule_phase_range(s, ph, &first, &n);
@@ -36,7 +45,8 @@ char *ns_schedule_digest(const NsSchedule *s)
       const uint32_t *chunks = ns_schedule_chunks(s, tr);
       put_u64(c, (uint64_t)tr->src);
       put_u64(c, (uint64_t)tr->dst);
-      put_u64(c, tr->n_chunks);
+      /* Bit 32 and up: combine (1) and raw (2); 0 for a plain copy. */
+      put_u64(c, tr->n_chunks | (uint64_t)(tr->combine | tr->raw << 1) << 32);
       for (uint32_t k = 0; k < tr->n_chunks; k++)
         put_u64(c, chunks[k]);
     }

@@ -55,7 +55,7 @@ struct Options {
   std::string scheduler = "heap";
 };
 
-long number(const char *opt, const char *text, long lo, long hi) {
+long parse_bounded(const char *opt, const char *text, long lo, long hi) {
   char *end;
   errno = 0;
   long v = strtol(text, &end, 10);
@@ -78,16 +78,16 @@ Options parse(int argc, char **argv, int first) {
     else if (key == "--tcp")
       o.tcp.variant = v;
     else if (key == "--init-cwnd")
-      o.tcp.initial_cwnd = (uint32_t)number("--init-cwnd", v, 1, 1 << 20);
+      o.tcp.initial_cwnd = (uint32_t)parse_bounded("--init-cwnd", v, 1, 1 << 20);
     else if (key == "--min-rto") {
       char *end;
       o.tcp.min_rto = strtod(v, &end);
       if (*end != '\0' || !(o.tcp.min_rto > 0 && o.tcp.min_rto <= 60))
         throw Refusal(std::string("--min-rto '") + v + "': expected seconds in (0, 60]");
     } else if (key == "--delayed-ack")
-      o.tcp.delayed_ack = number("--delayed-ack", v, 0, 1) != 0;
+      o.tcp.delayed_ack = parse_bounded("--delayed-ack", v, 0, 1) != 0;
     else if (key == "--window") {
-      o.udp.window = (uint32_t)number("--window", v, 0, 1 << 20);
+      o.udp.window = (uint32_t)parse_bounded("--window", v, 0, 1 << 20);
       o.window_given = o.udp.window > 0;
       if (!o.window_given)
         o.udp.window = UdpOptions().window;
@@ -97,9 +97,9 @@ Options parse(int argc, char **argv, int first) {
       if (*end != '\0' || !(o.udp.timeout > 0 && o.udp.timeout <= 60))
         throw Refusal(std::string("--retransmit-timeout '") + v + "': expected seconds in (0, 60]");
     } else if (key == "--mtu")
-      o.net.mtu = (uint32_t)number("--mtu", v, 576, 65535);
+      o.net.mtu = (uint32_t)parse_bounded("--mtu", v, 576, 65535);
     else if (key == "--queue")
-      o.net.switch_queue = (uint32_t)number("--queue", v, 1, 1 << 30);
+      o.net.switch_queue = (uint32_t)parse_bounded("--queue", v, 1, 1 << 30);
     else if (key == "--scheduler")
       o.scheduler = v;
     else
@@ -127,7 +127,7 @@ void set_scheduler(const std::string &name) {
 
 int dump_routes(int argc, char **argv) {
   Options o = parse(argc, argv, 3);
-  Network net = read_network((int)number("NET_FD", argv[2], 0, 1 << 20));
+  Network net = read_network((int)parse_bounded("NET_FD", argv[2], 0, 1 << 20));
   build_network(net, o.net);
   for (int a = 0; a < net.p(); a++)
     for (int b = 0; b < net.p(); b++) {
@@ -173,10 +173,10 @@ void count_packets(const Network &net, SharedHeader *h) {
   h->packet_drops = dropped;
 }
 
-int run(int argc, char **argv) {
+int run_program_command(int argc, char **argv) {
   const char *why = nullptr;
-  Program *prog = ns_program_from_fds((int)number("PROGRAM_FD", argv[1], 0, 1 << 20),
-                                      (int)number("RESULTS_FD", argv[2], 0, 1 << 20), &why);
+  Program *prog = ns_program_from_fds((int)parse_bounded("PROGRAM_FD", argv[1], 0, 1 << 20),
+                                      (int)parse_bounded("RESULTS_FD", argv[2], 0, 1 << 20), &why);
   if (prog == nullptr) {
     fprintf(stderr, "netsched-ns3: %s\n", why);
     return 3;
@@ -186,7 +186,7 @@ int run(int argc, char **argv) {
     Options o = parse(argc, argv, 4);
     set_scheduler(o.scheduler);
     tcp_defaults(o.tcp);
-    Network net = read_network((int)number("NET_FD", argv[3], 0, 1 << 20));
+    Network net = read_network((int)parse_bounded("NET_FD", argv[3], 0, 1 << 20));
     if (net.p() != prog->p)
       throw Refusal("the network has " + std::to_string(net.p()) + " machines, the program " +
                     std::to_string(prog->p));
@@ -224,7 +224,7 @@ int main(int argc, char **argv) {
     if (argc >= 3 && strcmp(argv[1], "--dump-routes") == 0)
       status = dump_routes(argc, argv);
     else if (argc >= 4 && argv[1][0] != '-')
-      status = run(argc, argv);
+      status = run_program_command(argc, argv);
     else {
       fprintf(stderr, "netsched-ns3: internal tool of netsched simulate -M ns3; not for direct use\n");
       status = 2;

@@ -214,7 +214,7 @@ void build_network(Network &net, const NetOptions &opt) {
     for (int b = 0; b < p; b++) {
       if (a == b)
         continue;
-      for (int e : net.route(a, b)) {
+      for (int e : net.route_edges(a, b)) {
         size_t k = (size_t)edge_tail(net, e) * p + b;
         if (next[k] < 0) {
           next[k] = e;
@@ -251,7 +251,7 @@ void build_network(Network &net, const NetOptions &opt) {
   }
 }
 
-int Network::machine_of(ns3::Ipv4Address a) const {
+int Network::machine_at_address(ns3::Ipv4Address a) const {
   uint32_t k = a.Get() - 0x0A000001u;  // link k / 4, side k % 4
   if (a.Get() < 0x0A000001u || k / 4 >= links.size() || k % 4 > 1)
     return -1;

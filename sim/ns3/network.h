@@ -59,8 +59,8 @@ struct Network {
   std::vector<std::vector<ns3::Ipv4Address>> machine_addresses;
   int p() const { return (int)machine_node.size(); }
   // The machine an address belongs to, or -1.
-  int machine_of(ns3::Ipv4Address a) const;
-  const std::vector<int> &route(int a, int b) const { return routes[(size_t)a * p() + b]; }
+  int machine_at_address(ns3::Ipv4Address a) const;
+  const std::vector<int> &route_edges(int a, int b) const { return routes[(size_t)a * p() + b]; }
 };
 
 // Reads the description from `fd`; throws Refusal naming the line.

@@ -24,6 +24,8 @@
 
 namespace netsched_ns3 {
 
+constexpr uint32_t kLinuxDataRetries = 15;  // net.ipv4.tcp_retries2
+
 void tcp_defaults(const TcpOptions &opt) {
   ns3::TypeId variant;
   if (!ns3::TypeId::LookupByNameFailSafe("ns3::Tcp" + opt.variant, &variant))
@@ -37,6 +39,11 @@ void tcp_defaults(const TcpOptions &opt) {
   // Linux's autotuning ceilings (tcp_wmem, tcp_rmem maxima): 4 MiB, 6 MiB.
   ns3::Config::SetDefault("ns3::TcpSocket::SndBufSize", ns3::UintegerValue(4u << 20));
   ns3::Config::SetDefault("ns3::TcpSocket::RcvBufSize", ns3::UintegerValue(6u << 20));
+  // Linux retransmits a segment up to net.ipv4.tcp_retries2 = 15 times
+  // before it drops the connection; ns-3's default is 6, which gave up on
+  // connections of all-posted exchanges under heavy incast (64 machines on
+  // 1 Gbit/s leaves) that Linux keeps, and the run ended as a "deadlock".
+  ns3::Config::SetDefault("ns3::TcpSocket::DataRetries", ns3::UintegerValue(kLinuxDataRetries));
 }
 
 namespace {
@@ -144,6 +151,17 @@ private:
     out->tx = s;
     s->SetSendCallback(ns3::MakeBoundCallback(&TcpPersistent::room, out));
     s->SetRecvCallback(ns3::MakeBoundCallback(&TcpPersistent::received, in));
+    s->SetCloseCallbacks(ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>>(),
+                         ns3::MakeBoundCallback(&TcpPersistent::dropped, out));
+  }
+  // A connection is never closed during a run; an error close is TCP giving
+  // up after its retransmissions, which Linux would report to MPI as a
+  // failed connection: an error, never a time (nor a "deadlock").
+  static void dropped(Conn *c, ns3::Ptr<ns3::Socket>) {
+    throw Refusal("the TCP connection " + std::to_string(c->src) + "<->" + std::to_string(c->dst) +
+                  " was dropped at " + std::to_string(ns3::Simulator::Now().GetSeconds()) +
+                  " s simulated after " + std::to_string(kLinuxDataRetries) +
+                  " retransmissions of a segment (Linux's tcp_retries2)");
   }
 
   // The server's end (out: server -> client) is accepted; its listener is
