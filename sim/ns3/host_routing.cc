@@ -26,7 +26,7 @@ void HostRouting::add(ns3::Ipv4Address dest, ns3::Ipv4Address gateway, uint32_t 
   hops_[dest.Get()] = Hop{ gateway, interface };
 }
 
-ns3::Ptr<ns3::Ipv4Route> HostRouting::lookup(ns3::Ipv4Address dest) const {
+ns3::Ptr<ns3::Ipv4Route> HostRouting::route_to(ns3::Ipv4Address dest) const {
   auto it = hops_.find(dest.Get());
   if (it == hops_.end())
     return nullptr;
@@ -43,7 +43,7 @@ ns3::Ptr<ns3::Ipv4Route> HostRouting::lookup(ns3::Ipv4Address dest) const {
 ns3::Ptr<ns3::Ipv4Route> HostRouting::RouteOutput(ns3::Ptr<ns3::Packet>, const ns3::Ipv4Header &header,
                                                   ns3::Ptr<ns3::NetDevice>,
                                                   ns3::Socket::SocketErrno &sockerr) {
-  ns3::Ptr<ns3::Ipv4Route> route = lookup(header.GetDestination());
+  ns3::Ptr<ns3::Ipv4Route> route = route_to(header.GetDestination());
   sockerr = route ? ns3::Socket::ERROR_NOTERROR : ns3::Socket::ERROR_NOROUTETOHOST;
   return route;
 }
@@ -65,7 +65,7 @@ bool HostRouting::RouteInput(ns3::Ptr<const ns3::Packet> p, const ns3::Ipv4Heade
     ecb(p, header, ns3::Socket::ERROR_NOROUTETOHOST);
     return true;
   }
-  ns3::Ptr<ns3::Ipv4Route> route = lookup(header.GetDestination());
+  ns3::Ptr<ns3::Ipv4Route> route = route_to(header.GetDestination());
   if (!route)
     return false;
   ucb(route, p, header);

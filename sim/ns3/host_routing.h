@@ -44,7 +44,7 @@ private:
     ns3::Ipv4Address gateway;
     uint32_t interface;
   };
-  ns3::Ptr<ns3::Ipv4Route> lookup(ns3::Ipv4Address dest) const;
+  ns3::Ptr<ns3::Ipv4Route> route_to(ns3::Ipv4Address dest) const;
   ns3::Ptr<ns3::Ipv4> ipv4_;
   std::unordered_map<uint32_t, Hop> hops_;
 };

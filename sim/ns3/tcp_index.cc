@@ -33,7 +33,8 @@ void IndexedTcp::index(ns3::Ptr<ns3::Socket> s) {
   auto base = ns3::DynamicCast<ns3::TcpSocketBase>(s);
   ns3::Ipv4EndPoint *e = base ? EndPointOf::get(*base) : nullptr;
   if (tcp && e)
-    tcp->sockets_[key(e->GetPeerAddress().Get(), e->GetPeerPort(), e->GetLocalPort())] = base;
+    tcp->sockets_[endpoint_key(e->GetPeerAddress().Get(), e->GetPeerPort(),
+                               e->GetLocalPort())] = base;
 }
 
 // ns-3's TcpL4Protocol::Receive with a hash lookup first. The endpoint
@@ -46,7 +47,8 @@ ns3::IpL4Protocol::RxStatus IndexedTcp::Receive(ns3::Ptr<ns3::Packet> packet,
   ns3::IpL4Protocol::RxStatus status = PacketReceived(packet, h, ip.GetSource(), ip.GetDestination());
   if (status != ns3::IpL4Protocol::RX_OK)
     return status;
-  auto it = sockets_.find(key(ip.GetSource().Get(), h.GetSourcePort(), h.GetDestinationPort()));
+  auto it =
+      sockets_.find(endpoint_key(ip.GetSource().Get(), h.GetSourcePort(), h.GetDestinationPort()));
   if (it != sockets_.end()) {
     ns3::Ipv4EndPoint *e = EndPointOf::get(*it->second);
     if (e != nullptr && e->IsRxEnabled() && !e->GetBoundNetDevice() &&

@@ -30,7 +30,7 @@ public:
 
 private:
   // peer address, peer port, local port
-  static uint64_t key(uint32_t peer, uint16_t peer_port, uint16_t local_port) {
+  static uint64_t endpoint_key(uint32_t peer, uint16_t peer_port, uint16_t local_port) {
     return (uint64_t)peer << 32 | (uint64_t)peer_port << 16 | local_port;
   }
   std::unordered_map<uint64_t, ns3::Ptr<ns3::TcpSocketBase>> sockets_;
