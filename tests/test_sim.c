@@ -8,6 +8,7 @@
 #include "sched/verify/verify.h"
 #include "sim/sim.h"
 #include "sim/export_trace.h"
+#include "sim/ns3_net.h"
 #include "tests/testutil.h"
 #include <glib/gstdio.h>
 #include <string.h>
@@ -347,6 +348,24 @@ static void test_eager_digest(void)
   ns_sim_options_clear(&opt);
 }
 
+/* ns3 rows simulated before tcp-persistent shared one connection per pair
+ * and retried as Linux does are another configuration: its digest says so,
+ * udp-window's does not carry it. */
+static void test_ns3_connection_digest(void)
+{
+  NsSimOptions opt;
+  ns_sim_options_init(&opt);
+  opt.model = NS_MODEL_NS3;
+  opt.ns3_transport = NS_NS3_TCP_PERSISTENT;
+  g_autofree char *tcp = ns_sim_options_describe(&opt);
+  g_assert_nonnull(strstr(tcp, ";transport=tcp-persistent;"));
+  g_assert_nonnull(strstr(tcp, ";connections=per-pair;data-retries=15"));
+  opt.ns3_transport = NS_NS3_UDP_WINDOW;
+  g_autofree char *udp = ns_sim_options_describe(&opt);
+  g_assert_null(strstr(udp, "connections="));
+  ns_sim_options_clear(&opt);
+}
+
 /* ---- reductions and variable sizes (issue #22) ---------------------------- */
 
 static NsSimResult replay(const NsTopology *t, const NsSchedule *s, double reduce_rate)
@@ -554,6 +573,7 @@ int main(int argc, char **argv)
   g_test_add_func("/sim/reduce-rate-digest", test_reduce_rate_digest);
   g_test_add_func("/sim/routes-equal-simgrid", test_routes);
   g_test_add_func("/sim/eager-digest", test_eager_digest);
+  g_test_add_func("/sim/ns3-connection-digest", test_ns3_connection_digest);
   g_test_add_func("/sim/routes-equal-simgrid-fabrics", test_routes_fabrics);
   g_test_add_func("/sim/packet-refuses-non-trees", test_packet_refuses_non_trees);
   g_test_add_func("/sim/ideal-meets-bound", test_ideal_meets_bound);
