@@ -2,6 +2,7 @@
  * check (see ns3_net.h). */
 #include "sim/ns3_net.h"
 #include "platforms/model/error.h"
+#include "platforms/model/text_internal.h"
 #include "sim/child.h"
 #include <errno.h>
 #include <stdio.h>
@@ -18,11 +19,11 @@ static const char *const scheduler_names[] = {
 
 gboolean ns_ns3_transport_parse(const char *name, NsNs3Transport *t, GError **error)
 {
-  for (gsize i = 0; i < G_N_ELEMENTS(transport_names); i++)
-    if (g_strcmp0(name, transport_names[i]) == 0) {
-      *t = (NsNs3Transport)i;
-      return TRUE;
-    }
+  int i = ns_name_index(transport_names, G_N_ELEMENTS(transport_names), name);
+  if (i >= 0) {
+    *t = (NsNs3Transport)i;
+    return TRUE;
+  }
   ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "--transport: unknown transport '%s' (%s)",
                   name, "tcp-persistent, udp-window");
   return FALSE;
@@ -32,11 +33,11 @@ const char *ns_ns3_transport_name(NsNs3Transport t) { return transport_names[t];
 
 gboolean ns_ns3_scheduler_parse(const char *name, NsNs3Scheduler *s, GError **error)
 {
-  for (gsize i = 0; i < G_N_ELEMENTS(scheduler_names); i++)
-    if (g_strcmp0(name, scheduler_names[i]) == 0) {
-      *s = (NsNs3Scheduler)i;
-      return TRUE;
-    }
+  int i = ns_name_index(scheduler_names, G_N_ELEMENTS(scheduler_names), name);
+  if (i >= 0) {
+    *s = (NsNs3Scheduler)i;
+    return TRUE;
+  }
   ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
                   "--ns3-scheduler: unknown scheduler '%s' (heap, calendar, map)", name);
   return FALSE;

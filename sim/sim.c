@@ -5,6 +5,7 @@
 #include "analysis/bounds_collective.h"
 #include "analysis/progress_internal.h"
 #include "platforms/model/error.h"
+#include "platforms/model/text_internal.h"
 #include "platforms/io/topology_simgrid.h"
 #include "sched/ir/route.h"
 #include "sched/verify/verify.h"
@@ -32,11 +33,11 @@ static const char *const model_names[] = {
 
 gboolean ns_net_model_parse(const char *name, NsNetModel *model, GError **error)
 {
-  for (gsize i = 0; i < G_N_ELEMENTS(model_names); i++)
-    if (g_strcmp0(name, model_names[i]) == 0) {
-      *model = (NsNetModel)i;
-      return TRUE;
-    }
+  int i = ns_name_index(model_names, G_N_ELEMENTS(model_names), name);
+  if (i >= 0) {
+    *model = (NsNetModel)i;
+    return TRUE;
+  }
   ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
                   "unknown network model '%s' (ideal, tcp, smpi, packet, ns3)", name);
   return FALSE;

@@ -174,3 +174,11 @@ char *ns_shell_word(const char *word)
     plain = g_ascii_isalnum(*c) || strchr("_./=:,+@%-", *c) != NULL;
   return plain ? g_strdup(word) : g_shell_quote(word);
 }
+
+int ns_name_index(const char *const *names, gsize n, const char *name)
+{
+  for (gsize i = 0; i < n; i++)
+    if (names[i] != NULL && g_strcmp0(name, names[i]) == 0)
+      return (int)i;
+  return -1;
+}

@@ -41,4 +41,9 @@ void ns_warnf(NsWarnFunc warn, void *warn_data, const char *fmt, ...) G_GNUC_PRI
  * command lines netsched prints for the user to run. */
 char *ns_shell_word(const char *word);
 
+/* The index of `name` in `names` (n entries, NULL entries never match), or
+ * -1: the parse half of every name <-> enum table (models, transports,
+ * forwarding, buffering, ...). */
+int ns_name_index(const char *const *names, gsize n, const char *name);
+
 #endif

@@ -986,14 +986,6 @@ gboolean ns_routing_kind_from_name(const char *name, NsRoutingKind *kind)
 /* ---- switch attributes ------------------------------------------------- */
 
 /* Index of `name` in `names` (n entries), or -1. */
-static int name_index(const char *const *names, gsize n, const char *name)
-{
-  for (gsize i = 0; i < n; i++)
-    if (g_strcmp0(name, names[i]) == 0)
-      return (int)i;
-  return -1;
-}
-
 static const char *const forwarding_names[] = {
   [NS_FORWARD_STORE_AND_FORWARD] = "store-and-forward", [NS_FORWARD_CUT_THROUGH] = "cut-through",
 };
@@ -1023,7 +1015,7 @@ const char *ns_forwarding_name(NsForwarding f) { return forwarding_names[f]; }
  */
 gboolean ns_forwarding_parse(const char *name, NsForwarding *f)
 {
-  int i = name_index(forwarding_names, G_N_ELEMENTS(forwarding_names), name);
+  int i = ns_name_index(forwarding_names, G_N_ELEMENTS(forwarding_names), name);
   if (i >= 0)
     *f = (NsForwarding)i;
   return i >= 0;
@@ -1058,7 +1050,7 @@ const char *ns_buffering_name(NsBuffering b) { return buffering_names[b]; }
  */
 gboolean ns_buffering_parse(const char *name, NsBuffering *b)
 {
-  int i = name_index(buffering_names, G_N_ELEMENTS(buffering_names), name);
+  int i = ns_name_index(buffering_names, G_N_ELEMENTS(buffering_names), name);
   if (i >= 0)
     *b = (NsBuffering)i;
   return i >= 0;
