@@ -3,6 +3,7 @@
  * measurements.csv are analysis/tune_outputs.c. */
 #include "analysis/tune_internal.h"
 #include "analysis/csv_internal.h"
+#include "analysis/experiment_pattern_internal.h"
 #include "analysis/output_dir_internal.h"
 #include "analysis/rowfile_internal.h"
 #include "analysis/tune_outputs_internal.h"
@@ -240,6 +241,15 @@ static gboolean measure(Tune *tune, const char *algorithm, const char *params, u
                                    : g_strdup(algorithm);
   g_autofree char *size = ns_format_size(msize);
   ns_warnf(spec->note, spec->warn_data, "tune: %s %s (%s)", label, size, stage);
+  /* a v-collective's pattern at this size: the generator scaled to it */
+  g_autoptr(NsSizePattern) pattern = NULL;
+  if (spec->pattern != NULL &&
+      (pattern = ns_pattern_axis_at(spec->pattern, "--pattern", spec->collective, tune->p, msize,
+                                    error)) == NULL) {
+    g_free(key);
+    return FALSE;
+  }
+  pp.pattern = pattern;
   g_autoptr(NsSchedule) s = ns_plan(spec->topo, spec->collective, algorithm, &pp, &err);
   NsVariant v = { .label = label, .algorithm = (char *)algorithm, .sync = sync };
   NsMeasure m = { 0 };
@@ -438,10 +448,15 @@ static char *config_digest(const NsTuneSpec *spec, const char *topology_name)
       "root %d\n",
       topo, topology_name, ns_collective_name(spec->collective), spec->model,
       spec->settings ? spec->settings : "", spec->root);
-  if (spec->measure_name == NULL) /* the replay's digests of earlier versions stay valid */
-    return ns_row_digest(text);
-  g_autofree char *measured = g_strdup_printf("%smeasure %s\n", text, spec->measure_name);
-  return ns_row_digest(measured);
+  /* only when set: the digests of earlier versions' rows stay valid. A
+   * generator's text says its pattern at every size (it is scaled,
+   * seeded and deterministic: experiment_pattern_internal.h). */
+  g_autofree char *with = g_strdup_printf(
+      "%s%s%s%s%s%s%s", text, spec->measure_name != NULL ? "measure " : "",
+      spec->measure_name != NULL ? spec->measure_name : "", spec->measure_name != NULL ? "\n" : "",
+      spec->pattern != NULL ? "pattern " : "", spec->pattern != NULL ? spec->pattern : "",
+      spec->pattern != NULL ? "\n" : "");
+  return ns_row_digest(with);
 }
 
 NsTuneResult *ns_tune_run(const NsTuneSpec *spec, GError **error)
@@ -461,7 +476,16 @@ NsTuneResult *ns_tune_run(const NsTuneSpec *spec, GError **error)
                                            : g_path_get_basename(ns_topology_source(spec->topo));
   tune.config = config_digest(spec, tune.topology_name);
   tune.csv_path = g_build_filename(spec->outdir, "measurements.csv", NULL);
+  if (spec->pattern != NULL && !ns_pattern_axis_scaled(spec->pattern)) {
+    g_set_error(error, NS_ERROR, NS_ERROR_INPUT,
+                "--pattern %s: tune measures between its sizes too: give a generator without its "
+                "size (uniform, random:SKEW,SEED, nas-is:SEED), which scales with each size; "
+                "compare a fixed pattern at its one size (netsched compare --pattern)",
+                spec->pattern);
+    goto out;
+  }
   if (!ns_collective_size_check(spec->collective, tune.p, error) ||
+      !ns_pattern_axis_check(spec->pattern, spec->collective, spec->sizes, "--pattern", error) ||
       !parse_candidates(&tune, error) ||
       (lock = ns_output_dir_lock(spec->outdir, NULL, error)) == NULL)
     goto out;
@@ -526,6 +550,8 @@ NsTuneResult *ns_tune_run(const NsTuneSpec *spec, GError **error)
              ns_collective_name(spec->collective));
   else if (!ns_tune_write_routines(spec, result->table, error))
     goto fail;
+  else
+    result->routines = TRUE;
   goto out;
 fail:
   ns_tune_result_free(result);

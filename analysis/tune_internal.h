@@ -41,6 +41,9 @@ typedef struct {
   NsDecisionTable *table;    /* margins filled */
   guint measured;            /* simulations run now */
   guint reused;              /* measurements kept from measurements.csv */
+  gboolean routines;         /* tuned_<coll>.c, netsched-mpi.conf and README written
+                                (alltoall, allgather, bcast; not the reductions and
+                                v-collectives, which have no routine tables) */
 } NsTuneResult;
 void ns_tune_result_free(NsTuneResult *r);
 

@@ -33,6 +33,10 @@ typedef struct {
   void *warn_data;
   const char *command;       /* the command line, for the generated files' comments */
   uint64_t eager_threshold;  /* the generated routines' (NsRoutineOptions): the replay's */
+  const char *pattern;       /* alltoallv, allgatherv: a size-pattern generator scaled to each
+                                size measured (experiment_pattern_internal.h; the binary
+                                search measures between the sizes, so no fixed pattern);
+                                NULL for the other collectives */
 } NsTuneSpec;
 
 /* A parameter as tuned ("barriers=4", "segment=8192", "") into what

@@ -9,6 +9,7 @@
 #include "cli/cli_sim.h"
 #include "platforms/model/error.h"
 #include "sim/sim.h"
+#include "sched/lower/mpi_rules.h"
 #include "sim/smpi_routine.h"
 #include <string.h>
 
@@ -62,6 +63,7 @@ int ns_cmd_tune(int argc, char **argv)
   char *topology = NULL, *format = NULL, *collective_name = NULL, *algorithms = NULL;
   char *sizes_text = NULL, *model = NULL, *root_name = NULL, *outdir_arg = NULL;
   char *measure = NULL, *timing = NULL, *library_name = NULL, *library_candidates = NULL;
+  char *pattern = NULL;
   char *reduce_rate = NULL;
   NsMpiLibrary library = NS_MPI_OMPI;
   int runs = 0, iterations = 1;
@@ -80,6 +82,9 @@ int ns_cmd_tune(int argc, char **argv)
     { "for", 0, 0, G_OPTION_ARG_STRING, &library_name,
       "Tune among one MPI library's own algorithms (Open MPI 4.1's coll/tuned, MPICH 4.0's) "
       "and write its settings file too: ompi-rules.conf or mpich-csel.json", "ompi|mpich" },
+    { "pattern", 0, 0, G_OPTION_ARG_STRING, &pattern,
+      "alltoallv, allgatherv: the size pattern, a generator scaled to each message size measured "
+      "(uniform, random:SKEW,SEED, nas-is:SEED; docs/pattern-format.md)", "SPEC" },
     { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_text,
       "Fixed message sizes, increasing: a list or A..B (default the dissertation's 1 B, 64 B, "
       "512 B, 1 KiB ... 256 KiB)", "SIZES" },
@@ -243,7 +248,7 @@ int ns_cmd_tune(int argc, char **argv)
     .timing = timing_name, .iterations = iterations, .outdir = outdir, .resume = resume,
     .measure = ns_cli_measure_by_simulation, .measure_data = &opt,
     .note = print_progress, .warn = ns_cli_print_warning,
-    .command = cmd, .eager_threshold = opt.eager_threshold,
+    .command = cmd, .eager_threshold = opt.eager_threshold, .pattern = pattern,
   };
   if (smpirun_asked) { /* the driver is compiled at the first measurement, in OUTDIR */
     ns_smpi_routine_runner_init(&runner, &opt, outdir);
@@ -268,11 +273,24 @@ int ns_cmd_tune(int argc, char **argv)
     printf("%-12" G_GUINT64_FORMAT " %-12s %s%s%s%s\n", r->from_bytes, to, r->algorithm,
            *r->params ? "(" : "", r->params, *r->params ? ")" : "");
   }
+  /* only the files written: a reduction's or a v-collective's tuning has
+   * no routine table (analysis/tune.c) */
   printf("%u measurements, %u kept from measurements.csv; wrote %s/decision.json, "
-         "decision.csv, tuned_%s.c, netsched-mpi.conf, README\n",
-         result->measured, result->reused, outdir, ns_collective_name(collective));
+         "decision.csv%s%s%s\n",
+         result->measured, result->reused, outdir, result->routines ? ", tuned_" : "",
+         result->routines ? ns_collective_name(collective) : "",
+         result->routines ? ".c, netsched-mpi.conf, README" : "");
   status = 0;
-  if (library_name != NULL) {
+  if (library_name != NULL && !ns_rules_collective_written(collective)) {
+    fflush(stdout);
+    char *why = g_strdup_printf(
+        "tune: no %s written: netsched writes %s's selection files for alltoall, allgather "
+        "and bcast; decision.csv names the %s algorithm per size (docs/mpi-rules.md)",
+        ns_cli_library_file(library), ns_mpi_library_name(library),
+        ns_collective_name(collective));
+    ns_cli_print_warning(why, NULL);
+    g_free(why);
+  } else if (library_name != NULL) {
     g_autofree char *path = g_build_filename(outdir, ns_cli_library_file(library), NULL);
     const NsDecisionTable *table = result->table;
     fflush(stdout);
@@ -291,5 +309,6 @@ out:
   g_free(topology); g_free(format); g_free(collective_name); g_free(algorithms);
   g_free(sizes_text); g_free(model); g_free(root_name); g_free(outdir_arg); g_free(measure);
   g_free(timing); g_free(library_name); g_free(library_candidates); g_free(reduce_rate);
+  g_free(pattern);
   return status;
 }

@@ -208,8 +208,44 @@ check "tune allreduce --reduce-rate 0" 0 "$ns" tune -T gen:star:4 -c allreduce -
   -o "$tmp/rr0" --reduce-rate 0
 expect "tune allreduce: no routine, said" "$tmp/err" \
   "^warning: tune: no MPI routines written: they are generated for alltoall, allgather and bcast; decision.json holds the allreduce decision$"
+expect "tune allreduce: names only the files written" "$tmp/out" \
+  "^1 measurements, 0 kept from measurements.csv; wrote $tmp/rr0/decision.json, decision.csv$"
 check "tune allreduce: decision written" 0 test -s "$tmp/rr0/decision.json"
 check "tune allreduce: no routine table" 0 test -z "$(find "$tmp/rr0" -name "*.nsr")"
+check "tune allreduce: no tuned_allreduce.c" 1 test -e "$tmp/rr0/tuned_allreduce.c"
+# --for a library: tuning among its allreduce algorithms, but no rules file
+# (the writers hold alltoall, allgather and bcast; one once came out empty)
+check "tune allreduce --for ompi" 0 "$ns" tune -T gen:star:4 -c allreduce --for ompi --sizes 64KiB \
+  -o "$tmp/rr3" --reduce-rate 0
+expect "tune allreduce --for ompi: why no rules" "$tmp/err" \
+  "^warning: tune: no ompi-rules.conf written: netsched writes Open MPI 4.1's selection files for alltoall, allgather and bcast; decision.csv names the allreduce algorithm per size \(docs/mpi-rules.md\)$"
+check "tune allreduce --for ompi: no rules file" 1 test -e "$tmp/rr3/ompi-rules.conf"
+expect "tune allreduce --for ompi: Open MPI's candidates measured" "$tmp/rr3/measurements.csv" \
+  ",allreduce,rabenseifner,,65536,"
+# The v-collectives take a size pattern, a generator scaled to every size
+# measured (the binary search's too). Without one, or with a fixed one, the
+# tuning is refused before it measures (it once measured every candidate,
+# then said "no candidate applies").
+check "tune alltoallv without a pattern" 2 "$ns" tune -T gen:star:4 -c alltoallv --sizes 1KiB -o "$tmp/av0"
+expect "tune alltoallv without a pattern: says so" "$tmp/err" "alltoallv.*pattern"
+check "tune alltoallv: nothing measured" 1 test -e "$tmp/av0/measurements.csv"
+check "tune alltoallv with a fixed pattern" 2 "$ns" tune -T gen:star:4 -c alltoallv \
+  --pattern uniform:1KiB --sizes 1KiB,4KiB -o "$tmp/av1"
+expect "tune alltoallv with a fixed pattern: why" "$tmp/err" \
+  "^netsched: --pattern uniform:1KiB: tune measures between its sizes too: give a generator without its size"
+check "tune --pattern for alltoall" 2 "$ns" tune -T gen:star:4 -c alltoall --pattern uniform \
+  --sizes 1KiB -o "$tmp/av2"
+# alltoallv is in the maps now: Open MPI's basic_linear (simple) and pairwise (ring)
+check "tune alltoallv --for ompi" 0 "$ns" tune -T gen:star:4 -c alltoallv --for ompi --pattern uniform \
+  --sizes 1KiB,64KiB -o "$tmp/av"
+expect "tune alltoallv --for ompi: simple measured" "$tmp/av/measurements.csv" ",alltoallv,simple,,1024,[0-9]"
+expect "tune alltoallv --for ompi: ring measured" "$tmp/av/measurements.csv" ",alltoallv,ring,,65536,[0-9]"
+check "tune alltoallv --for ompi: only Open MPI's" 1 grep -q ",spread," "$tmp/av/measurements.csv"
+# A uniform pattern is alltoall's exchange: the same times as alltoall/ring
+check "tune alltoall ring 64KiB" 0 "$ns" tune -T gen:star:4 -c alltoall -a ring --sizes 64KiB -o "$tmp/a2a"
+check "alltoallv ring under uniform = alltoall ring" 0 test \
+  "$(grep ',ring,,65536,' "$tmp/av/measurements.csv" | cut -d, -f6)" = \
+  "$(grep ',ring,,65536,' "$tmp/a2a/measurements.csv" | cut -d, -f6)"
 check "tune allreduce --reduce-rate 100MBps" 0 "$ns" tune -T gen:star:4 -c allreduce -a ring \
   --sizes 64KiB -o "$tmp/rr1" --reduce-rate 100MBps
 expect "tune --reduce-rate 0" "$tmp/rr0/measurements.csv" "^[0-9a-f]{16},allreduce,ring,,65536,0\.00798432,size,ok$"

@@ -19,11 +19,42 @@ static gint by_machines(gconstpointer a, gconstpointer b)
   return (x->n_machines > y->n_machines) - (x->n_machines < y->n_machines);
 }
 
+/* The collectives the rules files hold, in the order they are written. */
+static const NsCollective written[] = { NS_COLL_ALLTOALL, NS_COLL_ALLGATHER, NS_COLL_BCAST };
+
+/**
+ * \function ns_rules_collective_written
+ * \brief Whether the Open MPI and MPICH rules writers take tables of a collective.
+ *
+ * \param collective The collective.
+ * \return TRUE for alltoall, allgather and bcast.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/mpi-rules.md.
+ */
+gboolean ns_rules_collective_written(NsCollective collective)
+{
+  for (guint c = 0; c < G_N_ELEMENTS(written); c++)
+    if (written[c] == collective)
+      return TRUE;
+  return FALSE;
+}
+
 GArray *ns_rules_groups(const NsDecisionTable *const *tables, guint n, GError **error)
 {
   if (n == 0) {
     ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "no decision table to write");
     return NULL;
+  }
+  for (guint i = 0; i < n; i++) {
+    /* a table the file cannot hold is refused, never left out of it */
+    if (!ns_rules_collective_written(tables[i]->collective)) {
+      ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
+                      "%s table for %" G_GINT64_FORMAT " machines: netsched writes the MPI "
+                      "libraries' selection files for alltoall, allgather and bcast only",
+                      ns_collective_name(tables[i]->collective), tables[i]->n_machines);
+      return NULL;
+    }
   }
   for (guint i = 0; i < n; i++) {
     GError *e = NULL;
@@ -37,11 +68,10 @@ GArray *ns_rules_groups(const NsDecisionTable *const *tables, guint n, GError **
   }
   GArray *groups = g_array_new(FALSE, TRUE, sizeof(NsRulesGroup));
   g_array_set_clear_func(groups, group_clear);
-  static const NsCollective order[] = { NS_COLL_ALLTOALL, NS_COLL_ALLGATHER, NS_COLL_BCAST };
-  for (guint c = 0; c < G_N_ELEMENTS(order); c++) {
-    NsRulesGroup g = { .collective = order[c], .tables = g_ptr_array_new() };
+  for (guint c = 0; c < G_N_ELEMENTS(written); c++) {
+    NsRulesGroup g = { .collective = written[c], .tables = g_ptr_array_new() };
     for (guint i = 0; i < n; i++)
-      if (tables[i]->collective == order[c])
+      if (tables[i]->collective == written[c])
         g_ptr_array_add(g.tables, (gpointer)tables[i]);
     if (g.tables->len == 0) {
       g_ptr_array_unref(g.tables);

@@ -31,6 +31,13 @@
 #include "sched/lower/decision.h"
 #include <glib.h>
 
+/* Whether the writers below take tables of `collective`: alltoall,
+ * allgather and bcast. The others (the reductions, the v-collectives) are
+ * refused with NS_ERROR_UNSUPPORTED: Open MPI 4.1 picks its alltoallv by
+ * communicator size alone, and netsched does not map the reductions' and
+ * allgatherv's size keys yet. */
+gboolean ns_rules_collective_written(NsCollective collective);
+
 /* Appends the Open MPI 4.1 dynamic-rules file for `tables` (any order; at
  * most one per collective and communicator size) to `out`. FALSE with
  * NS_ERROR_UNSUPPORTED naming the row when Open MPI 4.1 has no algorithm

@@ -131,7 +131,8 @@ const NsMpiAlgorithm *ns_mpi_library_lookup(NsMpiLibrary lib, NsCollective colle
  * \brief Open MPI 4.1's id of a collective in a dynamic-rules file.
  *
  * \param collective The collective.
- * \return ALLGATHER 0, ALLREDUCE 2, ALLTOALL 3, BCAST 7, REDUCE 11 (COLLTYPE_T).
+ * \return ALLGATHER 0, ALLGATHERV 1, ALLREDUCE 2, ALLTOALL 3, ALLTOALLV 4, BCAST 7,
+ *         REDUCE 11 (COLLTYPE_T); -1 for another.
  * \errors none.
  * \complexity O(1).
  * \source Open MPI 4.1.4 ompi/mca/coll/base/coll_base_functions.h (COLLTYPE_T).
@@ -141,10 +142,14 @@ int ns_ompi_collective_id(NsCollective collective)
   switch (collective) {
   case NS_COLL_ALLGATHER:
     return 0;
+  case NS_COLL_ALLGATHERV:
+    return 1;
   case NS_COLL_ALLREDUCE:
     return 2;
   case NS_COLL_ALLTOALL:
     return 3;
+  case NS_COLL_ALLTOALLV:
+    return 4;
   case NS_COLL_BCAST:
     return 7;
   case NS_COLL_REDUCE:

@@ -69,7 +69,8 @@ const NsMpiAlgorithm *ns_mpi_library_lookup(NsMpiLibrary lib, NsCollective colle
 gboolean ns_mpi_shape_holds(NsMpiShape shape, int64_t p);
 
 /* Open MPI 4.1's collective id (coll_base_functions.h's COLLTYPE_T:
- * ALLGATHER 0, ALLREDUCE 2, ALLTOALL 3, BCAST 7, REDUCE 11). */
+ * ALLGATHER 0, ALLGATHERV 1, ALLREDUCE 2, ALLTOALL 3, ALLTOALLV 4, BCAST 7,
+ * REDUCE 11; -1 for another). */
 int ns_ompi_collective_id(NsCollective collective);
 
 #endif

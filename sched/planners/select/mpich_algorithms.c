@@ -46,5 +46,15 @@ const NsMpiAlgorithm ns_mpich_algorithms[] = {
   A(ALLREDUCE, "reduce_scatter_allgather", "MPIR_Allreduce_intra_reduce_scatter_allgather",
     "rabenseifner"),
   A(ALLREDUCE, "ring", "MPIR_Allreduce_intra_ring", "ring"),
+
+  /* MPIR_CVAR_ALLTOALLV_INTRA_ALGORITHM's pairwise_sendrecv_replace runs
+   * only in place (MPI_IN_PLACE), which a schedule does not model. */
+  A(ALLTOALLV, "scattered", "MPIR_Alltoallv_intra_scattered", "spread",
+    .note = "MPICH posts in batches of 32; spread posts all at once"),
+
+  A(ALLGATHERV, "brucks", "MPIR_Allgatherv_intra_brucks", "bruck"),
+  A(ALLGATHERV, "recursive_doubling", "MPIR_Allgatherv_intra_recursive_doubling", "rdb",
+    .shape = NS_MPI_P_POW2),
+  A(ALLGATHERV, "ring", "MPIR_Allgatherv_intra_ring", "ring"),
 };
 const int ns_mpich_n_algorithms = (int)G_N_ELEMENTS(ns_mpich_algorithms);

@@ -1,8 +1,8 @@
 /* netsched — Open MPI 4.1's algorithms (coll/tuned) and the planners that
  * plan them.
  *
- * The ids are those of the MCA parameters coll_tuned_alltoall_algorithm,
- * coll_tuned_allgather_algorithm and coll_tuned_bcast_algorithm of Open MPI
+ * The ids are those of the MCA parameters coll_tuned_<coll>_algorithm
+ * (alltoall, allgather, bcast, reduce, allreduce, alltoallv, allgatherv) of Open MPI
  * 4.1.4 (`ompi_info --param coll tuned --level 9` lists them), which a
  * dynamic-rules file names too (ompi/mca/coll/tuned/coll_tuned_alltoall_
  * decision.c, _allgather_decision.c, _bcast_decision.c: the do_this
@@ -78,5 +78,21 @@ const NsMpiAlgorithm ns_ompi_algorithms[] = {
     .note = "segments of the ring's blocks pipelined; without a segment size, the ring"),
   A(ALLREDUCE, 6, "rabenseifner", "rabenseifner",
     .note = "Open MPI halves by element counts; MPICH's equal blocks here"),
+
+  /* coll_tuned_alltoallv_algorithm (coll_base_alltoallv.c). A dynamic-rules
+   * file cannot choose among them by message size: Open MPI reads its
+   * alltoallv rules at size 0 (coll_tuned_decision_dynamic.c), so the
+   * setting is the forced algorithm. */
+  A(ALLTOALLV, 1, "basic_linear", "simple"),
+  A(ALLTOALLV, 2, "pairwise", "ring"),
+
+  /* coll_tuned_allgatherv_algorithm (coll_base_allgatherv.c) */
+  A(ALLGATHERV, 1, "default", "gather-bcast",
+    .note = "Open MPI gathers with a linear gatherv, then broadcasts; gather-bcast with binary "
+            "trees"),
+  A(ALLGATHERV, 2, "bruck", "bruck"),
+  A(ALLGATHERV, 3, "ring", "ring"),
+  A(ALLGATHERV, 4, "neighbor", "neighbor", .shape = NS_MPI_P_EVEN),
+  A(ALLGATHERV, 5, "two_proc", "simple", .shape = NS_MPI_P_TWO),
 };
 const int ns_ompi_n_algorithms = (int)G_N_ELEMENTS(ns_ompi_algorithms);
