@@ -262,7 +262,7 @@ int ns_cmd_simulate(int argc, char **argv)
   gboolean json = FALSE, json_transfers = FALSE, hardware_barrier = FALSE, allow_invalid = FALSE;
   gboolean list_ns3 = FALSE;
   int queue = 100, segment_size = 1000, runs = 1;
-  char *transport = NULL, *ns3_scheduler = NULL;
+  char *transport = NULL, *ns3_scheduler = NULL, *window_count = NULL;
   int init_cwnd = 10, mtu = 1500, window = -1; /* -1: not given */
   double min_rto = 0.2, retransmit_timeout = NS_NS3_RETRANSMIT_TIMEOUT;
   gboolean no_delayed_ack = FALSE;
@@ -287,11 +287,18 @@ int ns_cmd_simulate(int argc, char **argv)
     { "transport", 0, 0, G_OPTION_ARG_STRING, &transport,
       "ns3: tcp-persistent (default): one TCP connection per machine pair, opened before the "
       "collective and kept, as MPI's TCP transport; udp-window: Tam and Wang's user-level "
-      "protocol over UDP (MTU items, at most --window outstanding per machine, per-item "
+      "protocol over UDP (MTU items, a global window of --window per machine, per-item "
       "acknowledgements and retransmission)", "tcp-persistent|udp-window" },
     { "window", 0, 0, G_OPTION_ARG_INT, &window,
-      "ns3 udp-window: items a machine has outstanding at most (Tam and Wang's global window "
-      "W_g; default: the schedule's window:W_g, else 5, the paper's on 8x2)", "W" },
+      "ns3 udp-window: a machine sends its next item while eta < W (Tam and Wang's global "
+      "window W_g; --window-count says what eta counts; default: the schedule's window:W_g, "
+      "else 5, the paper's on 8x2)", "W" },
+    { "window-count", 0, 0, G_OPTION_ARG_STRING, &window_count,
+      "ns3 udp-window: what the window counts. sent-received: Tam and Wang's eta, items sent "
+      "minus items received (Algorithm 2), which stops a machine that sends W more than it "
+      "receives (reported as a deadlock); unacked: items not yet acknowledged, which completes "
+      "any schedule; auto (default): sent-received under the window scheme (window:W_g), "
+      "unacked otherwise", "auto|sent-received|unacked" },
     { "retransmit-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &retransmit_timeout,
       "ns3 udp-window: least seconds before an unacknowledged item is sent again (above it "
       "TCP's estimate from round trips, RFC 6298), doubling on each retry (default 0.02)", "S" },
@@ -465,6 +472,14 @@ int ns_cmd_simulate(int argc, char **argv)
     }
     opt.ns3_transport = tr;
   }
+  if (window_count != NULL) {
+    NsNs3WindowCount wc;
+    if (!ns_ns3_window_count_parse(window_count, &wc, &error)) {
+      status = ns_cli_fail(error);
+      goto out;
+    }
+    opt.ns3_window_count = wc;
+  }
   if (ns3_scheduler != NULL) {
     NsNs3Scheduler sc;
     if (!ns_ns3_scheduler_parse(ns3_scheduler, &sc, &error)) {
@@ -591,6 +606,7 @@ out:
   ns_progress_args_clear(&progress_args);
   ns_cli_plan_options_clear(&po);
   g_free(model); g_free(sync); g_free(tcp); g_free(transport); g_free(ns3_scheduler);
+  g_free(window_count);
   g_free(trace); g_free(ti_trace); g_free(goal); g_free(transfers_csv); g_free(timeline_csv); g_free(store_forward);
   g_free(calibration);
   g_free(arrival);

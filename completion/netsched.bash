@@ -27,6 +27,7 @@ _netsched()
       COMPREPLY=($(compgen -W "alltoall allgather bcast reduce allreduce alltoallv allgatherv" -- "$cur")); return ;;
     -M|--model|--models) COMPREPLY=($(compgen -W "ideal tcp smpi packet ns3" -- "$cur")); return ;;
     --transport) COMPREPLY=($(compgen -W "tcp-persistent udp-window" -- "$cur")); return ;;
+    --window-count) COMPREPLY=($(compgen -W "auto sent-received unacked" -- "$cur")); return ;;
     --ns3-scheduler) COMPREPLY=($(compgen -W "heap calendar map" -- "$cur")); return ;;
     --mtu) COMPREPLY=($(compgen -W "1500 9000" -- "$cur")); return ;;
     --progress) COMPREPLY=($(compgen -W "auto bar lines none" -- "$cur")); return ;;

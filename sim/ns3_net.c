@@ -13,6 +13,11 @@
 
 static const char *const transport_names[] = { [NS_NS3_TCP_PERSISTENT] = "tcp-persistent",
                                                [NS_NS3_UDP_WINDOW] = "udp-window" };
+static const char *const window_count_names[] = {
+  [NS_NS3_WINDOW_COUNT_AUTO] = "auto",
+  [NS_NS3_WINDOW_COUNT_SENT_RECEIVED] = "sent-received",
+  [NS_NS3_WINDOW_COUNT_UNACKED] = "unacked",
+};
 static const char *const scheduler_names[] = {
   [NS_NS3_SCHED_HEAP] = "heap", [NS_NS3_SCHED_CALENDAR] = "calendar", [NS_NS3_SCHED_MAP] = "map",
 };
@@ -30,6 +35,20 @@ gboolean ns_ns3_transport_parse(const char *name, NsNs3Transport *t, GError **er
 }
 
 const char *ns_ns3_transport_name(NsNs3Transport t) { return transport_names[t]; }
+
+gboolean ns_ns3_window_count_parse(const char *name, NsNs3WindowCount *c, GError **error)
+{
+  int i = ns_name_index(window_count_names, G_N_ELEMENTS(window_count_names), name);
+  if (i >= 0) {
+    *c = (NsNs3WindowCount)i;
+    return TRUE;
+  }
+  ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
+                  "--window-count: unknown count '%s' (auto, sent-received, unacked)", name);
+  return FALSE;
+}
+
+const char *ns_ns3_window_count_name(NsNs3WindowCount c) { return window_count_names[c]; }
 
 gboolean ns_ns3_scheduler_parse(const char *name, NsNs3Scheduler *s, GError **error)
 {

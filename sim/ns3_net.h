@@ -33,6 +33,20 @@ typedef enum { NS_NS3_TCP_PERSISTENT, NS_NS3_UDP_WINDOW } NsNs3Transport;
 gboolean ns_ns3_transport_parse(const char *name, NsNs3Transport *t, GError **error);
 const char *ns_ns3_transport_name(NsNs3Transport t);
 
+/* What udp-window's global window counts (docs/simulator.md,
+ * "`--transport udp-window`"): AUTO is SENT_RECEIVED for a schedule with
+ * the window scheme (window:W_g, Tam & Wang's Algorithm 2) and UNACKED for
+ * any other; SENT_RECEIVED is Algorithm 2's η = items sent − items
+ * received; UNACKED counts items sent and not yet acknowledged. */
+typedef enum {
+  NS_NS3_WINDOW_COUNT_AUTO,
+  NS_NS3_WINDOW_COUNT_SENT_RECEIVED,
+  NS_NS3_WINDOW_COUNT_UNACKED
+} NsNs3WindowCount;
+/* "auto", "sent-received" or "unacked"; FALSE with NS_ERROR_INPUT naming the choices. */
+gboolean ns_ns3_window_count_parse(const char *name, NsNs3WindowCount *c, GError **error);
+const char *ns_ns3_window_count_name(NsNs3WindowCount c);
+
 /* The event scheduler of the ns3 model's child (ns-3's SchedulerType). */
 typedef enum { NS_NS3_SCHED_HEAP, NS_NS3_SCHED_CALENDAR, NS_NS3_SCHED_MAP } NsNs3Scheduler;
 gboolean ns_ns3_scheduler_parse(const char *name, NsNs3Scheduler *s, GError **error);

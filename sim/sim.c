@@ -129,6 +129,11 @@ char *ns_sim_options_describe(const NsSimOptions *opt)
   if (opt->model == NS_MODEL_NS3 && opt->ns3_transport == NS_NS3_UDP_WINDOW)
     g_string_append_printf(d, ";window=%d;retransmit-timeout=%g", opt->ns3_window,
                            opt->ns3_retransmit_timeout);
+  /* The gate (issue 23): rows of before counted unacknowledged items
+   * under every schedule; they belong to another configuration. */
+  if (opt->model == NS_MODEL_NS3 && opt->ns3_transport == NS_NS3_UDP_WINDOW)
+    g_string_append_printf(d, ";window-count=%s",
+                           ns_ns3_window_count_name((NsNs3WindowCount)opt->ns3_window_count));
   for (guint i = 0; opt->ns3 != NULL && i < opt->ns3->len; i++)
     g_string_append_printf(d, ";ns3:%s", (char *)g_ptr_array_index(opt->ns3, i));
   for (guint i = 0; opt->cfg != NULL && i < opt->cfg->len; i++)
@@ -334,6 +339,8 @@ static void ns3_args(const NsSimOptions *opt, GPtrArray *argv)
   g_ptr_array_add(argv, g_strdup_printf("%d", opt->ns3_window));
   g_ptr_array_add(argv, g_strdup("--retransmit-timeout"));
   g_ptr_array_add(argv, g_strdup_printf("%.17g", opt->ns3_retransmit_timeout));
+  g_ptr_array_add(argv, g_strdup("--window-count"));
+  g_ptr_array_add(argv, g_strdup(ns_ns3_window_count_name((NsNs3WindowCount)opt->ns3_window_count)));
 }
 
 /* Runs the model's child: netsched-replay on the SimGrid platform in

@@ -106,6 +106,8 @@ typedef struct {
   int ns3_scheduler;       /* NsNs3Scheduler: ns-3's event scheduler (default heap) */
   int ns3_window;          /* udp-window: items outstanding per machine (Tam & Wang's W_g);
                               0 (default): the schedule's window:W_g, else 5 */
+  int ns3_window_count;    /* udp-window: NsNs3WindowCount, what the window counts
+                              (default auto: Tam & Wang's η under window:W_g, else unacked) */
   double ns3_retransmit_timeout; /* udp-window: least s before an item is sent again
                                     (default 0.02; RFC 6298's estimate above it) */
   /* calibration (analysis/calibrate_internal.h): SimGrid's smpi/lat-factor and

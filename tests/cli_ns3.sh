@@ -3,8 +3,10 @@
 # model"): a message alone on a path takes the latency plus its bytes and
 # TCP/IP's headers over the bandwidth; a contention-free all-to-all lands
 # within 10 % of the fluid prediction with store-and-forward switches;
-# udp-window's stop and wait is exact, its windowed all-to-all within 5 %
-# of the fluid prediction, and lost items are sent again; routes ns-3 cannot follow and switches it cannot build are refused; a
+# udp-window's stop and wait is exact, so is its exchange under Tam &
+# Wang's η (sent − received), a machine that sends W more than it receives
+# under that η is a named deadlock, its windowed all-to-all is within 5 %
+# of the fluid prediction, and lost items are sent again under either count; routes ns-3 cannot follow and switches it cannot build are refused; a
 # child that crashes, is killed, hangs, is missing or gets a malformed
 # description is a clear error, never a time. Skipped without ns-3.
 source "$(dirname "${BASH_SOURCE[0]}")/cli-common.bash"
@@ -113,6 +115,31 @@ expect "none lost" "$tmp/out" '"packet_drops" : 0,'
 check "udp-window, 64 KiB alone, W = 64" 0 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 64KiB -M ns3 --transport udp-window --window 64 --json
 close_to "a window above the round trip: latencies + bytes with headers + one frame forwarded" \
   "$(json_completion)" "$(awk 'BEGIN { printf "%.9f", 2e-5 + 65536 * 1502 / 1456 * 8 / 1e9 + 1502 * 8 / 1e9 }')" 0.001
+# What the window counts (--window-count). Two machines exchange 64 KiB
+# under the window scheme with W = 1 (window:1). Tam & Wang's η (items
+# sent − items received, Algorithm 2; the default under window:W) reopens
+# as soon as the other's item arrives: each machine sends the
+# acknowledgement, then its next item, so a period is an acknowledgement,
+# an item over two hops and two latencies (0.368 + 2 × 12.016 + 20 µs).
+# Items 0..44 carry 1456 bytes, item 45 the last 16.
+udp_exchange_sent_received() {
+  awk 'BEGIN { lat = 1e-5; bw = 1e9; item = 1502 * 8 / bw; ack = 46 * 8 / bw; last = 62 * 8 / bw
+    printf "%.9f", 45 * (ack + 2 * item + 2 * lat) + 2 * last + 2 * lat }'
+}
+check "window:1 exchange, eta = sent - received" 0 "$ns" simulate -T two.topo -c alltoall -a simple -S window:1 -m 64KiB -M ns3 --transport udp-window --json
+close_to "each item waits for the other's, not for its acknowledgement" "$(json_completion)" "$(udp_exchange_sent_received)" 0.000001
+check "window:1 exchange, explicit sent-received" 0 "$ns" simulate -T two.topo -c alltoall -a simple -S window:1 -m 64KiB -M ns3 --transport udp-window --window-count sent-received --json
+close_to "is the default under the window scheme" "$(json_completion)" "$(udp_exchange_sent_received)" 0.000001
+# Counting unacknowledged items, the same exchange is stop and wait again:
+# every item waits for its acknowledgement (the 64 KiB alone above).
+check "window:1 exchange, unacked" 0 "$ns" simulate -T two.topo -c alltoall -a simple -S window:1 -m 64KiB -M ns3 --transport udp-window --window-count unacked --json
+close_to "every item waits a round trip" "$(json_completion)" "$(udp_stop_and_wait 65536)" 0.000001
+# A machine that sends W items more than it receives never reopens the
+# paper's window: a broadcast's root under --window-count sent-received is
+# a deadlock that names the machine and its counts; the default for a
+# schedule without the window scheme (unacked) completes it (above).
+check "sent-received, a root that only sends" 2 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 64KiB -M ns3 --transport udp-window --window 4 --window-count sent-received
+expect "says why" "$tmp/err" '^netsched: ns3 model: deadlock at 0\.[0-9]+ s simulated: 2 of 2 machines never finished, 0 of 1 transfers completed: udp-window: a has sent 4 items and received 0, so its window \(W = 4, counting sent - received as Tam & Wang.s eta\) never reopens; --window-count unacked completes any schedule$'
 # A contention-free all-to-all (faraj + sender-all on (a)) with a window
 # above the round trip: within 5 % of the fluid prediction and above it by
 # at least the headers (1502 / 1456: +3.2 %).
@@ -139,6 +166,13 @@ check "udp-window, lost items" 0 "$ns" simulate -T four.topo -c alltoall -a spre
 expect "items were dropped" "$tmp/out" '^packets      [0-9]+ queued over all hops, [1-9][0-9]* dropped'
 expect "every message arrived" "$tmp/out" '^messages     12 data, 0 sync/barrier, 0 dummy$'
 expect "every machine finished" "$tmp/out" '^finish       machines end between'
+# Lost items under the paper's count: items dropped at 4-packet ports are
+# sent again (acknowledgements still drive retransmission) and every
+# message arrives.
+check "sent-received, lost items" 0 "$ns" simulate -T four.topo -c alltoall -a simple -S window:8 -m 64KiB -M ns3 --transport udp-window --queue 4
+expect "items were dropped" "$tmp/out" '^packets      [0-9]+ queued over all hops, [1-9][0-9]* dropped'
+expect "every message arrived" "$tmp/out" '^messages     12 data, 0 sync/barrier, 0 dummy$'
+expect "every machine finished" "$tmp/out" '^finish       machines end between'
 # Drops before a full device queue (ns-3's traffic-control layer, no queue
 # disc) are counted too: TCP's losses at a 2-packet switch port (0 before).
 check "tcp-persistent, lost segments" 0 "$ns" simulate -T four.topo -c alltoall -a spread -m 64KiB -M ns3 --queue 2
@@ -154,6 +188,8 @@ check "unknown transport" 2 "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3 
 expect "lists the transports" "$tmp/err" "^netsched: --transport: unknown transport 'quic' \(tcp-persistent, udp-window\)$"
 check "window of 0" 2 "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3 --transport udp-window --window 0
 expect "says the range" "$tmp/err" 'simulate: --window takes 1 to 1048576 items and --retransmit-timeout \(0, 60\] seconds'
+check "unknown window count" 2 "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3 --transport udp-window --window-count acked
+expect "lists the counts" "$tmp/err" "^netsched: --window-count: unknown count 'acked' \(auto, sent-received, unacked\)$"
 check "retransmit timeout of 0" 2 "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3 --transport udp-window --retransmit-timeout 0
 expect "says the range" "$tmp/err" 'simulate: --window takes 1 to 1048576 items and --retransmit-timeout \(0, 60\] seconds'
 check "unknown TCP variant" 2 "$ns" simulate -T two.topo -a simple -m 4KiB -M ns3 --tcp Foo

@@ -366,6 +366,29 @@ static void test_ns3_connection_digest(void)
   ns_sim_options_clear(&opt);
 }
 
+/* udp-window rows simulated before the window could count Tam & Wang's η
+ * (sent − received) counted unacknowledged items: the gate is in the
+ * digest, each value its own configuration (issue 23). */
+static void test_ns3_window_count_digest(void)
+{
+  NsSimOptions opt;
+  ns_sim_options_init(&opt);
+  opt.model = NS_MODEL_NS3;
+  opt.ns3_transport = NS_NS3_UDP_WINDOW;
+  g_autofree char *by_default = ns_sim_options_describe(&opt);
+  g_assert_nonnull(strstr(by_default, ";window-count=auto"));
+  opt.ns3_window_count = NS_NS3_WINDOW_COUNT_SENT_RECEIVED;
+  g_autofree char *paper = ns_sim_options_describe(&opt);
+  g_assert_nonnull(strstr(paper, ";window-count=sent-received"));
+  opt.ns3_window_count = NS_NS3_WINDOW_COUNT_UNACKED;
+  g_autofree char *unacked = ns_sim_options_describe(&opt);
+  g_assert_nonnull(strstr(unacked, ";window-count=unacked"));
+  opt.ns3_transport = NS_NS3_TCP_PERSISTENT; /* TCP has no such window */
+  g_autofree char *tcp = ns_sim_options_describe(&opt);
+  g_assert_null(strstr(tcp, "window-count"));
+  ns_sim_options_clear(&opt);
+}
+
 /* ---- reductions and variable sizes (issue #22) ---------------------------- */
 
 static NsSimResult replay(const NsTopology *t, const NsSchedule *s, double reduce_rate)
@@ -574,6 +597,7 @@ int main(int argc, char **argv)
   g_test_add_func("/sim/routes-equal-simgrid", test_routes);
   g_test_add_func("/sim/eager-digest", test_eager_digest);
   g_test_add_func("/sim/ns3-connection-digest", test_ns3_connection_digest);
+  g_test_add_func("/sim/ns3-window-count-digest", test_ns3_window_count_digest);
   g_test_add_func("/sim/routes-equal-simgrid-fabrics", test_routes_fabrics);
   g_test_add_func("/sim/packet-refuses-non-trees", test_packet_refuses_non_trees);
   g_test_add_func("/sim/ideal-meets-bound", test_ideal_meets_bound);

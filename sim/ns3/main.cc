@@ -10,6 +10,7 @@
 // schedule's window:W_g, else 5), --retransmit-timeout SECONDS, --tcp VARIANT, --init-cwnd N,
 // --min-rto SECONDS, --delayed-ack 0|1, --mtu BYTES, --queue PACKETS,
 // --scheduler heap|calendar|map (sim/ns3_net.h, docs/simulator.md).
+// --window-count auto|sent-received|unacked: what udp-window's window counts.
 // NETSCHED_NS3_STOCK=1 in the environment: ns-3's own routing and TCP
 // demultiplexer (network.h), for tests that the faster ones agree.
 //
@@ -91,6 +92,13 @@ Options parse(int argc, char **argv, int first) {
       o.window_given = o.udp.window > 0;
       if (!o.window_given)
         o.udp.window = UdpOptions().window;
+    } else if (key == "--window-count") {
+      std::string c = v;
+      if (c != "auto" && c != "sent-received" && c != "unacked")
+        throw Refusal("--window-count " + c + ": expected auto, sent-received or unacked");
+      o.udp.count = c == "sent-received" ? UdpOptions::Count::kSentReceived
+                    : c == "unacked"     ? UdpOptions::Count::kUnacked
+                                         : UdpOptions::Count::kAuto;
     } else if (key == "--retransmit-timeout") {
       char *end;
       o.udp.timeout = strtod(v, &end);
@@ -194,6 +202,8 @@ int run_program_command(int argc, char **argv) {
     watch_drops(net);
     if (!o.window_given && prog->window > 0)  // the schedule's W_g (eq. 4)
       o.udp.window = prog->window;
+    if (o.udp.count == UdpOptions::Count::kAuto)  // Algorithm 2's η for Algorithm 2's schedules
+      o.udp.count = prog->window > 0 ? UdpOptions::Count::kSentReceived : UdpOptions::Count::kUnacked;
     if (o.transport != "udp-window" && prog->window > 0)
       throw Refusal("the window scheme (window:W) needs --transport udp-window");
     auto transport = o.transport == "udp-window" ? make_udp_window(net, o.udp, o.net.mtu)
@@ -201,6 +211,9 @@ int run_program_command(int argc, char **argv) {
     bool ok = run_program(prog, *transport);
     count_packets(net, prog->header);
     prog->header->wall_seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
+    std::string stall = ok ? std::string() : transport->stall();
+    if (!stall.empty())
+      g_strlcat(prog->header->error, (": " + stall).c_str(), sizeof prog->header->error);
     if (!ok)
       return 4;
     prog->header->done = 1;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "network.h"
@@ -30,10 +31,10 @@ struct TcpOptions {
 
 // udp-window (udp_window.cc): Tam & Wang's global window, §3.2.
 struct UdpOptions {
-  // W: items a machine has outstanding at most. 5 is the window the paper
-  // ran on its 8x2 hierarchy (§4.2: eq. 4's 10 halved for Go-Back-N's
-  // control packets); main() takes the schedule's own window:W_g instead
-  // when it records one and --window is not given.
+  // W: a machine sends an item only while η < W (η: `count`). 5 is the
+  // window the paper ran on its 8x2 hierarchy (§4.2: eq. 4's 10 halved for
+  // Go-Back-N's control packets); main() takes the schedule's own
+  // window:W_g instead when it records one and --window is not given.
   uint32_t window = 5;
   // s: the least retransmission timeout (RFC 6298's estimate above it).
   // Linux's TCP_RTO_MIN is 200 ms, for the Internet. Below the queueing
@@ -43,6 +44,13 @@ struct UdpOptions {
   // W = 5 either way); 20 ms is 31 machines' 5 items queued at one
   // 100 Mbit/s port (19 ms).
   double timeout = 0.02;
+  // What η counts (docs/simulator.md, "`--transport udp-window`"; main()
+  // turns kAuto into kSentReceived under the window scheme, else kUnacked):
+  // kSentReceived is Algorithm 2's η, items sent − items received, which
+  // no acknowledgement delays but which never falls at a machine that
+  // sends W more than it will receive (a deadlock, reported by name);
+  // kUnacked counts items not yet acknowledged, which always fall.
+  enum class Count { kAuto, kSentReceived, kUnacked } count = Count::kAuto;
 };
 
 class Transport {
@@ -54,6 +62,9 @@ public:
   virtual void open(const std::vector<char> &pairs, std::function<void()> ready) = 0;
   virtual void send(int src, int dst, const Message &m) = 0;
   std::function<void(int src, int dst, const Message &m)> deliver;
+  // Why a run that stopped short stopped, when the transport knows (a
+  // machine it holds back for good), else empty.
+  virtual std::string stall() const { return {}; }
 };
 
 // Sets the ns-3 defaults the TCP sockets are made with; before any is.
@@ -62,8 +73,8 @@ void tcp_defaults(const TcpOptions &opt);
 // opened before the collective and kept: MPI's TCP transport (Open MPI's
 // TCP BTL) keeps one socket per peer.
 std::unique_ptr<Transport> make_tcp_persistent(const Network &net);
-// Tam & Wang's user-level protocol over UDP: MTU items, at most W of a
-// machine's outstanding, per-item acknowledgements and retransmission;
+// Tam & Wang's user-level protocol over UDP: MTU items, a machine's next
+// item only while η < W, per-item acknowledgements and retransmission;
 // throws Refusal when an MTU of `mtu` bytes leaves no room for data.
 std::unique_ptr<Transport> make_udp_window(const Network &net, const UdpOptions &opt, uint32_t mtu);
 

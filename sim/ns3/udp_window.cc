@@ -5,11 +5,33 @@
 // - Items: every message is cut into items of one datagram each, MTU − 28
 //   (IP 20, UDP 8) − kHeader bytes of data (§3.1: "b usually stands for the
 //   maximum transfer unit"); a message of 0 bytes is one empty item.
-// - The global window: a machine has at most W items outstanding (sent,
-//   not yet acknowledged) over all its destinations together; it sends
-//   the next item only while η < W (Algorithm 2). Items of the messages a
-//   machine has going leave in round robin, item s of each before item
-//   s + 1 — Algorithm 1's loop order when a step posts them together.
+// - The global window: a machine sends the next item only while η < W
+//   (Algorithm 2), η over all its destinations together, counted one of
+//   two ways (UdpOptions::Count). Algorithm 2's own: η = items sent −
+//   items received ("inc η" on a send, "dec η" on every item received
+//   from anyone), so an acknowledgement queued behind the receiver's own
+//   items delays nothing; the default under the window scheme. Or items
+//   sent and not yet acknowledged, the default for any other schedule.
+//   Items of the messages a machine has going leave in round robin, item
+//   s of each before item s + 1 — Algorithm 1's loop order when a step
+//   posts them together.
+// - When the paper's η stops: it falls only when items arrive, so a
+//   machine that has sent W items more than it has received waits for
+//   items from others. Where every machine sends as many items as it
+//   receives in one step posted at once (the complete exchange), that wait
+//   always ends. Suppose the network went quiet with items held back:
+//   every item sent has arrived (a lost one is still timed), so the η of
+//   all machines sum to 0. A machine with nothing left to send has sent
+//   all it will and received at most as much: η ≥ 0. One holding items
+//   back has η ≥ W > 0. The sum is positive: a contradiction. A schedule
+//   in which a machine sends W more than it receives before it may go on
+//   (a broadcast's root) stops for good; the run then ends as a deadlock
+//   whose message names the machine and its counts (stall()).
+// - Acknowledgements: one per item, as the paper's Go-Back-N control
+//   packets are counted in its W_g (§4.2: eq. 4's ν doubled, 45 ÷
+//   ((16 − 8)·8·2 / 15) = 5 on 8x2, for one control packet per data packet
+//   through the uplink). They drive retransmission and the timeout under
+//   either count; under the paper's they open no window.
 // - Reliability: the receiver acknowledges every item it gets (duplicates
 //   too: the first acknowledgement may be the one lost); an item not
 //   acknowledged within the retransmission timeout is sent again, the
@@ -84,7 +106,8 @@ struct Machine {
   class UdpWindow *owner = nullptr;
   int index = 0;
   ns3::Ptr<ns3::Socket> socket;
-  uint32_t outstanding = 0;  // η: items sent, not acknowledged
+  uint32_t outstanding = 0;  // items sent, not acknowledged (η of Count::kUnacked)
+  uint64_t items_sent = 0, items_received = 0;  // first copies: η of Count::kSentReceived
   double srtt = 0, rttvar = 0;  // RFC 6298's estimates, s; srtt 0: no sample yet
   std::deque<std::pair<int, uint32_t>> active;  // (destination, message) with unsent items
 };
@@ -111,6 +134,18 @@ public:
       s->SetRecvCallback(ns3::MakeBoundCallback(&UdpWindow::received, &m_[x]));
     }
     ns3::Simulator::ScheduleNow(ready);
+  }
+
+  std::string stall() const override {
+    for (const Machine &mx : m_)
+      if (!mx.active.empty() && !window_open(mx))
+        return "udp-window: " + net_.nodes[net_.machine_node[mx.index]].name + " has sent " +
+               std::to_string(mx.items_sent) + " items and received " +
+               std::to_string(mx.items_received) + ", so its window (W = " +
+               std::to_string(opt_.window) +
+               ", counting sent - received as Tam & Wang's eta) never reopens; " +
+               "--window-count unacked completes any schedule";
+    return {};
   }
 
   void send(int src, int dst, const Message &m) override {
@@ -153,10 +188,17 @@ private:
     m_[from].socket->SendTo(packet, 0, ns3::InetSocketAddress(net_.machine_address[to], kPort));
   }
 
+  // Algorithm 2's test η < W, η as counted by opt_.count.
+  bool window_open(const Machine &mx) const {
+    if (opt_.count == UdpOptions::Count::kSentReceived)
+      return mx.items_sent < mx.items_received + opt_.window;  // unsigned: no underflow
+    return mx.outstanding < opt_.window;
+  }
+
   // Algorithm 2: sends while η < W, the next item in round robin.
   void pump(int x) {
     Machine &mx = m_[x];
-    while (mx.outstanding < opt_.window && !mx.active.empty()) {
+    while (window_open(mx) && !mx.active.empty()) {
       auto [dst, message] = mx.active.front();
       mx.active.pop_front();
       Pair &pr = pair(x, dst);
@@ -165,6 +207,7 @@ private:
       if (o.next < o.items)
         mx.active.emplace_back(dst, message);
       mx.outstanding++;
+      mx.items_sent++;
       send_item(x, dst, message, item);
     }
   }
@@ -235,6 +278,7 @@ private:
       return;
     im.got[item] = 1;
     im.got_count++;
+    m_[dst].items_received++;  // Algorithm 2's "dec η"
 
     // In order: deliver(), which may send, touches no reference kept here.
     while (!pr.in.empty() && pr.in.front().got_count == pr.in.front().items) {
@@ -243,6 +287,8 @@ private:
       pr.in_base++;
       deliver(src, dst, m);
     }
+    if (opt_.count == UdpOptions::Count::kSentReceived)
+      pump(dst);  // the item received may have reopened dst's window
   }
 
   void ack_arrived(int x, int dst, uint32_t message, uint32_t item) {
