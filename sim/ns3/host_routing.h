@@ -54,7 +54,8 @@ private:
   std::unordered_map<uint32_t, Hop> hops_;
 };
 
-// Installs a HostRouting on each node (InternetStackHelper::SetRoutingHelper).
+// Installs a HostRouting on each node given an Internet stack: the machines
+// (InternetStackHelper::SetRoutingHelper).
 class HostRoutingHelper : public ns3::Ipv4RoutingHelper {
 public:
   HostRoutingHelper *Copy() const override { return new HostRoutingHelper(*this); }

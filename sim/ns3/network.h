@@ -1,8 +1,9 @@
 // netsched-ns3 — the network: ns-3 nodes for netsched's machines and
 // switches, full-duplex point-to-point links with the declared bandwidth
-// and latency, drop-tail device queues of the declared sizes, and static
-// host routes so that every packet follows netsched's route for its pair
-// (sim/ns3_net.h describes the input).
+// and latency, drop-tail device queues of the declared sizes, static host
+// routes at machines and forwarding tables at switches so that every
+// packet follows netsched's route for its pair (sim/ns3_net.h describes
+// the input).
 #ifndef NETSCHED_NS3_NETWORK_H
 #define NETSCHED_NS3_NETWORK_H
 
