@@ -48,10 +48,11 @@ expect "276 packets" "$tmp/out" '^packets      276 queued over all hops, 0 dropp
 check "1 MiB alone, jumbo frames" 0 "$ns" simulate -T two.topo -c bcast -a linear-cf -m 1MiB -M ns3 --mtu 9000
 close_to "jumbo: 54 B per 8948 B" "$(completion)" "$(alone 1048576 9000)" 0.005
 
-# Drops are counted where a full switch port drops them: with no queue disc
-# the traffic-control layer drops what meets a stopped (full) device queue,
-# and the device queue's own counter stays at 0. Seven senders into every
-# port of a switch with 2-packet queues must lose packets.
+# Drops are counted where a full switch port drops them: a trimmed switch's
+# full device queue drops (switch_forwarding.h); under NETSCHED_NS3_STOCK=1,
+# with no queue disc, the traffic-control layer drops what meets a stopped
+# (full) device queue. Seven senders into every port of a switch with
+# 2-packet queues must lose packets.
 check "incast on 2-packet queues" 0 "$ns" simulate -T gen:star:8 -a simple -m 64KiB -M ns3 --queue 2 --json
 expect "reports its drops" "$tmp/out" '"packet_drops" : [1-9][0-9]*,'
 
@@ -70,16 +71,33 @@ check "and above it by at least the headers" 0 awk -v a="$packet" -v b="$fluid" 
 check "ring on a 4x4 torus" 0 "$ns" simulate -T gen:torus:4x4 -a ring -m 4KiB -M ns3
 expect "completes" "$tmp/out" '^completion   0\.0[0-9]+ s$'
 
-# The child's own routing table and connection index (host_routing.h,
-# tcp_index.h) give exactly what ns-3's static routing and endpoint scan
-# give (NETSCHED_NS3_STOCK=1): every transfer's start and end, the packets.
-for spec in "$topo/faraj-a.topo" gen:torus:4x4 gen:fattree:4,2; do
-  check "indexed on $spec" 0 "$ns" simulate -T "$spec" -a simple -m 16KiB -M ns3 --json --json-transfers
-  grep -v '"wall_s"\|per_wall' "$tmp/out" > indexed.json
-  check "stock ns-3 on $spec" 0 env NETSCHED_NS3_STOCK=1 "$ns" simulate -T "$spec" -a simple -m 16KiB -M ns3 --json --json-transfers
+# The child's own routing table, connection index and trimmed switches
+# (host_routing.h, tcp_index.h, switch_forwarding.h) give exactly what
+# ns-3's static routing, endpoint scan and IP forwarding at the switches
+# give (NETSCHED_NS3_STOCK=1): every transfer's start and end, the packets
+# and the drops. Trees of one and of several levels, a fat tree, a torus
+# (machines forward), and full ports: Tam & Wang's 8x2 with its declared
+# 45-packet buffers under all-posted traffic, 2-packet ports under
+# tcp-persistent and 4-packet ports under udp-window.
+"$ns" topo convert gen:hierarchy:8x2:uplink=412Mbps --to native | sed 's/ buffering=[a-z]*//' > h8x2.topo
+same_as_stock() { # same_as_stock NAME SIMULATE_ARGS..
+  local name=$1
+  shift
+  check "trimmed: $name" 0 "$ns" simulate "$@" -M ns3 --json --json-transfers
+  grep -v '"wall_s"\|per_wall' "$tmp/out" > trimmed.json
+  check "stock ns-3: $name" 0 env NETSCHED_NS3_STOCK=1 "$ns" simulate "$@" -M ns3 --json --json-transfers
   grep -v '"wall_s"\|per_wall' "$tmp/out" > stock.json
-  check "the same results on $spec" 0 cmp indexed.json stock.json
+  check "the same results: $name" 0 cmp trimmed.json stock.json
+}
+for spec in "$topo/faraj-a.topo" gen:torus:4x4 gen:fattree:4,2 gen:fattree:4,3; do
+  same_as_stock "$spec" -T "$spec" -a simple -m 16KiB
 done
+same_as_stock "8x2, all posted" -T h8x2.topo -a simple -m 16KiB
+expect "drops at the full ports" trimmed.json '"packet_drops" : 1391,'
+same_as_stock "star, 2-packet ports" -T gen:star:8 -a simple -m 16KiB --queue 2
+expect "drops at the full ports" trimmed.json '"packet_drops" : [1-9][0-9]*,'
+same_as_stock "udp-window, 4-packet ports" -T gen:star:4 -c alltoall -a spread -m 64KiB --transport udp-window --window 8 --queue 4
+expect "drops at the full ports" trimmed.json '"packet_drops" : [1-9][0-9]*,'
 
 # Refusals: routing by source (s-mod-k) through one switch to one
 # destination, a cut-through fabric, the window scheme.
@@ -179,7 +197,6 @@ check "tcp-persistent, lost segments" 0 "$ns" simulate -T four.topo -c alltoall 
 expect "are counted" "$tmp/out" '^packets      [0-9]+ queued over all hops, [1-9][0-9]* dropped'
 # The window scheme runs under udp-window, with the schedule's own W_g
 # (the shuffle on Tam & Wang's 8x2, output-queued here).
-"$ns" topo convert gen:hierarchy:8x2:uplink=412Mbps --to native | sed 's/ buffering=[a-z]*//' > h8x2.topo
 check "shuffle-ca under udp-window" 0 "$ns" simulate -T h8x2.topo -c alltoall -a shuffle-ca -m 4KiB -M ns3 --transport udp-window
 expect "completes" "$tmp/out" '^messages     240 data'
 

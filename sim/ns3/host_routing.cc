@@ -6,7 +6,6 @@
 
 #include <ostream>
 
-#include "ns3/ipv4-route.h"
 #include "ns3/node.h"
 #include "ns3/output-stream-wrapper.h"
 
@@ -23,21 +22,19 @@ ns3::TypeId HostRouting::GetTypeId() {
 }
 
 void HostRouting::add(ns3::Ipv4Address dest, ns3::Ipv4Address gateway, uint32_t interface) {
-  hops_[dest.Get()] = Hop{ gateway, interface };
-}
-
-ns3::Ptr<ns3::Ipv4Route> HostRouting::route_to(ns3::Ipv4Address dest) const {
-  auto it = hops_.find(dest.Get());
-  if (it == hops_.end())
-    return nullptr;
   auto route = ns3::Create<ns3::Ipv4Route>();
   route->SetDestination(dest);
   // One address per interface here: Ipv4StaticRouting's source selection
   // takes it too.
-  route->SetSource(ipv4_->GetAddress(it->second.interface, 0).GetLocal());
-  route->SetGateway(it->second.gateway);
-  route->SetOutputDevice(ipv4_->GetNetDevice(it->second.interface));
-  return route;
+  route->SetSource(ipv4_->GetAddress(interface, 0).GetLocal());
+  route->SetGateway(gateway);
+  route->SetOutputDevice(ipv4_->GetNetDevice(interface));
+  hops_[dest.Get()] = Hop{ gateway, interface, route };
+}
+
+ns3::Ptr<ns3::Ipv4Route> HostRouting::route_to(ns3::Ipv4Address dest) const {
+  auto it = hops_.find(dest.Get());
+  return it == hops_.end() ? nullptr : it->second.route;
 }
 
 ns3::Ptr<ns3::Ipv4Route> HostRouting::RouteOutput(ns3::Ptr<ns3::Packet>, const ns3::Ipv4Header &header,
@@ -80,6 +77,7 @@ void HostRouting::PrintRoutingTable(ns3::Ptr<ns3::OutputStreamWrapper> stream, n
 
 void HostRouting::DoDispose() {
   ipv4_ = nullptr;
+  hops_.clear();  // the routes hold the devices
   ns3::Ipv4RoutingProtocol::DoDispose();
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <unordered_map>
 
+#include "ns3/ipv4-route.h"
 #include "ns3/ipv4-routing-helper.h"
 #include "ns3/ipv4-routing-protocol.h"
 #include "ns3/ipv4.h"
@@ -18,7 +19,7 @@ namespace netsched_ns3 {
 class HostRouting : public ns3::Ipv4RoutingProtocol {
 public:
   static ns3::TypeId GetTypeId();
-  // Packets to `dest` leave by `interface` towards `gateway`.
+  // Packets to `dest` leave by `interface` (set up already) towards `gateway`.
   void add(ns3::Ipv4Address dest, ns3::Ipv4Address gateway, uint32_t interface);
 
   ns3::Ptr<ns3::Ipv4Route> RouteOutput(ns3::Ptr<ns3::Packet> p, const ns3::Ipv4Header &header,
@@ -43,13 +44,18 @@ private:
   struct Hop {
     ns3::Ipv4Address gateway;
     uint32_t interface;
+    // Made once: ns-3 reads a route it is given and never changes it, so
+    // every packet to the destination can share one (no allocation, no
+    // interface look-ups per packet).
+    ns3::Ptr<ns3::Ipv4Route> route;
   };
   ns3::Ptr<ns3::Ipv4Route> route_to(ns3::Ipv4Address dest) const;
   ns3::Ptr<ns3::Ipv4> ipv4_;
   std::unordered_map<uint32_t, Hop> hops_;
 };
 
-// Installs a HostRouting on each node (InternetStackHelper::SetRoutingHelper).
+// Installs a HostRouting on each node given an Internet stack: the machines
+// (InternetStackHelper::SetRoutingHelper).
 class HostRoutingHelper : public ns3::Ipv4RoutingHelper {
 public:
   HostRoutingHelper *Copy() const override { return new HostRoutingHelper(*this); }

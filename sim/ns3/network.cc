@@ -11,7 +11,6 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/internet-stack-helper.h"
-#include "ns3/boolean.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4-static-routing.h"
 #include "ns3/ipv4.h"
@@ -155,6 +154,11 @@ void build_network(Network &net, const NetOptions &opt) {
   const int n = (int)net.nodes.size(), p = net.p();
   ns3::NodeContainer all;
   all.Create((uint32_t)n);
+  // Machines run TCP/IP; switches only forward (switch_forwarding.h).
+  ns3::NodeContainer stacked;
+  for (int v = 0; v < n; v++)
+    if (net.nodes[v].machine || opt.stock)
+      stacked.Add(all.Get((uint32_t)v));
   ns3::InternetStackHelper stack;
   HostRoutingHelper host_routing;  // host_routing.h: a hash, not a scan of the routes
   ns3::Ipv4StaticRoutingHelper static_routing;
@@ -164,9 +168,13 @@ void build_network(Network &net, const NetOptions &opt) {
     stack.SetRoutingHelper(host_routing);
     stack.SetTcp("netsched_ns3::IndexedTcp");  // tcp_index.h: no scan of every socket per segment
   }
-  stack.Install(all);  // no queue discs: a device's drop-tail queue is the buffer
-  for (int v = 0; v < n; v++)
+  stack.Install(stacked);  // no queue discs: a device's drop-tail queue is the buffer
+  net.switches.resize((size_t)n);
+  for (int v = 0; v < n; v++) {
     net.ns3_nodes.push_back(all.Get((uint32_t)v));
+    if (!net.nodes[v].machine && !opt.stock)
+      net.switches[v] = std::make_unique<SwitchForwarding>(net);
+  }
   net.edge_device.resize(2 * net.links.size());
   net.edge_interface.resize(2 * net.links.size());
   ns3::PointToPointHelper p2p;
@@ -182,12 +190,19 @@ void build_network(Network &net, const NetOptions &opt) {
       uint32_t q = node.machine ? opt.host_queue : node.queue > 0 ? node.queue : opt.switch_queue;
       auto dev = ns3::DynamicCast<ns3::PointToPointNetDevice>(d.Get((uint32_t)side));
       dev->GetQueue()->SetMaxSize(ns3::QueueSize(ns3::QueueSizeUnit::PACKETS, q));
+      net.edge_device[2 * i + side] = dev;
+      if (net.switches[v]) {
+        // The same queue of q packets: with the traffic-control layer a
+        // packet meeting a full (stopped) queue is dropped before it, here
+        // by the queue itself.
+        net.switches[v]->attach(dev);
+        continue;
+      }
       auto ipv4 = net.ns3_nodes[v]->GetObject<ns3::Ipv4>();
       uint32_t itf = ipv4->AddInterface(dev);
       ipv4->AddAddress(itf, ns3::Ipv4InterfaceAddress(link_address((int)i, side),
                                                       ns3::Ipv4Mask("255.255.255.252")));
       ipv4->SetUp(itf);
-      net.edge_device[2 * i + side] = dev;
       net.edge_interface[2 * i + side] = itf;
     }
   }
@@ -199,9 +214,11 @@ void build_network(Network &net, const NetOptions &opt) {
   for (int m = 0; m < p; m++)
     node_machine[net.machine_node[m]] = m;
   net.machine_addresses.assign((size_t)p, {});
+  net.address_machine.assign(2 * net.links.size(), -1);
   for (size_t i = 0; i < net.links.size(); i++)
     for (int side = 0; side < 2; side++) {
       int m = node_machine[side == 0 ? net.links[i].a : net.links[i].b];
+      net.address_machine[2 * i + side] = m;
       if (m >= 0)
         net.machine_addresses[m].push_back(link_address((int)i, side));
     }
@@ -230,13 +247,14 @@ void build_network(Network &net, const NetOptions &opt) {
       }
     }
   for (int v = 0; v < n; v++) {
+    if (net.switches[v]) {
+      for (int b = 0; b < p; b++)
+        if (next[(size_t)v * p + b] >= 0)
+          net.switches[v]->add(b, net.edge_device[next[(size_t)v * p + b]]);
+      continue;
+    }
     auto ipv4 = net.ns3_nodes[v]->GetObject<ns3::Ipv4>();
     auto routing = ns3::DynamicCast<HostRouting>(ipv4->GetRoutingProtocol());
-    // A switch is no packet's destination: it need not look for the
-    // destination among all its interfaces' addresses on every packet
-    // (ns-3's weak end-system model), only the arriving one's.
-    if (!net.nodes[v].machine && !opt.stock)
-      ipv4->SetAttribute("WeakEsModel", ns3::BooleanValue(false));
     for (int b = 0; b < p; b++) {
       int e = next[(size_t)v * p + b];
       if (e < 0)
@@ -251,18 +269,6 @@ void build_network(Network &net, const NetOptions &opt) {
   }
 }
 
-int Network::machine_at_address(ns3::Ipv4Address a) const {
-  uint32_t k = a.Get() - 0x0A000001u;  // link k / 4, side k % 4
-  if (a.Get() < 0x0A000001u || k / 4 >= links.size() || k % 4 > 1)
-    return -1;
-  const auto &l = links[k / 4];
-  int v = k % 4 == 0 ? l.a : l.b;
-  for (int m = 0; m < p(); m++)
-    if (machine_node[m] == v)
-      return m;
-  return -1;
-}
-
 namespace {
 
 std::vector<int> walk_to(const Network &net, int a, int b, ns3::Ipv4Address to) {
@@ -272,14 +278,21 @@ std::vector<int> walk_to(const Network &net, int a, int b, ns3::Ipv4Address to) 
   h.SetSource(net.machine_address[a]);
   h.SetDestination(to);
   while (at != net.machine_node[b] && edges.size() <= 2 * net.links.size()) {
-    ns3::Socket::SocketErrno err;
-    auto route = net.ns3_nodes[at]->GetObject<ns3::Ipv4>()->GetRoutingProtocol()->RouteOutput(
-        nullptr, h, nullptr, err);
-    if (!route)
+    // The port the switch's own table forwards by, or the IP route's.
+    ns3::NetDevice *out;
+    if (net.switches[at]) {
+      out = net.switches[at]->port_to(to);
+    } else {
+      ns3::Socket::SocketErrno err;
+      auto route = net.ns3_nodes[at]->GetObject<ns3::Ipv4>()->GetRoutingProtocol()->RouteOutput(
+          nullptr, h, nullptr, err);
+      out = route ? ns3::PeekPointer(route->GetOutputDevice()) : nullptr;
+    }
+    if (out == nullptr)
       break;
     int found = -1;
     for (size_t e = 0; e < net.edge_device.size() && found < 0; e++)
-      if (net.edge_device[e] == route->GetOutputDevice())
+      if (ns3::PeekPointer(net.edge_device[e]) == out)
         found = (int)e;
     if (found < 0)
       break;

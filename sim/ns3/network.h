@@ -1,12 +1,14 @@
 // netsched-ns3 — the network: ns-3 nodes for netsched's machines and
 // switches, full-duplex point-to-point links with the declared bandwidth
-// and latency, drop-tail device queues of the declared sizes, and static
-// host routes so that every packet follows netsched's route for its pair
-// (sim/ns3_net.h describes the input).
+// and latency, drop-tail device queues of the declared sizes, static host
+// routes at machines and forwarding tables at switches so that every
+// packet follows netsched's route for its pair (sim/ns3_net.h describes
+// the input).
 #ifndef NETSCHED_NS3_NETWORK_H
 #define NETSCHED_NS3_NETWORK_H
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -15,6 +17,8 @@
 #include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/ptr.h"
+
+#include "switch_forwarding.h"
 
 namespace netsched_ns3 {
 
@@ -28,10 +32,10 @@ struct NetOptions {
   uint32_t mtu = 1500;           // bytes of an IP packet on every link
   uint32_t switch_queue = 100;   // packets, switches that declare none
   uint32_t host_queue = 1000;    // packets, machines' interfaces (Linux's txqueuelen)
-  // ns-3's own Ipv4StaticRouting, TCP demultiplexer and weak end systems
-  // everywhere instead of host_routing.h and tcp_index.h: the same
-  // results, slower (the environment's NETSCHED_NS3_STOCK=1; tests check
-  // that the two agree)
+  // ns-3's own Ipv4StaticRouting, TCP demultiplexer, weak end systems and
+  // IP forwarding at switches instead of host_routing.h, tcp_index.h and
+  // switch_forwarding.h: the same results, slower (the environment's
+  // NETSCHED_NS3_STOCK=1; tests check that the two agree)
   bool stock = false;
 };
 
@@ -57,17 +61,27 @@ struct Network {
   // program machine -> every address of its node (one per link): TCP may
   // take any of them as its source, so each has the machine's routes
   std::vector<std::vector<ns3::Ipv4Address>> machine_addresses;
+  std::vector<int> address_machine;  // 2 · link + side -> machine, or -1
+  // node -> its trimmed switch (switch_forwarding.h); null for machines,
+  // and for every node under NetOptions::stock (an Internet stack there)
+  std::vector<std::unique_ptr<SwitchForwarding>> switches;
   int p() const { return (int)machine_node.size(); }
-  // The machine an address belongs to, or -1.
-  int machine_at_address(ns3::Ipv4Address a) const;
+  // The machine an address belongs to, or -1 (once built).
+  int machine_at_address(ns3::Ipv4Address a) const {
+    uint32_t k = a.Get() - 0x0A000001u;  // link k / 4, side k % 4 (network.cc, link_address)
+    if (a.Get() < 0x0A000001u || k / 4 >= links.size() || k % 4 > 1)
+      return -1;
+    return address_machine[k / 4 * 2 + k % 4];
+  }
   const std::vector<int> &route_edges(int a, int b) const { return routes[(size_t)a * p() + b]; }
 };
 
 // Reads the description from `fd`; throws Refusal naming the line.
 Network read_network(int fd);
-// Builds it in ns-3 and installs the routes; throws Refusal when two
-// sources' routes to one destination leave a node by different links
-// (ns-3 forwards by destination).
+// Builds it in ns-3 and installs the routes: machines with ns-3's Internet
+// stack, switches trimmed (switch_forwarding.h) unless opt.stock; throws
+// Refusal when two sources' routes to one destination leave a node by
+// different links (ns-3 forwards by destination).
 void build_network(Network &net, const NetOptions &opt);
 // The directed edges a packet from machine a to b takes, found by asking
 // each node's ns-3 routing protocol for the next hop (--dump-routes); empty
