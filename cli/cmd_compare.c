@@ -48,6 +48,7 @@ int ns_compare_run(const NsCompareArgs *a)
                                    .reduce_rate = a->reduce_rate };
   gboolean have_opt = ns_cli_sim_options(&opt, &settings_in, &error);
   uint64_t segment = 0;
+  int jobs = 1;
   if (a->collective != NULL && !ns_collective_from_name(a->collective, &collective)) {
     g_autofree char *known = ns_collective_names(", ");
     error = g_error_new(NS_ERROR, NS_ERROR_INPUT, "unknown collective '%s' (%s)", a->collective,
@@ -55,7 +56,7 @@ int ns_compare_run(const NsCompareArgs *a)
     goto fail;
   }
   /* Every name is checked before anything runs. */
-  if (!have_opt ||
+  if (!have_opt || !ns_cli_jobs(a->jobs, &jobs, &error) ||
       !ns_progress_args_reporter(&a->progress, stderr, "compare", "rows", &progress, &error) ||
       (sizes = ns_msizes_parse("--msize", a->msizes ? a->msizes : "8KiB..256KiB", &error)) ==
           NULL ||
@@ -98,6 +99,7 @@ int ns_compare_run(const NsCompareArgs *a)
     .sink = keep_winner,
     .arrival_columns = opt.arrival != NULL,
     .sink_data = winners = ns_size_winners_new(),
+    .jobs = jobs,
   };
   status = ns_compare_experiment(&spec, &error) ? 0 : ns_cli_fail(error);
   error = NULL;
@@ -187,6 +189,7 @@ int ns_cmd_compare(int argc, char **argv)
     { "eager-threshold", 0, 0, G_OPTION_ARG_STRING, &a.eager_threshold, NS_CLI_EAGER_HELP,
       "SIZE" },
     { "reduce-rate", 0, 0, G_OPTION_ARG_STRING, &a.reduce_rate, NS_CLI_REDUCE_RATE_HELP, "RATE|0" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, NS_CLI_JOBS_HELP, "N" },
     { NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("- compare algorithms by simulation");
