@@ -29,6 +29,7 @@ _netsched()
     --transport) COMPREPLY=($(compgen -W "tcp-persistent udp-window" -- "$cur")); return ;;
     --ns3-scheduler) COMPREPLY=($(compgen -W "heap calendar map" -- "$cur")); return ;;
     --mtu) COMPREPLY=($(compgen -W "1500 9000" -- "$cur")); return ;;
+    -j|--jobs) COMPREPLY=($(compgen -W "1 $(nproc 2>/dev/null)" -- "$cur")); return ;;
     --progress) COMPREPLY=($(compgen -W "auto bar lines none" -- "$cur")); return ;;
     -T|--topology|-o|--output|--junit|--csv|--timeline|--trace|--calibration|--prices|--files|--schedule|--goal|-D|--decision)
       _filedir 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")); return ;;
