@@ -193,6 +193,7 @@ typedef struct {
   char *reduce_rate;     /* --reduce-rate RATE, NULL = NS_SIM_REDUCE_RATE_DEFAULT */
   char *pattern;         /* --pattern: alltoallv/allgatherv's size pattern axis */
   int jobs;              /* -j: rows at once (0: the cores) */
+  const struct NsCliNs3Args *ns3; /* the ns3 model's options (cli/cli_sim.h) */
 } NsCompareArgs;
 int ns_compare_run(const NsCompareArgs *args);
 

@@ -47,6 +47,11 @@ int ns_compare_run(const NsCompareArgs *a)
                                    .eager_threshold = a->eager_threshold,
                                    .reduce_rate = a->reduce_rate };
   gboolean have_opt = ns_cli_sim_options(&opt, &settings_in, &error);
+  int bad_ns3 = have_opt ? ns_cli_ns3_args_apply(a->ns3, "compare", &opt) : 0;
+  if (bad_ns3 != 0) {
+    status = bad_ns3;
+    goto out;
+  }
   uint64_t segment = 0;
   int jobs = 1;
   if (a->collective != NULL && !ns_collective_from_name(a->collective, &collective)) {
@@ -131,7 +136,9 @@ out:
 
 int ns_cmd_compare(int argc, char **argv)
 {
-  NsCompareArgs a = { 0 };
+  NsCliNs3Args ns3;
+  ns_cli_ns3_args_init(&ns3);
+  NsCompareArgs a = { .ns3 = &ns3 };
   /* One spelling per concept in every command (-c --collective, -a
    * --algorithm, -m --msize, -M --model); the plural spellings of earlier
    * versions stay as hidden aliases. Lists may be repeated. */
@@ -196,6 +203,7 @@ int ns_cmd_compare(int argc, char **argv)
   GOptionGroup *main_group = g_option_group_new(NULL, NULL, NULL, slots, NULL);
   g_option_group_add_entries(main_group, entries);
   g_option_context_set_main_group(ctx, main_group);
+  ns_cli_ns3_args_add(ctx, &ns3);
   ns_outdir_args_add(ctx, &a.outdir_args, FALSE);
   ns_progress_args_add(ctx, &a.progress);
   g_option_context_set_summary(
@@ -225,5 +233,6 @@ int ns_cmd_compare(int argc, char **argv)
   g_free(a.reduce_rate);
   g_free(a.pattern);
   ns_progress_args_clear(&a.progress);
+  ns_cli_ns3_args_clear(&ns3);
   return status;
 }

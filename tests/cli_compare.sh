@@ -33,6 +33,39 @@ expect "-j named" "$tmp/err" "^netsched: -j -1: expected 1 to 4096 jobs$"
 check "-j too large" 2 "$ns" "${args[@]}" -o bad -j 5000
 check "nothing written for a bad -j" 1 test -e bad
 
+# -- the ns3 model's options (simulate's table, cli/ns3_options.c) ---------------
+if [[ -x "$(dirname "$ns")/netsched-ns3" ]]; then
+  n3=(compare -T gen:star:4:bandwidth=1Gbps -a ring,simple -m 8KiB -M ns3 --progress none)
+  check "compare -M ns3, Linux's defaults" 0 "$ns" "${n3[@]}" -o linux
+  expect "ring under the defaults" linux/compare.csv ",ring,ring,none,8192,1,1,0.000300866,"
+  check "compare -M ns3 --init-cwnd 1 --min-rto 1 --no-delayed-ack --mtu 9000" 0 \
+    "$ns" "${n3[@]}" --init-cwnd 1 --min-rto 1 --no-delayed-ack --mtu 9000 -o tuned
+  expect "ring under them" tuned/compare.csv ",ring,ring,none,8192,1,1,0.000456673,"
+  expect "simple under them" tuned/compare.csv ",simple,simple,posted,8192,0,1,0.000415809,"
+  check "compare -M ns3 --transport udp-window --window 1" 0 \
+    "$ns" "${n3[@]}" --transport udp-window --window 1 --ns3-scheduler calendar -o udp
+  expect "simple under udp-window, W = 1" udp/compare.csv ",simple,simple,posted,8192,0,1,0.001161328,"
+  check "simulate agrees" 0 "$ns" simulate -T gen:star:4:bandwidth=1Gbps -a simple -m 8KiB -M ns3 \
+    --transport udp-window --window 1 --json
+  expect "simulate's completion" "$tmp/out" '"completion_s" : 0\.00116132'
+  check "resume under other ns3 options" 2 "$ns" "${n3[@]}" --init-cwnd 1 -o linux --resume
+  expect "another configuration" "$tmp/err" "row of another configuration"
+  check "--mtu 100" 2 "$ns" "${n3[@]}" --mtu 100 -o bad
+  expect "--mtu: the range" "$tmp/err" "^netsched compare: --init-cwnd takes 1 to 65535 segments, --min-rto \(0, 60\] seconds and --mtu 576 to 65535 bytes$"
+  check "--init-cwnd 0" 2 "$ns" "${n3[@]}" --init-cwnd 0 -o bad
+  check "--min-rto 0" 2 "$ns" "${n3[@]}" --min-rto 0 -o bad
+  check "--window 0" 2 "$ns" "${n3[@]}" --transport udp-window --window 0 -o bad
+  expect "--window: the range" "$tmp/err" "^netsched compare: --window takes 1 to 1048576 items and --retransmit-timeout \(0, 60\] seconds$"
+  check "--retransmit-timeout 61" 2 "$ns" "${n3[@]}" --retransmit-timeout 61 -o bad
+  check "--transport quic" 2 "$ns" "${n3[@]}" --transport quic -o bad
+  expect "--transport: the known ones" "$tmp/err" "^netsched: --transport: unknown transport 'quic' \(tcp-persistent, udp-window\)$"
+  check "--ns3-scheduler fifo" 2 "$ns" "${n3[@]}" --ns3-scheduler fifo -o bad
+  check "--window abc" 2 "$ns" "${n3[@]}" --window abc -o bad
+  check "nothing written for bad ns3 options" 1 test -e bad
+else
+  echo "ok - # SKIP the ns3 options: netsched was built without ns-3"
+fi
+
 # -- SIGTERM during a -j 2 run: no worker, no simulator child, no file left ----
 mkdir -p private-tmp
 TMPDIR="$tmp/private-tmp" "$ns" compare -T gen:tree:4,8,16 -a simple,ring,pair -m 1MiB -M packet \
