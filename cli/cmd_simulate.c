@@ -261,7 +261,7 @@ int ns_cmd_simulate(int argc, char **argv)
   char **cfg = NULL, **ns3 = NULL;
   gboolean json = FALSE, json_transfers = FALSE, hardware_barrier = FALSE, allow_invalid = FALSE;
   gboolean list_ns3 = FALSE;
-  int queue = 100, segment_size = 1000, runs = 1;
+  int queue = 100, segment_size = 1000, runs = 1, jobs_given = 0, jobs = 1;
   NsCliNs3Args ns3_args;
   ns_cli_ns3_args_init(&ns3_args);
   double wall_limit = 0;
@@ -282,6 +282,9 @@ int ns_cmd_simulate(int argc, char **argv)
     { "tcp", 0, 0, G_OPTION_ARG_STRING, &tcp, "packet: TCP variant (default Cubic)", "Cubic|NewReno" },
     { "segment-size", 0, 0, G_OPTION_ARG_INT, &segment_size,
       "packet: TCP segment size in bytes (default 1000)", "BYTES" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs_given,
+      "--runs: simulations at once, in worker processes; the output is the same for every N "
+      "(default: the cores)", "N" },
     { "cfg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cfg, "Any SimGrid option (repeatable)",
       "NAME:VALUE" },
     { "ns3", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ns3,
@@ -405,6 +408,10 @@ int ns_cmd_simulate(int argc, char **argv)
     status = ns_cli_fail(error);
     goto out;
   }
+  if (!ns_cli_jobs(jobs_given, &jobs, &error)) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
   if (runs < 1 || runs > 1000) {
     status = ns_cli_usage("simulate", "--runs takes 1 to 1000");
     goto out;
@@ -506,7 +513,7 @@ int ns_cmd_simulate(int argc, char **argv)
     simulated = ns_cli_close_output(f, goal, &error);
   }
   if (!simulated || !runs_check(&opt, runs, &error) ||
-      (runs > 1 && !ns_sim_more_runs(t, s, &opt, runs, TRUE, &r, &run_times, &error))) {
+      (runs > 1 && !ns_sim_more_runs(t, s, &opt, runs, jobs, TRUE, &r, &run_times, &error))) {
     status = ns_cli_fail(error);
     goto out;
   }

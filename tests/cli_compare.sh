@@ -33,6 +33,19 @@ expect "-j named" "$tmp/err" "^netsched: -j -1: expected 1 to 4096 jobs$"
 check "-j too large" 2 "$ns" "${args[@]}" -o bad -j 5000
 check "nothing written for a bad -j" 1 test -e bad
 
+# -- simulate --runs -j: the packet model's runs over the same pool -----------------
+sim=(simulate -T gen:tree:2,4 -a simple -m 16KiB -M packet --runs 3 --progress none)
+check "simulate --runs 3 -j 1" 0 "$ns" "${sim[@]}" -j 1
+grep -v '^wall ' "$tmp/out" > runs-one.txt # run 0's wall time differs by nature
+check "simulate --runs 3 -j 2" 0 "$ns" "${sim[@]}" -j 2
+grep -v '^wall ' "$tmp/out" > runs-two.txt
+check "--runs -j 2: the output of -j 1" 0 cmp runs-one.txt runs-two.txt
+expect "three runs said" runs-two.txt "^runs +3 \(FqCoDel salts\)"
+check "simulate --runs 3 -j 2 --json" 0 "$ns" "${sim[@]}" -j 2 --json
+expect "every run's time" "$tmp/out" '"n" : 3,'
+check "simulate -j 0 is the cores, -j -2 is refused" 2 "$ns" "${sim[@]}" -j -2
+expect "simulate -j named" "$tmp/err" "^netsched: -j -2: expected 1 to 4096 jobs$"
+
 # -- the ns3 model's options (simulate's table, cli/ns3_options.c) ---------------
 if [[ -x "$(dirname "$ns")/netsched-ns3" ]]; then
   n3=(compare -T gen:star:4:bandwidth=1Gbps -a ring,simple -m 8KiB -M ns3 --progress none)
