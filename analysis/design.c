@@ -3,7 +3,6 @@
 #include "analysis/design_internal.h"
 #include "analysis/design_study_internal.h"
 #include "analysis/csv_internal.h"
-#include "analysis/pool_internal.h"
 #include "analysis/output_dir_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/model/units.h"
@@ -86,121 +85,67 @@ static NsCompareSpec run_spec(const NsStudy *st, int c, int d, int m, const char
   };
 }
 
-/* ---- -j: the runs in worker processes (analysis/pool_internal.h) ---- */
-
+/* Step 1: one compare experiment per collective × design × model, their
+ * rows computed by spec->jobs worker processes and written in this order
+ * (ns_compare_experiments): the log and files do not depend on -j. */
 typedef struct {
-  const NsStudy *st;
-  GArray *runs;      /* int[3]: c, d, m of every run the study makes */
-} Parallel;
+  const NsDesignSpec *sp;
+  GArray *runs;      /* int[4]: c, d, m and the run's number among all of them */
+  int total;
+} Banner;
 
-/* A worker: one run, quietly, into its own directory. Its rows land in
- * its compare.csv; a failure is left for the sequential pass to report
- * with its own error (it fails there again, or resumes). */
-static void parallel_work(guint task, GString *out, void *user)
+static void banner(guint index, void *user)
 {
-  const Parallel *pa = user;
-  const int *r = &g_array_index(pa->runs, int, 3 * task);
-  ns_progress_silence(pa->st->spec->progress); /* this process's copy: the parent reports */
-  g_autofree char *dir = run_dir(pa->st->spec, r[0], r[1], r[2]);
-  NsCompareSpec cs = run_spec(pa->st, r[0], r[1], r[2], dir);
-  GError *error = NULL;
-  if (!ns_compare_experiment(&cs, &error)) {
-    g_string_append(out, error->message);
-    g_error_free(error);
-  }
+  const Banner *b = user;
+  const NsDesignSpec *sp = b->sp;
+  const int *r = &g_array_index(b->runs, int, 4 * index);
+  if (sp->out == NULL)
+    return;
+  g_autofree char *dir = run_dir(sp, r[0], r[1], r[2]);
+  fprintf(sp->out, "\n== [%d/%d] %s on %s, %s model -> %s\n", r[3], b->total,
+          ns_collective_name(sp->collectives[r[0]].collective), sp->designs[r[1]].name,
+          sp->models[r[2]].name, dir);
+  fflush(sp->out);
 }
 
-static char *parallel_name(guint task, void *user)
-{
-  const Parallel *pa = user;
-  const int *r = &g_array_index(pa->runs, int, 3 * task);
-  const NsDesignSpec *sp = pa->st->spec;
-  return g_strdup_printf("%s on %s, %s model", ns_collective_name(sp->collectives[r[0]].collective),
-                         sp->designs[r[1]].name, sp->models[r[2]].name);
-}
-
-static gboolean parallel_done(guint task, const char *bytes, gsize len, void *data,
-                              GError **error)
-{
-  (void)bytes;
-  (void)len;
-  (void)error;
-  const Parallel *pa = data;
-  const NsDesignSpec *sp = pa->st->spec;
-  const int *r = &g_array_index(pa->runs, int, 3 * task);
-  ns_progress_add(sp->progress, (double)sp->collectives[r[0]].variants->len * sp->sizes->len);
-  return TRUE;
-}
-
-/* Step 1: one compare experiment per collective × design × model; with
- * jobs > 1 first in worker processes, then the sequential pass below
- * finds their rows (resumes) and prints the table. */
 static gboolean run_all(NsStudy *st, GError **error)
 {
   const NsDesignSpec *sp = st->spec;
-  int total = sp->n_collectives * sp->n_designs * sp->n_models, count = 0;
+  Banner b = { .sp = sp, .runs = g_array_new(FALSE, FALSE, sizeof(int)),
+               .total = sp->n_collectives * sp->n_designs * sp->n_models };
   double rows = 0; /* the progress reporter's total: every row of every run */
-  Parallel pa = { .st = st, .runs = g_array_new(FALSE, FALSE, sizeof(int)) };
-  for (int c = 0; c < sp->n_collectives; c++)
-    for (int d = 0; d < sp->n_designs; d++)
-      for (int m = 0; m < sp->n_models; m++)
-        if (ns_design_runs_model(&sp->designs[d], m)) {
-          rows += (double)sp->collectives[c].variants->len * sp->sizes->len;
-          int r[3] = { c, d, m };
-          g_array_append_vals(pa.runs, r, 3);
-        }
-  ns_progress_add_total(sp->progress, rows);
-  guint n_runs = pa.runs->len / 3;
-  gboolean parallel = sp->jobs > 1 && n_runs > 1;
-  if (parallel) {
-    if (sp->out != NULL) {
-      fprintf(sp->out, "running %u runs in %d worker processes\n", n_runs, MIN(sp->jobs, (int)n_runs));
-      fflush(sp->out);
-    }
-    guint *tasks = g_new(guint, n_runs);
-    for (guint i = 0; i < n_runs; i++)
-      tasks[i] = i;
-    NsPool pool = { .work = parallel_work, .name = parallel_name, .user = &pa,
-                    .n_tasks = n_runs, .worker = "design worker",
-                    .kept = "the rows written so far are kept; run the study again with "
-                            "--resume to continue" };
-    gboolean ok = ns_pool_run(&pool, tasks, n_runs, sp->jobs, parallel_done, &pa, error);
-    g_free(tasks);
-    ns_progress_finish(sp->progress);
-    if (!ok) {
-      g_array_unref(pa.runs);
-      return FALSE;
-    }
-  }
-  g_array_unref(pa.runs);
+  int count = 0;
   for (int c = 0; c < sp->n_collectives; c++)
     for (int d = 0; d < sp->n_designs; d++)
       for (int m = 0; m < sp->n_models; m++) {
-        const NsDesignCollective *dc = &sp->collectives[c];
-        const NsDesign *ds = &sp->designs[d];
         count++;
-        if (!ns_design_runs_model(ds, m))
+        if (!ns_design_runs_model(&sp->designs[d], m))
           continue;
-        g_autofree char *dir = run_dir(sp, c, d, m);
-        if (sp->out != NULL) {
-          fprintf(sp->out, "\n== [%d/%d] %s on %s, %s model -> %s\n", count, total,
-                  ns_collective_name(dc->collective), ds->name, sp->models[m].name, dir);
-          fflush(sp->out);
-        }
-        NsCompareSpec cs = run_spec(st, c, d, m, dir);
-        cs.table = sp->out;
-        cs.sink = keep_row;
-        cs.sink_data = ns_study_rows(st, c, d, m);
-        if (parallel) { /* the workers' rows are there: keep them, retry nothing twice */
-          cs.resume = TRUE;
-          cs.retry_failed = FALSE;
-        } else {
-          cs.progress = sp->progress;
-        }
-        if (!ns_compare_experiment(&cs, error))
-          return FALSE;
+        rows += (double)sp->collectives[c].variants->len * sp->sizes->len;
+        int r[4] = { c, d, m, count };
+        g_array_append_vals(b.runs, r, 4);
       }
-  return TRUE;
+  ns_progress_add_total(sp->progress, rows);
+  guint n = b.runs->len / 4;
+  NsCompareSpec *specs = g_new(NsCompareSpec, n);
+  const NsCompareSpec **order = g_new(const NsCompareSpec *, n);
+  char **dirs = g_new0(char *, n + 1);
+  for (guint i = 0; i < n; i++) {
+    const int *r = &g_array_index(b.runs, int, 4 * i);
+    dirs[i] = run_dir(sp, r[0], r[1], r[2]);
+    specs[i] = run_spec(st, r[0], r[1], r[2], dirs[i]);
+    specs[i].table = sp->out;
+    specs[i].sink = keep_row;
+    specs[i].sink_data = ns_study_rows(st, r[0], r[1], r[2]);
+    specs[i].progress = sp->progress;
+    order[i] = &specs[i];
+  }
+  gboolean ok = ns_compare_experiments(order, n, sp->jobs, banner, &b, error);
+  g_strfreev(dirs);
+  g_free(order);
+  g_free(specs);
+  g_array_unref(b.runs);
+  return ok;
 }
 
 /* Resolves every design's bcast root. */

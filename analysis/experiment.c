@@ -1,5 +1,6 @@
 /* netsched — the experiment engine of compare and scenario. See experiment_internal.h. */
 #include "analysis/experiment_internal.h"
+#include "analysis/experiment_run_internal.h"
 #include "analysis/bounds_collective.h"
 #include "analysis/experiment_pattern_internal.h"
 #include "sched/bound/pattern_bound.h"
@@ -452,8 +453,13 @@ static gboolean upgrade_v1(const NsCompareSpec *spec, const char *path, GError *
   return TRUE;
 }
 
-/* Plans, verifies and measures one variant × size; writes its row. */
-static gboolean run_row(Run *run, guint vi, guint k, GError **error)
+/* Plans, verifies and measures one variant × size into `out`: ROW_OK, its
+ * compare.csv line, '\0' and its lines of the table; or ROW_ERROR and the
+ * message of an error that stops the experiment. Changes nothing else, so
+ * a worker process computes it as well as this one (experiment_runs.c). */
+enum { ROW_OK = 'r', ROW_ERROR = 'e' };
+
+static void compute_row(const Run *run, guint vi, guint k, GString *out)
 {
   const NsCompareSpec *spec = run->spec;
   const NsVariant *v = &g_array_index(spec->variants, NsVariant, vi);
@@ -463,9 +469,13 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
   NsPlanParams params = spec->params;
   params.msize = msize;
   g_autoptr(NsSizePattern) owned = NULL;
-  if (spec->pattern != NULL &&
-      (params.pattern = pattern_at(run, msize, &owned, error)) == NULL)
-    return FALSE; /* generated before the first row: not expected */
+  if (spec->pattern != NULL && (params.pattern = pattern_at(run, msize, &owned, &err)) == NULL) {
+    /* generated before the first row: not expected */
+    g_string_append_c(out, ROW_ERROR);
+    g_string_append(out, err->message);
+    g_error_free(err);
+    return;
+  }
   /* An external baseline: the reference schedule gives the bound only. */
   const char *planner = v->external ? ns_variant_reference_planner(spec->collective) : v->algorithm;
   g_autoptr(NsSchedule) s = ns_plan(spec->topo, spec->collective, planner, &params, &err);
@@ -501,7 +511,7 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
                                                              : "none";
   /* a pattern that moves no bytes takes no time: 0/0 is no throughput */
   double mbps = ok && isfinite(m.throughput_bps) ? m.throughput_bps / 1e6 : 0;
-  GString *row = g_string_new(NULL);
+  g_autoptr(GString) row = g_string_new(NULL);
   ns_csv_append(row, run->configs != NULL ? run->configs[k] : run->config);
   ns_csv_append(row, run->topology_name);
   ns_csv_append(row, ns_collective_name(spec->collective));
@@ -545,37 +555,60 @@ static gboolean run_row(Run *run, guint vi, guint k, GError **error)
     for (int i = 0; i < N_ARRIVAL_COLS; i++)
       ns_csv_append(row, "");
   }
-  g_string_append_c(row, '\n');
-  gboolean written = ns_row_file_append(run->rows, NULL, row->str, row->len, error);
+  g_string_append_c(out, ROW_OK);
+  g_string_append_len(out, row->str, (gssize)row->len);
+  g_string_append(out, "\n");
+  g_string_append_c(out, '\0');
   if (spec->table != NULL) {
     if (ok && runs > 1)
-      fprintf(spec->table, "%-24s %10s %12.6f %12.6f %8.4f %12.2f %5s  %d runs: %.6f .. %.6f%s\n",
+      g_string_append_printf(out, "%-24s %10s %12.6f %12.6f %8.4f %12.2f %5s  %d runs: %.6f .. %.6f%s\n",
               v->label, size, m.completion_s, bound, bound > 0 ? m.completion_s / bound : 0,
               mbps, cf ? "yes" : "no", runs, min_s, max_s, m.valid ? "" : "  INVALID");
     else if (ok)
-      fprintf(spec->table, "%-24s %10s %12.6f %12.6f %8.4f %12.2f %5s%s\n", v->label, size,
+      g_string_append_printf(out, "%-24s %10s %12.6f %12.6f %8.4f %12.2f %5s%s\n", v->label, size,
               m.completion_s, bound, bound > 0 ? m.completion_s / bound : 0, mbps,
               v->external ? "?" : cf ? "yes" : "no",
               v->external ? "  measured by SMPI (smpirun)" : m.valid ? "" : "  INVALID");
     else
-      fprintf(spec->table, "%-24s %10s   n/a: %s\n", v->label, size, err ? err->message : "?");
+      g_string_append_printf(out, "%-24s %10s   n/a: %s\n", v->label, size, err ? err->message : "?");
     if (ok && spec->arrival_columns)
-      fprintf(spec->table, "%-24s %10s   arrival δ̄/T %.3f, ω/T %.3f: ē %.6f s, first arrival "
+      g_string_append_printf(out, "%-24s %10s   arrival δ̄/T %.3f, ω/T %.3f: ē %.6f s, first arrival "
               "to last finish %.6f s\n", "", "", m.avg_imbalance, m.max_imbalance, m.per_node_s,
               m.span_s);
-    fflush(spec->table);
   }
   g_clear_error(&err);
-  if (written) {
-    g_string_truncate(row, row->len - 1); /* the line end */
-    char **fields = ns_csv_split(row->str); /* our own row: never malformed */
-    if (fields != NULL) {
-      cell_from_fields(cell(run, vi, k), fields);
-      sink_cell(run, cell(run, vi, k));
-    }
+}
+
+/* Writes a row compute_row made: its line to compare.csv, its lines to the
+ * table, its cell to the plot and the sink. */
+static gboolean commit_row(Run *run, guint vi, guint k, const char *bytes, gsize len,
+                           GError **error)
+{
+  const NsCompareSpec *spec = run->spec;
+  if (len > 0 && bytes[0] == ROW_ERROR) { /* the size pattern's error */
+    ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0, "%.*s", (int)MIN(len - 1, 4096), bytes + 1);
+    return FALSE;
   }
-  g_string_free(row, TRUE);
-  return written;
+  const char *line = bytes + 1, *nul = len > 0 ? memchr(line, '\0', len - 1) : NULL;
+  if (len == 0 || bytes[0] != ROW_OK || nul == NULL || nul == line || nul[-1] != '\n') {
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "a row of %s came back malformed",
+                    run->csv_path);
+    return FALSE;
+  }
+  gsize line_len = (gsize)(nul - line);
+  if (!ns_row_file_append(run->rows, NULL, line, line_len, error))
+    return FALSE;
+  if (spec->table != NULL) {
+    fwrite(nul + 1, 1, len - 1 - line_len - 1, spec->table);
+    fflush(spec->table);
+  }
+  g_autofree char *text = g_strndup(line, line_len - 1); /* without the line end */
+  char **fields = ns_csv_split(text); /* our own row: never malformed */
+  if (fields != NULL) {
+    cell_from_fields(cell(run, vi, k), fields);
+    sink_cell(run, cell(run, vi, k));
+  }
+  return TRUE;
 }
 
 /* ---- the plot --------------------------------------------------------------- */
@@ -668,88 +701,155 @@ static gboolean write_plot(Run *run, gboolean *plotted, GError **error)
   return *plotted || why != NULL;
 }
 
-/* ---- the run ------------------------------------------------------------------ */
+/* ---- the run (experiment_run_internal.h) ---------------------------------------- */
 
-gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error)
+struct NsCompareRun {
+  Run run;
+  NsOutputLock *lock;
+  char *header; /* compare.csv's, with the arrival columns when asked */
+};
+
+void ns_compare_run_close(NsCompareRun *r)
 {
-  Run run = { .spec = spec };
-  NsOutputLock *lock = NULL;
-  char *header = NULL;       /* compare.csv's, with the arrival columns when asked */
-  gboolean ok = FALSE;
+  if (r == NULL)
+    return;
+  Run *run = &r->run;
+  const NsCompareSpec *spec = run->spec;
+  ns_row_file_close(run->rows);
+  ns_output_dir_unlock(r->lock);
+  g_free(run->config);
+  g_free(run->config_legacy);
+  g_strfreev(run->configs);
+  ns_size_pattern_free(run->fixed);
+  g_free(run->topology_name);
+  for (gsize i = 0; run->cells != NULL && i < (gsize)spec->variants->len * spec->sizes->len; i++)
+    g_strfreev(run->cells[i].fields);
+  g_free(run->cells);
+  g_free(run->csv_path);
+  g_free(r->header);
+  g_free(r);
+}
+
+NsCompareRun *ns_compare_run_open(const NsCompareSpec *spec, GError **error)
+{
   /* Refused as a whole, at once, rather than row by row. */
   if (!ns_collective_size_check(spec->collective, ns_topology_n_machines(spec->topo), error))
-    return FALSE;
-  run.topology_name = spec->name != NULL ? g_strdup(spec->name)
+    return NULL;
+  NsCompareRun *r = g_new0(NsCompareRun, 1);
+  Run *run = &r->run;
+  run->spec = spec;
+  run->topology_name = spec->name != NULL ? g_strdup(spec->name)
                                           : g_path_get_basename(ns_topology_source(spec->topo));
-  run.config = config_digest(spec, run.topology_name, NULL);
+  run->config = config_digest(spec, run->topology_name, NULL);
   /* netsched 0.x had no size patterns: no row of a pattern is of its format */
-  run.config_legacy = spec->resume && spec->pattern == NULL ? config_digest_legacy(spec) : NULL;
+  run->config_legacy = spec->resume && spec->pattern == NULL ? config_digest_legacy(spec) : NULL;
   if (!ns_pattern_axis_check(spec->pattern, spec->collective, spec->sizes, pattern_option(spec),
                              error))
-    goto out;
+    goto fail;
   if (spec->pattern != NULL) {
     /* every size's pattern made (and so checked) before the first row */
     if (!ns_pattern_axis_scaled(spec->pattern) &&
-        (run.fixed = ns_pattern_axis_at(spec->pattern, pattern_option(spec), spec->collective,
-                                        ns_topology_n_machines(spec->topo), 0, error)) == NULL)
-      goto out;
-    run.configs = g_new0(char *, spec->sizes->len + 1);
+        (run->fixed = ns_pattern_axis_at(spec->pattern, pattern_option(spec), spec->collective,
+                                         ns_topology_n_machines(spec->topo), 0, error)) == NULL)
+      goto fail;
+    run->configs = g_new0(char *, spec->sizes->len + 1);
     for (guint k = 0; k < spec->sizes->len; k++)
-      if ((run.configs[k] = row_config(&run, g_array_index(spec->sizes, uint64_t, k), error)) ==
+      if ((run->configs[k] = row_config(run, g_array_index(spec->sizes, uint64_t, k), error)) ==
           NULL)
-        goto out;
+        goto fail;
   }
-  run.cells = g_new0(Cell, (gsize)spec->variants->len * spec->sizes->len);
-  run.csv_path = g_build_filename(spec->outdir, "compare.csv", NULL);
-  if ((lock = ns_output_dir_lock(spec->outdir, NULL, error)) == NULL)
-    goto out;
-  header = spec->arrival_columns ? g_strdup_printf("%.*s%s\n", (int)strlen(csv_header) - 1,
-                                                 csv_header, csv_arrival_columns)
-                                 : g_strdup(csv_header);
+  run->cells = g_new0(Cell, (gsize)spec->variants->len * spec->sizes->len);
+  run->csv_path = g_build_filename(spec->outdir, "compare.csv", NULL);
+  if ((r->lock = ns_output_dir_lock(spec->outdir, NULL, error)) == NULL)
+    goto fail;
+  r->header = spec->arrival_columns ? g_strdup_printf("%.*s%s\n", (int)strlen(csv_header) - 1,
+                                                      csv_header, csv_arrival_columns)
+                                    : g_strdup(csv_header);
   NsRowFileSpec rows = {
-    .path = run.csv_path, .header = header, .resume = spec->resume, .row = load_row,
-    .user = &run, .warn = spec->warn, .warn_data = spec->warn_data,
+    .path = run->csv_path, .header = r->header, .resume = spec->resume, .row = load_row,
+    .user = run, .warn = spec->warn, .warn_data = spec->warn_data,
     .header_hint = "not a compare.csv of this netsched version (its columns differ): "
                    "choose another --output, or remove it to start over",
   };
-  if ((spec->resume && !upgrade_v1(spec, run.csv_path, error)) ||
-      (run.rows = ns_row_file_open(&rows, error)) == NULL)
-    goto out;
-  if (spec->table != NULL)
-    fprintf(spec->table, "%-24s %10s %12s %12s %8s %12s %5s\n", "algorithm[:sync]", "msize",
-            "time_s", "bound_s", "ratio", "Mbit/s", "cf");
-  for (guint v = 0; v < spec->variants->len; v++)
-    for (guint k = 0; k < spec->sizes->len; k++) {
-      const char *label = g_array_index(spec->variants, NsVariant, v).label;
-      g_autofree char *size = ns_format_size(g_array_index(spec->sizes, uint64_t, k));
-      if (cell(&run, v, k)->present) { /* the last row of its key in the file */
-        if (spec->table != NULL)
-          fprintf(spec->table, "%-24s %10s   (kept from the previous run)\n", label, size);
-        ns_progress_skip(spec->progress, 1);
-        sink_cell(&run, cell(&run, v, k));
-        continue;
-      }
-      ns_progress_item(spec->progress, 1, "%s %s", label, size);
-      gboolean written = run_row(&run, v, k, error);
-      ns_progress_item_done(spec->progress);
-      if (!written)
-        goto out;
-    }
+  if ((spec->resume && !upgrade_v1(spec, run->csv_path, error)) ||
+      (run->rows = ns_row_file_open(&rows, error)) == NULL)
+    goto fail;
+  return r;
+fail:
+  ns_compare_run_close(r);
+  return NULL;
+}
+
+guint ns_compare_run_n_rows(const NsCompareRun *r)
+{
+  return r->run.spec->variants->len * r->run.spec->sizes->len;
+}
+
+gboolean ns_compare_run_kept(const NsCompareRun *r, guint row)
+{
+  return r->run.cells[row].present;
+}
+
+char *ns_compare_run_row_name(const NsCompareRun *r, guint row)
+{
+  const NsCompareSpec *spec = r->run.spec;
+  g_autofree char *size =
+      ns_format_size(g_array_index(spec->sizes, uint64_t, row % spec->sizes->len));
+  return g_strdup_printf("%s %s", g_array_index(spec->variants, NsVariant,
+                                                row / spec->sizes->len).label, size);
+}
+
+void ns_compare_run_compute(const NsCompareRun *r, guint row, GString *out)
+{
+  compute_row(&r->run, row / r->run.spec->sizes->len, row % r->run.spec->sizes->len, out);
+}
+
+void ns_compare_run_start(NsCompareRun *r)
+{
+  FILE *table = r->run.spec->table;
+  if (table != NULL)
+    fprintf(table, "%-24s %10s %12s %12s %8s %12s %5s\n", "algorithm[:sync]", "msize", "time_s",
+            "bound_s", "ratio", "Mbit/s", "cf");
+}
+
+gboolean ns_compare_run_commit(NsCompareRun *r, guint row, const char *bytes, gsize len,
+                               GError **error)
+{
+  Run *run = &r->run;
+  const NsCompareSpec *spec = run->spec;
+  guint v = row / spec->sizes->len, k = row % spec->sizes->len;
+  if (bytes != NULL)
+    return commit_row(run, v, k, bytes, len, error);
+  /* kept: the last row of its key in the file */
+  if (spec->table != NULL) {
+    g_autofree char *size = ns_format_size(g_array_index(spec->sizes, uint64_t, k));
+    fprintf(spec->table, "%-24s %10s   (kept from the previous run)\n",
+            g_array_index(spec->variants, NsVariant, v).label, size);
+  }
+  sink_cell(run, cell(run, v, k));
+  return TRUE;
+}
+
+gboolean ns_compare_run_finish(NsCompareRun *r, GError **error)
+{
+  Run *run = &r->run;
+  const NsCompareSpec *spec = run->spec;
   gboolean any = FALSE;
   for (gsize i = 0; i < (gsize)spec->variants->len * spec->sizes->len; i++)
-    any = any || run.cells[i].ok;
+    any = any || run->cells[i].ok;
   if (spec->need_result && !any) { /* an empty plot would look like a result */
     ns_set_error_at(error, NS_ERROR_UNSUPPORTED, NULL, 0,
                     "no row has a result: every algorithm was refused or failed (the status "
                     "column of %s says why); no plot written",
-                    run.csv_path);
-    goto out;
+                    run->csv_path);
+    return FALSE;
   }
   gboolean plotted = FALSE;
-  ok = write_plot(&run, &plotted, error);
-  if (ok && spec->table != NULL) {
+  if (!write_plot(run, &plotted, error))
+    return FALSE;
+  if (spec->table != NULL) {
     /* paths joined by GLib (no "out//compare.svg") */
-    fprintf(spec->table, "\nwrote %s", run.csv_path);
+    fprintf(spec->table, "\nwrote %s", run->csv_path);
     if (plotted) {
       g_autofree char *svg = g_build_filename(spec->outdir, "compare.svg", NULL);
       g_autofree char *png = g_build_filename(spec->outdir, "compare.png", NULL);
@@ -759,18 +859,5 @@ gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error)
     }
     fprintf(spec->table, "\n");
   }
-out:
-  ns_row_file_close(run.rows);
-  ns_output_dir_unlock(lock);
-  g_free(run.config);
-  g_free(run.config_legacy);
-  g_strfreev(run.configs);
-  ns_size_pattern_free(run.fixed);
-  g_free(run.topology_name);
-  for (gsize i = 0; run.cells != NULL && i < (gsize)spec->variants->len * spec->sizes->len; i++)
-    g_strfreev(run.cells[i].fields);
-  g_free(run.cells);
-  g_free(run.csv_path);
-  g_free(header);
-  return ok;
+  return TRUE;
 }

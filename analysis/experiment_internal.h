@@ -154,6 +154,8 @@ typedef struct {
   NsWarnFunc warn;          /* told of a plot not drawn, a last row cut short (NULL: nobody) */
   NsWarnFunc note;          /* told of a compare.csv upgraded to the current format */
   void *warn_data;          /* passed to both */
+  int jobs;                 /* ns_compare_experiment: rows at once, in worker processes
+                               (<= 1: one at a time, in this process) */
 } NsCompareSpec;
 
 /* Runs the experiment into OUTDIR/compare.csv, compare.dat, compare.gp and,
@@ -169,5 +171,22 @@ typedef struct {
  * run holds OUTDIR.
  * Time: the planners' and measurements' costs, plus O(rows) bookkeeping. */
 gboolean ns_compare_experiment(const NsCompareSpec *spec, GError **error);
+
+/* Called before experiment `index` writes its first line. */
+typedef void (*NsCompareBanner)(guint index, void *user);
+
+/*
+ * ns_compare_experiments — the experiments specs[0..n-1] as if run one
+ * after another by ns_compare_experiment (their `jobs` ignored), with
+ * their rows computed by `jobs` worker processes (analysis/pool_internal.h;
+ * <= 1: in this process) and written in that order anyway: the tables,
+ * files and sinks are the same bytes and calls for every `jobs`. Every
+ * experiment is opened (locked, its resume read) before the first row;
+ * its progress reporter, if any, is the first non-NULL one of the specs.
+ * Errors: those of ns_compare_experiment; NS_ERROR_IO when a worker
+ * cannot be started or dies (the rows written so far are kept).
+ */
+gboolean ns_compare_experiments(const NsCompareSpec *const *specs, guint n, int jobs,
+                                NsCompareBanner banner, void *banner_data, GError **error);
 
 #endif

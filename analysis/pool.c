@@ -13,10 +13,18 @@
  * Protocol: the parent writes task indices (uint32) to a worker's task
  * pipe, at most two ahead so a worker never waits; the worker answers each
  * with one frame — task (uint32), length (uint32), the row's bytes — on its
- * row pipe. EOF on the task pipe tells a worker to exit. */
+ * row pipe. EOF on the task pipe tells a worker to exit.
+ *
+ * Stopping: while workers run, SIGINT, SIGTERM and SIGHUP are caught
+ * (analysis/stop_signal_internal.h) and only wake the parent's poll; it
+ * sends the signal on to every worker, whose own guard (sim/child.h) kills
+ * and reaps its simulator child and removes that child's files before the
+ * worker dies, reaps the workers, and raises the signal again. An error
+ * stops the workers the same way, with SIGTERM. */
 #include "analysis/pool_internal.h"
 #include "platforms/model/error.h"
 #include "analysis/rowfile_internal.h"
+#include "analysis/stop_signal_internal.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -73,14 +81,17 @@ G_GNUC_NORETURN static void worker_main(const NsPool *pool, int task_fd, int row
   _exit(0); /* no atexit handlers, no stdio flush: the parent owns those */
 }
 
-static void stop_workers(Worker *w, int n, gboolean kill_them)
+/* Closes the task pipes (the workers' sign to exit) and reaps every
+ * worker; `sig` (0: none) is sent to each first, so that one busy with a
+ * simulation cleans up after it and dies. */
+static void stop_workers(Worker *w, int n, int sig)
 {
   for (int i = 0; i < n; i++) {
     if (w[i].task_fd >= 0)
       close(w[i].task_fd);
     w[i].task_fd = -1;
-    if (kill_them && w[i].pid > 0 && w[i].alive)
-      kill(w[i].pid, SIGKILL);
+    if (sig != 0 && w[i].pid > 0 && w[i].alive)
+      kill(w[i].pid, sig);
   }
   for (int i = 0; i < n; i++) {
     if (w[i].row_fd >= 0)
@@ -145,6 +156,16 @@ gboolean ns_pool_run(const NsPool *pool, const guint *tasks, guint n_tasks, int 
   struct sigaction ignore = { .sa_handler = SIG_IGN }, old_pipe;
   sigemptyset(&ignore.sa_mask);
   sigaction(SIGPIPE, &ignore, &old_pipe); /* a dead worker is an error, not a signal */
+  /* The stop signals wait, blocked, for ppoll: none is lost between a
+   * look at the flag and the wait. */
+  NsSignalGuard guard;
+  sigset_t stops, unblocked;
+  sigemptyset(&stops);
+  sigaddset(&stops, SIGINT);
+  sigaddset(&stops, SIGTERM);
+  sigaddset(&stops, SIGHUP);
+  sigprocmask(SIG_BLOCK, &stops, &unblocked);
+  ns_signals_catch(&guard);
   gboolean ok = FALSE;
   pid_t parent = getpid();
   fflush(NULL);
@@ -175,6 +196,8 @@ gboolean ns_pool_run(const NsPool *pool, const guint *tasks, guint n_tasks, int 
       if (getppid() != parent)
         _exit(1);
       signal(SIGPIPE, SIG_DFL);
+      ns_signals_default();
+      sigprocmask(SIG_SETMASK, &unblocked, NULL);
       for (int k = 0; k < i; k++) { /* the other workers' pipes */
         close(w[k].task_fd);
         close(w[k].row_fd);
@@ -196,12 +219,12 @@ gboolean ns_pool_run(const NsPool *pool, const guint *tasks, guint n_tasks, int 
       }
   struct pollfd *fds = g_new(struct pollfd, n);
   GString *row = g_string_new(NULL);
-  while (done < n_tasks) {
+  while (done < n_tasks && ns_stop_signal() == 0) {
     int nf = 0;
     for (int i = 0; i < n; i++)
       if (w[i].n_queued > 0)
         fds[nf++] = (struct pollfd){ .fd = w[i].row_fd, .events = POLLIN };
-    if (poll(fds, (nfds_t)nf, -1) < 0) {
+    if (ppoll(fds, (nfds_t)nf, NULL, &unblocked) < 0) {
       if (errno == EINTR)
         continue;
       ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "poll: %s", g_strerror(errno));
@@ -243,8 +266,16 @@ gboolean ns_pool_run(const NsPool *pool, const guint *tasks, guint n_tasks, int 
   g_string_free(row, TRUE);
   g_free(fds);
 out:
-  stop_workers(w, n, !ok);
+  stop_workers(w, n, ns_stop_signal() != 0 ? ns_stop_signal() : ok ? 0 : SIGTERM);
   sigaction(SIGPIPE, &old_pipe, NULL);
   g_free(w);
+  int sig = ns_stop_signal();
+  if (sig != 0 && (ok || error == NULL || *error == NULL)) {
+    ok = FALSE;
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "stopped by signal %d (%s)", sig,
+                    g_strsignal(sig));
+  }
+  sigprocmask(SIG_SETMASK, &unblocked, NULL); /* a stop signal pending now sets the flag */
+  ns_signals_release(&guard);                  /* and is raised again here */
   return ok;
 }

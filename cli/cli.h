@@ -152,6 +152,12 @@ void ns_cli_progress_end(NsCliProgress *p);
 /* The options every long command shares (--progress, --resume, ...) are
  * analysis/run_options_internal.h's: netsched-mpi's sweep takes them too. */
 
+/* -j: `given` 1 to 4096 worker processes, 0 (not given) the online cores
+ * (design, scenario run, compare); else NS_ERROR_INPUT "-j N: ...". */
+#define NS_CLI_JOBS_HELP "Worker processes computing rows at once; the output is the same " \
+  "for every N (default: the cores)"
+gboolean ns_cli_jobs(int given, int *jobs, GError **error);
+
 /* Options whose values go through a callback (GOption gives every
  * callback of a group the same user data): the group's user data is a
  * table of slots ending with { NULL }, each naming its spellings ("-m
@@ -186,6 +192,8 @@ typedef struct {
   char *eager_threshold; /* --eager-threshold SIZE, NULL = NS_SIM_EAGER_DEFAULT */
   char *reduce_rate;     /* --reduce-rate RATE, NULL = NS_SIM_REDUCE_RATE_DEFAULT */
   char *pattern;         /* --pattern: alltoallv/allgatherv's size pattern axis */
+  int jobs;              /* -j: rows at once (0: the cores) */
+  const struct NsCliNs3Args *ns3; /* the ns3 model's options (cli/cli_sim.h) */
 } NsCompareArgs;
 int ns_compare_run(const NsCompareArgs *args);
 

@@ -10,6 +10,26 @@
 #include "sim/smpi_baseline.h"
 
 /* The simulation settings of compare, scenario and design. */
+/* The ns3 model's options, one table for simulate and compare
+ * (cli/ns3_options.c): as given, before the check. */
+typedef struct NsCliNs3Args {
+  char *transport, *scheduler; /* NULL: tcp-persistent, heap */
+  char *window_count;          /* udp-window's count; NULL: auto */
+  int init_cwnd, mtu;
+  int window;                  /* -1: not given */
+  double min_rto, retransmit_timeout;
+  gboolean no_delayed_ack;
+} NsCliNs3Args;
+/* Linux's defaults (sim/sim.h). */
+void ns_cli_ns3_args_init(NsCliNs3Args *a);
+void ns_cli_ns3_args_clear(NsCliNs3Args *a);
+/* --transport, --window, --window-count, --retransmit-timeout, --init-cwnd,
+ * --min-rto, --no-delayed-ack, --mtu, --ns3-scheduler into `a`. */
+void ns_cli_ns3_args_add(GOptionContext *ctx, NsCliNs3Args *a);
+/* Checks `a` and sets opt's ns3 fields: 0, or the exit status (2) after
+ * "netsched COMMAND: --OPTION takes ..." or "netsched: --transport: ...". */
+int ns_cli_ns3_args_apply(const NsCliNs3Args *a, const char *command, NsSimOptions *opt);
+
 typedef struct {
   const char *model;        /* NULL: ideal */
   int queue;                /* packet: switch queue (packets), 0 = default */

@@ -47,7 +47,13 @@ int ns_compare_run(const NsCompareArgs *a)
                                    .eager_threshold = a->eager_threshold,
                                    .reduce_rate = a->reduce_rate };
   gboolean have_opt = ns_cli_sim_options(&opt, &settings_in, &error);
+  int bad_ns3 = have_opt ? ns_cli_ns3_args_apply(a->ns3, "compare", &opt) : 0;
+  if (bad_ns3 != 0) {
+    status = bad_ns3;
+    goto out;
+  }
   uint64_t segment = 0;
+  int jobs = 1;
   if (a->collective != NULL && !ns_collective_from_name(a->collective, &collective)) {
     g_autofree char *known = ns_collective_names(", ");
     error = g_error_new(NS_ERROR, NS_ERROR_INPUT, "unknown collective '%s' (%s)", a->collective,
@@ -55,7 +61,7 @@ int ns_compare_run(const NsCompareArgs *a)
     goto fail;
   }
   /* Every name is checked before anything runs. */
-  if (!have_opt ||
+  if (!have_opt || !ns_cli_jobs(a->jobs, &jobs, &error) ||
       !ns_progress_args_reporter(&a->progress, stderr, "compare", "rows", &progress, &error) ||
       (sizes = ns_msizes_parse("--msize", a->msizes ? a->msizes : "8KiB..256KiB", &error)) ==
           NULL ||
@@ -98,6 +104,7 @@ int ns_compare_run(const NsCompareArgs *a)
     .sink = keep_winner,
     .arrival_columns = opt.arrival != NULL,
     .sink_data = winners = ns_size_winners_new(),
+    .jobs = jobs,
   };
   status = ns_compare_experiment(&spec, &error) ? 0 : ns_cli_fail(error);
   error = NULL;
@@ -129,7 +136,9 @@ out:
 
 int ns_cmd_compare(int argc, char **argv)
 {
-  NsCompareArgs a = { 0 };
+  NsCliNs3Args ns3;
+  ns_cli_ns3_args_init(&ns3);
+  NsCompareArgs a = { .ns3 = &ns3 };
   /* One spelling per concept in every command (-c --collective, -a
    * --algorithm, -m --msize, -M --model); the plural spellings of earlier
    * versions stay as hidden aliases. Lists may be repeated. */
@@ -187,12 +196,14 @@ int ns_cmd_compare(int argc, char **argv)
     { "eager-threshold", 0, 0, G_OPTION_ARG_STRING, &a.eager_threshold, NS_CLI_EAGER_HELP,
       "SIZE" },
     { "reduce-rate", 0, 0, G_OPTION_ARG_STRING, &a.reduce_rate, NS_CLI_REDUCE_RATE_HELP, "RATE|0" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, NS_CLI_JOBS_HELP, "N" },
     { NULL },
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new("- compare algorithms by simulation");
   GOptionGroup *main_group = g_option_group_new(NULL, NULL, NULL, slots, NULL);
   g_option_group_add_entries(main_group, entries);
   g_option_context_set_main_group(ctx, main_group);
+  ns_cli_ns3_args_add(ctx, &ns3);
   ns_outdir_args_add(ctx, &a.outdir_args, FALSE);
   ns_progress_args_add(ctx, &a.progress);
   g_option_context_set_summary(
@@ -222,5 +233,6 @@ int ns_cmd_compare(int argc, char **argv)
   g_free(a.reduce_rate);
   g_free(a.pattern);
   ns_progress_args_clear(&a.progress);
+  ns_cli_ns3_args_clear(&ns3);
   return status;
 }

@@ -83,10 +83,9 @@ int ns_cli_run_study(const NsScenario *sc, const NsCliStudyArgs *args)
   if (sc->description != NULL)
     printf("design study: %s\n", sc->description);
   /* Everything is loaded and every name checked before the first run. */
-  if (args->jobs < 0 || args->jobs > 4096) {
-    error = g_error_new(NS_ERROR, NS_ERROR_INPUT, "-j %d: expected 1 to 4096 jobs", args->jobs);
+  int jobs;
+  if (!ns_cli_jobs(args->jobs, &jobs, &error))
     goto out;
-  }
   NsDesignHooks study_hooks = { .load_topology = load_topology, .check_topology = check_topology,
                                 .model = study_model, .model_name = model_name,
                                 .check_variants = check_variants,
@@ -99,7 +98,7 @@ int ns_cli_run_study(const NsScenario *sc, const NsCliStudyArgs *args)
   spec.progress = hooks.progress;
   spec.retry_failed = args->retry_failed;
   spec.restart = !resume;
-  spec.jobs = args->jobs;
+  spec.jobs = jobs;
   spec.out = stdout;
   spec.warn = ns_cli_print_warning;
   spec.note = ns_cli_print_note;
@@ -123,8 +122,7 @@ void ns_cli_add_study_options(GOptionContext *ctx, NsCliStudyArgs *a)
       "Resume, and run again the rows whose last attempt failed (kept rows are never redone)",
       NULL },
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs,
-      "Runs (collective x design x model) at once, in worker processes as sweep -j (default 1: "
-      "--wall-limit and memory are meant for one simulation at a time)", "N" },
+      NS_CLI_JOBS_HELP " (--wall-limit bounds each simulation)", "N" },
     { NULL },
   };
   g_option_context_add_main_entries(ctx, entries, NULL);

@@ -261,11 +261,9 @@ int ns_cmd_simulate(int argc, char **argv)
   char **cfg = NULL, **ns3 = NULL;
   gboolean json = FALSE, json_transfers = FALSE, hardware_barrier = FALSE, allow_invalid = FALSE;
   gboolean list_ns3 = FALSE;
-  int queue = 100, segment_size = 1000, runs = 1;
-  char *transport = NULL, *ns3_scheduler = NULL, *window_count = NULL;
-  int init_cwnd = 10, mtu = 1500, window = -1; /* -1: not given */
-  double min_rto = 0.2, retransmit_timeout = NS_NS3_RETRANSMIT_TIMEOUT;
-  gboolean no_delayed_ack = FALSE;
+  int queue = 100, segment_size = 1000, runs = 1, jobs_given = 0, jobs = 1;
+  NsCliNs3Args ns3_args;
+  ns_cli_ns3_args_init(&ns3_args);
   double wall_limit = 0;
   NsSimRuns run_times = { 0 };
   GOptionEntry entries[] = {
@@ -284,36 +282,9 @@ int ns_cmd_simulate(int argc, char **argv)
     { "tcp", 0, 0, G_OPTION_ARG_STRING, &tcp, "packet: TCP variant (default Cubic)", "Cubic|NewReno" },
     { "segment-size", 0, 0, G_OPTION_ARG_INT, &segment_size,
       "packet: TCP segment size in bytes (default 1000)", "BYTES" },
-    { "transport", 0, 0, G_OPTION_ARG_STRING, &transport,
-      "ns3: tcp-persistent (default): one TCP connection per machine pair, opened before the "
-      "collective and kept, as MPI's TCP transport; udp-window: Tam and Wang's user-level "
-      "protocol over UDP (MTU items, a global window of --window per machine, per-item "
-      "acknowledgements and retransmission)", "tcp-persistent|udp-window" },
-    { "window", 0, 0, G_OPTION_ARG_INT, &window,
-      "ns3 udp-window: a machine sends its next item while eta < W (Tam and Wang's global "
-      "window W_g; --window-count says what eta counts; default: the schedule's window:W_g, "
-      "else 5, the paper's on 8x2)", "W" },
-    { "window-count", 0, 0, G_OPTION_ARG_STRING, &window_count,
-      "ns3 udp-window: what the window counts. sent-received: Tam and Wang's eta, items sent "
-      "minus items received (Algorithm 2), which stops a machine that sends W more than it "
-      "receives (reported as a deadlock); unacked: items not yet acknowledged, which completes "
-      "any schedule; auto (default): sent-received under the window scheme (window:W_g), "
-      "unacked otherwise", "auto|sent-received|unacked" },
-    { "retransmit-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &retransmit_timeout,
-      "ns3 udp-window: least seconds before an unacknowledged item is sent again (above it "
-      "TCP's estimate from round trips, RFC 6298), doubling on each retry (default 0.02)", "S" },
-    { "init-cwnd", 0, 0, G_OPTION_ARG_INT, &init_cwnd,
-      "ns3: TCP initial congestion window in segments (default 10, Linux's)", "N" },
-    { "min-rto", 0, 0, G_OPTION_ARG_DOUBLE, &min_rto,
-      "ns3: TCP minimum retransmission timeout in seconds (default 0.2, Linux's)", "S" },
-    { "no-delayed-ack", 0, 0, G_OPTION_ARG_NONE, &no_delayed_ack,
-      "ns3: acknowledge every TCP segment (default: every second one or after 40 ms, Linux's)",
-      NULL },
-    { "mtu", 0, 0, G_OPTION_ARG_INT, &mtu,
-      "ns3: IP packet size in bytes (default 1500; 9000: jumbo frames); TCP segments are MTU "
-      "- 52", "BYTES" },
-    { "ns3-scheduler", 0, 0, G_OPTION_ARG_STRING, &ns3_scheduler,
-      "ns3: ns-3's event scheduler (default heap)", "heap|calendar|map" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs_given,
+      "--runs: simulations at once, in worker processes; the output is the same for every N "
+      "(default: the cores)", "N" },
     { "cfg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cfg, "Any SimGrid option (repeatable)",
       "NAME:VALUE" },
     { "ns3", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ns3,
@@ -372,6 +343,7 @@ int ns_cmd_simulate(int argc, char **argv)
   g_option_context_set_description(ctx, desc);
   ns_cli_add_plan_options(ctx, &po);
   g_option_context_add_main_entries(ctx, entries, NULL);
+  ns_cli_ns3_args_add(ctx, &ns3_args);
   NsProgressArgs progress_args = { 0 };
   ns_progress_args_add(ctx, &progress_args);
   int status = 2;
@@ -436,6 +408,10 @@ int ns_cmd_simulate(int argc, char **argv)
     status = ns_cli_fail(error);
     goto out;
   }
+  if (!ns_cli_jobs(jobs_given, &jobs, &error)) {
+    status = ns_cli_fail(error);
+    goto out;
+  }
   if (runs < 1 || runs > 1000) {
     status = ns_cli_usage("simulate", "--runs takes 1 to 1000");
     goto out;
@@ -450,48 +426,11 @@ int ns_cmd_simulate(int argc, char **argv)
     status = ns_cli_usage("simulate", "--queue must be >= 1 and --segment-size >= 64");
     goto out;
   }
-  if (init_cwnd < 1 || init_cwnd > 65535 || !(min_rto > 0 && min_rto <= 60) || mtu < 576 ||
-      mtu > 65535) {
-    status = ns_cli_usage("simulate", "--init-cwnd takes 1 to 65535 segments, --min-rto (0, 60] "
-                                      "seconds and --mtu 576 to 65535 bytes");
+  int bad_ns3 = ns_cli_ns3_args_apply(&ns3_args, "simulate", &opt);
+  if (bad_ns3 != 0) {
+    status = bad_ns3;
     goto out;
   }
-  if ((window != -1 && (window < 1 || window > (1 << 20))) ||
-      !(retransmit_timeout > 0 && retransmit_timeout <= 60)) {
-    status = ns_cli_usage("simulate", "--window takes 1 to 1048576 items and "
-                                      "--retransmit-timeout (0, 60] seconds");
-    goto out;
-  }
-  opt.ns3_window = window > 0 ? window : 0;
-  opt.ns3_retransmit_timeout = retransmit_timeout;
-  if (transport != NULL) {
-    NsNs3Transport tr;
-    if (!ns_ns3_transport_parse(transport, &tr, &error)) {
-      status = ns_cli_fail(error);
-      goto out;
-    }
-    opt.ns3_transport = tr;
-  }
-  if (window_count != NULL) {
-    NsNs3WindowCount wc;
-    if (!ns_ns3_window_count_parse(window_count, &wc, &error)) {
-      status = ns_cli_fail(error);
-      goto out;
-    }
-    opt.ns3_window_count = wc;
-  }
-  if (ns3_scheduler != NULL) {
-    NsNs3Scheduler sc;
-    if (!ns_ns3_scheduler_parse(ns3_scheduler, &sc, &error)) {
-      status = ns_cli_fail(error);
-      goto out;
-    }
-    opt.ns3_scheduler = sc;
-  }
-  opt.ns3_init_cwnd = init_cwnd;
-  opt.ns3_min_rto = min_rto;
-  opt.ns3_no_delayed_ack = no_delayed_ack;
-  opt.ns3_mtu = mtu;
   /* ns-3 itself knows more variants than SimGrid's binding (ns3::Tcp<NAME>,
    * checked by netsched-ns3). */
   if (opt.model != NS_MODEL_NS3 && tcp != NULL && strcmp(tcp, "Cubic") != 0 &&
@@ -574,7 +513,7 @@ int ns_cmd_simulate(int argc, char **argv)
     simulated = ns_cli_close_output(f, goal, &error);
   }
   if (!simulated || !runs_check(&opt, runs, &error) ||
-      (runs > 1 && !ns_sim_more_runs(t, s, &opt, runs, TRUE, &r, &run_times, &error))) {
+      (runs > 1 && !ns_sim_more_runs(t, s, &opt, runs, jobs, TRUE, &r, &run_times, &error))) {
     status = ns_cli_fail(error);
     goto out;
   }
@@ -605,8 +544,7 @@ out:
   ns_sim_options_clear(&opt);
   ns_progress_args_clear(&progress_args);
   ns_cli_plan_options_clear(&po);
-  g_free(model); g_free(sync); g_free(tcp); g_free(transport); g_free(ns3_scheduler);
-  g_free(window_count);
+  g_free(model); g_free(sync); g_free(tcp); ns_cli_ns3_args_clear(&ns3_args);
   g_free(trace); g_free(ti_trace); g_free(goal); g_free(transfers_csv); g_free(timeline_csv); g_free(store_forward);
   g_free(calibration);
   g_free(arrival);

@@ -4,6 +4,7 @@
  * analysis/outdir_internal.h), and repeatable list options. */
 #include "analysis/outdir_internal.h"
 #include "cli/cli.h"
+#include "platforms/model/error.h"
 #include <string.h>
 
 /* ---- progress --------------------------------------------------------------- */
@@ -50,4 +51,16 @@ gboolean ns_cli_option_slot(const char *option, const char *value, gpointer data
   g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "%s: no slot (a netsched bug)",
               option);
   return FALSE;
+}
+
+/* ---- -j --------------------------------------------------------------------- */
+
+gboolean ns_cli_jobs(int given, int *jobs, GError **error)
+{
+  if (given < 0 || given > 4096) {
+    g_set_error(error, NS_ERROR, NS_ERROR_INPUT, "-j %d: expected 1 to 4096 jobs", given);
+    return FALSE;
+  }
+  *jobs = given > 0 ? given : (int)MIN(g_get_num_processors(), 4096u);
+  return TRUE;
 }

@@ -112,7 +112,8 @@ gboolean ns_cli_measure_by_simulation(const NsTopology *topo, const NsSchedule *
       out->per_node_s = r.arrival_stats.mean_node_s;
       out->span_s = r.arrival_stats.span_s;
     }
-    ok = ns_sim_more_runs(topo, s, opt, runs, FALSE, &r, &all, error);
+    /* one process: compare's and design's rows are what -j spreads */
+    ok = ns_sim_more_runs(topo, s, opt, runs, 1, FALSE, &r, &all, error);
     ns_sim_result_clear(&r);
   }
   opt->known = NULL;

@@ -30,6 +30,7 @@ _netsched()
     --window-count) COMPREPLY=($(compgen -W "auto sent-received unacked" -- "$cur")); return ;;
     --ns3-scheduler) COMPREPLY=($(compgen -W "heap calendar map" -- "$cur")); return ;;
     --mtu) COMPREPLY=($(compgen -W "1500 9000" -- "$cur")); return ;;
+    -j|--jobs) COMPREPLY=($(compgen -W "1 $(nproc 2>/dev/null)" -- "$cur")); return ;;
     --progress) COMPREPLY=($(compgen -W "auto bar lines none" -- "$cur")); return ;;
     -T|--topology|-o|--output|--junit|--csv|--timeline|--trace|--calibration|--prices|--files|--schedule|--goal|-D|--decision)
       _filedir 2>/dev/null || COMPREPLY=($(compgen -f -- "$cur")); return ;;

@@ -9,32 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig) { stop_signal = sig; }
-
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
-G_STATIC_ASSERT(G_N_ELEMENTS(stop_signals) == G_N_ELEMENTS(((NsSignalGuard *)0)->old));
-
-void ns_signals_catch(NsSignalGuard *g)
-{
-  struct sigaction sa = { 0 };
-  sa.sa_handler = on_stop_signal;
-  sigemptyset(&sa.sa_mask);
-  stop_signal = 0;
-  for (gsize i = 0; i < G_N_ELEMENTS(stop_signals); i++)
-    sigaction(stop_signals[i], &sa, &g->old[i]);
-}
-
-void ns_signals_release(NsSignalGuard *g)
-{
-  for (gsize i = 0; i < G_N_ELEMENTS(stop_signals); i++)
-    sigaction(stop_signals[i], &g->old[i], NULL);
-  if (stop_signal != 0)
-    raise(stop_signal);
-}
-
-int ns_stop_signal(void) { return stop_signal; }
+/* The stop signals: analysis/stop_signal.c. */
 
 /* Reads what is there from `fd` into `into` (the whole of it when `keep`
  * is 0, else only its last `keep` bytes). FALSE at end of file. */
@@ -94,7 +69,7 @@ gboolean ns_child_run(const char *const *argv, const char *cwd, double wall_limi
   gint64 deadline = wall_limit > 0 ? g_get_monotonic_time() + (gint64)(wall_limit * 1e6) : 0;
   struct pollfd fds[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
   gboolean open_out = TRUE, open_err = TRUE, too_much = FALSE, late = FALSE;
-  while ((open_out || open_err) && stop_signal == 0 && !too_much && !late) {
+  while ((open_out || open_err) && ns_stop_signal() == 0 && !too_much && !late) {
     fds[0].fd = open_out ? po[0] : -1;
     fds[1].fd = open_err ? pe[0] : -1;
     if (poll(fds, 2, 100) < 0 && errno != EINTR)
@@ -106,16 +81,16 @@ gboolean ns_child_run(const char *const *argv, const char *cwd, double wall_limi
     too_much = out->len > NS_CHILD_MAX_OUTPUT;
     late = deadline != 0 && g_get_monotonic_time() > deadline;
   }
-  gboolean stopped = stop_signal != 0 || too_much || late;
+  gboolean stopped = ns_stop_signal() != 0 || too_much || late;
   if (stopped)
     kill(-pid, SIGKILL);
   while (waitpid(pid, status, 0) < 0 && errno == EINTR)
     ;
   close(po[0]);
   close(pe[0]);
-  if (stop_signal != 0)
+  if (ns_stop_signal() != 0)
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "%s interrupted by %s", argv[0],
-                    g_strsignal(stop_signal));
+                    g_strsignal(ns_stop_signal()));
   else if (too_much)
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "%s wrote more than %" G_GSIZE_FORMAT
                     " bytes: stopped", argv[0], NS_CHILD_MAX_OUTPUT);

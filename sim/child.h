@@ -10,19 +10,8 @@
 #ifndef NETSCHED_SIM_CHILD_H
 #define NETSCHED_SIM_CHILD_H
 
+#include "analysis/stop_signal_internal.h" /* NsSignalGuard, ns_signals_catch */
 #include <glib.h>
-#include <signal.h>
-
-typedef struct {
-  struct sigaction old[3];
-} NsSignalGuard;
-
-/* Catches the stop signals (the flag is cleared). */
-void ns_signals_catch(NsSignalGuard *g);
-/* Restores the caller's handlers; re-raises a stop signal that arrived. */
-void ns_signals_release(NsSignalGuard *g);
-/* The stop signal that arrived since ns_signals_catch(), or 0. */
-int ns_stop_signal(void);
 
 /* The most output ns_child_run keeps of a child's stdout (and, for
  * messages, of its stderr: the last 4 KiB): more is an error. */

@@ -30,10 +30,12 @@ void ns_sim_runs_clear(NsSimRuns *r);
  * simulated it, perhaps traced), each ns_simulate with opt->run = k
  * (restored to 0) on run 0's route table and bound (unless opt->known
  * gives them), each an item of opt->progress ("run k of n") when `items`;
- * *out gets the runs' times with run 0's. An error names the run ("run k
- * of n: ..."). O(runs simulations). */
+ * *out gets the runs' times with run 0's. With jobs > 1 (and more than
+ * two runs) `jobs` worker processes (analysis/pool_internal.h) simulate
+ * them, the same *out and error for every `jobs`. An error names the run
+ * ("run k of n: ..."; the first failed one). O(runs simulations). */
 gboolean ns_sim_more_runs(const NsTopology *topo, const NsSchedule *s, NsSimOptions *opt,
-                          int runs, gboolean items, const NsSimResult *first, NsSimRuns *out,
-                          GError **error);
+                          int runs, int jobs, gboolean items, const NsSimResult *first,
+                          NsSimRuns *out, GError **error);
 
 #endif

@@ -228,12 +228,22 @@ check "nothing kept" 1 grep -q "kept from the previous run" overwrite.out
 check "design --overwrite" 0 "$ns" design study/design.ini --overwrite --progress none
 cp "$tmp/out" overwrite.out
 check "design --overwrite keeps nothing" 1 grep -q "kept from the previous run" overwrite.out
-# design -j: the runs in worker processes (the sweep's pool), the same files as one at a time
+# design -j: the rows in worker processes (the sweep's pool), written in the
+# order of one at a time: the log and every file the same bytes
+check "design -j 1" 0 "$ns" design study/design.ini --overwrite -j 1 --progress none
+cp "$tmp/out" one-at-a-time.log
 cp study/out/design.csv one-at-a-time.csv && cp study/out/summary.csv one-at-a-time-summary.csv
+cp study/out/report.md one-at-a-time-report.md
+cp study/out/slow-ideal/compare.csv one-at-a-time-run.csv
 check "design -j 2" 0 "$ns" design study/design.ini --overwrite -j 2 --progress none
-expect "workers named" "$tmp/out" "^running 2 runs in 2 worker processes$"
+check "-j 2: the log as one at a time" 0 cmp "$tmp/out" one-at-a-time.log
 check "-j 2: design.csv as one at a time" 0 cmp study/out/design.csv one-at-a-time.csv
 check "-j 2: summary.csv as one at a time" 0 cmp study/out/summary.csv one-at-a-time-summary.csv
+check "-j 2: report.md as one at a time" 0 cmp study/out/report.md one-at-a-time-report.md
+check "-j 2: a run's compare.csv as one at a time" 0 \
+  cmp study/out/slow-ideal/compare.csv one-at-a-time-run.csv
+check "the default -j (the cores) keeps nothing either" 0 "$ns" design study/design.ini --overwrite
+check "default -j: the log as one at a time" 0 cmp "$tmp/out" one-at-a-time.log
 check "bad -j" 2 "$ns" design study/design.ini --resume -j -1
 expect "-j named" "$tmp/err" "^netsched: -j -1: expected 1 to 4096 jobs$"
 check "--retry-failed resumes" 0 "$ns" design study/design.ini --retry-failed

@@ -1,0 +1,31 @@
+/* netsched — the stop signals (SIGINT, SIGTERM, SIGHUP) caught while this
+ * process waits for processes of its own: the simulator's children
+ * (sim/child.h) and the worker pool's workers (analysis/pool_internal.h).
+ *
+ * While caught, a stop signal only sets a flag (and interrupts a blocking
+ * poll or wait: no SA_RESTART); the waiting loop stops its processes,
+ * reaps them, the caller removes what it made, and ns_signals_release()
+ * restores the caller's handlers and raises the signal again, so an
+ * interrupted run leaves no process and no file behind and ends by the
+ * signal (exit status 128 + N in a shell).
+ */
+#ifndef NETSCHED_STOP_SIGNAL_H
+#define NETSCHED_STOP_SIGNAL_H
+
+#include <glib.h>
+#include <signal.h>
+
+typedef struct {
+  struct sigaction old[3];
+} NsSignalGuard;
+
+/* Catches the stop signals (the flag is cleared). */
+void ns_signals_catch(NsSignalGuard *g);
+/* Restores the caller's handlers; re-raises a stop signal that arrived. */
+void ns_signals_release(NsSignalGuard *g);
+/* The stop signal that arrived since ns_signals_catch(), or 0. */
+int ns_stop_signal(void);
+/* In a forked child: the default action for every stop signal again. */
+void ns_signals_default(void);
+
+#endif
