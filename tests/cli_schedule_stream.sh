@@ -138,5 +138,21 @@ expect "stops at the limit too" "$tmp/err" 'spaces.json.gz: the schedule is larg
 check "more sync edges than a schedule can need" 2 "$ns" verify -T "$t" many-edges.json
 expect "refused" "$tmp/err" 'many-edges.json: more than 12696 sync edges'
 
+# a file of more than 4 MiB is read ahead on a thread of its own: the same
+# report, the same messages for a bad line in its middle and a cut last line
+big=gen:tree:8,8,12
+check "plan a 5.9 MB file" 0 "$ns" plan -T "$big" -a faraj -o big.jsonl
+"$ns" verify -T "$big" -a faraj > big-planned.txt
+check "verify it" 0 "$ns" verify -T "$big" big.jsonl
+sed 1d "$tmp/out" > big-a.txt
+sed 1d big-planned.txt > big-b.txt
+check "read ahead, the planned schedule's report" 0 cmp big-a.txt big-b.txt
+sed '20000s/^\[\[[0-9]*,/[[9999,/' big.jsonl > big-mid.jsonl
+check "a bad machine in its middle" 2 "$ns" verify -T "$big" big-mid.jsonl -q
+expect "its line" "$tmp/err" '^netsched: big-mid.jsonl:20000: \$\.phases\[19998\]\[0\]\[0\]: machine index 9999 out of range \(768 machines\)$'
+head -n 64513 big.jsonl | head -c -30 > big-cut.jsonl
+check "its last phase line cut" 2 "$ns" verify -T "$big" big-cut.jsonl -q
+expect "where it ends" "$tmp/err" "^netsched: big-cut.jsonl:64513:51: unexpected end of input \('\[' at line 64513, column 1 is not closed\)$"
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -925,28 +925,40 @@ static void test_session_kept(void)
 /* ---- the fast path against the general path ------------------------------ */
 
 /* Reads `text` through the fast path for transfers or the general path
- * only, asking `read_size` bytes at a time (0: the default). */
-static NsSchedule *read_by(const char *text, gsize len, gsize read_size, gboolean general,
-                           GError **err)
+ * only, asking `read_size` bytes at a time (0: the default), on a thread
+ * reading ahead from the first phase or (`ahead` FALSE) on this one. */
+static NsSchedule *read_by_ahead(const char *text, gsize len, gsize read_size, gboolean general,
+                                 gboolean ahead, GError **err)
 {
   NsScheduleReader *r = ns_schedule_reader_new_for_data("t.json", text, len);
   if (read_size > 0)
     ns_schedule_reader_set_read_size(r, read_size);
   ns_schedule_reader_set_general_only(r, general);
+  ns_schedule_reader_set_read_ahead(r, ahead ? 0 : G_MAXUINT64);
   NsSchedule *s = ns_schedule_reader_read_all(r, err);
   ns_schedule_reader_free(r);
   return s;
 }
 
-/* Both paths, in whole and 1-byte reads, give the same schedule or the
- * same message; returns the fast path's (the message in *message). */
+static NsSchedule *read_by(const char *text, gsize len, gsize read_size, gboolean general,
+                           GError **err)
+{
+  return read_by_ahead(text, len, read_size, general, FALSE, err);
+}
+
+/* Both paths, in whole and 1-byte reads, on this thread or read ahead on
+ * another, give the same schedule or the same message; returns the fast
+ * path's on this thread (the message in *message). */
 static NsSchedule *read_both(const char *text, gsize len, char **message)
 {
   GError *fast_err = NULL;
   NsSchedule *fast = read_by(text, len, 0, FALSE, &fast_err);
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < 5; k++) {
     GError *err = NULL;
-    NsSchedule *other = read_by(text, len, k == 2 ? 1 : 0, k > 0, &err);
+    /* k: 1 general, 2 general in 1-byte reads, 3 read ahead, 4 read ahead
+     * through the general path in 1-byte reads */
+    NsSchedule *other = read_by_ahead(text, len, k == 2 || k == 4 ? 1 : 0, k == 1 || k == 2 || k == 4,
+                                      k >= 3, &err);
     g_assert_true((fast == NULL) == (other == NULL));
     if (fast == NULL)
       g_assert_cmpstr(fast_err->message, ==, err->message);
@@ -1212,6 +1224,319 @@ static void test_fast_path_damaged(void)
   ns_topology_free(t);
 }
 
+/* ---- reading ahead on a thread of its own ----------------------------------- */
+
+/* A JSON Lines file large enough for many batches and a full queue (the
+ * thread waits): 30,000 phases of 12 transfers, 5.5 MiB of transfers. */
+#define AHEAD_PHASES 30000
+static char *ahead_text(gsize *len)
+{
+  char *text = lines_many("[[0,1]]", 1, AHEAD_PHASES);
+  *len = strlen(text);
+  return text;
+}
+
+static NsScheduleReader *ahead_reader(const char *data, gsize len, gboolean ahead)
+{
+  NsScheduleReader *r = ns_schedule_reader_new_for_data("t.json", data, len);
+  ns_schedule_reader_set_read_ahead(r, ahead ? 0 : G_MAXUINT64);
+  return r;
+}
+
+/* Phase by phase, the same phases, counts and positions on either thread,
+ * plain and compressed; the thread is joined at the end of the phases. */
+static void test_ahead_same_phases(void)
+{
+  gsize len;
+  char *text = ahead_text(&len);
+  GBytes *z = zstd_bytes(text, len);
+  for (int packed = 0; packed < 2; packed++) {
+    gsize n = len;
+    const char *data = packed ? g_bytes_get_data(z, &n) : text;
+    NsScheduleReader *one = ahead_reader(data, n, FALSE), *two = ahead_reader(data, n, TRUE);
+    GError *err = NULL;
+    NsPhase a, b;
+    int got_a, got_b;
+    uint32_t phases = 0;
+    do {
+      got_a = ns_schedule_reader_next_phase(one, &a, &err);
+      g_assert_no_error(err);
+      got_b = ns_schedule_reader_next_phase(two, &b, &err);
+      g_assert_no_error(err);
+      g_assert_cmpint(got_a, ==, got_b);
+      g_assert_false(ns_schedule_reader_reading_ahead(one));
+      if (got_a > 0) {
+        g_assert_true(ns_schedule_reader_reading_ahead(two));
+        g_assert_cmpuint(a.index, ==, b.index);
+        g_assert_cmpuint(a.first, ==, b.first);
+        g_assert_cmpuint(a.n, ==, b.n);
+        g_assert_cmpint(memcmp(a.transfers, b.transfers, a.n * sizeof(NsTransfer)), ==, 0);
+        phases++;
+      }
+      g_assert_cmpuint(ns_schedule_reader_n_phases(one), ==, ns_schedule_reader_n_phases(two));
+      g_assert_cmpuint(ns_schedule_reader_n_transfers(one), ==,
+                       ns_schedule_reader_n_transfers(two));
+      g_assert_cmpuint(ns_schedule_reader_position(one), ==, ns_schedule_reader_position(two));
+    } while (got_a > 0);
+    g_assert_cmpuint(phases, ==, AHEAD_PHASES);
+    g_assert_false(ns_schedule_reader_reading_ahead(two)); /* joined */
+    NsSchedule *ta = ns_schedule_reader_finish(one, &err);
+    g_assert_no_error(err);
+    NsSchedule *tb = ns_schedule_reader_finish(two, &err);
+    g_assert_no_error(err);
+    assert_same(ta, tb);
+    ns_schedule_free(ta);
+    ns_schedule_free(tb);
+    ns_schedule_reader_free(one);
+    ns_schedule_reader_free(two);
+  }
+  g_bytes_unref(z);
+  g_free(text);
+}
+
+/* The thread starts once 4 MiB of the document were read, never for a
+ * small file. */
+static void test_ahead_from_size(void)
+{
+  for (int big = 0; big < 2; big++) {
+    char *text = lines_many("[[0,1]]", 1, big ? 60000 : 81);
+    gsize len = strlen(text);
+    NsScheduleReader *r = ns_schedule_reader_new_for_data("t.json", text, len);
+    GError *err = NULL;
+    NsPhase ph;
+    guint64 started = 0;
+    while (ns_schedule_reader_next_phase(r, &ph, &err) > 0)
+      if (started == 0 && ns_schedule_reader_reading_ahead(r))
+        started = ns_schedule_reader_position(r);
+    g_assert_no_error(err);
+    if (big) {
+      g_assert_cmpuint(len, >, 4u << 20);
+      g_assert_cmpuint(started, >=, 4u << 20);
+    } else {
+      g_assert_cmpuint(started, ==, 0);
+    }
+    NsSchedule *tail = ns_schedule_reader_finish(r, &err);
+    g_assert_no_error(err);
+    ns_schedule_free(tail);
+    ns_schedule_reader_free(r);
+    g_free(text);
+  }
+}
+
+/* Reads `data` whole on this thread and read ahead: the same message. */
+static void assert_same_error(const char *data, gsize len, const char *want)
+{
+  GError *e1 = NULL, *e2 = NULL;
+  NsScheduleReader *one = ahead_reader(data, len, FALSE), *two = ahead_reader(data, len, TRUE);
+  NsSchedule *a = ns_schedule_reader_read_all(one, &e1);
+  NsSchedule *b = ns_schedule_reader_read_all(two, &e2);
+  g_assert_null(a);
+  g_assert_null(b);
+  g_assert_nonnull(e1);
+  g_assert_nonnull(e2);
+  g_assert_cmpstr(e1->message, ==, want);
+  g_assert_cmpstr(e2->message, ==, want);
+  g_assert_cmpint(e1->code, ==, e2->code);
+  g_assert_false(ns_schedule_reader_reading_ahead(two));
+  g_clear_error(&e1);
+  g_clear_error(&e2);
+  ns_schedule_reader_free(one);
+  ns_schedule_reader_free(two);
+}
+
+/* Bad input in the middle, in the last phase line, in the end line, and
+ * corrupt or truncated compressed data: the messages of the reader on
+ * this thread. */
+static void test_ahead_errors(void)
+{
+  gsize len;
+  char *text = ahead_text(&len);
+  char *end = strstr(text, "{\"end\"");
+  /* a machine out of range halfway */
+  const char *mid = strchr(text + len / 2, '\n') + 1; /* a phase line: "[[0,..." */
+  g_assert_cmpint(mid[2], ==, '0');
+  char *bad = g_strdup_printf("%.*s99%s", (int)(mid + 2 - text), text, mid + 3);
+  guint64 line = 1;
+  for (const char *c = text; c < mid; c++)
+    line += *c == '\n';
+  char *want = g_strdup_printf("t.json:%" G_GUINT64_FORMAT ": $.phases[%" G_GUINT64_FORMAT
+                               "][0][0]: machine index 99 out of range (12 machines)", line,
+                               line - 2);
+  assert_same_error(bad, strlen(bad), want);
+  g_free(want);
+  g_free(bad);
+  /* the end line counts one phase more */
+  bad = g_strdup_printf("%.*s{\"end\":{\"phases\":%d,\"transfers\":%d}}\n", (int)(end - text),
+                        text, AHEAD_PHASES + 1, 12 * (AHEAD_PHASES - 1) + 1);
+  want = g_strdup_printf("t.json:%d: $.end: the end line counts %d phases and %d transfers, "
+                         "the file has %d and %d (a damaged file?)", AHEAD_PHASES + 2,
+                         AHEAD_PHASES + 1, 12 * (AHEAD_PHASES - 1) + 1, AHEAD_PHASES,
+                         12 * (AHEAD_PHASES - 1) + 1);
+  assert_same_error(bad, strlen(bad), want);
+  g_free(want);
+  g_free(bad);
+  /* the last phase line cut in its middle, no end line */
+  gsize cut = (gsize)(end - text) - 20;
+  GError *err = NULL;
+  NsSchedule *s = read_by(text, cut, 0, FALSE, &err);
+  g_assert_null(s);
+  g_assert_true(strstr(err->message, "unexpected end of input") != NULL);
+  assert_same_error(text, cut, err->message);
+  g_clear_error(&err);
+  /* compressed: corrupt in the middle, cut short */
+  GBytes *z = zstd_bytes(text, len);
+  gsize n;
+  const char *data = g_bytes_get_data(z, &n);
+  char *zbad = g_memdup2(data, n);
+  for (gsize k = n / 2; k < n / 2 + 64; k++)
+    zbad[k] = (char)(zbad[k] ^ 0x5a);
+  s = read_by(zbad, n, 0, FALSE, &err);
+  g_assert_null(s);
+  g_assert_true(g_str_has_prefix(err->message, "t.json: corrupt zstd data: "));
+  assert_same_error(zbad, n, err->message);
+  g_clear_error(&err);
+  assert_same_error(data, n - 100,
+                    "t.json: truncated zstd data: the input ends inside a frame");
+  g_free(zbad);
+  g_bytes_unref(z);
+  g_free(text);
+}
+
+/* Stopping early: freeing the reader while the thread reads (or waits on
+ * a full queue) joins it (the sanitizers see no leak, no use after free);
+ * finish after a few phases skips the rest as on this thread, with the
+ * same tail or the same error; limits set while it reads apply from then
+ * on, after the phases it read. */
+static void test_ahead_early_stop(void)
+{
+  gsize len;
+  char *text = ahead_text(&len);
+  char *end = strstr(text, "{\"end\"");
+  char *bad = g_strdup_printf("%.*s{\"end\":{\"phases\":1,\"transfers\":1}}\n", (int)(end - text),
+                              text);
+  for (int which = 0; which < 2; which++) {
+    const char *data = which == 0 ? text : bad;
+    gsize n = strlen(data);
+    for (int taken = 0; taken < 4; taken++) {
+      /* freed after `taken` phases */
+      NsScheduleReader *r = ahead_reader(data, n, TRUE);
+      GError *err = NULL;
+      NsPhase ph;
+      for (int k = 0; k < taken; k++)
+        g_assert_cmpint(ns_schedule_reader_next_phase(r, &ph, &err), ==, 1);
+      g_assert_no_error(err);
+      g_assert_true(ns_schedule_reader_reading_ahead(r) == (taken > 0));
+      g_usleep(1000); /* let the thread fill its queue */
+      ns_schedule_reader_free(r);
+      /* finished after `taken` phases, on either thread */
+      GError *e[2] = { NULL, NULL };
+      NsSchedule *tail[2];
+      for (int ahead = 0; ahead < 2; ahead++) {
+        r = ahead_reader(data, n, ahead);
+        for (int k = 0; k < taken; k++)
+          g_assert_cmpint(ns_schedule_reader_next_phase(r, &ph, &err), ==, 1);
+        tail[ahead] = ns_schedule_reader_finish(r, &e[ahead]);
+        g_assert_false(ns_schedule_reader_reading_ahead(r));
+        ns_schedule_reader_free(r);
+      }
+      g_assert_true((tail[0] == NULL) == (which == 1));
+      g_assert_true((tail[1] == NULL) == (which == 1));
+      if (which == 0) {
+        assert_same(tail[0], tail[1]);
+      } else {
+        g_assert_cmpstr(e[0]->message, ==, e[1]->message);
+        g_assert_true(strstr(e[0]->message, "the end line counts 1 phases") != NULL);
+      }
+      for (int k = 0; k < 2; k++) {
+        ns_schedule_free(tail[k]);
+        g_clear_error(&e[k]);
+      }
+    }
+  }
+  /* limits while reading ahead: the thread stops, its phases come first */
+  NsScheduleReader *r = ahead_reader(text, len, TRUE);
+  GError *err = NULL;
+  NsPhase ph;
+  for (int k = 0; k < 5; k++)
+    g_assert_cmpint(ns_schedule_reader_next_phase(r, &ph, &err), ==, 1);
+  NsScheduleLimits limits = { .max_input = len };
+  ns_schedule_reader_set_limits(r, &limits);
+  uint32_t phases = 5;
+  while (ns_schedule_reader_next_phase(r, &ph, &err) > 0) {
+    g_assert_cmpuint(ph.index, ==, phases);
+    phases++;
+  }
+  g_assert_no_error(err);
+  g_assert_cmpuint(phases, ==, AHEAD_PHASES);
+  g_assert_false(ns_schedule_reader_reading_ahead(r));
+  NsSchedule *tail = ns_schedule_reader_finish(r, &err);
+  g_assert_no_error(err);
+  ns_schedule_free(tail);
+  ns_schedule_reader_free(r);
+  g_free(bad);
+  g_free(text);
+}
+
+/* Verifies the file `data` as `netsched verify FILE` does: the reader's
+ * phases into a verifier session, on this thread or read ahead. */
+static NsVerifySession *verify_read(const NsTopology *t, const char *data, gsize len,
+                                    gboolean ahead, NsVerifyReport *r)
+{
+  NsScheduleReader *rd = ahead_reader(data, len, ahead);
+  GError *err = NULL;
+  const NsSchedule *header = ns_schedule_reader_header(rd, &err);
+  g_assert_no_error(err);
+  NsVerifySession *vs = ns_verify_begin(t, header, NULL, 0, &err);
+  g_assert_no_error(err);
+  NsPhase ph;
+  int got;
+  while ((got = ns_schedule_reader_next_phase(rd, &ph, &err)) > 0)
+    g_assert_true(ns_verify_phase(vs, ph.transfers, ph.n, ph.chunk_pool, &err));
+  g_assert_no_error(err);
+  g_assert_true(ns_schedule_reader_reading_ahead(rd) == FALSE);
+  NsSchedule *tail = ns_schedule_reader_finish(rd, &err);
+  g_assert_no_error(err);
+  g_assert_true(ns_verify_end(vs, tail, r, &err));
+  g_assert_no_error(err);
+  ns_schedule_free(tail);
+  ns_schedule_reader_free(rd);
+  return vs;
+}
+
+/* The verifier's findings on a file read ahead: those of the file read on
+ * the verifier's thread (a damaged faraj schedule: contention, data flow). */
+static void test_ahead_findings(void)
+{
+  GError *err = NULL;
+  NsTopology *t = ns_shape_from_spec("tree:4,8", &err);
+  g_assert_no_error(err);
+  NsPlanParams params = { .msize = 4096 };
+  NsSchedule *s = ns_plan(t, NS_COLL_ALLTOALL, "faraj", &params, &err);
+  g_assert_no_error(err);
+  guint n = s->transfers->len;
+  for (guint k = 0; k < 8; k++) { /* swapped transfers of far apart phases */
+    NsTransfer *a = &g_array_index(s->transfers, NsTransfer, k * 37 % n);
+    NsTransfer *b = &g_array_index(s->transfers, NsTransfer, (k * 37 + n / 2) % n);
+    NsTransfer tmp = *a;
+    *a = *b;
+    *b = tmp;
+  }
+  gsize len;
+  char *text = write_text(s, NS_SCHEDULE_JSONL, &len);
+  NsVerifyReport a, b;
+  NsVerifySession *va = verify_read(t, text, len, FALSE, &a);
+  NsVerifySession *vb = verify_read(t, text, len, TRUE, &b);
+  g_assert_cmpuint(a.findings->len, >, 0);
+  assert_same_report(&a, ns_verify_session_schedule(va), &b, ns_verify_session_schedule(vb), t);
+  ns_verify_report_clear(&a);
+  ns_verify_report_clear(&b);
+  ns_verify_session_free(va);
+  ns_verify_session_free(vb);
+  free(text);
+  ns_schedule_free(s);
+  ns_topology_free(t);
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -1224,6 +1549,10 @@ int main(int argc, char **argv)
   g_test_add_func("/schedule-stream/lines/lenient", test_lines_lenient);
   g_test_add_func("/schedule-stream/lines/sync-zero", test_lines_sync_zero);
   g_test_add_func("/schedule-stream/limits", test_limits);
+  /* before any thread reads ahead: they set the environment */
+  g_test_add_func("/schedule-stream/session/matches", test_session_matches);
+  g_test_add_func("/schedule-stream/session/errors", test_session_errors);
+  g_test_add_func("/schedule-stream/session/kept", test_session_kept);
   for (unsigned i = 0; i < G_N_ELEMENTS(bad_lines); i++) {
     char *name = g_strdup_printf("/schedule-stream/lines/bad/%s", bad_lines[i].name);
     g_test_add_data_func(name, &bad_lines[i], test_bad_lines);
@@ -1238,8 +1567,10 @@ int main(int argc, char **argv)
     g_test_add_data_func(name, &fast_cases[i], test_fast_path_errors);
     g_free(name);
   }
-  g_test_add_func("/schedule-stream/session/matches", test_session_matches);
-  g_test_add_func("/schedule-stream/session/errors", test_session_errors);
-  g_test_add_func("/schedule-stream/session/kept", test_session_kept);
+  g_test_add_func("/schedule-stream/read-ahead/same-phases", test_ahead_same_phases);
+  g_test_add_func("/schedule-stream/read-ahead/from-size", test_ahead_from_size);
+  g_test_add_func("/schedule-stream/read-ahead/errors", test_ahead_errors);
+  g_test_add_func("/schedule-stream/read-ahead/early-stop", test_ahead_early_stop);
+  g_test_add_func("/schedule-stream/read-ahead/findings", test_ahead_findings);
   return g_test_run();
 }

@@ -26,6 +26,11 @@
  *     use(phase);                                       // valid until the next call
  *   tail = ns_schedule_reader_finish(r, &error);        // sync edges, routes
  *
+ * Past 4 MiB of a document a second thread reads ahead (decompresses and
+ * parses phases into a bounded queue; docs/schedule-format.md, "Limits and cost"):
+ * the caller sees the same phases, counts and errors in the same order, and
+ * finish and free join the thread. A reader is used from one thread at a time.
+ *
  * Phases are delivered as they are read, before the rest of the file is
  * known: a JSON document that turns out to be bad after its phases (a
  * syntax error at its end, a bad sync edge) fails at the next call or at

@@ -163,6 +163,13 @@ guint64 ns_tok_fast_transfers(NsTok *t, const NsTokSchema *schema, GArray *trans
  * two. Before the first phase. */
 void ns_schedule_reader_set_general_only(NsScheduleReader *r, gboolean general_only);
 
+/* Bytes of the document read before phases are read ahead on a thread of
+ * their own (schedule_stream_ahead_internal.h; default 4 MiB; 0: from the first
+ * phase, G_MAXUINT64: never). Tests compare the two. Before the first phase. */
+void ns_schedule_reader_set_read_ahead(NsScheduleReader *r, guint64 from);
+/* Whether a thread reads ahead now (tests). */
+gboolean ns_schedule_reader_reading_ahead(const NsScheduleReader *r);
+
 /* Drops the elements of `a` from `len` on (an array without a clear
  * function, not zero-terminated): g_array_set_size() without its call to
  * g_array_remove_range(), for the arrays the reader refills at each phase. */

@@ -29,6 +29,7 @@
  * the end counts. The reader stops at the first error there, in line order.
  */
 #include "sched/io/schedule_stream_internal.h"
+#include "sched/io/schedule_stream_ahead_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/model/units.h"
 #include "sched/io/schedule_json.h"
@@ -236,6 +237,15 @@ struct NsScheduleReader {
   guint64 lines_sync, lines_routes; /* announced by the header */
   gboolean lines_trailer, lines_end;
   NsTailKnown tail_known;
+  /* reading ahead (schedule_stream_ahead_internal.h): while `ahead` is set, the
+   * thread owns everything above and the caller reads `batch` */
+  NsReadAhead *ahead;
+  guint64 ahead_from;        /* bytes of the document read before it starts */
+  gboolean ahead_tried;
+  NsAheadBatch *batch;       /* the batch phases are delivered from */
+  guint batch_next;          /* its next phase */
+  guint batch_base, pool_base; /* where the phase being read starts in the batch */
+  NsAheadPhase seen;         /* the counts of the last phase delivered */
 };
 
 /* ---- errors ----------------------------------------------------------------- */
@@ -1215,8 +1225,8 @@ static int phase_element(NsScheduleReader *r, const Ev *ev)
     r->broken = TRUE;
     return 0;
   }
-  ns_array_truncate(r->transfers, 0);
-  ns_array_truncate(r->pool, 0);
+  ns_array_truncate(r->transfers, r->batch_base);
+  ns_array_truncate(r->pool, r->pool_base);
   guint64 i = 0;
   for (;;) {
     if (!r->broken && r->replay == NULL && !r->general_only) {
@@ -1946,6 +1956,107 @@ static int advance(NsScheduleReader *r, gboolean header_only)
   }
 }
 
+/* ---- reading ahead ------------------------------------------------------------------ */
+
+/* Bytes of the document read before a thread reads ahead: below, a file
+ * costs less than the thread (a few milliseconds at most). */
+#define AHEAD_FROM (4u << 20)
+
+/* On the thread (NsAheadFill): phases into the batch's arrays, each
+ * appended where the last ended (phase_element starts a phase at
+ * batch_base), until the batch is full or the phases end. */
+static int ahead_fill(gpointer owner, NsAheadBatch *b)
+{
+  NsScheduleReader *r = owner;
+  GArray *transfers = r->transfers, *pool = r->pool;
+  r->transfers = b->transfers;
+  r->pool = b->pool;
+  int got;
+  for (;;) {
+    r->batch_base = r->transfers->len;
+    r->pool_base = r->pool->len;
+    got = advance(r, FALSE);
+    if (got <= 0) {
+      ns_array_truncate(r->transfers, r->batch_base); /* phases not delivered */
+      ns_array_truncate(r->pool, r->pool_base);
+      break;
+    }
+    NsAheadPhase ph = { .start = r->batch_base,
+                        .n = r->transfers->len - r->batch_base,
+                        .n_phases = r->n_phases,
+                        .total = r->total,
+                        .position = r->tok.base + (guint64)(r->tok.p - r->tok.buf) };
+    g_array_append_val(b->phases, ph);
+    if (r->transfers->len * sizeof(NsTransfer) + r->pool->len * sizeof(uint32_t) >=
+        NS_AHEAD_BATCH_BYTES)
+      break;
+  }
+  b->transfers = r->transfers;
+  b->pool = r->pool;
+  r->transfers = transfers;
+  r->pool = pool;
+  r->batch_base = r->pool_base = 0;
+  return got;
+}
+
+/* Starts reading ahead when the phases are being read and the document
+ * proved large. */
+static void ahead_maybe_start(NsScheduleReader *r)
+{
+  if (r->ahead_tried || (r->state != S_PHASES && r->state != S_LINES) ||
+      ns_schedule_reader_position(r) < r->ahead_from)
+    return;
+  r->ahead_tried = TRUE;
+  r->seen = (NsAheadPhase){ .n_phases = r->n_phases,
+                            .total = r->total,
+                            .position = ns_schedule_reader_position(r) };
+  r->ahead = ns_read_ahead_start(ahead_fill, r);
+}
+
+/* Ends reading ahead (if on): the thread is joined and the phases it read
+ * that were not delivered are dropped; the reader reads on by itself from
+ * where the thread stopped. */
+static void ahead_end(NsScheduleReader *r)
+{
+  ns_read_ahead_free(r->ahead);
+  r->ahead = NULL;
+  r->batch = NULL;
+}
+
+/* The next phase read ahead: 1 with it, 0 when the thread's phases are
+ * over (the reader, joined, reads on by itself). */
+static int ahead_next(NsScheduleReader *r, NsPhase *phase)
+{
+  for (;;) {
+    if (r->batch != NULL && r->batch_next < r->batch->phases->len) {
+      NsAheadPhase ph = g_array_index(r->batch->phases, NsAheadPhase, r->batch_next++);
+      r->seen = ph;
+      phase->index = ph.n_phases - 1;
+      phase->n = ph.n;
+      phase->first = ph.total - ph.n;
+      phase->transfers = (const NsTransfer *)(void *)r->batch->transfers->data + ph.start;
+      phase->chunk_pool = (const uint32_t *)(void *)r->batch->pool->data;
+      return 1;
+    }
+    if (r->batch != NULL && r->batch->last) {
+      ahead_end(r);
+      return 0;
+    }
+    r->batch = ns_read_ahead_take(r->ahead);
+    r->batch_next = 0;
+  }
+}
+
+void ns_schedule_reader_set_read_ahead(NsScheduleReader *r, guint64 from)
+{
+  r->ahead_from = from;
+}
+
+gboolean ns_schedule_reader_reading_ahead(const NsScheduleReader *r)
+{
+  return r->ahead != NULL;
+}
+
 /* ---- the public face --------------------------------------------------------------- */
 
 static NsScheduleReader *reader_new(NsByteSource *in)
@@ -1963,6 +2074,7 @@ static NsScheduleReader *reader_new(NsByteSource *in)
   r->route_names = g_ptr_array_new_with_free_func(g_free);
   r->last_route = -1;
   r->tail_known = NS_TAIL_UNKNOWN;
+  r->ahead_from = AHEAD_FROM;
   apply_early_limits(r);
   return r;
 }
@@ -1981,6 +2093,10 @@ static NsScheduleReader *reader_new(NsByteSource *in)
  */
 void ns_schedule_reader_set_limits(NsScheduleReader *r, const NsScheduleLimits *limits)
 {
+  /* the thread reads under the limits: it stops; what it read is delivered
+   * first, then the reader reads on by itself under the new limits */
+  if (r->ahead != NULL)
+    ns_read_ahead_stop(r->ahead);
   r->limits = *limits;
   apply_early_limits(r);
   apply_limits(r);
@@ -2055,6 +2171,7 @@ void ns_schedule_reader_free(NsScheduleReader *r)
 {
   if (r == NULL)
     return;
+  ahead_end(r); /* first: the thread uses everything below */
   ns_tok_clear(&r->tok);
   for (Key k = 0; k < N_KEYS; k++) {
     g_free(r->slot[k].s);
@@ -2100,6 +2217,8 @@ static void propagate(NsScheduleReader *r, GError **error)
  */
 const NsSchedule *ns_schedule_reader_header(NsScheduleReader *r, GError **error)
 {
+  if (r->ahead != NULL) /* reading phases: the header was read and checked */
+    return r->header;
   if (advance(r, TRUE) < 0) {
     propagate(r, error);
     return NULL;
@@ -2191,7 +2310,10 @@ NsTailKnown ns_schedule_reader_tail_known(const NsScheduleReader *r) { return r-
  * \complexity O(1).
  * \source docs/schedule-format.md.
  */
-uint64_t ns_schedule_reader_n_transfers(const NsScheduleReader *r) { return r->total; }
+uint64_t ns_schedule_reader_n_transfers(const NsScheduleReader *r)
+{
+  return r->ahead != NULL ? r->seen.total : r->total;
+}
 
 /**
  * \function ns_schedule_reader_n_phases
@@ -2203,7 +2325,10 @@ uint64_t ns_schedule_reader_n_transfers(const NsScheduleReader *r) { return r->t
  * \complexity O(1).
  * \source docs/schedule-format.md.
  */
-uint32_t ns_schedule_reader_n_phases(const NsScheduleReader *r) { return r->n_phases; }
+uint32_t ns_schedule_reader_n_phases(const NsScheduleReader *r)
+{
+  return r->ahead != NULL ? r->seen.n_phases : r->n_phases;
+}
 
 /**
  * \function ns_schedule_reader_position
@@ -2217,6 +2342,8 @@ uint32_t ns_schedule_reader_n_phases(const NsScheduleReader *r) { return r->n_ph
  */
 uint64_t ns_schedule_reader_position(const NsScheduleReader *r)
 {
+  if (r->ahead != NULL)
+    return r->seen.position;
   return r->tok.base + (uint64_t)(r->tok.p - r->tok.buf);
 }
 
@@ -2236,6 +2363,10 @@ int ns_schedule_reader_next_phase(NsScheduleReader *r, NsPhase *phase, GError **
 {
   if (r->header == NULL && ns_schedule_reader_header(r, error) == NULL)
     return -1;
+  if (r->ahead == NULL)
+    ahead_maybe_start(r);
+  if (r->ahead != NULL && ahead_next(r, phase) > 0)
+    return 1;
   int got = advance(r, FALSE);
   if (got < 0) {
     propagate(r, error);
@@ -2267,6 +2398,7 @@ NsSchedule *ns_schedule_reader_finish(NsScheduleReader *r, GError **error)
 {
   if (r->header == NULL && ns_schedule_reader_header(r, error) == NULL)
     return NULL;
+  ahead_end(r); /* the phases it read are skipped: the reader reads on from the thread's stop */
   int got;
   while ((got = advance(r, FALSE)) > 0)
     ;
