@@ -5,6 +5,7 @@
 #include "platforms/model/error.h"
 #include "platforms/gen/shapes.h"
 #include "platforms/model/units.h"
+#include "platforms/io/topology_io.h"
 #include "sched/planners/registry.h"
 #include "sched/io/schedule_json.h"
 #include "sched/io/schedule_stream.h"
@@ -860,6 +861,119 @@ static void test_session_matches(void)
   g_rand_free(rng);
 }
 
+/* Streams s's phases through a session with options. */
+static NsVerifyReport verify_streamed_with(const NsTopology *t, const NsSchedule *s,
+                                           const NsVerifyOptions *opt)
+{
+  GError *err = NULL;
+  NsVerifySession *vs = ns_verify_begin(t, s, opt, 0, &err);
+  g_assert_no_error(err);
+  for (uint32_t p = 0; p < ns_schedule_n_phases(s); p++) {
+    NsPhase ph = ns_schedule_phase(s, p);
+    g_assert_true(ns_verify_phase(vs, ph.transfers, ph.n, ph.chunk_pool, &err));
+  }
+  NsVerifyReport r;
+  g_assert_true(ns_verify_end(vs, NULL, &r, &err));
+  g_assert_no_error(err);
+  ns_verify_session_free(vs);
+  return r;
+}
+
+/* The link checks split over both threads by batches of phases (the
+ * calling thread checks every other batch, batches of at most 3
+ * transfers), the data flow on the link thread until a phase with a chunk
+ * list brings it back: the same report as a sequential replay — findings
+ * in the same order under the same caps (2 of each kind here, many more
+ * found), the transmission time's floating-point sum over links of three
+ * speeds bit for bit. */
+static void test_session_split(void)
+{
+  static const char text[] = "machine n[0-7]\nswitch s[0-1]\n"
+                             "link n[0-3] s0 bandwidth=1Gbps\nlink n[4-7] s1 bandwidth=100Mbps\n"
+                             "link s0 s1 bandwidth=300Mbps\n";
+  GError *err = NULL;
+  g_autoptr(NsTopology) t = ns_topology_parse_native("split.topo", text, sizeof text - 1, NULL,
+                                                     NULL, &err);
+  g_assert_no_error(err);
+  NsVerifyOptions opt;
+  ns_verify_options_init(&opt);
+  opt.max_findings = 2;
+  static const char *const algos[] = { "ring", "pair", "simple", "shuffled" };
+  GRand *rng = g_rand_new_with_seed(24);
+  for (gsize a = 0; a < G_N_ELEMENTS(algos); a++)
+    for (int damage = 0; damage < 3; damage++) {
+      NsPlanParams params = { .msize = 1000 };
+      NsSchedule *s;
+      if (strcmp(algos[a], "shuffled") == 0) {
+        /* a message a phase in a random order: phases of 8 µs (1 Gbit/s)
+         * and 80 µs (100 Mbit/s) mixed, a sum that depends on its order */
+        s = ns_schedule_for_topology(t, NS_COLL_ALLTOALL, "shuffled", 1000);
+        uint32_t pairs[56], n = 0;
+        for (uint32_t i = 0; i < 8; i++)
+          for (uint32_t j = 0; j < 8; j++)
+            if (i != j)
+              pairs[n++] = i * 8 + j;
+        for (uint32_t i = n - 1; i > 0; i--) {
+          uint32_t k = (uint32_t)g_rand_int_range(rng, 0, (gint32)i + 1), x = pairs[i];
+          pairs[i] = pairs[k];
+          pairs[k] = x;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+          ns_schedule_begin_phase(s);
+          ns_schedule_add(s, (int)(pairs[i] / 8), (int)(pairs[i] % 8), pairs[i]);
+        }
+      } else {
+        s = ns_plan(t, NS_COLL_ALLTOALL, algos[a], &params, &err);
+      }
+      g_assert_no_error(err);
+      for (guint i = 2; damage > 0 && i < s->transfers->len; i += 3) /* each a second time */
+        g_array_index(s->transfers, NsTransfer, i) = g_array_index(s->transfers, NsTransfer, i - 1);
+      if (damage == 2) { /* and a last phase with a chunk list: n0 relays n1's messages */
+        ns_schedule_begin_phase(s);
+        uint32_t chunks[] = { ns_a2a_chunk(8, 1, 5), ns_a2a_chunk(8, 1, 6) };
+        ns_schedule_add_chunks(s, 0, 5, 2, chunks);
+        ns_schedule_add(s, 2, 6, ns_a2a_chunk(8, 2, 6));
+      }
+      g_setenv("NETSCHED_VERIFY_INLINE_TRANSFERS", "18446744073709551615", TRUE);
+      NsVerifyReport sequential;
+      g_assert_true(ns_verify(t, s, &opt, &sequential, &err));
+      g_assert_no_error(err);
+      g_assert_cmpuint(sequential.findings->len, >, (guint)(damage > 0 ? 3 : 0));
+      g_setenv("NETSCHED_VERIFY_INLINE_TRANSFERS", "0", TRUE);
+      static const char *const splits[] = { "alternate", "never", "dynamic" };
+      for (gsize k = 0; k < 2 * G_N_ELEMENTS(splits); k++) {
+        g_setenv("NETSCHED_VERIFY_BATCH_TRANSFERS", k % 2 == 0 ? "3" : "16", TRUE);
+        g_setenv("NETSCHED_VERIFY_SPLIT", splits[k / 2], TRUE);
+        NsVerifyReport whole, streamed = verify_streamed_with(t, s, &opt);
+        g_assert_true(ns_verify(t, s, &opt, &whole, &err));
+        g_assert_no_error(err);
+        assert_same_report(&sequential, s, &whole, s, t);
+        g_assert_cmpuint(sequential.findings->len, ==, streamed.findings->len);
+        for (guint i = 0; i < streamed.findings->len; i++) {
+          const NsFinding *f = &g_array_index(sequential.findings, NsFinding, i);
+          const NsFinding *g = &g_array_index(streamed.findings, NsFinding, i);
+          g_assert_cmpint(f->kind, ==, g->kind);
+          g_assert_cmpint(f->t1, ==, g->t1);
+          g_assert_cmpint(f->t2, ==, g->t2);
+          g_assert_cmpint(f->edge, ==, g->edge);
+          g_assert_cmpint(f->machine, ==, g->machine);
+        }
+        for (int c = 0; c < NS_N_CHECKS; c++)
+          g_assert_cmpuint(sequential.failures[c], ==, streamed.failures[c]);
+        g_assert_true(sequential.transmission_s == streamed.transmission_s);
+        g_assert_cmpuint(sequential.n_delivered, ==, streamed.n_delivered);
+        ns_verify_report_clear(&whole);
+        ns_verify_report_clear(&streamed);
+      }
+      g_unsetenv("NETSCHED_VERIFY_SPLIT");
+      g_unsetenv("NETSCHED_VERIFY_BATCH_TRANSFERS");
+      g_unsetenv("NETSCHED_VERIFY_INLINE_TRANSFERS");
+      ns_verify_report_clear(&sequential);
+      ns_schedule_free(s);
+    }
+  g_rand_free(rng);
+}
+
 /* Index errors come from the phase that holds them; unknown machines from
  * the header. */
 static void test_session_errors(void)
@@ -1572,5 +1686,9 @@ int main(int argc, char **argv)
   g_test_add_func("/schedule-stream/read-ahead/errors", test_ahead_errors);
   g_test_add_func("/schedule-stream/read-ahead/early-stop", test_ahead_early_stop);
   g_test_add_func("/schedule-stream/read-ahead/findings", test_ahead_findings);
+  g_test_add_func("/schedule-stream/session/matches", test_session_matches);
+  g_test_add_func("/schedule-stream/session/split", test_session_split);
+  g_test_add_func("/schedule-stream/session/errors", test_session_errors);
+  g_test_add_func("/schedule-stream/session/kept", test_session_kept);
   return g_test_run();
 }
