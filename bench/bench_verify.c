@@ -5,10 +5,10 @@
  *    go straight into the verifier), faraj on a 3-level tree and shift on
  *    a 4-ary n-tree, beside
  *    - plan: the same planner streaming into a sink that does nothing;
- *    - walk floor: the planner streaming into a bare loop that walks every
- *      transfer's route once over the same arrays the verifier uses (the
- *      route table of sched/ir/route.h, a byte per directed edge) and
- *      nothing else.
+ *    - walk floor: the planner streaming into a bare loop that marks every
+ *      transfer's route once as the verifier's first try does
+ *      (ns_route_table_mark: the route table of sched/ir/route.h, a byte
+ *      per directed edge, a group of marks a phase) and nothing else.
  *    verify / walk is the gap to the floor (goal: 2x or less).
  * 2. With --file F (a schedule file, e.g. .jsonl.zst) and the netsched
  *    program: `netsched verify -q -T TOPOLOGY F` beside `zstd -d -c F |
@@ -34,6 +34,7 @@
 #include "platforms/gen/shapes.h"
 #include "sched/io/schedule_stream.h"
 #include "sched/ir/route.h"
+#include "sched/ir/route_table_internal.h"
 #include "sched/planners/registry.h"
 #include "sched/verify/verify.h"
 
@@ -48,14 +49,15 @@
 typedef enum { PLAN_ONLY, WALK, VERIFY } Mode;
 static const char *const mode_names[] = { "plan", "walk floor", "plan+verify" };
 
-/* The walk floor's sink: each transfer's route from the table, each edge
- * touched once (a byte per directed edge, as the verifier's marks). */
+/* The walk floor's sink: each transfer's route marked as the verifier's
+ * first try marks it (ns_route_table_mark: read from the route table, a
+ * byte per directed edge, a group of marks a phase), and nothing else. */
 typedef struct {
   const NsTopology *topo;
   NsRouteTable *table;
   int *node, *route;
-  uint8_t *mark;
-  uint64_t touches;
+  NsEdgeMarks marks;
+  uint64_t touches, hits;
 } Walk;
 
 static gboolean walk_begin(const NsSchedule *header, gpointer data, GError **error)
@@ -69,11 +71,12 @@ static gboolean walk_phase(const NsPhase *phase, gpointer data, GError **error)
 {
   (void)error;
   Walk *w = data;
+  ns_edge_marks_next_group(&w->marks);
   for (uint64_t i = 0; i < phase->n; i++) {
     const NsTransfer *tr = &phase->transfers[i];
-    int len = ns_route_table_route(w->table, w->node[tr->src], w->node[tr->dst], w->route);
-    for (int k = 0; k < len; k++)
-      w->mark[w->route[k]]++;
+    int len;
+    w->hits += ns_route_table_mark(w->table, w->node[tr->src], w->node[tr->dst], &w->marks,
+                                   w->route, &len) != 0;
     w->touches += (uint64_t)len;
   }
   return TRUE;
@@ -127,18 +130,19 @@ static int one(const char *spec, const char *algorithm, Mode mode)
   } else if (mode == WALK) {
     Walk w = { .topo = t, .table = ns_route_table_new(t) };
     w.route = g_new(int, ns_topology_max_route_len(t) + 1);
-    w.mark = g_new0(uint8_t, ns_topology_n_edges(t) + 1);
+    ns_edge_marks_init(&w.marks, ns_topology_n_edges(t));
     NsPhaseSink sink = { .begin = walk_begin, .phase = walk_phase, .data = &w };
     g_autoptr(NsSchedule) tail = ns_plan_streamed(t, NS_COLL_ALLTOALL, algorithm, &params,
                                                   &sink, NULL, &transfers, &error);
     ok = tail != NULL;
     verdict = w.touches > 0 ? "walked" : "";
     if (ok)
-      printf("# %s: %" G_GUINT64_FORMAT " link touches\n", spec, w.touches);
+      printf("# %s: %" G_GUINT64_FORMAT " link touches, %" G_GUINT64_FORMAT " routes crossing "
+             "an edge marked in their phase\n", spec, w.touches, w.hits);
     ns_route_table_free(w.table);
     g_free(w.node);
     g_free(w.route);
-    g_free(w.mark);
+    ns_edge_marks_clear(&w.marks);
   } else {
     uint64_t seen = 0;
     NsPhaseSink sink = { .begin = nothing_begin, .phase = nothing_phase, .data = &seen };

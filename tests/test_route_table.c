@@ -9,6 +9,7 @@
  * checks on their own thread. */
 #include "platforms/gen/shapes.h"
 #include "sched/ir/route.h"
+#include "sched/ir/route_table_internal.h"
 #include "sched/verify/verify.h"
 #include "tests/testutil.h"
 
@@ -102,6 +103,63 @@ static void test_routes_match(void)
   g_assert_cmpuint(fat_tables[0], >=, N_TOPOLOGIES / 15);
   g_assert_cmpuint(fat_tables[1], >=, N_TOPOLOGIES / 15);
   g_rand_free(rng);
+}
+
+/* The verifier's first try marks routes with ns_route_table_mark (a
+ * fixed-length walk of tree rows or fat-tree climbs, levels above the
+ * meeting level masked): on every pair of every topology of the sweep,
+ * in a group of its own, it reports nothing marked and marks exactly the
+ * route's edges (each reported by a second walk, none other), and the
+ * next group starts with no edge marked. */
+static void test_mark_matches_route(void)
+{
+  GRand *rng = g_rand_new_with_seed(24);
+  for (guint i = 0; i < N_TOPOLOGIES; i++) {
+    g_autoptr(NsTopology) t = topology_for(i, rng);
+    g_autoptr(NsRouteTable) rt = ns_route_table_new(t);
+    int cap = ns_topology_max_route_len(t) + 1, n = ns_topology_n_machines(t), len;
+    int n_edges = ns_topology_n_edges(t);
+    g_autofree int *want = g_new(int, cap);
+    g_autofree int *scratch = g_new(int, cap);
+    g_autofree gboolean *on_route = g_new(gboolean, n_edges);
+    NsEdgeMarks marks;
+    ns_edge_marks_init(&marks, n_edges);
+    for (int a = 0; a < n; a++)
+      for (int b = 0; b < n; b++) {
+        int va = ns_topology_machine_node(t, a), vb = ns_topology_machine_node(t, b);
+        int want_len = ns_topology_route(t, va, vb, want);
+        ns_edge_marks_next_group(&marks);
+        g_assert_cmpuint(ns_route_table_mark(rt, va, vb, &marks, scratch, &len), ==, 0);
+        g_assert_cmpint(len, ==, want_len);
+        memset(on_route, 0, sizeof(gboolean) * (gsize)n_edges);
+        for (int k = 0; k < want_len; k++)
+          on_route[want[k]] = TRUE;
+        for (int e = 0; e < n_edges; e++) /* marked: reported when marked again */
+          g_assert_cmpint(ns_edge_marks_set(&marks, e, 1) != 0, ==, on_route[e]);
+      }
+    ns_edge_marks_clear(&marks);
+  }
+  g_rand_free(rng);
+}
+
+/* The marks' tags wrap after 255 groups: a mark of the group before the
+ * wrap is not one of the groups after it; a masked mark (the dummy's)
+ * reports nothing. */
+static void test_marks_wrap(void)
+{
+  NsEdgeMarks marks;
+  ns_edge_marks_init(&marks, 200);
+  marks.group = 253;
+  for (int round = 0; round < 3; round++) { /* groups 254, 255, then 1 */
+    ns_edge_marks_next_group(&marks);
+    g_assert_cmpuint(ns_edge_marks_set(&marks, 130, 1), ==, 0);
+    g_assert_cmpuint(ns_edge_marks_set(&marks, 130, 1), !=, 0);
+    g_assert_cmpuint(ns_edge_marks_set(&marks, 131, 0), ==, 0); /* masked: nothing marked */
+    g_assert_cmpuint(ns_edge_marks_set(&marks, 131, 0), ==, 0);
+    g_assert_cmpuint(ns_edge_marks_set(&marks, 131, 1), ==, 0);
+  }
+  g_assert_cmpuint(marks.group, ==, 1);
+  ns_edge_marks_clear(&marks);
 }
 
 /* What the link checks must find, by a plain walk: per phase, each
@@ -248,6 +306,8 @@ int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/route-table/routes-match-topology", test_routes_match);
+  g_test_add_func("/route-table/mark-matches-route", test_mark_matches_route);
+  g_test_add_func("/route-table/marks-wrap", test_marks_wrap);
   g_test_add_func("/route-table/link-check-matches-walk", test_link_check_matches_walk);
   g_test_add_func("/route-table/deep-chain", test_deep_chain);
   return g_test_run();

@@ -202,6 +202,18 @@ int ns_router_route(const NsRouter *r, uint64_t t, int *edges)
 }
 
 /**
+ * \function ns_router_table
+ * \brief The route table of every transfer, when none takes a route of its own.
+ *
+ * \param r The router.
+ * \return The router's table, or NULL when the schedule gives a transfer a route of its own.
+ * \errors none.
+ * \complexity O(1).
+ * \source docs/verify.md (Cost).
+ */
+const NsRouteTable *ns_router_table(const NsRouter *r) { return r->own == NULL ? r->table : NULL; }
+
+/**
  * \function ns_router_max_len
  * \brief The capacity an edges buffer needs for any transfer.
  *
@@ -319,45 +331,6 @@ static FatTable *fat_table_new(const NsTopology *topo)
   return f;
 }
 
-/* The route between two nodes from the fat-tree table: the other end climbs
- * with the key's digits until it stands on the key machine's own climb
- * (the level where the routing's two climbs meet); the route is the
- * source's climb, then the destination's climb reversed. A switch, or a
- * climb that never meets (the routing's own answer then), asks the
- * topology. */
-static int fat_route(const NsRouteTable *rt, int src, int dst, int *edges)
-{
-  const FatTable *f = rt->fat;
-  int ks = f->key_of[src], kd = f->key_of[dst];
-  if (ks < 0 || kd < 0)
-    return ns_topology_route(rt->topo, src, dst, edges);
-  int key = f->by_source ? ks : kd, w = f->levels;
-  const int *node = f->rows + (gsize)key * (gsize)(2 * w), *edge = node + w;
-  const uint8_t *digit = f->digit + (gsize)key * (gsize)w;
-  int climbed[64];
-  int *up = f->by_source ? climbed : edges; /* the climbing side's edges */
-  int a = f->by_source ? dst : src, l = 0;
-  while (a != node[l]) {
-    if (l + 1 >= w)
-      return ns_topology_route(rt->topo, src, dst, edges);
-    UpSlot s = f->up[(gsize)a * (gsize)f->slots + digit[l]];
-    if (s.edge < 0)
-      return ns_topology_route(rt->topo, src, dst, edges);
-    up[l++] = s.edge;
-    a = s.node;
-  }
-  if (!f->by_source) { /* d-mod-k: the source climbed; down the destination's climb */
-    for (int k = 0; k < l; k++)
-      edges[l + k] = edge[l - 1 - k] ^ 1;
-  } else { /* s-mod-k: up the source's climb; down the destination's, climbed above */
-    for (int k = 0; k < l; k++)
-      edges[k] = edge[k];
-    for (int k = 0; k < l; k++)
-      edges[l + k] = climbed[l - 1 - k] ^ 1;
-  }
-  return 2 * l;
-}
-
 /**
  * \function ns_route_table_free
  * \brief Frees a route table.
@@ -371,7 +344,6 @@ void ns_route_table_free(NsRouteTable *rt)
 {
   if (rt == NULL)
     return;
-  g_free(rt->leaf);
   g_free(rt->rows);
   if (rt->fat != NULL) {
     g_free(rt->fat->key_of);
@@ -387,17 +359,17 @@ void ns_route_table_free(NsRouteTable *rt)
  * \function ns_route_table_new
  * \brief The routes of a topology in a form walked without routing work.
  *
- * Under tree routing, every switch's path to the anchor switch (the first switch, as
- * tree routing roots its tree) and every machine's switch and edge up, taken from
+ * Under tree routing, every machine's path from the anchor switch (the first switch, as
+ * tree routing roots its tree) as the edges up at each level, taken from
  * ns_topology_route(). Under dmodk and smodk routing (ns_updown_links()), every machine's
  * climb with its own key and every node's up-links at a fixed stride. Any other routing,
- * and a table that would pass 64 MiB (|S| · depth: a long chain of switches), keeps
- * nothing and routes through the topology.
+ * and a tree deeper than 31 levels or a table that would pass 64 MiB (a long chain of
+ * switches), keeps nothing and routes through the topology.
  *
  * \param topo A finalized topology.
  * \return The table (ns_route_table_free() it).
  * \errors none.
- * \complexity O(|V| + |S| · depth) time and memory under tree routing, O(|V| · arity +
+ * \complexity O(|V| · depth) time and memory under tree routing, O(|V| · arity +
  *        |M| · levels) under dmodk and smodk, else O(1).
  * \source Faraj and Yuan §3 (a switched tree routes on its unique paths); Zahavi et al. 2010
  *         (d-mod-k); docs/verify.md.
@@ -409,58 +381,34 @@ NsRouteTable *ns_route_table_new(const NsTopology *topo)
   rt->fat = fat_table_new(topo);
   if (ns_topology_routing(topo) != NS_ROUTING_TREE)
     return rt;
-  int n_nodes = ns_topology_n_nodes(topo), anchor = -1, n_switches = 0;
-  g_autofree int *row_of = g_new(int, n_nodes); /* switch node -> its row */
-  for (int v = 0; v < n_nodes; v++) {
-    row_of[v] = -1;
-    if (ns_topology_node(topo, v)->kind == NS_NODE_SWITCH) {
-      anchor = anchor < 0 ? v : anchor;
-      row_of[v] = n_switches++;
-    }
-  }
-  int cap = MAX(ns_topology_max_route_len(topo), 1), longest = 0;
-  if (anchor < 0 || (gsize)n_switches * (gsize)cap > ROUTE_TABLE_MAX_INTS)
-    return rt; /* the paths alone would pass the bound */
-  /* each switch's path to the anchor, back to back, then laid out in rows */
-  g_autofree int *len = g_new(int, n_switches);
-  g_autofree int *paths = g_new(int, (gsize)n_switches * (gsize)cap);
-  for (int v = 0; v < n_nodes; v++)
-    if (row_of[v] >= 0) {
-      int r = row_of[v];
-      len[r] = ns_topology_route(topo, v, anchor, paths + (gsize)r * (gsize)cap);
-      longest = MAX(longest, len[r]);
-    }
-  rt->width = longest + 1;
-  /* len, width nodes and width - 1 edges: 32 bytes up to 4 levels of switches */
-  rt->stride = (2 * rt->width + 7) / 8 * 8;
-  if ((gsize)n_switches * (gsize)rt->stride > ROUTE_TABLE_MAX_INTS)
+  int n_nodes = ns_topology_n_nodes(topo), width = 0;
+  g_autofree int *path = g_new(int, MAX(ns_topology_max_route_len(topo), 1));
+  int anchor = -1;
+  for (int v = 0; v < n_nodes && anchor < 0; v++)
+    if (ns_topology_node(topo, v)->kind == NS_NODE_SWITCH)
+      anchor = v; /* tree routing roots its tree at the first switch */
+  if (anchor < 0)
     return rt;
-  rt->rows = g_new(int, (gsize)n_switches * (gsize)rt->stride);
+  for (int v = 0; v < n_nodes; v++) /* the deepest machine */
+    if (ns_topology_node(topo, v)->kind == NS_NODE_MACHINE)
+      width = MAX(width, ns_topology_route(topo, anchor, v, path));
+  int stride = 4; /* depth entries and the depth: a power of two, rows aligned */
+  while (stride < width + 1)
+    stride *= 2;
+  if (width < 1 || width > NS_ROUTE_TREE_MAX_LEVELS ||
+      (gsize)n_nodes * (gsize)stride > ROUTE_TABLE_MAX_INTS)
+    return rt; /* a deep chain of switches: the topology routes */
+  rt->width = width;
+  rt->stride = stride;
+  rt->rows = g_new0(int, (gsize)n_nodes * (gsize)stride);
   for (int v = 0; v < n_nodes; v++) {
-    int r = row_of[v];
-    if (r < 0)
-      continue;
-    int n = len[r], *row = rt->rows + (gsize)r * (gsize)rt->stride;
-    int *node = row + 1, *up = row + 1 + rt->width;
-    const int *path = paths + (gsize)r * (gsize)cap; /* switch -> anchor */
-    row[0] = n;
-    node[n] = v;
-    for (int k = 0; k < n; k++) { /* edge k climbs from node n - k to node n - k - 1 */
-      const NsLink *l = ns_topology_link(topo, ns_edge_link(path[k]));
-      int from = node[n - k];
-      up[n - k - 1] = path[k];
-      node[n - k - 1] = l->a == from ? l->b : l->a;
-    }
-  }
-  rt->leaf = g_new(Leaf, n_nodes);
-  for (int v = 0; v < n_nodes; v++) {
-    rt->leaf[v] = (Leaf){ .row = -1, .edge = -1 };
-    if (ns_topology_node(topo, v)->kind != NS_NODE_MACHINE || ns_topology_degree(topo, v) != 1)
-      continue;
-    int w = ns_topology_link_other(topo, ns_topology_incident(topo, v)[0], v);
-    int edge;
-    if (row_of[w] >= 0 && ns_topology_route(topo, v, w, &edge) == 1) /* the machine's edge up */
-      rt->leaf[v] = (Leaf){ .row = row_of[w], .edge = edge };
+    int *row = rt->rows + (gsize)v * (gsize)stride;
+    if (ns_topology_node(topo, v)->kind != NS_NODE_MACHINE)
+      continue; /* depth 0: the topology routes from a switch */
+    int depth = ns_topology_route(topo, anchor, v, path); /* down from the anchor */
+    for (int i = 0; i < width; i++)
+      row[i] = i < depth ? path[i] ^ 1 : ~v; /* the edge up: the edge down reversed */
+    row[stride - 1] = depth;
   }
   return rt;
 }
@@ -481,14 +429,14 @@ NsRouteTable *ns_route_table_new(const NsTopology *topo)
  * \param edges Receives the edges (capacity ns_topology_max_route_len()).
  * \return The number of edges (0 when src == dst).
  * \errors none.
- * \complexity O(route length).
+ * \complexity O(levels): the tree's depth or the fat tree's levels, whatever the route's
+ *             length (a fixed-length walk); O(route length) from the topology.
  * \source Faraj and Yuan §3 (unique paths of a switched tree); docs/verify.md.
  */
 int ns_route_table_route(const NsRouteTable *rt, int src, int dst, int *edges)
 {
-  if (rt->fat != NULL)
-    return fat_route(rt, src, dst, edges);
-  int n = ns_route_table_tree_route(rt, src, dst, edges);
+  int n = rt->fat != NULL ? ns_route_table_fat_route(rt, src, dst, edges)
+                           : ns_route_table_tree_route(rt, src, dst, edges);
   return n >= 0 ? n : ns_topology_route(rt->topo, src, dst, edges); /* a switch, or no table */
 }
 
@@ -504,5 +452,5 @@ int ns_route_table_route(const NsRouteTable *rt, int src, int dst, int *edges)
  */
 gboolean ns_route_table_compact(const NsRouteTable *rt)
 {
-  return rt->leaf != NULL || rt->fat != NULL;
+  return rt->rows != NULL || rt->fat != NULL;
 }

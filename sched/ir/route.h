@@ -15,31 +15,32 @@
 typedef struct NsRouter NsRouter;
 
 /* A topology's routes held so that walking one costs no routing work.
- * Under tree routing (machines are leaves): every machine's switch and
- * edge up (8 bytes a node) and every switch's path to one anchor switch
- * (a row of O(depth) ints per switch); the route between two machines is
- * the unique tree path, their switches' paths below the deepest node they
- * share (the lowest common ancestor) between the machines' own edges.
+ * Under tree routing (machines are leaves): per machine its fixed-depth
+ * climb, the edge up at each level from the anchor switch down (a row of
+ * `depth` ints, 16 bytes on a three-level tree); the lowest common
+ * ancestor of two machines is where their rows first differ, and the
+ * route is the source's row up to it and the destination's row down.
  * Under dmodk and smodk routing (levelled fat trees,
  * platforms/routing/updown.h): per machine its own climb with its own key
  * (node and edge up at each level, 2 ints a level) and its key's digits,
  * per node its up-links at a fixed stride; a route climbs from the other
- * end, one load a level, until it meets the key machine's climb, then
- * copies that climb's edges. Other routings, and tables past 64 MiB (a
- * deep chain of switches), ask the topology (ns_topology_route). Built
- * once per topology and shared read-only by the threads that route
- * through it. */
+ * end, one load a level, and meets the key machine's climb where the two
+ * first stand on one node, then copies that climb's edges. Other
+ * routings, trees deeper than 31 levels and tables past 64 MiB ask the
+ * topology (ns_topology_route). Built once per topology and shared
+ * read-only by the threads that route through it. */
 typedef struct NsRouteTable NsRouteTable;
 
-/* The table of a finalized topology. O(|V| + |S| · depth) time and
- * memory (S: switches) under tree routing, O(|V| · arity + |M| · levels)
- * under dmodk and smodk. */
+/* The table of a finalized topology. O(|V| · depth) time and memory
+ * under tree routing, O(|V| · arity + |M| · levels) under dmodk and
+ * smodk. */
 NsRouteTable *ns_route_table_new(const NsTopology *topo);
 void ns_route_table_free(NsRouteTable *rt);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsRouteTable, ns_route_table_free)
 /* Writes the directed edges from node `src` to node `dst` into `edges`
  * (capacity ns_topology_max_route_len()) and returns their number: the
- * edges ns_topology_route() writes, in the same order. O(route length). */
+ * edges ns_topology_route() writes, in the same order. O(levels) from the
+ * table, O(route length) from the topology. */
 int ns_route_table_route(const NsRouteTable *rt, int src, int dst, int *edges);
 /* Does the table hold the topology's routes (tree, dmodk, smodk within the
  * bound), or does it ask the topology for each? O(1). */
@@ -72,6 +73,9 @@ gboolean ns_router_fits(const NsRouter *r, const NsTopology *topo, const NsSched
 /* Writes the directed edges of transfer `t` into `edges` (capacity
  * ns_router_max_len) and returns their number. */
 int ns_router_route(const NsRouter *r, uint64_t t, int *edges);
+/* The route table every transfer of the router takes, or NULL when some
+ * transfer takes a route of its own (ns_router_route() then tells). O(1). */
+const NsRouteTable *ns_router_table(const NsRouter *r);
 /* Capacity an edges buffer needs for any transfer. */
 int ns_router_max_len(const NsRouter *r);
 /* Does transfer t take a route of its own? */

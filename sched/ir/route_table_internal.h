@@ -1,27 +1,19 @@
 /* netsched — the route table's layout (sched/ir/route.h), for the
- * verifier's link checks: a tree route read inline, in the loop that marks
- * its edges, saves a call and a copy of every route (268 M routes of a
- * 16,384-machine all-to-all; issue #24). Everything else goes through
- * ns_route_table_route(). */
+ * verifier's link checks: a route read and marked inline, in the loop
+ * that checks a phase's edges, saves a call and a copy of every route
+ * (268 M routes of a 16,384-machine all-to-all; issue #24); the marks
+ * are NsEdgeMarks. Everything else goes through
+ * ns_route_table_route(). bench/bench_verify's walk floor marks with the
+ * same ns_route_table_mark(), so it measures the walk the verifier does. */
 #ifndef NETSCHED_SCHED_IR_ROUTE_TABLE_INTERNAL_H
 #define NETSCHED_SCHED_IR_ROUTE_TABLE_INTERNAL_H
 
 #include "sched/ir/route.h"
+#include <string.h>
 
-/* Tree routing, where every machine is a leaf with one link to a switch:
- * per node, the row of a machine's switch and the edge up to it (8
- * bytes: the only per-machine data a route reads), and one row of
- * `stride` ints per switch: row[0] is the number of edges from the
- * switch up to the anchor switch; row[1 + i] for i = 0..len is the i-th
- * node of its path from the anchor down (node 0 the anchor, node len the
- * switch); row[1 + width + i] is the edge climbing from node i + 1 to
- * node i. An edge down is the edge up with its low bit flipped (an edge
- * is 2·link + direction). The switches' rows are few (528 on 16,384
- * machines) and stay in cache. */
-typedef struct {
-  int row;               /* the row of the machine's switch; -1: not a machine */
-  int edge;              /* the edge from the machine up to its switch */
-} Leaf;
+/* Tree rows are at most this many levels deep (a fixed-length walk pays
+ * on short climbs; a deeper tree, a chain of switches, asks the topology). */
+#define NS_ROUTE_TREE_MAX_LEVELS 31
 
 /* One up-link of a fat-tree node: the edge climbing it and the node above
  * (-1, -1 past the node's up-links). */
@@ -49,40 +41,227 @@ typedef struct {
   UpSlot *up;            /* per node: `slots` up-links */
 } FatTable;
 
+/* Tree routing, where every machine is a leaf with one link to a switch
+ * (platforms/routing/routing_tree.c): per node a row of `stride` ints, a
+ * machine's fixed-depth climb read from the anchor switch down. row[i]
+ * for i < depth is the edge climbing from level i + 1 of the machine's
+ * path to level i (level 0 the anchor; row[depth - 1] the machine's own
+ * edge up); row[i] for depth <= i < width is ~node, equal to no entry of
+ * another row; row[stride - 1] is depth (0: a switch). A node has one
+ * edge up, so two paths share their first s nodes below the anchor
+ * exactly when their rows share their first s entries: the lowest common
+ * ancestor's level is where the rows first differ, and every edge of the
+ * route is read from the two rows — an edge down is the edge up with its
+ * low bit flipped (an edge is 2·link + direction). 16 bytes a node on a
+ * three-level tree (tree:16,32,32: 264 KiB, read two rows a route). */
 struct NsRouteTable {
   const NsTopology *topo;
-  Leaf *leaf;            /* per node; NULL: the topology routes */
-  int *rows;             /* per switch, stride ints */
-  int stride, width;     /* width: the longest switch path to the anchor + 1 */
+  int *rows;             /* per node, stride ints; NULL: not tree routing, or past the bound */
+  int stride, width;     /* width: the deepest machine's depth */
   FatTable *fat;         /* dmodk, smodk: the climbs; NULL otherwise */
 };
+
+/* The row of node v of a tree table. */
+static inline const int *ns_route_tree_row(const NsRouteTable *rt, int v)
+{
+  return rt->rows + (gsize)v * (gsize)rt->stride;
+}
+
+/* The levels two rows share below the anchor (the lowest common
+ * ancestor's level): where they first differ, without a branch a level. */
+static inline int ns_route_tree_shared(const int *ra, const int *rb, int width)
+{
+  uint32_t differ = (uint32_t)1 << width; /* rows of two machines differ within width */
+  for (int i = 0; i < width; i++)
+    differ |= (uint32_t)(ra[i] != rb[i]) << i;
+  return __builtin_ctz(differ);
+}
+
+/* Are src and dst two machines the tree rows route (not a switch, not the
+ * same node)? */
+static inline gboolean ns_route_tree_pair(const NsRouteTable *rt, int src, int dst)
+{
+  return rt->rows != NULL && src != dst && ns_route_tree_row(rt, src)[rt->stride - 1] > 0 &&
+         ns_route_tree_row(rt, dst)[rt->stride - 1] > 0;
+}
 
 /* The route between two machines of a switch tree from the table (what
  * ns_route_table_route() returns for them), or -1 when the table does not
  * hold it: a switch, the same node twice, fat-tree or topology routing. */
 static inline int ns_route_table_tree_route(const NsRouteTable *rt, int src, int dst, int *edges)
 {
-  if (rt->leaf == NULL || rt->fat != NULL)
+  if (!ns_route_tree_pair(rt, src, dst))
     return -1;
-  Leaf a = rt->leaf[src], b = rt->leaf[dst];
-  if (a.row < 0 || b.row < 0 || src == dst)
-    return -1;
-  int n = 0;
-  edges[n++] = a.edge;
-  if (a.row != b.row) { /* between the two switches: their paths below the deepest shared node */
-    const int *ra = rt->rows + (gsize)a.row * (gsize)rt->stride;
-    const int *rb = rt->rows + (gsize)b.row * (gsize)rt->stride;
-    int la = ra[0], lb = rb[0], common = 0;
-    const int *na = ra + 1, *nb = rb + 1, *ua = ra + 1 + rt->width, *ub = rb + 1 + rt->width;
-    while (common < la && common < lb && na[common + 1] == nb[common + 1])
-      common++;
-    for (int i = la - 1; i >= common; i--)
-      edges[n++] = ua[i];
-    for (int i = common; i < lb; i++)
-      edges[n++] = ub[i] ^ 1;
-  }
-  edges[n++] = b.edge ^ 1;
+  const int *ra = ns_route_tree_row(rt, src), *rb = ns_route_tree_row(rt, dst);
+  int da = ra[rt->stride - 1], db = rb[rt->stride - 1];
+  int s = ns_route_tree_shared(ra, rb, rt->width), n = 0;
+  for (int i = da - 1; i >= s; i--) /* up from the source to the common ancestor */
+    edges[n++] = ra[i];
+  for (int i = s; i < db; i++)      /* down to the destination */
+    edges[n++] = rb[i] ^ 1;
   return n;
+}
+
+/* The route between two machines of a fat tree from the climbs (see
+ * FatTable), or -1 when the table does not hold it (a switch, a climb that
+ * never meets: ns_topology_route() answers). The other end climbs with the
+ * key's digits until it stands on the key machine's own climb (the level
+ * where the routing's two climbs meet); the route is the source's climb,
+ * then the destination's climb reversed. */
+static inline int ns_route_table_fat_route(const NsRouteTable *rt, int src, int dst, int *edges)
+{
+  const FatTable *f = rt->fat;
+  int ks = f->key_of[src], kd = f->key_of[dst];
+  if (ks < 0 || kd < 0)
+    return -1;
+  int key = f->by_source ? ks : kd, w = f->levels;
+  const int *node = f->rows + (gsize)key * (gsize)(2 * w), *edge = node + w;
+  const uint8_t *digit = f->digit + (gsize)key * (gsize)w;
+  int climbed[64];
+  int *up = f->by_source ? climbed : edges; /* the climbing side's edges */
+  int a = f->by_source ? dst : src, l = 0;
+  while (a != node[l]) {
+    if (l + 1 >= w)
+      return -1;
+    UpSlot s = f->up[(gsize)a * (gsize)f->slots + digit[l]];
+    if (s.edge < 0)
+      return -1;
+    up[l++] = s.edge;
+    a = s.node;
+  }
+  if (!f->by_source) { /* d-mod-k: the source climbed; down the destination's climb */
+    for (int k = 0; k < l; k++)
+      edges[l + k] = edge[l - 1 - k] ^ 1;
+  } else { /* s-mod-k: up the source's climb; down the destination's, climbed above */
+    for (int k = 0; k < l; k++)
+      edges[k] = edge[k];
+    for (int k = 0; k < l; k++)
+      edges[l + k] = climbed[l - 1 - k] ^ 1;
+  }
+  return 2 * l;
+}
+
+/* The first try's marks: a byte per directed edge, the tag of the last
+ * group (a phase, or a step) that crossed it, so that no group clears
+ * them: a group is tagged 1..255 and the tags are zeroed once every 255
+ * groups (faraj's phases have 17 transfers on average on 16,384
+ * machines: a clear per group, or a bit per edge with its bookkeeping,
+ * cost more). One more byte, `dummy`, takes the marks of a level a
+ * fixed-length walk skips, and reports nothing. */
+typedef struct {
+  uint8_t *tag;          /* per directed edge, then the dummy */
+  uint8_t group;         /* the group being marked, 1..255 */
+  int dummy;             /* the number of edges: the dummy's index */
+} NsEdgeMarks;
+
+static inline void ns_edge_marks_init(NsEdgeMarks *m, int n_edges)
+{
+  m->dummy = MAX(n_edges, 0);
+  m->tag = g_new0(uint8_t, (gsize)m->dummy + 1);
+  m->group = 0;
+}
+
+static inline void ns_edge_marks_clear(NsEdgeMarks *m)
+{
+  g_free(m->tag);
+  m->tag = NULL;
+}
+
+/* A new group, no edge marked. */
+static inline void ns_edge_marks_next_group(NsEdgeMarks *m)
+{
+  if (++m->group == 0) { /* the tags wrapped: none of the marks is current */
+    memset(m->tag, 0, (gsize)m->dummy + 1);
+    m->group = 1;
+  }
+}
+
+/* Marks directed edge e when `on` is 1 (0: the dummy takes the mark and
+ * nothing is reported, without a branch), with the tags, group and dummy
+ * held by the caller (locals the compiler keeps in registers); nonzero
+ * when e was marked in this group already. */
+static inline uint64_t ns_edge_mark(uint8_t *tag, uint8_t group, int dummy, int e, uint64_t on)
+{
+  int slot = on ? e : dummy;
+  uint64_t was = (uint64_t)(tag[slot] == group) & on;
+  tag[slot] = group;
+  return was;
+}
+
+/* ns_edge_mark on the marks themselves, for one edge. */
+static inline uint64_t ns_edge_marks_set(NsEdgeMarks *m, int e, uint64_t on)
+{
+  return ns_edge_mark(m->tag, m->group, m->dummy, e, on);
+}
+
+/* Marks the edges of the route from src to dst in `marks` (made for
+ * ns_topology_n_edges() edges) and returns nonzero when one of them was
+ * marked in the group already; *len receives the route's length. `route`
+ * (capacity ns_topology_max_route_len()) is scratch for routes not read
+ * from tree rows. On a tree, a fixed-length walk of the two rows, both
+ * ends a level at a time: a level above the common ancestor or past a
+ * machine's depth marks nothing and reports nothing (`on` 0), so no
+ * branch depends on the route. O(depth). */
+static inline uint64_t ns_route_table_mark(const NsRouteTable *rt, int src, int dst,
+                                           NsEdgeMarks *marks, int *route, int *len)
+{
+  uint64_t hit = 0;
+  uint8_t *tag = marks->tag, group = marks->group;
+  int dummy = marks->dummy;
+  if (ns_route_tree_pair(rt, src, dst)) {
+    const int *ra = ns_route_tree_row(rt, src), *rb = ns_route_tree_row(rt, dst);
+    int da = ra[rt->stride - 1], db = rb[rt->stride - 1], w = rt->width;
+    int s = ns_route_tree_shared(ra, rb, w);
+    for (int i = 0; i < w; i++) {
+      /* level i is on the route when s <= i < depth (one unsigned compare) */
+      uint64_t on_a = (unsigned)(i - s) < (unsigned)(da - s);
+      uint64_t on_b = (unsigned)(i - s) < (unsigned)(db - s);
+      hit |= ns_edge_mark(tag, group, dummy, ra[i], on_a);
+      hit |= ns_edge_mark(tag, group, dummy, rb[i] ^ 1, on_b);
+    }
+    *len = da + db - 2 * s;
+    return hit;
+  }
+  const FatTable *f = rt->fat;
+  if (f != NULL && f->key_of[src] >= 0 && f->key_of[dst] >= 0) {
+    /* the climb from the end that is not the key's, up to the key
+     * machine's own climb, and that climb: both a level at a time */
+    int key = f->by_source ? f->key_of[src] : f->key_of[dst], w = f->levels, l = 0;
+    const int *node = f->rows + (gsize)key * (gsize)(2 * w), *edge = node + w;
+    const uint8_t *digit = f->digit + (gsize)key * (gsize)w;
+    int a = f->by_source ? dst : src;
+    /* the climbed edges go up from the source, or (s-mod-k) down to the
+     * destination: reversed; the key machine's the other way */
+    int flip_climbed = f->by_source ? 1 : 0, flip_key = 1 - flip_climbed;
+    uint64_t climbed = 0;
+    while (a != node[l]) {
+      if (l + 1 >= w)
+        break;
+      UpSlot s = f->up[(gsize)a * (gsize)f->slots + digit[l]];
+      if (s.edge < 0)
+        break;
+      climbed |= ns_edge_mark(tag, group, dummy, s.edge ^ flip_climbed, 1);
+      climbed |= ns_edge_mark(tag, group, dummy, edge[l] ^ flip_key, 1);
+      l++;
+      a = s.node;
+    }
+    if (a == node[l]) {
+      *len = 2 * l;
+      return climbed;
+    }
+    /* Never met (the routing's set-up proves every pair meets): the
+     * topology's route is marked too. The climb's extra marks can only
+     * report an edge crossed twice where none is, which sends the phase
+     * to the full check, never the other way. */
+    hit = climbed;
+  }
+  int n = rt->fat != NULL ? ns_route_table_fat_route(rt, src, dst, route) : -1;
+  if (n < 0) /* a switch, the same node, a table past its bound, another routing */
+    n = ns_route_table_route(rt, src, dst, route);
+  for (int k = 0; k < n; k++)
+    hit |= ns_edge_mark(tag, group, dummy, route[k], 1);
+  *len = n;
+  return hit;
 }
 
 #endif

@@ -238,8 +238,8 @@ typedef struct {
   const uint32_t *pool;      /* with chunk_bytes: the chunk pool of the phase checked */
   gboolean ports_check;
   EdgeUse *edge;             /* per directed edge, in the current phase */
-  uint8_t *edge_mark;        /* per directed edge: the tag of its last use (first try) */
-  uint8_t mark_tag;          /* the tag of the group check_unshared() checks, 1..255 */
+  NsEdgeMarks edge_marks;    /* per directed edge: the group that crossed it last (first try) */
+  uint8_t mark_tag;          /* the port marks' tag of the group check_unshared() checks */
   int n_edges;
   double *edge_bw;           /* bandwidth of each directed edge's link */
   double uniform_bw;         /* the bandwidth of every link, or 0 when they differ */
@@ -979,43 +979,57 @@ static inline gboolean port_fits(uint8_t *tag, uint16_t *used, uint8_t group, ui
   return ++*used <= ports;
 }
 
+/* Marks the edges of transfer t for the first try; nonzero when one was
+ * marked in the group already. From the route table's rows
+ * (`table`: every transfer takes the table's route) without a copy of
+ * the route, else from route_into(). */
+static inline uint64_t mark_route(Links *L, const NsRouteTable *table, uint64_t t,
+                                  const NsTransfer *tr, int *len)
+{
+  if (table != NULL)
+    return ns_route_table_mark(table, L->node[tr->src], L->node[tr->dst], &L->edge_marks,
+                               L->route, len);
+  uint64_t hit = 0;
+  *len = route_into(L->table, L->router, L->node, t, tr, L->route);
+  for (int k = 0; k < *len; k++)
+    hit |= ns_edge_marks_set(&L->edge_marks, L->route[k], 1);
+  return hit;
+}
+
 /* The first try on links of one speed: marks every directed edge a
- * transfer of the phase crosses with the phase's tag, and counts the
- * ports each machine uses, in one pass over the transfers' routes (read
- * from the route table); gives up (FALSE, nothing recorded) at the first
- * edge crossed twice, and the full check below then runs the phase
+ * transfer of the phase crosses, and counts the ports each machine uses,
+ * in one pass over the transfers' routes (read from the route table);
+ * gives up (FALSE, nothing recorded) at the first transfer that crosses
+ * an edge marked already, and the full check below then runs the phase
  * again. Without sharing, its results are simple: one transfer an edge,
  * the phase lasts its largest routed transfer's bits over the bandwidth;
- * only a phase whose ports overflow takes a second pass, to record them. A mark is a byte where an EdgeUse
- * is 32, and marks are cleared once every 255 groups, not per group (each
- * group has a tag of its own among the 255): 33,800 edges of a 16,384-
- * machine tree fit the first-level cache, and contention-free schedules —
- * the ones that matter at scale — are checked in this loop alone. */
+ * only a phase whose ports overflow takes a second pass, to record them.
+ * A mark is a byte where an EdgeUse is 32 (NsEdgeMarks), tagged with
+ * the group and cleared once every 255 groups, not per group; a tree
+ * route is marked in a fixed-length walk of two rows with no branch on
+ * the route (ns_route_table_mark). Contention-free schedules — the ones
+ * that matter at scale — are checked in this loop alone. */
 static gboolean check_unshared(Links *L, uint64_t phase, uint64_t first, const NsTransfer *trs,
                                const uint32_t *idx, uint64_t n)
 {
-  if (++L->mark_tag == 0) { /* the tags wrapped: none of the marks is current */
-    memset(L->edge_mark, 0, (gsize)L->n_edges);
+  if (++L->mark_tag == 0) { /* the tags wrapped: none of the port marks is current */
     for (int m = 0; m < L->n_machines; m++)
       L->port_mark[m].send_tag = L->port_mark[m].recv_tag = 0;
     L->mark_tag = 1;
   }
+  ns_edge_marks_next_group(&L->edge_marks);
   uint8_t tag = L->mark_tag;
   int max_len = L->max_path_len;
   double most_bits = 0;
   gboolean ports_over = FALSE;
-  uint8_t *edge_mark = L->edge_mark;
-  int *route = L->route;
+  /* the table's rows when no transfer takes a route of its own */
+  const NsRouteTable *table = L->router != NULL ? ns_router_table(L->router) : L->table;
   for (uint64_t i = 0; i < n; i++) {
     uint64_t off = idx != NULL ? idx[i] : i, t = first + off;
     const NsTransfer *tr = &trs[off];
-    int len = route_into(L->table, L->router, L->node, t, tr, route);
-    for (int k = 0; k < len; k++) {
-      uint8_t *mark = &edge_mark[route[k]];
-      if (*mark == tag)
-        return FALSE;
-      *mark = tag;
-    }
+    int len;
+    if (mark_route(L, table, t, tr, &len) != 0)
+      return FALSE;
     if (L->ports_check && !ports_over) {
       PortMark *s = &L->port_mark[tr->src], *d = &L->port_mark[tr->dst];
       ports_over = !port_fits(&s->send_tag, &s->sends, tag, s->ports) ||
@@ -1633,7 +1647,7 @@ static gboolean check_indices(const NsSchedule *s, GError **error)
 static void links_free(Links *L)
 {
   g_free(L->edge);
-  g_free(L->edge_mark);
+  ns_edge_marks_clear(&L->edge_marks);
   g_free(L->edge_bw);
   g_free(L->port_mark);
   g_free(L->send_count);
@@ -1714,7 +1728,7 @@ static void links_init(Links *L, const Replay *st)
   L->step = -1;
   int n_edges = ns_topology_n_edges(topo);
   L->edge = g_new0(EdgeUse, MAX(n_edges, 1));
-  L->edge_mark = g_new0(uint8_t, MAX(n_edges, 1));
+  ns_edge_marks_init(&L->edge_marks, n_edges);
   L->n_edges = n_edges;
   L->edge_bw = g_new(double, MAX(n_edges, 1));
   for (int e = 0; e < n_edges; e++)
