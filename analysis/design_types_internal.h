@@ -62,8 +62,8 @@ typedef struct {
                                       the rows there (the caller applied
                                       analysis/outdir_internal.h) */
   NsProgress *progress;            /* told of every row (NULL: none) */
-  int jobs;                        /* runs (collective x design x model) at once in worker
-                                      processes (analysis/pool_internal.h); <= 1: one at a time */
+  int jobs;                        /* rows at once in worker processes, written in order
+                                      (ns_compare_experiments); <= 1: one at a time */
   FILE *out;                       /* the run's log and the report (NULL: quiet) */
   NsWarnFunc warn;                 /* told of a plot not drawn, a row cut short (NULL: nobody) */
   NsWarnFunc note;                 /* told of a compare.csv upgraded to the current format */
