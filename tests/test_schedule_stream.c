@@ -1664,9 +1664,6 @@ int main(int argc, char **argv)
   g_test_add_func("/schedule-stream/lines/sync-zero", test_lines_sync_zero);
   g_test_add_func("/schedule-stream/limits", test_limits);
   /* before any thread reads ahead: they set the environment */
-  g_test_add_func("/schedule-stream/session/matches", test_session_matches);
-  g_test_add_func("/schedule-stream/session/errors", test_session_errors);
-  g_test_add_func("/schedule-stream/session/kept", test_session_kept);
   for (unsigned i = 0; i < G_N_ELEMENTS(bad_lines); i++) {
     char *name = g_strdup_printf("/schedule-stream/lines/bad/%s", bad_lines[i].name);
     g_test_add_data_func(name, &bad_lines[i], test_bad_lines);
