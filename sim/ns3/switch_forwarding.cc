@@ -17,7 +17,7 @@ void SwitchForwarding::add(int dest, ns3::Ptr<ns3::NetDevice> port) { out_[(size
 void SwitchForwarding::attach(ns3::Ptr<ns3::NetDevice> port) {
   // Replaces the node's callback (Node::AddDevice): no protocol handler,
   // no traffic-control layer, no IP.
-  port->SetReceiveCallback(ns3::MakeCallback(&SwitchForwarding::receive, this));
+  port->SetReceiveCallback(ns3::MakeCallback(&SwitchForwarding::forward_arrival, this));
 }
 
 ns3::NetDevice *SwitchForwarding::port_to(ns3::Ipv4Address to) const {
@@ -25,8 +25,9 @@ ns3::NetDevice *SwitchForwarding::port_to(ns3::Ipv4Address to) const {
   return m < 0 ? nullptr : out_[(size_t)m];
 }
 
-bool SwitchForwarding::receive(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<const ns3::Packet> packet,
-                               uint16_t protocol, const ns3::Address &) {
+bool SwitchForwarding::forward_arrival(ns3::Ptr<ns3::NetDevice>,
+                                       ns3::Ptr<const ns3::Packet> packet, uint16_t protocol,
+                                       const ns3::Address &) {
   // The IPv4 header starts the packet (the port removed PPP's): the
   // destination is its bytes 16..19, in network order.
   uint8_t header[20];

@@ -36,8 +36,8 @@ public:
   ns3::NetDevice *port_to(ns3::Ipv4Address to) const;
 
 private:
-  bool receive(ns3::Ptr<ns3::NetDevice> in, ns3::Ptr<const ns3::Packet> packet, uint16_t protocol,
-               const ns3::Address &from);
+  bool forward_arrival(ns3::Ptr<ns3::NetDevice> in, ns3::Ptr<const ns3::Packet> packet,
+                       uint16_t protocol, const ns3::Address &from);
   const Network &net_;
   std::vector<ns3::NetDevice *> out_;  // destination machine -> port (owned by the node)
 };
