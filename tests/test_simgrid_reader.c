@@ -232,6 +232,12 @@ static void test_bad(void)
      "'1000000,1000000,1000000' prefix='n' suffix='' radical='0-15' bw='1Gbps'"
      " lat='1us'/>\n</platform>",
      "b.xml:2: TORUS '1000000,1000000,1000000': more than 1000000 hosts"},
+    /* found by fuzz_simgrid: a latency past the model's 1e6 s reached the
+     * torus generator, whose links were then refused unseen ("machine 'n1'
+     * has no link", without the file and line) */
+    {"<platform version='4.1'>\n<cluster id='c' topology='TORUS' topo_parameters='3,2,2'"
+     " prefix='n' suffix='' radical='0-11' bw='1Gbps' lat='6666666666666661us'/>\n</platform>",
+     "b.xml:2: lat '6666666666666661us': above the 1e6 s limit"},
   };
   for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
     GError *error = NULL;
