@@ -71,7 +71,7 @@ base=per-node-bandwidth-udp-window
   echo 'set datafile separator ","'
   echo 'set multiplot layout 2,3 title "Per-machine bandwidth, ns3 model: the paper'"'"'s algorithms over udp-window, MPICH over tcp-persistent"'
   echo 'set logscale x 2; set xlabel "message size (KiB)"; set ylabel "MB/s per machine"'
-  echo 'set key bottom right font ",9"; set yrange [0:13]'
+  echo 'unset key; set yrange [0:13]'
   for c in "${configs[@]}"; do
     echo "set title \"$c\""
     line="plot for [r in \"${runs[*]}\"] \"$out\""
@@ -79,6 +79,11 @@ base=per-node-bandwidth-udp-window
     line+=", ${eq7[$c]} with lines dashtype 2 lc rgb \"black\" title \"eq. 7 best\""
     echo "$line"
   done
+  # the legend once, in the sixth place of the grid: the same series in
+  # the same order (so the same colours), drawn as nothing
+  echo 'set key center center font ",11"; unset border; unset tics; unset xlabel; unset ylabel'
+  echo 'unset title; unset logscale x; set xrange [0:1]; set yrange [0:1]'
+  echo "plot for [r in \"${runs[*]}\"] NaN with linespoints title (r[strlen(r):] eq \":\" ? r[1:strlen(r)-1] : r), NaN with lines dashtype 2 lc rgb \"black\" title \"eq. 7 best\""
   echo 'unset multiplot'
 } > "$base.gp"
 gnuplot -e 'set terminal svg size 1500,900 dynamic font ",11"' -e "set output '$base.svg'" "$base.gp"
