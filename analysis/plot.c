@@ -1,5 +1,6 @@
 /* netsched — gnuplot scripts and runs. See plot_internal.h. */
 #include "analysis/plot_internal.h"
+#include "analysis/stop_signal_internal.h"
 #include "platforms/model/error.h"
 #include "platforms/model/text_internal.h"
 #include "platforms/model/units.h"
@@ -167,10 +168,7 @@ gboolean ns_plot_run(const char *dir, const char *script, const char *const *out
   /* Held, not lost: a signal arriving now is delivered once the private
    * directory is gone (gnuplot itself gets a terminal's SIGINT anyway). */
   sigset_t held, old;
-  sigemptyset(&held);
-  sigaddset(&held, SIGINT);
-  sigaddset(&held, SIGTERM);
-  sigaddset(&held, SIGHUP);
+  ns_stop_signal_set(&held);
   pthread_sigmask(SIG_BLOCK, &held, &old);
   g_autofree char *base = g_path_get_basename(private_dir);
   g_autofree char *prefix = g_strdup_printf("%s/", base);

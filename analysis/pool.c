@@ -160,10 +160,7 @@ gboolean ns_pool_run(const NsPool *pool, const guint *tasks, guint n_tasks, int 
    * look at the flag and the wait. */
   NsSignalGuard guard;
   sigset_t stops, unblocked;
-  sigemptyset(&stops);
-  sigaddset(&stops, SIGINT);
-  sigaddset(&stops, SIGTERM);
-  sigaddset(&stops, SIGHUP);
+  ns_stop_signal_set(&stops);
   sigprocmask(SIG_BLOCK, &stops, &unblocked);
   ns_signals_catch(&guard);
   gboolean ok = FALSE;

@@ -28,6 +28,13 @@ void ns_signals_release(NsSignalGuard *g)
 
 int ns_stop_signal(void) { return stop_signal; }
 
+void ns_stop_signal_set(sigset_t *set)
+{
+  sigemptyset(set);
+  for (gsize i = 0; i < G_N_ELEMENTS(stop_signals); i++)
+    sigaddset(set, stop_signals[i]);
+}
+
 void ns_signals_default(void)
 {
   stop_signal = 0;

@@ -25,6 +25,8 @@ void ns_signals_catch(NsSignalGuard *g);
 void ns_signals_release(NsSignalGuard *g);
 /* The stop signal that arrived since ns_signals_catch(), or 0. */
 int ns_stop_signal(void);
+/* The stop signals as a set (to block them: pthread_sigmask, sigprocmask). */
+void ns_stop_signal_set(sigset_t *set);
 /* In a forked child: the default action for every stop signal again. */
 void ns_signals_default(void);
 
