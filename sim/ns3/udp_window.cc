@@ -239,13 +239,22 @@ private:
     mx.srtt = 0.875 * mx.srtt + 0.125 * r;
   }
 
-  void timed_out(int x, int dst, uint32_t message, uint32_t item) {
+  // Item `item` of message `message` from x to dst while it still waits
+  // for its acknowledgement; nullptr once acknowledged (or its message
+  // retired): a late timer or a retransmission's second acknowledgement.
+  OutMessage *unacked(int x, int dst, uint32_t message, uint32_t item) {
     Pair &pr = pair(x, dst);
     if (message < pr.out_base)
-      return;
+      return nullptr;
     OutMessage &o = pr.out[message - pr.out_base];
-    if (o.acked[item])
+    return o.acked[item] ? nullptr : &o;
+  }
+
+  void timed_out(int x, int dst, uint32_t message, uint32_t item) {
+    OutMessage *waiting = unacked(x, dst, message, item);
+    if (waiting == nullptr)
       return;
+    OutMessage &o = *waiting;
     if (o.tries[item] < 255)
       o.tries[item]++;
     send_item(x, dst, message, item);
@@ -292,18 +301,17 @@ private:
   }
 
   void ack_arrived(int x, int dst, uint32_t message, uint32_t item) {
-    Pair &pr = pair(x, dst);
-    if (message < pr.out_base)
-      return;
-    OutMessage &o = pr.out[message - pr.out_base];
-    if (o.acked[item])
+    OutMessage *waiting = unacked(x, dst, message, item);
+    if (waiting == nullptr)
       return;  // the acknowledgement of a retransmission
+    OutMessage &o = *waiting;
     o.acked[item] = 1;
     o.acked_count++;
     o.timer[item].Cancel();
     if (o.tries[item] == 0)  // Karn: a retransmitted item's round trip is ambiguous
       sample_rtt(m_[x], ns3::Simulator::Now().GetSeconds() - o.sent_at[item]);
     m_[x].outstanding--;
+    Pair &pr = pair(x, dst);
     while (!pr.out.empty() && pr.out.front().acked_count == pr.out.front().items) {
       pr.out.pop_front();
       pr.out_base++;
