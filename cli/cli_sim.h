@@ -13,7 +13,7 @@
 /* The ns3 model's options, one table for simulate and compare
  * (cli/ns3_options.c): as given, before the check. */
 typedef struct NsCliNs3Args {
-  char *transport, *scheduler; /* NULL: tcp-persistent, heap */
+  char *transport, *scheduler; /* NULL: tcp-persistent, map */
   char *window_count;          /* udp-window's count; NULL: auto */
   int init_cwnd, mtu;
   int window;                  /* -1: not given */

@@ -50,7 +50,7 @@ void ns_cli_ns3_args_add(GOptionContext *ctx, NsCliNs3Args *a)
       "ns3: IP packet size in bytes (default 1500; 9000: jumbo frames); TCP segments are MTU "
       "- 52", "BYTES" },
     { "ns3-scheduler", 0, 0, G_OPTION_ARG_STRING, &a->scheduler,
-      "ns3: ns-3's event scheduler (default heap)", "heap|calendar|map" },
+      "ns3: ns-3's event scheduler (default map; every one gives the same results)", "heap|calendar|map" },
     { NULL },
   };
   g_option_context_add_main_entries(ctx, entries, NULL); /* GLib copies the table */

@@ -57,7 +57,7 @@ void ns_sim_options_init(NsSimOptions *opt)
   opt->ns3_init_cwnd = 10;
   opt->ns3_min_rto = 0.2;
   opt->ns3_mtu = 1500;
-  opt->ns3_scheduler = NS_NS3_SCHED_HEAP;
+  opt->ns3_scheduler = NS_NS3_SCHED_MAP; /* the fastest at every size measured (docs/simulator.md, "Speed") */
   opt->ns3_retransmit_timeout = NS_NS3_RETRANSMIT_TIMEOUT;
   opt->eager_threshold = NS_SIM_EAGER_DEFAULT;
   opt->reduce_rate = NS_SIM_REDUCE_RATE_DEFAULT;

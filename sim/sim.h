@@ -103,7 +103,7 @@ typedef struct {
   gboolean ns3_no_delayed_ack; /* ACK every segment (default: every second, or 40 ms) */
   int ns3_mtu;             /* bytes of an IP packet (default 1500; 9000: jumbo frames);
                               the TCP segment is MTU − 52 (IP, TCP, timestamps) */
-  int ns3_scheduler;       /* NsNs3Scheduler: ns-3's event scheduler (default heap) */
+  int ns3_scheduler;       /* NsNs3Scheduler: ns-3's event scheduler (default map) */
   int ns3_window;          /* udp-window: items outstanding per machine (Tam & Wang's W_g);
                               0 (default): the schedule's window:W_g, else 5 */
   int ns3_window_count;    /* udp-window: NsNs3WindowCount, what the window counts

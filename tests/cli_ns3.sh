@@ -99,6 +99,18 @@ expect "drops at the full ports" trimmed.json '"packet_drops" : [1-9][0-9]*,'
 same_as_stock "udp-window, 4-packet ports" -T gen:star:4 -c alltoall -a spread -m 64KiB --transport udp-window --window 8 --queue 4
 expect "drops at the full ports" trimmed.json '"packet_drops" : [1-9][0-9]*,'
 
+# ns-3's schedulers order events of one time stamp by when they were
+# scheduled, so each gives the same run: map (the default, the fastest)
+# against heap and calendar, with drops (8x2 all posted).
+check "scheduler map" 0 "$ns" simulate -T h8x2.topo -a simple -m 16KiB -M ns3 --json --json-transfers --ns3-scheduler map
+grep -v '"wall_s"\|per_wall' "$tmp/out" > map.json
+expect "drops at the full ports" map.json '"packet_drops" : 1391,'
+for sched in heap calendar; do
+  check "scheduler $sched" 0 "$ns" simulate -T h8x2.topo -a simple -m 16KiB -M ns3 --json --json-transfers --ns3-scheduler "$sched"
+  grep -v '"wall_s"\|per_wall' "$tmp/out" > other.json
+  check "the same results: map and $sched" 0 cmp map.json other.json
+done
+
 # Refusals: routing by source (s-mod-k) through one switch to one
 # destination, a cut-through fabric, the window scheme.
 "$ns" topo convert gen:fattree:4,2 --to native | sed 's/^routing .*/routing smodk/' > smodk.topo

@@ -9,7 +9,7 @@
 // OPTIONS: --transport tcp-persistent|udp-window, --window W (0: the
 // schedule's window:W_g, else 5), --retransmit-timeout SECONDS, --tcp VARIANT, --init-cwnd N,
 // --min-rto SECONDS, --delayed-ack 0|1, --mtu BYTES, --queue PACKETS,
-// --scheduler heap|calendar|map (sim/ns3_net.h, docs/simulator.md).
+// --scheduler map|heap|calendar (default map) (sim/ns3_net.h, docs/simulator.md).
 // --window-count auto|sent-received|unacked: what udp-window's window counts.
 // NETSCHED_NS3_STOCK=1 in the environment: ns-3's own routing and TCP
 // demultiplexer (network.h), for tests that the faster ones agree.
@@ -53,7 +53,7 @@ struct Options {
   UdpOptions udp;
   bool window_given = false;
   std::string transport = "tcp-persistent";
-  std::string scheduler = "heap";
+  std::string scheduler = "map";
 };
 
 long parse_bounded(const char *opt, const char *text, long lo, long hi) {
