@@ -1,5 +1,6 @@
 /* netsched — output directories: created, never a link, locked. See output_dir_internal.h. */
 #include "analysis/output_dir_internal.h"
+#include "analysis/stop_signal_internal.h"
 #include "platforms/io/output_file_internal.h"
 #include "platforms/model/error.h"
 #include <errno.h>
@@ -14,6 +15,7 @@
 struct NsOutputLock {
   char *path;   /* the lock file */
   int fd;
+  int removal;  /* its slot among the files a stop signal removes */
 };
 
 /* `dir` without trailing slashes: lstat("link/") would follow the link. */
@@ -66,13 +68,10 @@ static long holder_pid(int fd)
   return pid > 0 && end != buf && *end == '\n' ? pid : 0;
 }
 
-NsOutputLock *ns_output_dir_lock(const char *dir, const char *part, GError **error)
+/* The loop of ns_output_dir_lock, the stop signals blocked. */
+static NsOutputLock *lock_file(const char *dir, const char *part, const char *path,
+                               GError **error)
 {
-  if (!check_dir(dir, error))
-    return NULL;
-  g_autofree char *name = part != NULL ? g_strdup_printf(".netsched-%s.lock", part)
-                                       : g_strdup(".netsched.lock");
-  g_autofree char *path = g_build_filename(dir, name, NULL);
   for (int attempt = 0; attempt < 100; attempt++) {
     int fd = g_open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -113,21 +112,54 @@ NsOutputLock *ns_output_dir_lock(const char *dir, const char *part, GError **err
       close(fd);
       return NULL;
     }
+    int removal = ns_stop_remove_add(path);
+    if (removal < 0) {
+      ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot lock: too many files held at once");
+      g_unlink(path);
+      close(fd);
+      return NULL;
+    }
     NsOutputLock *lock = g_new0(NsOutputLock, 1);
-    lock->path = g_steal_pointer(&path);
+    lock->path = g_strdup(path);
     lock->fd = fd;
+    lock->removal = removal;
     return lock;
   }
   ns_set_error_at(error, NS_ERROR_IO, path, 0, "cannot lock: the lock file keeps changing");
   return NULL;
 }
 
+NsOutputLock *ns_output_dir_lock(const char *dir, const char *part, GError **error)
+{
+  if (!check_dir(dir, error))
+    return NULL;
+  g_autofree char *name = part != NULL ? g_strdup_printf(".netsched-%s.lock", part)
+                                       : g_strdup(".netsched.lock");
+  g_autofree char *path = g_build_filename(dir, name, NULL);
+  /* No stop signal between creating the file and registering it for
+   * removal: a run ended by one leaves no lock file behind. */
+  sigset_t stops, unblocked;
+  ns_stop_signal_set(&stops);
+  sigprocmask(SIG_BLOCK, &stops, &unblocked);
+  NsOutputLock *lock = lock_file(dir, part, path, error);
+  sigprocmask(SIG_SETMASK, &unblocked, NULL); /* a pending stop signal removes it now */
+  return lock;
+}
+
 void ns_output_dir_unlock(NsOutputLock *lock)
 {
   if (lock == NULL)
     return;
-  g_unlink(lock->path); /* while still held: a waiting run re-checks the name */
+  /* Forgotten by the stop signals first: once unlinked, the name may be
+   * another run's lock. Unlinked while still held: a run waiting on this
+   * file finds the name gone (lock_file) and tries again. */
+  sigset_t stops, unblocked;
+  ns_stop_signal_set(&stops);
+  sigprocmask(SIG_BLOCK, &stops, &unblocked);
+  ns_stop_remove_drop(lock->removal);
+  g_unlink(lock->path);
   close(lock->fd);
+  sigprocmask(SIG_SETMASK, &unblocked, NULL);
   g_free(lock->path);
   g_free(lock);
 }

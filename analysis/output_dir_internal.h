@@ -7,7 +7,10 @@
  * lock is flock(2) on a lock file in the directory, so the kernel drops it
  * when its holder dies, even by SIGKILL; the file holds the holder's pid
  * and is removed when the lock is released (a later run that opened the
- * file before its removal notices and takes the new one).
+ * file before its removal notices and takes the new one) and when a stop
+ * signal (SIGINT, SIGTERM, SIGHUP) ends the holder (ns_stop_remove_add,
+ * analysis/stop_signal_internal.h). Only SIGKILL leaves it: a file
+ * nobody holds, which the next run takes.
  *
  * A directory that is itself a symbolic link is refused: a link planted
  * where an output directory is expected would send every output elsewhere

@@ -30,4 +30,17 @@ void ns_stop_signal_set(sigset_t *set);
 /* In a forked child: the default action for every stop signal again. */
 void ns_signals_default(void);
 
+/* Files a stop signal removes before it ends the process by its default
+ * action: an output directory's lock file (analysis/output_dir.c) and the
+ * CLI's temporary outputs (cli/output.c). The handler unlinks every path
+ * registered by this process (never a forked child's parent's), then
+ * raises the signal again; it is installed at the first registration
+ * (after the ns_signals_catch() window, if one is open; not over SIG_IGN,
+ * e.g. under nohup). ns_stop_remove_add returns the slot of a copy of
+ * `path`, or -1 when all NS_STOP_REMOVE_MAX slots are taken;
+ * ns_stop_remove_drop(slot) forgets it (-1: nothing). O(NS_STOP_REMOVE_MAX). */
+#define NS_STOP_REMOVE_MAX 64
+int ns_stop_remove_add(const char *path);
+void ns_stop_remove_drop(int slot);
+
 #endif

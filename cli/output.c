@@ -5,13 +5,14 @@
  * device itself. Every other output is a temporary file "PATH.XXXXXX" in the destination's
  * directory (platforms/io/output_file_internal.h: the final rename is atomic on one file
  * system and replaces a link at PATH instead of writing through it). Its name
- * sits in a fixed table that a signal handler can walk without allocating:
- * on SIGINT, SIGTERM or SIGHUP the temporary files are unlinked and the
+ * is among the files a stop signal removes (ns_stop_remove_add): on
+ * SIGINT, SIGTERM or SIGHUP the temporary files are unlinked and the
  * signal raised again with its default action. */
 #include "cli/cli.h"
 #include "platforms/model/error.h"
 #include <json-glib/json-glib.h>
 #include "platforms/io/output_file_internal.h"
+#include "analysis/stop_signal_internal.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -24,38 +25,11 @@
 
 typedef struct {
   FILE *file;
-  char *temp;             /* allocated before the slot is published */
+  char *temp;
+  int removal; /* its slot among the files a stop signal removes */
 } Pending;
 
 static Pending pending[MAX_OPEN];
-static volatile sig_atomic_t handlers_installed;
-
-static void remove_pending_and_die(int sig)
-{
-  for (int i = 0; i < MAX_OPEN; i++)
-    if (pending[i].temp != NULL)
-      unlink(pending[i].temp); /* async-signal-safe */
-  signal(sig, SIG_DFL);
-  raise(sig);
-}
-
-static void install_handlers(void)
-{
-  if (handlers_installed)
-    return;
-  handlers_installed = 1;
-  const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-  for (gsize i = 0; i < G_N_ELEMENTS(sigs); i++) {
-    struct sigaction old;
-    sigaction(sigs[i], NULL, &old);
-    if (old.sa_handler == SIG_IGN)
-      continue; /* e.g. nohup: keep ignoring */
-    struct sigaction sa = { 0 };
-    sa.sa_handler = remove_pending_and_die;
-    sigemptyset(&sa.sa_mask);
-    sigaction(sigs[i], &sa, NULL);
-  }
-}
 
 static Pending *slot_of(FILE *f)
 {
@@ -77,7 +51,6 @@ FILE *ns_cli_open_output(const char *path, GError **error)
     ns_set_error_at(error, NS_ERROR_IO, path, 0, "too many outputs open at once");
     return NULL;
   }
-  install_handlers();
   char *temp = NULL;
   int fd = ns_output_open(path, &temp, error);
   if (fd < 0)
@@ -93,6 +66,13 @@ FILE *ns_cli_open_output(const char *path, GError **error)
   }
   if (temp == NULL) /* a device or pipe, written directly */
     return f;
+  if ((slot->removal = ns_stop_remove_add(temp)) < 0) {
+    ns_set_error_at(error, NS_ERROR_IO, path, 0, "too many outputs open at once");
+    fclose(f);
+    g_unlink(temp);
+    g_free(temp);
+    return NULL;
+  }
   slot->temp = temp;
   slot->file = f;
   return f;
@@ -100,10 +80,9 @@ FILE *ns_cli_open_output(const char *path, GError **error)
 
 static void release(Pending *slot)
 {
-  char *temp = slot->temp;
-  slot->temp = NULL; /* unpublished before it is freed */
+  ns_stop_remove_drop(slot->removal);
+  g_clear_pointer(&slot->temp, g_free);
   slot->file = NULL;
-  g_free(temp);
 }
 
 void ns_cli_abort_output(FILE *f)

@@ -114,6 +114,46 @@ check "first run succeeded" 0 test "$?" -eq 0
 check "first run kept all its rows" 0 test "$(wc -l < busy/compare.csv)" -eq 10
 check "no other configuration's row" 0 test "$(cut -d, -f1 busy/compare.csv | sort -u | wc -l)" -eq 2
 check "the lock is released" 0 "$ns" compare -T gen:star:16 -a ring,simple,pair -m 8KiB..32KiB -o busy --resume
+check "a finished run leaves no lock file" 1 test -e busy/.netsched.lock
+
+# A run stopped by SIGTERM removes its lock file too (in one process and with
+# workers; a background job of a script ignores SIGINT): the lock file is among
+# the files a stop signal removes before the process ends by it.
+for jobs in 1 2; do
+  "$ns" compare -T gen:star:16 -a ring,simple,pair -m 8KiB..1MiB -M tcp -o stopped$jobs \
+    -j $jobs >/dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 1 3000); do
+    [[ -s stopped$jobs/compare.csv ]] && break
+    sleep 0.01
+  done
+  kill -TERM "$pid"
+  wait "$pid"
+  check "-j $jobs: stopped by SIGTERM (143)" 0 test $? -eq 143
+  check "-j $jobs: no lock file left by SIGTERM" 1 test -e stopped$jobs/.netsched.lock
+done
+
+# Runs racing on one directory: each one either runs alone or is refused with
+# the message above, and none leaves a lock file.
+race=()
+for i in $(seq 1 8); do
+  "$ns" compare -T gen:star:4 -a ring -m 8KiB -o race --overwrite -j 1 >race$i.out 2>race$i.err &
+  race+=($!)
+done
+refused=0 ran=0 other=0
+for i in $(seq 1 8); do
+  wait "${race[$((i - 1))]}"
+  case $? in
+    0) ran=$((ran + 1)) ;;
+    2) grep -Eq "^netsched: race: another netsched run \(pid [0-9]+\) is writing into this directory: wait for it to end, or choose another output directory$" race$i.err &&
+         refused=$((refused + 1)) || other=$((other + 1)) ;;
+    *) other=$((other + 1)) ;;
+  esac
+done
+check "racing runs: each ran or was refused as busy ($ran ran, $refused refused)" 0 \
+  test $((ran + refused)) -eq 8 -a $other -eq 0 -a $ran -ge 1
+check "racing runs: one header and one row" 0 test "$(wc -l < race/compare.csv)" -eq 2
+check "racing runs: no lock file left" 1 test -e race/.netsched.lock
 
 # Every command that writes a directory takes its lock (held here by the test).
 hold() { mkdir -p "$1"; exec 9>"$1/.netsched.lock"; flock -n 9; }
