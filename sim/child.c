@@ -3,9 +3,12 @@
 #include "platforms/model/error.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gstdio.h>
 #include <poll.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,32 +30,99 @@ static gboolean drain(int fd, GString *into, gsize keep)
   return TRUE;
 }
 
+void ns_child_remove_tree(const char *dir)
+{
+  GDir *d = g_dir_open(dir, 0, NULL);
+  if (d != NULL) {
+    for (const char *name; (name = g_dir_read_name(d)) != NULL;) {
+      g_autofree char *path = g_build_filename(dir, name, NULL);
+      struct stat st;
+      if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        ns_child_remove_tree(path);
+      else
+        g_unlink(path);
+    }
+    g_dir_close(d);
+  }
+  g_rmdir(dir);
+}
+
+/* Whether a process other than a zombie is in process group `pgid`
+ * (Linux: field 5 of /proc/PID/stat, after the parenthesised name). */
+static gboolean group_alive(pid_t pgid)
+{
+  GDir *proc = g_dir_open("/proc", 0, NULL);
+  if (proc == NULL)
+    return FALSE;
+  gboolean alive = FALSE;
+  for (const char *name; !alive && (name = g_dir_read_name(proc)) != NULL;) {
+    if (!g_ascii_isdigit(name[0]))
+      continue;
+    g_autofree char *path = g_build_filename("/proc", name, "stat", NULL);
+    g_autofree char *stat = NULL;
+    if (!g_file_get_contents(path, &stat, NULL, NULL))
+      continue; /* gone meanwhile */
+    const char *after = strrchr(stat, ')');
+    char state = 0;
+    long group = 0;
+    if (after != NULL && sscanf(after + 1, " %c %*d %ld", &state, &group) == 2)
+      alive = group == (long)pgid && state != 'Z';
+  }
+  g_dir_close(proc);
+  return alive;
+}
+
+/* Stops process group `pid`, whose leader has not been reaped (so the
+ * group's id cannot be another's): SIGTERM first, so that compilers and
+ * smpirun remove their temporary files, SIGKILL to what is left after
+ * NS_CHILD_GRACE_S seconds. */
+static void stop_group(pid_t pid)
+{
+  kill(-pid, SIGTERM);
+  gint64 until = g_get_monotonic_time() + (gint64)(NS_CHILD_GRACE_S * G_USEC_PER_SEC);
+  while (group_alive(pid) && g_get_monotonic_time() < until)
+    g_usleep(20000);
+  kill(-pid, SIGKILL);
+}
+
 gboolean ns_child_run(const char *const *argv, const char *cwd, double wall_limit, GString *out,
                       GString *err, int *status, GError **error)
 {
+  /* The child's own TMPDIR, removed whatever way it ends: what a compiler
+   * or smpirun leaves there (stopped before its clean-up) goes with it. */
+  GError *local = NULL;
+  g_autofree char *tmpdir = g_dir_make_tmp("netsched-child-XXXXXX", &local);
+  if (tmpdir == NULL) {
+    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot run %s: %s", argv[0], local->message);
+    g_error_free(local);
+    return FALSE;
+  }
+  g_auto(GStrv) env = g_environ_setenv(g_get_environ(), "TMPDIR", tmpdir, TRUE);
   int po[2], pe[2];
   if (pipe2(po, O_CLOEXEC) != 0) {
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot run %s: %s", argv[0], g_strerror(errno));
+    ns_child_remove_tree(tmpdir);
     return FALSE;
   }
   if (pipe2(pe, O_CLOEXEC) != 0) {
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot run %s: %s", argv[0], g_strerror(errno));
     close(po[0]);
     close(po[1]);
+    ns_child_remove_tree(tmpdir);
     return FALSE;
   }
   fflush(NULL);
   pid_t parent = getpid();
   pid_t pid = fork();
   if (pid == 0) {
-    setpgid(0, 0); /* the group is killed as one: smpirun starts smpimain */
+    setpgid(0, 0); /* the group is stopped as one: smpirun starts smpimain */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
       _exit(127);
     int in = open("/dev/null", O_RDONLY);
     if (in < 0 || dup2(in, 0) < 0 || dup2(po[1], 1) < 0 || dup2(pe[1], 2) < 0 ||
         chdir(cwd) != 0)
       _exit(127);
-    execvp(argv[0], (char *const *)argv);
+    execvpe(argv[0], (char *const *)argv, env);
     dprintf(2, "cannot run %s: %s\n", argv[0], g_strerror(errno));
     _exit(127);
   }
@@ -63,6 +133,7 @@ gboolean ns_child_run(const char *const *argv, const char *cwd, double wall_limi
     close(pe[0]);
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot fork %s: %s", argv[0],
                     g_strerror(errno));
+    ns_child_remove_tree(tmpdir);
     return FALSE;
   }
   setpgid(pid, pid); /* also here: the child may not have run yet */
@@ -82,12 +153,22 @@ gboolean ns_child_run(const char *const *argv, const char *cwd, double wall_limi
     late = deadline != 0 && g_get_monotonic_time() > deadline;
   }
   gboolean stopped = ns_stop_signal() != 0 || too_much || late;
-  if (stopped)
-    kill(-pid, SIGKILL);
+  if (stopped) {
+    stop_group(pid);
+  } else {
+    /* Ended: its leader waited for but not reaped (the group's id stays
+     * ours), then whatever it left running in its group is stopped too. */
+    siginfo_t info;
+    while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+      ;
+    if (group_alive(pid))
+      stop_group(pid);
+  }
   while (waitpid(pid, status, 0) < 0 && errno == EINTR)
     ;
   close(po[0]);
   close(pe[0]);
+  ns_child_remove_tree(tmpdir);
   if (ns_stop_signal() != 0)
     ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "%s interrupted by %s", argv[0],
                     g_strsignal(ns_stop_signal()));

@@ -212,7 +212,7 @@ gboolean ns_smpi_baseline_measure(const NsTopology *topo, NsCollective c, const 
          ns_smpi_parse_times(out->str, p, completion, error);
   }
   if (dir != NULL)
-    ns_smpi_remove_tree(dir);
+    ns_child_remove_tree(dir);
   ns_signals_release(&guard);
   return ok;
 }

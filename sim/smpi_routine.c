@@ -78,7 +78,7 @@ void ns_smpi_routine_runner_init(NsSmpiRoutineRunner *r, const NsSimOptions *opt
 void ns_smpi_routine_runner_clear(NsSmpiRoutineRunner *r)
 {
   if (r->dir != NULL)
-    ns_smpi_remove_tree(r->dir);
+    ns_child_remove_tree(r->dir);
   g_clear_pointer(&r->dir, g_free);
   g_clear_pointer(&r->parent, g_free);
 }
@@ -105,7 +105,7 @@ static gboolean prepare(NsSmpiRoutineRunner *r, GError **error)
   g_autoptr(GString) out = g_string_new(NULL);
   if (ok && ns_smpi_run_tool(argv, dir, 600, out, error))
     return TRUE;
-  ns_smpi_remove_tree(dir); /* the next measurement tries again */
+  ns_child_remove_tree(dir); /* the next measurement tries again */
   g_clear_pointer(&r->dir, g_free);
   return FALSE;
 }
@@ -166,7 +166,7 @@ gboolean ns_smpi_routine_measure(const NsTopology *topo, const NsSchedule *s, co
     r->runs++;
   }
   if (ns_stop_signal() != 0 && r->dir != NULL) { /* leave nothing behind */
-    ns_smpi_remove_tree(r->dir);
+    ns_child_remove_tree(r->dir);
     g_clear_pointer(&r->dir, g_free);
   }
   ns_signals_release(&guard);

@@ -8,24 +8,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-/* Removes `dir` and everything in it, never following a link. */
-void ns_smpi_remove_tree(const char *dir)
-{
-  GDir *d = g_dir_open(dir, 0, NULL);
-  if (d != NULL) {
-    for (const char *name; (name = g_dir_read_name(d)) != NULL;) {
-      g_autofree char *path = g_build_filename(dir, name, NULL);
-      struct stat st;
-      if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        ns_smpi_remove_tree(path);
-      else
-        g_unlink(path);
-    }
-    g_dir_close(d);
-  }
-  g_rmdir(dir);
-}
-
 /* Runs argv in dir; FALSE with an error quoting the child's last message
  * when it cannot start, fails or is stopped. */
 gboolean ns_smpi_run_tool(const char *const *argv, const char *dir, double wall_limit,

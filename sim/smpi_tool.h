@@ -15,9 +15,6 @@
 gboolean ns_smpi_run_tool(const char *const *argv, const char *dir, double wall_limit,
                           GString *out, GError **error);
 
-/* Removes `dir` and everything in it, never following a link. */
-void ns_smpi_remove_tree(const char *dir);
-
 /* From lines "rank R start S end E" of every rank 0 .. p-1 in `out`: the
  * last end minus the first start (simulated seconds). NS_ERROR_IO when a
  * rank did not report. */

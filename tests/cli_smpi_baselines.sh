@@ -3,7 +3,8 @@
 # `design` run smpi:ALGO / smpi:coll-selector=NAME under smpirun beside
 # netsched's algorithms. smpi:pair and netsched's pair agree within 1 % on
 # topology (b) at 64 KiB; names are checked before anything runs; the
-# private directory is gone after a run and after SIGTERM, and no SMPI
+# private directory is gone after a run and after SIGTERM (while smpirun
+# runs or while smpicc compiles: nothing is left in TMPDIR), and no SMPI
 # process outlives it. Skipped (77) without smpicc/smpirun.
 source "$(dirname "${BASH_SOURCE[0]}")/cli-common.bash"
 require_smpi
@@ -65,6 +66,28 @@ check "a private directory existed while smpirun ran" 0 test -n "$started"
 check "ended by SIGTERM (143)" 0 test "$status" -eq 143
 check "no private directory left after SIGTERM" 0 test -z "$(ls -A private)"
 check "no SMPI process left" 1 pgrep -f "$tmp/private"
+check "no lock file left after SIGTERM" 1 test -e sig/.netsched.lock
+
+# ---- SIGTERM while smpicc compiles: the compiler's temporary files (TMPDIR) go too --
+# Every child runs with TMPDIR a private directory of netsched's, removed however
+# the child ends; the group gets SIGTERM first (gcc removes its files), SIGKILL
+# only after a grace. Stopped as soon as the compiler has a file there.
+"$ns" compare -T gen:star:128 -a smpi:ring -m 1MiB -M smpi -o sig2 >sig2.out 2>sig2.err &
+pid=$!
+compiling=""
+for _ in $(seq 1 3000); do
+  compiling=$(find private -name 'cc*' -print -quit)
+  [[ -n "$compiling" ]] && break
+  sleep 0.01
+done
+kill -TERM "$pid"
+wait "$pid"
+status=$?
+check "the compiler had a temporary file in TMPDIR" 0 test -n "$compiling"
+check "compile ended by SIGTERM (143)" 0 test "$status" -eq 143
+check "nothing left in TMPDIR after a stopped compile" 0 test -z "$(ls -A private)"
+check "no compiler left" 1 pgrep -f "$tmp/private"
+check "no lock file left after a stopped compile" 1 test -e sig2/.netsched.lock
 
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]
