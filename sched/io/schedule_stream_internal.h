@@ -169,6 +169,9 @@ void ns_schedule_reader_set_general_only(NsScheduleReader *r, gboolean general_o
 void ns_schedule_reader_set_read_ahead(NsScheduleReader *r, guint64 from);
 /* Whether a thread reads ahead now (tests). */
 gboolean ns_schedule_reader_reading_ahead(const NsScheduleReader *r);
+/* The most bytes of phases read ahead held at once (tests; see
+ * schedule_stream_ahead_internal.h, "Memory"). */
+gsize ns_schedule_reader_ahead_peak(NsScheduleReader *r);
 
 /* Drops the elements of `a` from `len` on (an array without a clear
  * function, not zero-terminated): g_array_set_size() without its call to

@@ -246,6 +246,7 @@ struct NsScheduleReader {
   guint batch_next;          /* its next phase */
   guint batch_base, pool_base; /* where the phase being read starts in the batch */
   NsAheadPhase seen;         /* the counts of the last phase delivered */
+  gsize ahead_peak;          /* the most bytes it held at once (tests) */
 };
 
 /* ---- errors ----------------------------------------------------------------- */
@@ -1986,9 +1987,9 @@ static int ahead_fill(gpointer owner, NsAheadBatch *b)
                         .n_phases = r->n_phases,
                         .total = r->total,
                         .position = r->tok.base + (guint64)(r->tok.p - r->tok.buf) };
-    g_array_append_val(b->phases, ph);
-    if (r->transfers->len * sizeof(NsTransfer) + r->pool->len * sizeof(uint32_t) >=
-        NS_AHEAD_BATCH_BYTES)
+    ns_ahead_batch_add_phase(b, &ph);
+    /* r->transfers and r->pool are b's; phases without transfers count too */
+    if (ns_read_ahead_batch_bytes(b) >= NS_AHEAD_BATCH_BYTES)
       break;
   }
   b->transfers = r->transfers;
@@ -2018,6 +2019,8 @@ static void ahead_maybe_start(NsScheduleReader *r)
  * where the thread stopped. */
 static void ahead_end(NsScheduleReader *r)
 {
+  if (r->ahead != NULL)
+    r->ahead_peak = MAX(r->ahead_peak, ns_read_ahead_peak_bytes(r->ahead));
   ns_read_ahead_free(r->ahead);
   r->ahead = NULL;
   r->batch = NULL;
@@ -2028,8 +2031,8 @@ static void ahead_end(NsScheduleReader *r)
 static int ahead_next(NsScheduleReader *r, NsPhase *phase)
 {
   for (;;) {
-    if (r->batch != NULL && r->batch_next < r->batch->phases->len) {
-      NsAheadPhase ph = g_array_index(r->batch->phases, NsAheadPhase, r->batch_next++);
+    if (r->batch != NULL && r->batch_next < r->batch->n_phases) {
+      NsAheadPhase ph = r->batch->phases[r->batch_next++];
       r->seen = ph;
       phase->index = ph.n_phases - 1;
       phase->n = ph.n;
@@ -2055,6 +2058,11 @@ void ns_schedule_reader_set_read_ahead(NsScheduleReader *r, guint64 from)
 gboolean ns_schedule_reader_reading_ahead(const NsScheduleReader *r)
 {
   return r->ahead != NULL;
+}
+
+gsize ns_schedule_reader_ahead_peak(NsScheduleReader *r)
+{
+  return r->ahead != NULL ? MAX(r->ahead_peak, ns_read_ahead_peak_bytes(r->ahead)) : r->ahead_peak;
 }
 
 /* ---- the public face --------------------------------------------------------------- */

@@ -649,7 +649,10 @@ gboolean ns_tok_next(NsTok *t)
       if (c == '[' || c == '{') {
         if (t->depth == NS_JSON_MAX_DEPTH)
           return fail_at(t, t->p, "nesting deeper than %d levels", NS_JSON_MAX_DEPTH);
-        t->stack[t->depth].at = t->tok;
+        /* the token's mark, unresolved (line 0), made anew: a copy of the
+         * mark written just above would wait for its stores (a stall at
+         * every phase line) */
+        t->stack[t->depth].at = (NsTokMark){ .abs = t->tok.abs };
         t->stack[t->depth].ch = c;
         t->depth++;
         t->p++;
