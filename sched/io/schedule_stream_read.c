@@ -210,6 +210,7 @@ struct NsScheduleReader {
   /* phases */
   gboolean phases_seen, phases_live, phases_done, phases_ok;
   GArray *transfers, *pool;  /* the phase being read */
+  guint transfers_reserved;  /* room known in `transfers` (ns_tok_fast_transfers) */
   GArray *elems;             /* the transfer being read */
   gboolean general_only;     /* no fast path (ns_schedule_reader_set_general_only) */
   uint32_t n_phases;
@@ -1235,8 +1236,8 @@ static int phase_element(NsScheduleReader *r, const Ev *ev)
       guint64 left = r->max_moves - MIN(r->total, r->max_moves); /* one more fails */
       room = MIN(room, left < G_MAXUINT64 ? left + 1 : left);
       gboolean closed;
-      guint64 got = ns_tok_fast_transfers(&r->tok, &r->schema, r->transfers, r->pool,
-                                          &r->pool_total, room, &closed);
+      guint64 got = ns_tok_fast_transfers(&r->tok, &r->schema, r->transfers, &r->transfers_reserved,
+                                          r->pool, &r->pool_total, room, &closed);
       r->total += got;
       i += got;
       if (r->tok.error != NULL || !within_moves(r, r->total, "transfers") ||
@@ -1863,17 +1864,19 @@ static int lines_step(NsScheduleReader *r)
   }
   if (t->type == NS_TOK_BEGIN_OBJECT)
     return lines_trailer(r) ? 0 : -1;
-  Path p = { .n = 0 };
-  path_key(&p, "phases");
-  path_index(&p, r->n_phases);
-  if (t->type != NS_TOK_BEGIN_ARRAY) {
-    schema_fail(r, RANK(K_PHASES), &p, "expected a phase (an array of transfers) or a trailing "
-                "object, got %s", t->type == NS_TOK_STRING ? "a string" : "a number or a literal");
-    lines_fail(r);
-    return 0;
-  }
-  if (r->lines_trailer) {
-    schema_fail(r, RANK(K_PHASES), &p, "a phase after the sync edges or routes");
+  if (t->type != NS_TOK_BEGIN_ARRAY || r->lines_trailer) {
+    /* the path is made here only: zeroed at every phase line, it took a
+     * 136-byte `rep stos` a line */
+    Path p = { .n = 0 };
+    path_key(&p, "phases");
+    path_index(&p, r->n_phases);
+    if (t->type != NS_TOK_BEGIN_ARRAY)
+      schema_fail(r, RANK(K_PHASES), &p,
+                  "expected a phase (an array of transfers) or a trailing "
+                  "object, got %s",
+                  t->type == NS_TOK_STRING ? "a string" : "a number or a literal");
+    else
+      schema_fail(r, RANK(K_PHASES), &p, "a phase after the sync edges or routes");
     lines_fail(r);
     return 0;
   }
@@ -1971,6 +1974,7 @@ static int ahead_fill(gpointer owner, NsAheadBatch *b)
   NsScheduleReader *r = owner;
   GArray *transfers = r->transfers, *pool = r->pool;
   r->transfers = b->transfers;
+  r->transfers_reserved = 0; /* another array (ns_tok_fast_transfers) */
   r->pool = b->pool;
   int got;
   for (;;) {
@@ -1995,6 +1999,7 @@ static int ahead_fill(gpointer owner, NsAheadBatch *b)
   b->transfers = r->transfers;
   b->pool = r->pool;
   r->transfers = transfers;
+  r->transfers_reserved = 0;
   r->pool = pool;
   r->batch_base = r->pool_base = 0;
   return got;
