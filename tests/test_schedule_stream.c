@@ -10,6 +10,7 @@
 #include "sched/io/schedule_json.h"
 #include "sched/io/schedule_stream.h"
 #include "sched/io/schedule_stream_internal.h"
+#include "sched/io/schedule_stream_ahead_internal.h"
 #include "sched/ir/sync.h"
 #include "sched/verify/verify.h"
 #include "tests/testutil.h"
@@ -1343,6 +1344,9 @@ static void test_fast_path_damaged(void)
 /* A JSON Lines file large enough for many batches and a full queue (the
  * thread waits): 30,000 phases of 12 transfers, 5.5 MiB of transfers. */
 #define AHEAD_PHASES 30000
+/* The most bytes of phases the thread may hold (see
+ * schedule_stream_ahead_internal.h, "Memory"), with room to spare. */
+#define AHEAD_MAX_HELD (NS_AHEAD_QUEUE_BYTES + 2 * NS_AHEAD_BATCH_BYTES)
 static char *ahead_text(gsize *len)
 {
   char *text = lines_many("[[0,1]]", 1, AHEAD_PHASES);
@@ -1394,6 +1398,8 @@ static void test_ahead_same_phases(void)
     } while (got_a > 0);
     g_assert_cmpuint(phases, ==, AHEAD_PHASES);
     g_assert_false(ns_schedule_reader_reading_ahead(two)); /* joined */
+    g_assert_cmpuint(ns_schedule_reader_ahead_peak(two), >, 0);
+    g_assert_cmpuint(ns_schedule_reader_ahead_peak(two), <=, AHEAD_MAX_HELD);
     NsSchedule *ta = ns_schedule_reader_finish(one, &err);
     g_assert_no_error(err);
     NsSchedule *tb = ns_schedule_reader_finish(two, &err);
@@ -1406,6 +1412,39 @@ static void test_ahead_same_phases(void)
   }
   g_bytes_unref(z);
   g_free(text);
+}
+
+/* Phases without transfers still take a record each in a batch: they close
+ * batches like transfers do, so that 300,000 of them (9.6 MB of records,
+ * 0.9 MB of text) are held a few batches at a time, not in one batch
+ * (memory grew with the file, 32 bytes a phase of 3 bytes of text). */
+static void test_ahead_empty_phases(void)
+{
+  enum { EMPTY_PHASES = 300000 };
+  GString *g = g_string_new("{\"format\":\"netsched-schedule-lines\",\"version\":1,"
+                            "\"collective\":\"alltoall\",\"algorithm\":\"t\","
+                            "\"machines\":[\"n0\",\"n1\"],\"msize_bytes\":8,"
+                            "\"execution\":\"phased\",\"sync\":0,\"routes\":0}\n");
+  for (int p = 0; p < EMPTY_PHASES; p++)
+    g_string_append(g, "[]\n");
+  g_string_append_printf(g, "{\"end\":{\"phases\":%d,\"transfers\":0}}\n", EMPTY_PHASES);
+  NsScheduleReader *r = ahead_reader(g->str, g->len, TRUE);
+  GError *err = NULL;
+  NsPhase ph;
+  int got, phases = 0;
+  while ((got = ns_schedule_reader_next_phase(r, &ph, &err)) > 0) {
+    g_assert_cmpuint(ph.n, ==, 0);
+    phases++;
+  }
+  g_assert_no_error(err);
+  g_assert_cmpint(phases, ==, EMPTY_PHASES);
+  g_assert_cmpuint(ns_schedule_reader_ahead_peak(r), >, 0);
+  g_assert_cmpuint(ns_schedule_reader_ahead_peak(r), <=, AHEAD_MAX_HELD);
+  NsSchedule *tail = ns_schedule_reader_finish(r, &err);
+  g_assert_no_error(err);
+  ns_schedule_free(tail);
+  ns_schedule_reader_free(r);
+  g_string_free(g, TRUE);
 }
 
 /* The thread starts once 4 MiB of the document were read, never for a
@@ -1680,6 +1719,7 @@ int main(int argc, char **argv)
   }
   g_test_add_func("/schedule-stream/read-ahead/same-phases", test_ahead_same_phases);
   g_test_add_func("/schedule-stream/read-ahead/from-size", test_ahead_from_size);
+  g_test_add_func("/schedule-stream/read-ahead/empty-phases", test_ahead_empty_phases);
   g_test_add_func("/schedule-stream/read-ahead/errors", test_ahead_errors);
   g_test_add_func("/schedule-stream/read-ahead/early-stop", test_ahead_early_stop);
   g_test_add_func("/schedule-stream/read-ahead/findings", test_ahead_findings);

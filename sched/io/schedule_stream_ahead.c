@@ -5,7 +5,10 @@
  * batches under one mutex. Batches are handed over whole, so the mutex is
  * taken once per NS_AHEAD_BATCH_BYTES of transfers, not once per phase (a
  * faraj schedule on 16,384 machines has 15.7 M phases of 17 transfers);
- * each side signals the other only when it is waiting. Batches given back
+ * each side signals the other only when it is waiting, and a thread that
+ * found the queue full sleeps until half of it was taken (one wake-up per
+ * NS_AHEAD_QUEUE_BYTES / 2, not per batch: on 2 cores shared by three
+ * threads each wake-up is a context switch). Batches given back
  * are kept for reuse, so that arrays keep their size instead of growing
  * anew; one grown past twice the batch size (a large phase) is freed.
  */
@@ -21,14 +24,16 @@ struct NsReadAhead {
   GPtrArray *spare;        /* NsAheadBatch given back, for reuse */
   NsAheadBatch *taken;     /* the caller's */
   gsize queued_bytes;      /* of the batches queued and the caller's */
+  gsize peak_bytes;        /* the most queued_bytes has been (tests) */
   gboolean stop;           /* asked to stop */
   gboolean finished;       /* the last batch was taken and given back */
   gboolean producer_waits, consumer_waits;
 };
 
-static gsize batch_bytes(const NsAheadBatch *b)
+gsize ns_read_ahead_batch_bytes(const NsAheadBatch *b)
 {
-  return b->transfers->len * sizeof(NsTransfer) + b->pool->len * sizeof(uint32_t);
+  return b->transfers->len * sizeof(NsTransfer) + b->pool->len * sizeof(uint32_t) +
+         b->n_phases * sizeof(NsAheadPhase);
 }
 
 static NsAheadBatch *batch_new(void)
@@ -37,7 +42,6 @@ static NsAheadBatch *batch_new(void)
   b->transfers = g_array_sized_new(FALSE, FALSE, sizeof(NsTransfer),
                                    NS_AHEAD_BATCH_BYTES / sizeof(NsTransfer));
   b->pool = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-  b->phases = g_array_new(FALSE, FALSE, sizeof(NsAheadPhase));
   return b;
 }
 
@@ -47,7 +51,7 @@ static void batch_free(NsAheadBatch *b)
     return;
   g_array_unref(b->transfers);
   g_array_unref(b->pool);
-  g_array_unref(b->phases);
+  g_free(b->phases);
   g_free(b);
 }
 
@@ -60,17 +64,22 @@ static NsAheadBatch *batch_get(NsReadAhead *a)
     return batch_new();
   g_array_set_size(b->transfers, 0);
   g_array_set_size(b->pool, 0);
-  g_array_set_size(b->phases, 0);
+  b->n_phases = 0;
   b->last = FALSE;
   b->end = 0;
   return b;
 }
 
+/* Batches kept for reuse: as many as the thread makes while the caller
+ * takes half the queue, so that none is allocated anew in the steady state
+ * (no more exist than the queue holds at its fullest, spares or not). */
+#define SPARE_MAX (NS_AHEAD_QUEUE_BYTES / NS_AHEAD_BATCH_BYTES + 2)
+
 /* Keeps a batch for reuse, unless it grew large (one large phase). Under
  * the lock. */
 static void batch_put(NsReadAhead *a, NsAheadBatch *b)
 {
-  if (batch_bytes(b) > 2 * NS_AHEAD_BATCH_BYTES || a->spare->len >= 4)
+  if (ns_read_ahead_batch_bytes(b) > 2 * NS_AHEAD_BATCH_BYTES || a->spare->len >= SPARE_MAX)
     batch_free(b);
   else
     g_ptr_array_add(a->spare, b);
@@ -81,11 +90,15 @@ static gpointer ahead_thread(gpointer data)
   NsReadAhead *a = data;
   g_mutex_lock(&a->lock);
   for (;;) {
-    /* room: the queue (with the caller's batch) below its bytes, or empty */
-    while (!a->stop && a->queued_bytes >= NS_AHEAD_QUEUE_BYTES && a->queue.length > 0) {
-      a->producer_waits = TRUE;
-      g_cond_wait(&a->cond, &a->lock);
-      a->producer_waits = FALSE;
+    /* room: the queue (with the caller's batch) below its bytes, or empty;
+     * once full, it waits until the caller has taken half of it, so that
+     * the two threads wake each other once per many batches, not at each */
+    if (a->queued_bytes >= NS_AHEAD_QUEUE_BYTES && a->queue.length > 0) {
+      while (!a->stop && a->queued_bytes > NS_AHEAD_QUEUE_BYTES / 2 && a->queue.length > 0) {
+        a->producer_waits = TRUE;
+        g_cond_wait(&a->cond, &a->lock);
+        a->producer_waits = FALSE;
+      }
     }
     NsAheadBatch *b = batch_get(a);
     int end = 1;
@@ -96,7 +109,8 @@ static gpointer ahead_thread(gpointer data)
     }
     b->last = end <= 0 || a->stop;
     b->end = end;
-    a->queued_bytes += batch_bytes(b);
+    a->queued_bytes += ns_read_ahead_batch_bytes(b);
+    a->peak_bytes = MAX(a->peak_bytes, a->queued_bytes);
     g_queue_push_tail(&a->queue, b);
     if (a->consumer_waits)
       g_cond_broadcast(&a->cond);
@@ -141,7 +155,7 @@ NsAheadBatch *ns_read_ahead_take(NsReadAhead *a)
   }
   if (a->taken != NULL) {
     NsAheadBatch *old = g_steal_pointer(&a->taken);
-    a->queued_bytes -= batch_bytes(old);
+    a->queued_bytes -= ns_read_ahead_batch_bytes(old);
     gboolean was_last = old->last;
     batch_put(a, old);
     if (was_last) {
@@ -149,8 +163,6 @@ NsAheadBatch *ns_read_ahead_take(NsReadAhead *a)
       g_mutex_unlock(&a->lock);
       return NULL;
     }
-    if (a->producer_waits)
-      g_cond_broadcast(&a->cond);
   }
   while (a->queue.length == 0) {
     a->consumer_waits = TRUE;
@@ -159,6 +171,9 @@ NsAheadBatch *ns_read_ahead_take(NsReadAhead *a)
   }
   NsAheadBatch *b = g_queue_pop_head(&a->queue);
   a->taken = b;
+  /* the thread waits for half the queue to be taken (or all of it) */
+  if (a->producer_waits && (a->queued_bytes <= NS_AHEAD_QUEUE_BYTES / 2 || a->queue.length == 0))
+    g_cond_broadcast(&a->cond);
   g_mutex_unlock(&a->lock);
   if (b->last)
     join(a); /* it pushed its last batch: it is returning */
@@ -173,6 +188,14 @@ void ns_read_ahead_stop(NsReadAhead *a)
     g_cond_broadcast(&a->cond);
   g_mutex_unlock(&a->lock);
   join(a);
+}
+
+gsize ns_read_ahead_peak_bytes(NsReadAhead *a)
+{
+  g_mutex_lock(&a->lock);
+  gsize peak = a->peak_bytes;
+  g_mutex_unlock(&a->lock);
+  return peak;
 }
 
 void ns_read_ahead_free(NsReadAhead *a)

@@ -15,7 +15,8 @@
  * Memory: the queue holds batches while their bytes (the one the caller is
  * reading included) stay under NS_AHEAD_QUEUE_BYTES; the thread starts a
  * batch only below that, so it holds at most that plus two batches, and a
- * batch is one phase larger than NS_AHEAD_BATCH_BYTES at most.
+ * batch is one phase larger than NS_AHEAD_BATCH_BYTES at most (a phase's
+ * record counts, so phases without transfers close batches too).
  */
 #ifndef NETSCHED_SCHEDULE_STREAM_AHEAD_INTERNAL_H
 #define NETSCHED_SCHEDULE_STREAM_AHEAD_INTERNAL_H
@@ -23,7 +24,8 @@
 #include "sched/ir/schedule.h"
 #include <glib.h>
 
-/* Bytes of transfers (and chunks) a batch is closed at. */
+/* Bytes of transfers, chunks and phase records a batch is closed at (the
+ * records count: a phase without transfers still takes one). */
 #define NS_AHEAD_BATCH_BYTES (256u << 10)
 /* Bytes of batches queued, the caller's included, before the thread waits. */
 #define NS_AHEAD_QUEUE_BYTES (4u << 20)
@@ -41,7 +43,10 @@ typedef struct {
 typedef struct {
   GArray *transfers;       /* NsTransfer */
   GArray *pool;            /* uint32_t */
-  GArray *phases;          /* NsAheadPhase */
+  NsAheadPhase *phases;    /* n_phases of them, room for phases_cap (not a
+                            * GArray: its append divides at each call, and a
+                            * batch takes one a phase) */
+  guint n_phases, phases_cap;
   /* the batch ends the thread's work: 1 it was asked to stop, 0 the end of
    * the phases, -1 an error (all three: the reader is left where the
    * thread stopped, to be read on by the caller) */
@@ -66,6 +71,22 @@ NsAheadBatch *ns_read_ahead_take(NsReadAhead *a);
 /* Asks the thread to stop after the batch it fills, and joins it; the
  * batches made stay to be taken (the last of them has `last`). */
 void ns_read_ahead_stop(NsReadAhead *a);
+/* Appends a phase record to `b`. */
+static inline void ns_ahead_batch_add_phase(NsAheadBatch *b, const NsAheadPhase *ph)
+{
+  if (b->n_phases == b->phases_cap) {
+    b->phases_cap = b->phases_cap > 0 ? 2 * b->phases_cap : 1024;
+    b->phases = g_renew(NsAheadPhase, b->phases, b->phases_cap);
+  }
+  b->phases[b->n_phases++] = *ph;
+}
+
+/* The bytes of a batch: its transfers, chunks and phase records. */
+gsize ns_read_ahead_batch_bytes(const NsAheadBatch *b);
+/* The most bytes the queue held at once, the caller's batch included
+ * (tests: at most NS_AHEAD_QUEUE_BYTES and a batch of one phase more than
+ * NS_AHEAD_BATCH_BYTES). */
+gsize ns_read_ahead_peak_bytes(NsReadAhead *a);
 /* Stops and joins the thread (if running) and frees every batch. NULL is
  * accepted. */
 void ns_read_ahead_free(NsReadAhead *a);

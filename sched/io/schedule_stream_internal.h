@@ -148,15 +148,19 @@ guint64 ns_tok_value_line(NsTok *t);
  * accepts [src,dst] as the direct chunk (JSON Lines). `pool_total` counts
  * chunks of multi-chunk transfers; returns the number of transfers read.
  * When the phase's ']' follows its last transfer, it is taken too (the
- * tokenizer then stands after an NS_TOK_END_ARRAY) and *closed is TRUE. */
+ * tokenizer then stands after an NS_TOK_END_ARRAY) and *closed is TRUE.
+ * `*reserved`: elements `transfers` is known to have room for (0: none
+ * known), raised as the fast path grows it; valid while the caller passes
+ * the same array, which a GArray's truncation and appends never shrink
+ * (set it to 0 when passing another array). */
 typedef struct {
   NsCollective collective;
   uint32_t n_machines, n_segments;
   gboolean direct_ok;
 } NsTokSchema;
 guint64 ns_tok_fast_transfers(NsTok *t, const NsTokSchema *schema, GArray *transfers,
-                              GArray *pool, guint64 *pool_total, guint64 max_transfers,
-                              gboolean *closed);
+                              guint *reserved, GArray *pool, guint64 *pool_total,
+                              guint64 max_transfers, gboolean *closed);
 
 /* Reads every transfer through the general path (the tokenizer's tokens
  * and the schema checks), never ns_tok_fast_transfers: tests compare the
@@ -169,6 +173,9 @@ void ns_schedule_reader_set_general_only(NsScheduleReader *r, gboolean general_o
 void ns_schedule_reader_set_read_ahead(NsScheduleReader *r, guint64 from);
 /* Whether a thread reads ahead now (tests). */
 gboolean ns_schedule_reader_reading_ahead(const NsScheduleReader *r);
+/* The most bytes of phases read ahead held at once (tests; see
+ * schedule_stream_ahead_internal.h, "Memory"). */
+gsize ns_schedule_reader_ahead_peak(NsScheduleReader *r);
 
 /* Drops the elements of `a` from `len` on (an array without a clear
  * function, not zero-terminated): g_array_set_size() without its call to

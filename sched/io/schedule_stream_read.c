@@ -210,6 +210,7 @@ struct NsScheduleReader {
   /* phases */
   gboolean phases_seen, phases_live, phases_done, phases_ok;
   GArray *transfers, *pool;  /* the phase being read */
+  guint transfers_reserved;  /* room known in `transfers` (ns_tok_fast_transfers) */
   GArray *elems;             /* the transfer being read */
   gboolean general_only;     /* no fast path (ns_schedule_reader_set_general_only) */
   uint32_t n_phases;
@@ -246,6 +247,7 @@ struct NsScheduleReader {
   guint batch_next;          /* its next phase */
   guint batch_base, pool_base; /* where the phase being read starts in the batch */
   NsAheadPhase seen;         /* the counts of the last phase delivered */
+  gsize ahead_peak;          /* the most bytes it held at once (tests) */
 };
 
 /* ---- errors ----------------------------------------------------------------- */
@@ -1234,8 +1236,8 @@ static int phase_element(NsScheduleReader *r, const Ev *ev)
       guint64 left = r->max_moves - MIN(r->total, r->max_moves); /* one more fails */
       room = MIN(room, left < G_MAXUINT64 ? left + 1 : left);
       gboolean closed;
-      guint64 got = ns_tok_fast_transfers(&r->tok, &r->schema, r->transfers, r->pool,
-                                          &r->pool_total, room, &closed);
+      guint64 got = ns_tok_fast_transfers(&r->tok, &r->schema, r->transfers, &r->transfers_reserved,
+                                          r->pool, &r->pool_total, room, &closed);
       r->total += got;
       i += got;
       if (r->tok.error != NULL || !within_moves(r, r->total, "transfers") ||
@@ -1862,17 +1864,19 @@ static int lines_step(NsScheduleReader *r)
   }
   if (t->type == NS_TOK_BEGIN_OBJECT)
     return lines_trailer(r) ? 0 : -1;
-  Path p = { .n = 0 };
-  path_key(&p, "phases");
-  path_index(&p, r->n_phases);
-  if (t->type != NS_TOK_BEGIN_ARRAY) {
-    schema_fail(r, RANK(K_PHASES), &p, "expected a phase (an array of transfers) or a trailing "
-                "object, got %s", t->type == NS_TOK_STRING ? "a string" : "a number or a literal");
-    lines_fail(r);
-    return 0;
-  }
-  if (r->lines_trailer) {
-    schema_fail(r, RANK(K_PHASES), &p, "a phase after the sync edges or routes");
+  if (t->type != NS_TOK_BEGIN_ARRAY || r->lines_trailer) {
+    /* the path is made here only: zeroed at every phase line, it took a
+     * 136-byte `rep stos` a line */
+    Path p = { .n = 0 };
+    path_key(&p, "phases");
+    path_index(&p, r->n_phases);
+    if (t->type != NS_TOK_BEGIN_ARRAY)
+      schema_fail(r, RANK(K_PHASES), &p,
+                  "expected a phase (an array of transfers) or a trailing "
+                  "object, got %s",
+                  t->type == NS_TOK_STRING ? "a string" : "a number or a literal");
+    else
+      schema_fail(r, RANK(K_PHASES), &p, "a phase after the sync edges or routes");
     lines_fail(r);
     return 0;
   }
@@ -1970,6 +1974,7 @@ static int ahead_fill(gpointer owner, NsAheadBatch *b)
   NsScheduleReader *r = owner;
   GArray *transfers = r->transfers, *pool = r->pool;
   r->transfers = b->transfers;
+  r->transfers_reserved = 0; /* another array (ns_tok_fast_transfers) */
   r->pool = b->pool;
   int got;
   for (;;) {
@@ -1986,14 +1991,15 @@ static int ahead_fill(gpointer owner, NsAheadBatch *b)
                         .n_phases = r->n_phases,
                         .total = r->total,
                         .position = r->tok.base + (guint64)(r->tok.p - r->tok.buf) };
-    g_array_append_val(b->phases, ph);
-    if (r->transfers->len * sizeof(NsTransfer) + r->pool->len * sizeof(uint32_t) >=
-        NS_AHEAD_BATCH_BYTES)
+    ns_ahead_batch_add_phase(b, &ph);
+    /* r->transfers and r->pool are b's; phases without transfers count too */
+    if (ns_read_ahead_batch_bytes(b) >= NS_AHEAD_BATCH_BYTES)
       break;
   }
   b->transfers = r->transfers;
   b->pool = r->pool;
   r->transfers = transfers;
+  r->transfers_reserved = 0;
   r->pool = pool;
   r->batch_base = r->pool_base = 0;
   return got;
@@ -2018,6 +2024,8 @@ static void ahead_maybe_start(NsScheduleReader *r)
  * where the thread stopped. */
 static void ahead_end(NsScheduleReader *r)
 {
+  if (r->ahead != NULL)
+    r->ahead_peak = MAX(r->ahead_peak, ns_read_ahead_peak_bytes(r->ahead));
   ns_read_ahead_free(r->ahead);
   r->ahead = NULL;
   r->batch = NULL;
@@ -2028,8 +2036,8 @@ static void ahead_end(NsScheduleReader *r)
 static int ahead_next(NsScheduleReader *r, NsPhase *phase)
 {
   for (;;) {
-    if (r->batch != NULL && r->batch_next < r->batch->phases->len) {
-      NsAheadPhase ph = g_array_index(r->batch->phases, NsAheadPhase, r->batch_next++);
+    if (r->batch != NULL && r->batch_next < r->batch->n_phases) {
+      NsAheadPhase ph = r->batch->phases[r->batch_next++];
       r->seen = ph;
       phase->index = ph.n_phases - 1;
       phase->n = ph.n;
@@ -2055,6 +2063,11 @@ void ns_schedule_reader_set_read_ahead(NsScheduleReader *r, guint64 from)
 gboolean ns_schedule_reader_reading_ahead(const NsScheduleReader *r)
 {
   return r->ahead != NULL;
+}
+
+gsize ns_schedule_reader_ahead_peak(NsScheduleReader *r)
+{
+  return r->ahead != NULL ? MAX(r->ahead_peak, ns_read_ahead_peak_bytes(r->ahead)) : r->ahead_peak;
 }
 
 /* ---- the public face --------------------------------------------------------------- */

@@ -649,7 +649,10 @@ gboolean ns_tok_next(NsTok *t)
       if (c == '[' || c == '{') {
         if (t->depth == NS_JSON_MAX_DEPTH)
           return fail_at(t, t->p, "nesting deeper than %d levels", NS_JSON_MAX_DEPTH);
-        t->stack[t->depth].at = t->tok;
+        /* the token's mark, unresolved (line 0), made anew: a copy of the
+         * mark written just above would wait for its stores (a stall at
+         * every phase line) */
+        t->stack[t->depth].at = (NsTokMark){ .abs = t->tok.abs };
         t->stack[t->depth].ch = c;
         t->depth++;
         t->p++;
@@ -865,14 +868,21 @@ no:
  * time (no append call per transfer) and cut to what was read at the end. */
 #define FAST_GROW 4096
 
-guint64 ns_tok_fast_transfers(NsTok *t, const NsTokSchema *sc, GArray *transfers, GArray *pool,
-                              guint64 *pool_total, guint64 max_transfers, gboolean *closed)
+guint64 ns_tok_fast_transfers(NsTok *t, const NsTokSchema *sc, GArray *transfers, guint *reserved,
+                              GArray *pool, guint64 *pool_total, guint64 max_transfers,
+                              gboolean *closed)
 {
   guint64 got = 0;
   *closed = FALSE;
   if (t->error != NULL || (t->state != ST_VALUE_OR_CLOSE && t->state != ST_VALUE))
     return 0;
   guint len = transfers->len, cap = len;
+  if (*reserved > len) {
+    /* the room an earlier call made, taken back without g_array_set_size
+     * (whose check divides: a division a phase) */
+    transfers->len = *reserved;
+    cap = *reserved;
+  }
   NsTransfer *out = (NsTransfer *)(void *)transfers->data;
   gboolean bulk = sc->direct_ok && sc->collective != NS_COLL_BCAST;
   /* state: a value may come (after '[' or ','), with t->p at it */
@@ -887,6 +897,7 @@ guint64 ns_tok_fast_transfers(NsTok *t, const NsTokSchema *sc, GArray *transfers
     if (len == cap) {
       g_array_set_size(transfers, cap + FAST_GROW);
       cap = transfers->len;
+      *reserved = cap;
       out = (NsTransfer *)(void *)transfers->data;
     }
     if (bulk) {
