@@ -22,8 +22,7 @@
  * (tree routing's anchor), each switch with 1 to 4 children; machines
  * hang from the deepest switches (1 to 4 each), or, when `mixed`, also
  * from switches above them. Links of one speed unless `speeds`. */
-static NsTopology *random_tree(GRand *rng, guint seed, int levels, gboolean mixed,
-                               gboolean speeds)
+static NsTopology *random_tree(GRand *rng, guint seed, int levels, gboolean mixed, gboolean speeds)
 {
   g_autofree char *source = g_strdup_printf("test-tree(seed=%u)", seed);
   NsTopology *t = ns_topology_new(source);
@@ -272,7 +271,8 @@ static void test_fast_path_bounds(void)
   g_assert_null(tl.table);
   ports[1] = 1;
   int machine1 = node[1], anchor = 0;
-  while (ns_topology_node_machine(uniform, anchor) >= 0) /* tree routing's anchor: the first switch */
+  /* tree routing's anchor: the first switch */
+  while (ns_topology_node_machine(uniform, anchor) >= 0)
     anchor++;
   node[1] = anchor;
   ns_tree_links_init(&tl, table, node, p, n_edges, ports);
