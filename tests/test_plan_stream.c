@@ -118,7 +118,7 @@ static gboolean compare_streamed(const NsTopology *t, NsCollective coll, const c
     return FALSE;
   }
   Collect c = { .fail_at = G_MAXUINT32 };
-  NsPhaseSink sink = { collect_begin, collect_phase, &c };
+  NsPhaseSink sink = { collect_begin, collect_phase, &c, NULL };
   uint32_t n_phases = 0;
   uint64_t n_transfers = 0;
   g_autoptr(NsSchedule) tail =
@@ -260,7 +260,7 @@ static void test_sink_error(void)
   const char *algos[] = { "faraj", "ring", "bruck" };
   for (gsize a = 0; a < G_N_ELEMENTS(algos); a++) {
     Collect c = { .fail_at = 3 };
-    NsPhaseSink sink = { collect_begin, collect_phase, &c };
+    NsPhaseSink sink = { collect_begin, collect_phase, &c, NULL };
     NsPlanParams params = { .msize = 1024 };
     GError *error = NULL;
     NsSchedule *tail =
@@ -295,7 +295,7 @@ static gboolean ignore_phase(const NsPhase *p, gpointer d, GError **e) { return 
 static void test_header_changed(void)
 {
   const char *names[] = { "a", "b" };
-  NsPhaseSink sink = { ignore_begin, ignore_phase, NULL };
+  NsPhaseSink sink = { ignore_begin, ignore_phase, NULL, NULL };
   for (int variant = 0; variant < 2; variant++) {
     g_autoptr(NsSchedule) s = ns_schedule_new(NS_COLL_ALLTOALL, "x", 2, names, 8);
     ns_schedule_stream_to(s, &sink);
@@ -357,7 +357,7 @@ static void test_streamed_file(void)
       g_assert_true(ns_schedule_write(s, format, out, &error));
       fclose(out);
       Write w = { .format = format, .out = open_memstream(&streamed_text, &streamed_len) };
-      NsPhaseSink sink = { write_begin, write_phase, &w };
+      NsPhaseSink sink = { write_begin, write_phase, &w, NULL };
       g_autoptr(NsSchedule) tail =
           ns_plan_streamed(t, NS_COLL_ALLTOALL, algos[a], &params, &sink, NULL, NULL, &error);
       g_assert_no_error(error);

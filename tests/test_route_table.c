@@ -302,6 +302,48 @@ static void test_deep_chain(void)
   }
 }
 
+/* The fat-tree table's closed form (a power-of-two arity: the meeting
+ * level by the highest differing bit, every level's edge read at once)
+ * and its level-by-level climb (any other arity): on every pair of the
+ * k-ary n-trees k = 2..6, n = 2..4, under d-mod-k and s-mod-k, the route
+ * is the topology's edge for edge, and the marks report nothing, mark
+ * every edge of it and give its length. */
+static void test_fat_closed_form(void)
+{
+  for (int k = 2; k <= 6; k++)
+    for (int levels = 2; levels <= 4; levels++)
+      for (int by_source = 0; by_source <= 1; by_source++) {
+        g_autofree char *spec = g_strdup_printf("fattree:%d,%d", k, levels);
+        GError *error = NULL;
+        g_autoptr(NsTopology) d = ns_shape_from_spec(spec, &error);
+        g_assert_no_error(error);
+        g_autoptr(NsTopology) t = by_source ? ns_test_with_routing(d, "smodk") : NULL;
+        const NsTopology *topo = by_source ? t : d;
+        g_autoptr(NsRouteTable) rt = ns_route_table_new(topo);
+        g_assert_nonnull(rt->fat);
+        g_assert_cmpint(rt->fat->closed, ==, (k & (k - 1)) == 0);
+        int cap = ns_topology_max_route_len(topo) + 1, n = ns_topology_n_machines(topo), len;
+        g_autofree int *want = g_new(int, cap);
+        g_autofree int *got = g_new(int, cap);
+        NsEdgeMarks marks;
+        ns_edge_marks_init(&marks, ns_topology_n_edges(topo));
+        for (int a = 0; a < n; a++)
+          for (int b = 0; b < n; b++) {
+            int va = ns_topology_machine_node(topo, a), vb = ns_topology_machine_node(topo, b);
+            int want_len = ns_topology_route(topo, va, vb, want);
+            g_assert_cmpint(ns_route_table_route(rt, va, vb, got), ==, want_len);
+            for (int e = 0; e < want_len; e++)
+              g_assert_cmpint(got[e], ==, want[e]);
+            ns_edge_marks_next_group(&marks);
+            g_assert_cmpuint(ns_route_table_mark(rt, va, vb, &marks, got, &len), ==, 0);
+            g_assert_cmpint(len, ==, want_len);
+            for (int e = 0; e < want_len; e++)
+              g_assert_cmpuint(ns_edge_marks_set(&marks, want[e], 1), !=, 0);
+          }
+        ns_edge_marks_clear(&marks);
+      }
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -310,5 +352,6 @@ int main(int argc, char **argv)
   g_test_add_func("/route-table/marks-wrap", test_marks_wrap);
   g_test_add_func("/route-table/link-check-matches-walk", test_link_check_matches_walk);
   g_test_add_func("/route-table/deep-chain", test_deep_chain);
+  g_test_add_func("/route-table/fat-closed-form", test_fat_closed_form);
   return g_test_run();
 }

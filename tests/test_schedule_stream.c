@@ -975,6 +975,71 @@ static void test_session_split(void)
   g_rand_free(rng);
 }
 
+/* A streamed planner's phases kept by the link thread in their own arrays
+ * (NsPhaseSink.phase_array, no copy; every phase taken here, batches of 3
+ * or 16 transfers, each split): the same report as a sequential replay —
+ * findings in the same order, naming the same transfers by their ends,
+ * the same counts and transmission time bit for bit. */
+static void test_session_planned_taken(void)
+{
+  static const char text[] = "machine n[0-7]\nswitch s[0-1]\n"
+                             "link n[0-3] s0 bandwidth=1Gbps\nlink n[4-7] s1 bandwidth=100Mbps\n"
+                             "link s0 s1 bandwidth=300Mbps\n";
+  GError *err = NULL;
+  g_autoptr(NsTopology) t = ns_topology_parse_native("taken.topo", text, sizeof text - 1, NULL,
+                                                     NULL, &err);
+  g_assert_no_error(err);
+  NsVerifyOptions opt;
+  ns_verify_options_init(&opt);
+  opt.max_findings = 3;
+  NsPlanParams params = { .msize = 1000 };
+  static const char *const algos[] = { "ring", "pair", "shift" };
+  static const char *const splits[] = { "alternate", "never", "dynamic" };
+  for (gsize a = 0; a < G_N_ELEMENTS(algos); a++) {
+    g_setenv("NETSCHED_VERIFY_INLINE_TRANSFERS", "18446744073709551615", TRUE);
+    NsVerifyReport want;
+    NsVerifySession *ws = ns_verify_planned(t, NS_COLL_ALLTOALL, algos[a], &params, &opt, NULL,
+                                            NULL, &want, &err);
+    g_assert_no_error(err);
+    g_assert_cmpuint(want.findings->len, >, 0);
+    g_setenv("NETSCHED_VERIFY_INLINE_TRANSFERS", "0", TRUE);
+    g_setenv("NETSCHED_VERIFY_TAKE_TRANSFERS", "1", TRUE);
+    for (gsize k = 0; k < 2 * G_N_ELEMENTS(splits); k++) {
+      g_setenv("NETSCHED_VERIFY_BATCH_TRANSFERS", k % 2 == 0 ? "3" : "16", TRUE);
+      g_setenv("NETSCHED_VERIFY_SPLIT", splits[k / 2], TRUE);
+      NsVerifyReport got;
+      NsVerifySession *gs = ns_verify_planned(t, NS_COLL_ALLTOALL, algos[a], &params, &opt,
+                                              NULL, NULL, &got, &err);
+      g_assert_no_error(err);
+      g_assert_cmpuint(got.findings->len, ==, want.findings->len);
+      for (guint i = 0; i < got.findings->len; i++) {
+        const NsFinding *f = &g_array_index(want.findings, NsFinding, i);
+        const NsFinding *g = &g_array_index(got.findings, NsFinding, i);
+        g_assert_cmpint(f->kind, ==, g->kind);
+        g_assert_cmpint(f->t1, ==, g->t1);
+        g_assert_cmpint(f->t2, ==, g->t2);
+        g_assert_cmpint(f->edge, ==, g->edge);
+        g_autofree char *fd = ns_finding_describe(f, t, ns_verify_session_schedule(ws));
+        g_autofree char *gd = ns_finding_describe(g, t, ns_verify_session_schedule(gs));
+        g_assert_cmpstr(gd, ==, fd);
+      }
+      for (int c = 0; c < NS_N_CHECKS; c++)
+        g_assert_cmpuint(got.failures[c], ==, want.failures[c]);
+      g_assert_true(got.transmission_s == want.transmission_s);
+      g_assert_cmpuint(got.n_delivered, ==, want.n_delivered);
+      g_assert_cmpuint(got.n_transfers, ==, want.n_transfers);
+      ns_verify_report_clear(&got);
+      ns_verify_session_free(gs);
+    }
+    g_unsetenv("NETSCHED_VERIFY_SPLIT");
+    g_unsetenv("NETSCHED_VERIFY_BATCH_TRANSFERS");
+    g_unsetenv("NETSCHED_VERIFY_TAKE_TRANSFERS");
+    g_unsetenv("NETSCHED_VERIFY_INLINE_TRANSFERS");
+    ns_verify_report_clear(&want);
+    ns_verify_session_free(ws);
+  }
+}
+
 /* Index errors come from the phase that holds them; unknown machines from
  * the header. */
 static void test_session_errors(void)
@@ -1725,6 +1790,7 @@ int main(int argc, char **argv)
   g_test_add_func("/schedule-stream/read-ahead/findings", test_ahead_findings);
   g_test_add_func("/schedule-stream/session/matches", test_session_matches);
   g_test_add_func("/schedule-stream/session/split", test_session_split);
+  g_test_add_func("/schedule-stream/session/planned-taken", test_session_planned_taken);
   g_test_add_func("/schedule-stream/session/errors", test_session_errors);
   g_test_add_func("/schedule-stream/session/kept", test_session_kept);
   return g_test_run();

@@ -313,7 +313,7 @@ static void test_streamed(void)
     g_autoptr(NsSchedule) whole = plan(t, cases[i].algo);
     g_assert_true(whole->store_forward);
     NsSchedule *got = NULL;
-    NsPhaseSink sink = { gather_begin, gather_phase, &got };
+    NsPhaseSink sink = { gather_begin, gather_phase, &got, NULL };
     NsPlanParams params = { .msize = 4096 };
     GError *error = NULL;
     uint32_t n_phases = 0;

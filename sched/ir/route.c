@@ -275,6 +275,56 @@ gboolean ns_router_fits(const NsRouter *r, const NsTopology *topo, const NsSched
          r->s->routes == s->routes && r->s->machines == s->machines;
 }
 
+/* Whether the closed form holds on a fat table whose own climbs are filled
+ * (see FatTable), given each level's radix; fills its masks and meeting
+ * levels when it does. O(|M| · levels + |V| · levels). */
+static gboolean fat_closed_form(FatTable *f, const NsUpDownLinks *u, const uint32_t *radix,
+                                int n_nodes)
+{
+  gsize p = (gsize)f->n_machines;
+  int w = f->levels, bits[32];
+  gboolean whole[32]; /* per level: the machines agreeing up to it share its node */
+  for (int l = 0; l < w; l++) {
+    if ((radix[l] & (radix[l] - 1)) != 0 || (radix[l] < p && p % radix[l] != 0))
+      return FALSE;
+    bits[l] = __builtin_ctz(radix[l]);
+  }
+  g_autofree int *seen = g_new(int, n_nodes);
+  for (int l = 0; l < w; l++) {
+    const FatStep *at = f->step + (gsize)l * f->stride;
+    uint32_t below = l > 0 ? radix[l - 1] : 1; /* the weight of digit l */
+    for (gsize m = 0; m < p; m++) {
+      if (at[m].node < 0 || (l + 1 < w && at[m].edge < 0))
+        return FALSE;
+      /* m with digit l zeroed (a machine: a smaller index) */
+      gsize base = u->arity[l] > 0 ? m - ((m / below) % (gsize)u->arity[l]) * below : m;
+      if (at[base].node != at[m].node)
+        return FALSE;
+    }
+    /* the machines agreeing on the digits up to l: m ≡ r mod radix */
+    gboolean one_node = TRUE, own_nodes = TRUE;
+    memset(seen, 0, sizeof(int) * (gsize)n_nodes);
+    for (gsize r = 0; r < MIN((gsize)radix[l], p); r++)
+      for (gsize m = r; m < p; m += radix[l]) {
+        int v = at[m].node;
+        one_node &= v == at[r].node;
+        own_nodes &= seen[v] != (int)r + 1;
+        seen[v] = (int)r + 1;
+      }
+    if (!one_node && !own_nodes)
+      return FALSE;
+    whole[l] = one_node;
+    f->mask[l] = radix[l] - 1;
+  }
+  for (int len = 0; len <= 32; len++) { /* a ^ K below 2^len */
+    f->meet[len] = (uint8_t)w;
+    for (int l = w - 1; l >= 0; l--)
+      if (whole[l] || len <= bits[l])
+        f->meet[len] = (uint8_t)l;
+  }
+  return TRUE;
+}
+
 /* The fat-tree table, or NULL: not dmodk or smodk routing, or past the
  * table's bound. O(|V| · arity + |M| · levels). */
 static FatTable *fat_table_new(const NsTopology *topo)
@@ -287,12 +337,13 @@ static FatTable *fat_table_new(const NsTopology *topo)
     slots = MAX(slots, u.arity[l]);
   if (slots > 255) /* a digit is a byte */
     return NULL;
-  gsize ints = (gsize)n_nodes * (gsize)(1 + 2 * slots) + (gsize)p * (gsize)(3 * u.n_levels);
+  gsize ints = (gsize)n_nodes * (gsize)(1 + 2 * slots) + ((gsize)p + 16) * (gsize)(4 * u.n_levels);
   if (ints > ROUTE_TABLE_MAX_INTS)
     return NULL;
   FatTable *f = g_new0(FatTable, 1);
   f->levels = u.n_levels;
   f->slots = slots;
+  f->n_machines = p;
   f->by_source = u.by_source;
   f->key_of = g_new(int, n_nodes);
   f->up = g_new(UpSlot, (gsize)n_nodes * (gsize)slots);
@@ -305,15 +356,23 @@ static FatTable *fat_table_new(const NsTopology *topo)
     }
   }
   int w = f->levels;
-  f->rows = g_new(int, (gsize)p * (gsize)(2 * w));
+  uint32_t radix[32];
+  uint64_t r = 1;
+  for (int l = 0; l < w; l++) { /* capped at 2^31: past p, x_l is the key itself */
+    r = MIN(r * (uint64_t)MAX(u.arity[l], 1), (uint64_t)1 << 31);
+    radix[l] = (uint32_t)r;
+  }
+  /* Levels 64 bytes apart modulo a power of two: with p a power of two,
+   * a machine's entries at every level would fall in one cache set, and a
+   * route reads two at each level (the 8-way L1 missed on most). */
+  f->stride = (gsize)p + 16;
+  f->step = g_new0(FatStep, f->stride * (gsize)w);
   f->digit = g_new0(uint8_t, (gsize)p * (gsize)w);
   for (int m = 0; m < p; m++) {
-    int *node = f->rows + (gsize)m * (gsize)(2 * w), *edge = node + w;
     uint8_t *digit = f->digit + (gsize)m * (gsize)w;
     uint32_t rest = (uint32_t)m; /* the digits as the routing takes them */
     for (int l = 0; l < w; l++) {
-      node[l] = -2;
-      edge[l] = -1;
+      f->step[(gsize)l * f->stride + (gsize)m] = (FatStep){ -2, -1 };
       if (u.arity[l] > 0) {
         digit[l] = (uint8_t)(rest % (uint32_t)u.arity[l]);
         rest /= (uint32_t)u.arity[l];
@@ -321,12 +380,19 @@ static FatTable *fat_table_new(const NsTopology *topo)
     }
     int v = ns_topology_machine_node(topo, m);
     for (int l = 0; l < w; l++) { /* the machine's climb with its own key */
-      node[l] = v;
+      FatStep *at = &f->step[(gsize)l * f->stride + (gsize)m];
+      at->node = v;
       if (l + 1 >= w || u.up_start[v] + digit[l] >= u.up_start[v + 1])
         break;
-      edge[l] = u.up_edge[u.up_start[v] + digit[l]];
+      at->edge = u.up_edge[u.up_start[v] + digit[l]];
       v = u.up_node[u.up_start[v] + digit[l]];
     }
+  }
+  f->closed = fat_closed_form(f, &u, radix, n_nodes);
+  if (f->closed) {
+    f->edge = g_new(int, f->stride * (gsize)w);
+    for (gsize k = 0; k < f->stride * (gsize)w; k++)
+      f->edge[k] = f->step[k].edge;
   }
   return f;
 }
@@ -347,7 +413,8 @@ void ns_route_table_free(NsRouteTable *rt)
   g_free(rt->rows);
   if (rt->fat != NULL) {
     g_free(rt->fat->key_of);
-    g_free(rt->fat->rows);
+    g_free(rt->fat->step);
+    g_free(rt->fat->edge);
     g_free(rt->fat->digit);
     g_free(rt->fat->up);
     g_free(rt->fat);
@@ -362,7 +429,10 @@ void ns_route_table_free(NsRouteTable *rt)
  * Under tree routing, every machine's path from the anchor switch (the first switch, as
  * tree routing roots its tree) as the edges up at each level, taken from
  * ns_topology_route(). Under dmodk and smodk routing (ns_updown_links()), every machine's
- * climb with its own key and every node's up-links at a fixed stride. Any other routing,
+ * climb with its own key, level by level, and every node's up-links at a fixed stride; on
+ * a k-ary n-tree whose arities multiply to powers of two (checked for every machine), the
+ * closed form: a route's meeting level by the highest bit where its ends differ and its
+ * edges from the levels' arrays, none waiting for another. Any other routing,
  * and a tree deeper than 31 levels or a table that would pass 64 MiB (a long chain of
  * switches), keeps nothing and routes through the topology.
  *
@@ -370,9 +440,9 @@ void ns_route_table_free(NsRouteTable *rt)
  * \return The table (ns_route_table_free() it).
  * \errors none.
  * \complexity O(|V| · depth) time and memory under tree routing, O(|V| · arity +
- *        |M| · levels) under dmodk and smodk, else O(1).
+ *        (|M| + |V|) · levels) under dmodk and smodk, else O(1).
  * \source Faraj and Yuan §3 (a switched tree routes on its unique paths); Zahavi et al. 2010
- *         (d-mod-k); docs/verify.md.
+ *         (d-mod-k); Petrini and Vanneschi 1997 (k-ary n-trees); docs/verify.md.
  */
 NsRouteTable *ns_route_table_new(const NsTopology *topo)
 {

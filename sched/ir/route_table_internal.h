@@ -21,24 +21,50 @@ typedef struct {
   int edge, node;
 } UpSlot;
 
+/* A level of a machine's own climb (the climb with its own key): the node
+ * it stands on (-2: the climb ended below) and the edge up from it (-1:
+ * none). */
+typedef struct {
+  int node, edge;
+} FatStep;
+
 /* Fat trees under d-mod-k and s-mod-k (platforms/routing/updown.h): a
  * route climbs from both ends with one machine's key until the climbs
  * meet, and the climb of the key's own machine (the destination under
  * d-mod-k, the source under s-mod-k) does not depend on the other end.
- * So per machine K: its own climb with its own key — the node at each
- * level and the edge up from it, a row of 2 · levels ints (64 bytes on a
- * 7-level tree) — and its key's digits (a byte a level); per node its
- * up-links at a fixed stride (8 bytes each). A route walks the other
- * end's climb up to the level where it meets the row, then copies the
- * row's edges down: one load a level on the climbing side and no
- * division, against two climbs through the routing's tables. */
+ * Per level l and machine m, step[l · stride + m] is m's own climb at
+ * level l (level-major: the machines of a phase, in order, read
+ * neighbouring steps). A route walks the other end's climb through the
+ * up-links, one dependent load a level, until it meets the key's climb.
+ *
+ * Closed form (`closed`): on a k-ary n-tree the climb from machine a with
+ * key K rewrites a's low digits into K's and keeps the high ones
+ * (Petrini & Vanneschi 1997; Zahavi et al. 2010, d-mod-k): at level l it
+ * goes up the edge the own climb of machine x_l goes up, x_l being a's
+ * digits above l and K's up to l, and it meets K's climb at the first
+ * level whose radix passes the highest bit where a and K differ (or whose
+ * nodes every such x_l shares, the top). So the meeting level is read
+ * from a table by that bit and every edge from a level's array, all at
+ * once: no load waits for another. fat_table_new() takes the closed form
+ * only where it holds for every pair: every radix (the product of the
+ * arities up to a level) a power of two dividing p or passing it, every
+ * own climb reaching the top, the node of m's climb at level l not
+ * depending on m's digit l (by induction on l, the climb from a at level l
+ * is then x_l's), and at each level the machines agreeing on the digits
+ * up to it either all on one node or each on its own. */
 typedef struct {
-  int levels, slots;     /* row width (the levels); up-links a node at most */
+  int levels, slots;     /* the levels; up-links a node at most */
+  int n_machines;        /* p */
+  gsize stride;          /* a level's entries in `step` and `edge`: p + 16 (see fat_table_new) */
   gboolean by_source;    /* s-mod-k: the key's machine is the source */
   int *key_of;           /* per node: its machine index, -1 for a switch */
-  int *rows;             /* per machine: node[levels] then edge[levels] (-2: no node) */
+  FatStep *step;         /* per level, per machine: the own climbs */
   uint8_t *digit;        /* per machine: levels digits of its key */
   UpSlot *up;            /* per node: `slots` up-links */
+  gboolean closed;       /* the closed form holds (see above) */
+  int *edge;             /* closed: per level, per machine, step's edge */
+  uint32_t mask[32];     /* closed: per level, radix - 1 (x_l = a ^ ((a ^ K) & mask)) */
+  uint8_t meet[33];      /* closed: the meeting level by the bit length of a ^ K (levels: never) */
 } FatTable;
 
 /* Tree routing, where every machine is a leaf with one link to a switch
@@ -102,6 +128,14 @@ static inline int ns_route_table_tree_route(const NsRouteTable *rt, int src, int
   return n;
 }
 
+/* The closed form's meeting level of the climbs from machines a and key
+ * (see FatTable): f->levels when they never meet. */
+static inline int ns_fat_meet(const FatTable *f, uint32_t a, uint32_t key)
+{
+  uint32_t x = a ^ key;
+  return f->meet[x != 0 ? 32 - __builtin_clz(x) : 0];
+}
+
 /* The route between two machines of a fat tree from the climbs (see
  * FatTable), or -1 when the table does not hold it (a switch, a climb that
  * never meets: ns_topology_route() answers). The other end climbs with the
@@ -114,29 +148,38 @@ static inline int ns_route_table_fat_route(const NsRouteTable *rt, int src, int 
   int ks = f->key_of[src], kd = f->key_of[dst];
   if (ks < 0 || kd < 0)
     return -1;
-  int key = f->by_source ? ks : kd, w = f->levels;
-  const int *node = f->rows + (gsize)key * (gsize)(2 * w), *edge = node + w;
-  const uint8_t *digit = f->digit + (gsize)key * (gsize)w;
-  int climbed[64];
-  int *up = f->by_source ? climbed : edges; /* the climbing side's edges */
-  int a = f->by_source ? dst : src, l = 0;
-  while (a != node[l]) {
-    if (l + 1 >= w)
+  int key = f->by_source ? ks : kd, w = f->levels, l = 0;
+  int up[32], down[32]; /* the source's climb, the destination's */
+  if (f->closed) {
+    uint32_t other = (uint32_t)(f->by_source ? kd : ks), diff = other ^ (uint32_t)key;
+    l = ns_fat_meet(f, other, (uint32_t)key);
+    if (l >= w)
       return -1;
-    UpSlot s = f->up[(gsize)a * (gsize)f->slots + digit[l]];
-    if (s.edge < 0)
-      return -1;
-    up[l++] = s.edge;
-    a = s.node;
+    for (int k = 0; k < l; k++) {
+      const int *at = f->edge + (gsize)k * f->stride;
+      int climbed = at[other ^ (diff & f->mask[k])], mine = at[key];
+      up[k] = f->by_source ? mine : climbed;
+      down[k] = f->by_source ? climbed : mine;
+    }
+  } else {
+    const uint8_t *digit = f->digit + (gsize)key * (gsize)w;
+    int *climbed = f->by_source ? down : up, *mine = f->by_source ? up : down;
+    int a = f->by_source ? dst : src;
+    while (a != f->step[(gsize)l * f->stride + (gsize)key].node) {
+      if (l + 1 >= w)
+        return -1;
+      UpSlot s = f->up[(gsize)a * (gsize)f->slots + digit[l]];
+      if (s.edge < 0)
+        return -1;
+      climbed[l] = s.edge;
+      mine[l] = f->step[(gsize)l * f->stride + (gsize)key].edge;
+      l++;
+      a = s.node;
+    }
   }
-  if (!f->by_source) { /* d-mod-k: the source climbed; down the destination's climb */
-    for (int k = 0; k < l; k++)
-      edges[l + k] = edge[l - 1 - k] ^ 1;
-  } else { /* s-mod-k: up the source's climb; down the destination's, climbed above */
-    for (int k = 0; k < l; k++)
-      edges[k] = edge[k];
-    for (int k = 0; k < l; k++)
-      edges[l + k] = climbed[l - 1 - k] ^ 1;
+  for (int k = 0; k < l; k++) {
+    edges[k] = up[k];
+    edges[l + k] = down[l - 1 - k] ^ 1;
   }
   return 2 * l;
 }
@@ -223,29 +266,50 @@ static inline uint64_t ns_route_table_mark(const NsRouteTable *rt, int src, int 
     return hit;
   }
   const FatTable *f = rt->fat;
-  if (f != NULL && f->key_of[src] >= 0 && f->key_of[dst] >= 0) {
+  if (f != NULL && f->closed && f->key_of[src] >= 0 && f->key_of[dst] >= 0) {
+    /* the meeting level from its table, then a fixed-length marking of
+     * the levels' edges, all read at once: a level at or above the
+     * meeting marks nothing (`on` 0). The climbed edges go up from the
+     * source, or (s-mod-k) down to the destination: reversed; the key
+     * machine's the other way. */
+    uint32_t ks = (uint32_t)f->key_of[src], kd = (uint32_t)f->key_of[dst];
+    uint32_t key = f->by_source ? ks : kd, other = f->by_source ? kd : ks, diff = other ^ key;
+    int meet = ns_fat_meet(f, other, key);
+    if (meet < f->levels) {
+      int flip_other = f->by_source ? 1 : 0, flip_own = 1 - flip_other;
+      const int *at = f->edge;
+      for (int l = 0; l + 1 < f->levels; l++, at += f->stride) { /* no edge up from the top */
+        uint64_t on = l < meet;
+        hit |= ns_edge_mark(tag, group, dummy, at[other ^ (diff & f->mask[l])] ^ flip_other, on);
+        hit |= ns_edge_mark(tag, group, dummy, at[key] ^ flip_own, on);
+      }
+      *len = 2 * meet;
+      return hit;
+    }
+  } else if (f != NULL && f->key_of[src] >= 0 && f->key_of[dst] >= 0) {
     /* the climb from the end that is not the key's, up to the key
      * machine's own climb, and that climb: both a level at a time */
     int key = f->by_source ? f->key_of[src] : f->key_of[dst], w = f->levels, l = 0;
-    const int *node = f->rows + (gsize)key * (gsize)(2 * w), *edge = node + w;
+    const FatStep *own = f->step + key; /* level l at own[l · stride] */
+    gsize p = f->stride;
     const uint8_t *digit = f->digit + (gsize)key * (gsize)w;
     int a = f->by_source ? dst : src;
     /* the climbed edges go up from the source, or (s-mod-k) down to the
      * destination: reversed; the key machine's the other way */
     int flip_climbed = f->by_source ? 1 : 0, flip_key = 1 - flip_climbed;
     uint64_t climbed = 0;
-    while (a != node[l]) {
+    while (a != own[(gsize)l * p].node) {
       if (l + 1 >= w)
         break;
       UpSlot s = f->up[(gsize)a * (gsize)f->slots + digit[l]];
       if (s.edge < 0)
         break;
       climbed |= ns_edge_mark(tag, group, dummy, s.edge ^ flip_climbed, 1);
-      climbed |= ns_edge_mark(tag, group, dummy, edge[l] ^ flip_key, 1);
+      climbed |= ns_edge_mark(tag, group, dummy, own[(gsize)l * p].edge ^ flip_key, 1);
       l++;
       a = s.node;
     }
-    if (a == node[l]) {
+    if (a == own[(gsize)l * p].node) {
       *len = 2 * l;
       return climbed;
     }

@@ -181,6 +181,13 @@ typedef struct {
   gboolean (*begin)(const NsSchedule *header, gpointer data, GError **error);
   gboolean (*phase)(const NsPhase *phase, gpointer data, GError **error);
   gpointer data;
+  /* Optional (NULL: `phase` takes every phase): called instead of `phase`
+   * by a streamed planner, with the array that holds the phase's
+   * transfers (NsTransfer, exactly them). The sink may keep that array by
+   * putting an empty NsTransfer array of its own in its place, which the
+   * planner fills next: a long phase handed on without a copy. */
+  gboolean (*phase_array)(const NsPhase *phase, GArray **transfers, gpointer data,
+                          GError **error);
 } NsPhaseSink;
 
 const char *ns_collective_name(NsCollective c);

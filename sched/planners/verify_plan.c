@@ -30,17 +30,31 @@ static gboolean feed_begin(const NsSchedule *header, gpointer data, GError **err
   return f->vs != NULL;
 }
 
-static gboolean feed_phase(const NsPhase *phase, gpointer data, GError **error)
+/* A phase into the session; `transfers`, when not NULL, the array holding
+ * them, which the session may keep (no copy). */
+static gboolean feed(const NsPhase *phase, GArray **transfers, Feed *f, GError **error)
 {
-  Feed *f = data;
   if (f->whole)
     return TRUE;
-  if (!ns_verify_phase(f->vs, phase->transfers, phase->n, phase->chunk_pool, error))
+  if (!(transfers != NULL
+            ? ns_verify_phase_array(f->vs, transfers, phase->chunk_pool, error)
+            : ns_verify_phase(f->vs, phase->transfers, phase->n, phase->chunk_pool, error)))
     return FALSE;
   f->n_transfers += phase->n;
   if (f->progress != NULL)
     f->progress(f->n_transfers, f->progress_data);
   return TRUE;
+}
+
+static gboolean feed_phase(const NsPhase *phase, gpointer data, GError **error)
+{
+  return feed(phase, NULL, data, error);
+}
+
+static gboolean feed_phase_array(const NsPhase *phase, GArray **transfers, gpointer data,
+                                 GError **error)
+{
+  return feed(phase, transfers, data, error);
 }
 
 /**
@@ -76,7 +90,8 @@ NsVerifySession *ns_verify_planned(const NsTopology *topo, NsCollective collecti
 {
   memset(report, 0, sizeof *report);
   Feed f = { .topo = topo, .opt = opt, .progress = progress, .progress_data = progress_data };
-  NsPhaseSink sink = { .begin = feed_begin, .phase = feed_phase, .data = &f };
+  NsPhaseSink sink = { .begin = feed_begin, .phase = feed_phase, .data = &f,
+                       .phase_array = feed_phase_array };
   NsSchedule *tail = ns_plan_streamed(topo, collective, algorithm, params, &sink, NULL, NULL, error);
   if (tail != NULL && f.whole)
     return ns_verify_whole(topo, tail, opt, report, error);

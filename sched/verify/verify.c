@@ -278,13 +278,22 @@ typedef struct {
 } DurationRun;
 
 /* A batch of phases handed to the link thread: their transfers back to
- * back (chunk lists are not needed there: batches whose data flow the
- * thread replays hold one-chunk transfers only, and the link checks need
- * the pool only for chunks of their own sizes, which stay inline). */
+ * back, or a long phase of a streamed planner in its own array, taken
+ * from the planner without a copy (chunk lists are not needed there:
+ * batches whose data flow the thread replays hold one-chunk transfers
+ * only, and the link checks need the pool only for chunks of their own
+ * sizes, which stay inline). */
 typedef struct {
   uint32_t phase;
   uint64_t first, offset, n;
+  GArray *own;               /* the phase's own array (NsTransfer), or NULL: at offset in transfers */
 } BatchPhase;
+
+/* Phases at least this long are taken from a streamed planner in their
+ * own array rather than copied (ns_verify_phase_array): shift's 16,384
+ * transfers a phase on 16,384 machines cost 1.3 s of copying.
+ * NETSCHED_VERIFY_TAKE_TRANSFERS overrides it (tests take every phase). */
+#define LINKS_TAKE_MIN 1024
 
 /* The batch's link results when its links were checked apart from the
  * thread's running state (by either thread): each group's duration in
@@ -293,6 +302,8 @@ typedef struct {
  * caps and the order are a sequential replay's. */
 typedef struct {
   GArray *transfers;         /* NsTransfer */
+  uint64_t n_transfers;      /* in `transfers` and the phases' own arrays */
+  GPtrArray *spare;          /* empty NsTransfer arrays, given to the planner for the ones taken */
   GArray *phases;            /* BatchPhase */
   GArray *durations;         /* DurationRun */
   GArray *findings;          /* NsFinding */
@@ -420,6 +431,7 @@ typedef struct {
   uint64_t links_inline;     /* transfers checked inline so far */
   uint64_t links_inline_max; /* ... before the link thread starts (G_MAXUINT64: never) */
   uint64_t batch_max;        /* transfers per batch */
+  uint64_t take_min;         /* phases kept in their own array from this length on */
   Split split;
   uint64_t n_batches;        /* batches handed to the thread */
   gboolean flow_on_worker;   /* the thread replays the data flow too (one-chunk phases) */
@@ -1212,6 +1224,13 @@ static void check_links(Links *L, uint64_t phase, uint64_t first, const NsTransf
 
 /* ---- the link thread ----------------------------------------------------- */
 
+/* The transfers of a batch's phase. */
+static const NsTransfer *batch_transfers(const Batch *b, const BatchPhase *ph)
+{
+  const GArray *a = ph->own != NULL ? ph->own : b->transfers;
+  return (const NsTransfer *)(void *)a->data + ph->offset;
+}
+
 /* The link checks of a batch's phases, their results kept in the batch
  * (durations, findings capped within it, counts) for links_retire(). */
 static void links_batch(Links *L, Batch *b)
@@ -1220,10 +1239,9 @@ static void links_batch(Links *L, Batch *b)
   L->sink = (Sink){ .findings = b->findings, .failures = b->failures,
                     .max_findings = running.max_findings };
   L->durations = b->durations;
-  const NsTransfer *trs = (const NsTransfer *)(void *)b->transfers->data;
   for (guint i = 0; i < b->phases->len; i++) {
     const BatchPhase *ph = &g_array_index(b->phases, BatchPhase, i);
-    check_links(L, ph->phase, ph->first, trs + ph->offset, ph->n);
+    check_links(L, ph->phase, ph->first, batch_transfers(b, ph), ph->n);
   }
   L->durations = NULL;
   L->sink = running;
@@ -1241,17 +1259,29 @@ static void links_retire(Links *L, Batch *b)
   }
   for (int c = 0; c < NS_N_CHECKS; c++)
     L->failures[c] += b->failures[c];
-  if (b->findings->len > 0) {
-    L->sink.tr = (const NsTransfer *)(void *)b->transfers->data;
-    L->sink.first = g_array_index(b->phases, BatchPhase, 0).first;
-    for (guint i = 0; i < b->findings->len; i++)
-      sink_keep(&L->sink, &g_array_index(b->findings, NsFinding, i));
+  guint at = 0; /* the findings' phase (they come in phase order and name its transfers) */
+  for (guint i = 0; i < b->findings->len; i++) {
+    const NsFinding *f = &g_array_index(b->findings, NsFinding, i);
+    while (at + 1 < b->phases->len && g_array_index(b->phases, BatchPhase, at).phase < f->phase)
+      at++;
+    const BatchPhase *ph = &g_array_index(b->phases, BatchPhase, at);
+    L->sink.tr = batch_transfers(b, ph);
+    L->sink.first = ph->first;
+    sink_keep(&L->sink, f);
   }
 }
 
 static void batch_empty(Batch *b)
 {
+  for (guint i = 0; i < b->phases->len; i++) {
+    GArray *own = g_array_index(b->phases, BatchPhase, i).own;
+    if (own != NULL) { /* back to the planner, its room kept */
+      g_array_set_size(own, 0);
+      g_ptr_array_add(b->spare, own);
+    }
+  }
   g_array_set_size(b->transfers, 0);
+  b->n_transfers = 0;
   g_array_set_size(b->phases, 0);
   g_array_set_size(b->durations, 0);
   g_array_set_size(b->findings, 0);
@@ -1284,12 +1314,11 @@ static gpointer links_thread(gpointer data)
     Batch *b = queue_pop(&st->todo);
     if (b->phases == NULL) /* the end */
       return NULL;
-    const NsTransfer *trs = (const NsTransfer *)(void *)b->transfers->data;
     if (b->flow)
       for (guint i = 0; i < b->phases->len; i++) {
         const BatchPhase *ph = &g_array_index(b->phases, BatchPhase, i);
-        flow_phase(st, ph->phase, ph->first, trs + ph->offset, ph->n, NULL,
-                   b->transfers->len - ph->offset);
+        flow_phase(st, ph->phase, ph->first, batch_transfers(b, ph), ph->n, NULL,
+                   ph->own != NULL ? ph->n : b->transfers->len - ph->offset);
       }
     if (!b->linked)
       links_batch(&st->links, b);
@@ -1308,6 +1337,7 @@ static void worker_start(Replay *st)
   for (int i = 0; i < LINKS_BATCHES; i++) {
     Batch *b = &st->batches[i];
     b->transfers = g_array_new(FALSE, FALSE, sizeof(NsTransfer));
+    b->spare = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
     b->phases = g_array_new(FALSE, FALSE, sizeof(BatchPhase));
     b->durations = g_array_new(FALSE, FALSE, sizeof(DurationRun));
     b->findings = g_array_new(FALSE, FALSE, sizeof(NsFinding));
@@ -1375,7 +1405,7 @@ static void worker_drain(Replay *st)
  * phase with a chunk list brings the data flow back to the calling thread
  * for good, once the thread has caught up. */
 static void links_phase(Replay *st, uint32_t phase, uint64_t first, const NsTransfer *trs,
-                        uint64_t n, const uint32_t *pool)
+                        uint64_t n, const uint32_t *pool, GArray **own)
 {
   if (st->worker == NULL) {
     if (st->links_inline < st->links_inline_max) {
@@ -1404,10 +1434,17 @@ static void links_phase(Replay *st, uint32_t phase, uint64_t first, const NsTran
   }
   Batch *b = st->filling;
   BatchPhase ph = { .phase = phase, .first = first, .offset = b->transfers->len, .n = n };
-  g_array_append_val(b->phases, ph);
-  if (n > 0)
+  if (own != NULL && n > 0 && n >= st->take_min) { /* the planner's array, an empty one in its place */
+    ph.own = *own;
+    ph.offset = 0;
+    *own = b->spare->len > 0 ? g_ptr_array_steal_index_fast(b->spare, b->spare->len - 1)
+                             : g_array_new(FALSE, FALSE, sizeof(NsTransfer));
+  } else if (n > 0) {
     g_array_append_vals(b->transfers, trs, (guint)n);
-  if (b->transfers->len >= st->batch_max)
+  }
+  g_array_append_val(b->phases, ph);
+  b->n_transfers += n;
+  if (b->n_transfers >= st->batch_max)
     batch_submit(st);
 }
 
@@ -1711,6 +1748,10 @@ static void replay_free(Replay *st)
   for (int i = 0; i < LINKS_BATCHES; i++) {
     if (st->batches[i].transfers != NULL)
       g_array_unref(st->batches[i].transfers);
+    if (st->batches[i].spare != NULL) {
+      batch_empty(&st->batches[i]); /* its phases' own arrays (stopped early) to its spares */
+      g_ptr_array_unref(st->batches[i].spare);
+    }
     if (st->batches[i].phases != NULL)
       g_array_unref(st->batches[i].phases);
     if (st->batches[i].durations != NULL)
@@ -1804,6 +1845,8 @@ static void links_begin(Replay *st)
                                        : LINKS_INLINE;
   const char *batch = g_getenv("NETSCHED_VERIFY_BATCH_TRANSFERS");
   st->batch_max = batch != NULL ? MAX(g_ascii_strtoull(batch, NULL, 10), 1) : LINKS_BATCH;
+  const char *take = g_getenv("NETSCHED_VERIFY_TAKE_TRANSFERS");
+  st->take_min = take != NULL ? g_ascii_strtoull(take, NULL, 10) : LINKS_TAKE_MIN;
   const char *split = g_getenv("NETSCHED_VERIFY_SPLIT");
   st->split = g_strcmp0(split, "never") == 0       ? SPLIT_NEVER
               : g_strcmp0(split, "alternate") == 0 ? SPLIT_ALTERNATE
@@ -1912,11 +1955,13 @@ static void flow_phase(Replay *st, uint32_t phase, uint64_t first, const NsTrans
   check_dataflow(st, phase, first, n);
 }
 
-/* Replays one phase: transfers [first, first + n), tr[0] being `first`. */
+/* Replays one phase: transfers [first, first + n), tr[0] being `first`;
+ * `own`, when not NULL, the array holding them, which may be kept (see
+ * links_phase). */
 static void replay_phase(Replay *st, uint32_t phase, uint64_t first, const NsTransfer *tr,
-                         uint64_t n, const uint32_t *pool)
+                         uint64_t n, const uint32_t *pool, GArray **own)
 {
-  links_phase(st, phase, first, tr, n, pool);
+  links_phase(st, phase, first, tr, n, pool, own);
   st->r->n_phases++;
   st->r->n_transfers += n;
 }
@@ -2141,7 +2186,7 @@ gboolean ns_verify(const NsTopology *topo, const NsSchedule *s, const NsVerifyOp
   }
   for (uint32_t p = 0; p < ns_schedule_n_phases(s); p++) {
     NsPhase ph = ns_schedule_phase(s, p);
-    replay_phase(&st, p, ph.first, ph.transfers, ph.n, ph.chunk_pool);
+    replay_phase(&st, p, ph.first, ph.transfers, ph.n, ph.chunk_pool, NULL);
   }
   gboolean ok = replay_end(&st, error);
   replay_free(&st);
@@ -2271,26 +2316,9 @@ gboolean ns_verify_session_keeps(const NsVerifySession *vs)
   return vs->kept != NULL;
 }
 
-/**
- * \function ns_verify_phase
- * \brief Checks the next phase of a session.
- *
- * Data flow, contention, ports, shortest paths and the phase's share of
- * the transmission time; the arrays are not kept.
- *
- * \param vs The session.
- * \param transfers The phase's transfers.
- * \param n How many.
- * \param chunk_pool The chunks of multi-chunk transfers (offsets as in
- *        NsSchedule).
- * \param error Set on failure (see errors).
- * \return FALSE on error; the session can then only be freed.
- * \errors NS_ERROR_INPUT for an index out of range ("transfer #T ...").
- * \complexity O(Σ route lengths + chunks of the phase).
- * \source Faraj and Yuan §3; docs/verify.md.
- */
-gboolean ns_verify_phase(NsVerifySession *vs, const NsTransfer *transfers, uint64_t n,
-                         const uint32_t *chunk_pool, GError **error)
+/* ns_verify_phase, the phase's array kept when `own` is not NULL. */
+static gboolean verify_phase(NsVerifySession *vs, const NsTransfer *transfers, uint64_t n,
+                             const uint32_t *chunk_pool, GArray **own, GError **error)
 {
   g_return_val_if_fail(!vs->ended, FALSE);
   if (vs->failed) {
@@ -2328,11 +2356,60 @@ gboolean ns_verify_phase(NsVerifySession *vs, const NsTransfer *transfers, uint6
                            transfers[i].n_chunks == 1 ? &transfers[i].chunk
                                                       : chunk_pool + transfers[i].chunk);
   } else {
-    replay_phase(&vs->st, vs->n_phases, vs->n_transfers, transfers, n, chunk_pool);
+    replay_phase(&vs->st, vs->n_phases, vs->n_transfers, transfers, n, chunk_pool, own);
   }
   vs->n_phases++;
   vs->n_transfers += n;
   return TRUE;
+}
+
+/**
+ * \function ns_verify_phase
+ * \brief Checks the next phase of a session.
+ *
+ * Data flow, contention, ports, shortest paths and the phase's share of
+ * the transmission time; the arrays are not kept.
+ *
+ * \param vs The session.
+ * \param transfers The phase's transfers.
+ * \param n How many.
+ * \param chunk_pool The chunks of multi-chunk transfers (offsets as in
+ *        NsSchedule).
+ * \param error Set on failure (see errors).
+ * \return FALSE on error; the session can then only be freed.
+ * \errors NS_ERROR_INPUT for an index out of range ("transfer #T ...").
+ * \complexity O(Σ route lengths + chunks of the phase).
+ * \source Faraj and Yuan §3; docs/verify.md.
+ */
+gboolean ns_verify_phase(NsVerifySession *vs, const NsTransfer *transfers, uint64_t n,
+                         const uint32_t *chunk_pool, GError **error)
+{
+  return verify_phase(vs, transfers, n, chunk_pool, NULL, error);
+}
+
+/**
+ * \function ns_verify_phase_array
+ * \brief Checks the next phase of a session, from an array the session may keep.
+ *
+ * As ns_verify_phase() on every transfer of `*transfers`; a long phase handed
+ * to the link thread is kept without a copy, an empty NsTransfer array of the
+ * session's put in its place (NsPhaseSink.phase_array).
+ *
+ * \param vs The session.
+ * \param transfers The array of the phase's transfers (NsTransfer); may be replaced.
+ * \param chunk_pool The chunks of multi-chunk transfers (offsets as in NsSchedule).
+ * \param error Set on failure (see errors).
+ * \return FALSE on error; the session can then only be freed.
+ * \errors NS_ERROR_INPUT for an index out of range ("transfer #T ...").
+ * \complexity O(Σ route lengths + chunks of the phase); no copy of a kept array.
+ * \source docs/verify.md (Cost).
+ */
+gboolean ns_verify_phase_array(NsVerifySession *vs, GArray **transfers,
+                               const uint32_t *chunk_pool, GError **error)
+{
+  GArray *a = *transfers;
+  return verify_phase(vs, (const NsTransfer *)(void *)a->data, a->len, chunk_pool, transfers,
+                      error);
 }
 
 /* Sync edges and routes of the tail into the kept schedule. */

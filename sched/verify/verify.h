@@ -291,6 +291,16 @@ gboolean ns_verify_phase(NsVerifySession *vs, const NsTransfer *transfers, uint6
                          const uint32_t *chunk_pool, GError **error);
 
 /*
+ * ns_verify_phase_array — ns_verify_phase on the transfers of an array
+ * (NsTransfer, all of it), which the session may keep: it then puts an
+ * empty NsTransfer array of its own in *transfers (a streamed planner's
+ * phase handed to the link thread without a copy, NsPhaseSink.phase_array).
+ * Errors and costs as ns_verify_phase.
+ */
+gboolean ns_verify_phase_array(NsVerifySession *vs, GArray **transfers,
+                               const uint32_t *chunk_pool, GError **error);
+
+/*
  * ns_verify_end — the final checks (completeness, optimality, sync) into
  * `report` (cleared first; ns_verify_report_clear it). `tail` (or NULL)
  * brings the sync scheme, and sync edges and routes that came after the
