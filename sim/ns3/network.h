@@ -18,6 +18,7 @@
 #include "ns3/node.h"
 #include "ns3/ptr.h"
 
+#include "host_delivery.h"
 #include "switch_forwarding.h"
 
 namespace netsched_ns3 {
@@ -65,6 +66,9 @@ struct Network {
   // node -> its trimmed switch (switch_forwarding.h); null for machines,
   // and for every node under NetOptions::stock (an Internet stack there)
   std::vector<std::unique_ptr<SwitchForwarding>> switches;
+  // a machine's ports that hand its TCP segments to its TCP
+  // (host_delivery.h); none under NetOptions::stock
+  std::vector<std::unique_ptr<HostDelivery>> host_ports;
   int p() const { return (int)machine_node.size(); }
   // The machine an address belongs to, or -1 (once built).
   int machine_at_address(ns3::Ipv4Address a) const {
