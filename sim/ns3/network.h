@@ -33,9 +33,10 @@ struct NetOptions {
   uint32_t mtu = 1500;           // bytes of an IP packet on every link
   uint32_t switch_queue = 100;   // packets, switches that declare none
   uint32_t host_queue = 1000;    // packets, machines' interfaces (Linux's txqueuelen)
-  // ns-3's own Ipv4StaticRouting, TCP demultiplexer, weak end systems and
-  // IP forwarding at switches instead of host_routing.h, tcp_index.h and
-  // switch_forwarding.h: the same results, slower (the environment's
+  // ns-3's own Ipv4StaticRouting, TCP demultiplexer, weak end systems,
+  // IP receive path at machines and IP forwarding at switches instead of
+  // host_routing.h, tcp_index.h, host_delivery.h and switch_forwarding.h:
+  // the same results, slower (the environment's
   // NETSCHED_NS3_STOCK=1; tests check that the two agree)
   bool stock = false;
 };
