@@ -12,6 +12,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv4-static-routing.h"
 #include "ns3/ipv4.h"
 #include "ns3/node-container.h"
@@ -204,6 +205,10 @@ void build_network(Network &net, const NetOptions &opt) {
                                                       ns3::Ipv4Mask("255.255.255.252")));
       ipv4->SetUp(itf);
       net.edge_interface[2 * i + side] = itf;
+      if (!opt.stock)
+        net.host_ports.push_back(std::make_unique<HostDelivery>(
+            dev, itf, net.ns3_nodes[v]->GetObject<ns3::Ipv4L3Protocol>(),
+            net.ns3_nodes[v]->GetObject<IndexedTcp>()));
     }
   }
   // Each machine is known by the address of its interface on its first

@@ -18,6 +18,7 @@
 #include "ns3/node.h"
 #include "ns3/ptr.h"
 
+#include "host_delivery.h"
 #include "switch_forwarding.h"
 
 namespace netsched_ns3 {
@@ -32,9 +33,10 @@ struct NetOptions {
   uint32_t mtu = 1500;           // bytes of an IP packet on every link
   uint32_t switch_queue = 100;   // packets, switches that declare none
   uint32_t host_queue = 1000;    // packets, machines' interfaces (Linux's txqueuelen)
-  // ns-3's own Ipv4StaticRouting, TCP demultiplexer, weak end systems and
-  // IP forwarding at switches instead of host_routing.h, tcp_index.h and
-  // switch_forwarding.h: the same results, slower (the environment's
+  // ns-3's own Ipv4StaticRouting, TCP demultiplexer, weak end systems,
+  // IP receive path at machines and IP forwarding at switches instead of
+  // host_routing.h, tcp_index.h, host_delivery.h and switch_forwarding.h:
+  // the same results, slower (the environment's
   // NETSCHED_NS3_STOCK=1; tests check that the two agree)
   bool stock = false;
 };
@@ -65,6 +67,9 @@ struct Network {
   // node -> its trimmed switch (switch_forwarding.h); null for machines,
   // and for every node under NetOptions::stock (an Internet stack there)
   std::vector<std::unique_ptr<SwitchForwarding>> switches;
+  // a machine's ports that hand its TCP segments to its TCP
+  // (host_delivery.h); none under NetOptions::stock
+  std::vector<std::unique_ptr<HostDelivery>> host_ports;
   int p() const { return (int)machine_node.size(); }
   // The machine an address belongs to, or -1 (once built).
   int machine_at_address(ns3::Ipv4Address a) const {

@@ -40,8 +40,11 @@ bool SwitchForwarding::forward_arrival(ns3::Ptr<ns3::NetDevice>,
     return false;
   // A full port's drop-tail queue drops it (counted by the queue).
   // Point-to-point ports ignore the link-layer destination.
+  // The packet itself, not a copy: the arrival port hands over a packet of
+  // its own (PointToPointNetDevice::Receive keeps a copy for its traces)
+  // and never reads it after this callback, so nothing else sees it change.
   static const ns3::Address kAnyone;
-  out->Send(packet->Copy(), kAnyone, kIpv4);
+  out->Send(ns3::ConstCast<ns3::Packet>(packet), kAnyone, kIpv4);
   return true;
 }
 
