@@ -371,6 +371,69 @@ static void test_streamed_file(void)
     }
 }
 
+/* alltoall/ring and shift (sched/planners/alltoall/alltoall_ring.c): phase
+ * j - 1 is every machine i sending its own message to (i + j) mod p, in
+ * the order of i — written in place with the wrap-around counted, not
+ * divided — on every p from 2 to 40 and on 1,000 (whole and streamed). */
+static void test_shifts_phases(void)
+{
+  for (int p = 2; p <= 300; p = p < 40 ? p + 1 : p + 260) { /* 2..40, 300 */
+    g_autofree char *spec = g_strdup_printf("star:%d", p);
+    GError *error = NULL;
+    g_autoptr(NsTopology) t = ns_shape_from_spec(spec, &error);
+    g_assert_no_error(error);
+    NsPlanParams params = { .msize = 64 };
+    const char *names[] = { "ring", "shift" };
+    for (gsize a = 0; a < G_N_ELEMENTS(names); a++) {
+      g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLTOALL, names[a], &params, &error);
+      g_assert_no_error(error);
+      g_assert_cmpuint(ns_schedule_n_phases(s), ==, (guint)(p - 1));
+      for (int j = 1; j < p; j++) {
+        NsPhase ph = ns_schedule_phase(s, (uint32_t)j - 1);
+        g_assert_cmpuint(ph.n, ==, (guint)p);
+        for (int i = 0; i < p; i++) {
+          const NsTransfer *tr = &ph.transfers[i];
+          int d = (i + j) % p;
+          g_assert_cmpint(tr->src, ==, i);
+          g_assert_cmpint(tr->dst, ==, d);
+          g_assert_cmpuint(tr->n_chunks, ==, 1);
+          g_assert_false(tr->combine || tr->raw);
+          g_assert_cmpuint(tr->chunk, ==, ns_a2a_chunk(p, i, d));
+        }
+      }
+      gboolean streamed;
+      g_assert_true(p > 40 || compare_streamed(t, NS_COLL_ALLTOALL, names[a], 64, &streamed));
+      g_assert_true(p > 40 || streamed);
+    }
+  }
+}
+
+/* ns_schedule_add_room(): the transfers written in place are what as many
+ * ns_schedule_add() calls append — in a schedule held whole, in one
+ * streamed, and as the first call (the phase it begins). */
+static void test_add_room(void)
+{
+  g_autoptr(NsTopology) t = ns_shape_from_spec("star:6", NULL);
+  g_autoptr(NsSchedule) by_add = ns_schedule_for_topology(t, NS_COLL_ALLTOALL, "x", 64);
+  g_autoptr(NsSchedule) by_room = ns_schedule_for_topology(t, NS_COLL_ALLTOALL, "x", 64);
+  for (int phase = 0; phase < 3; phase++) {
+    if (phase > 0) {
+      ns_schedule_begin_phase(by_add);
+      ns_schedule_begin_phase(by_room);
+    }
+    uint32_t n = (uint32_t)(phase == 1 ? 0 : 5);
+    NsTransfer *room = ns_schedule_add_room(by_room, n);
+    for (uint32_t i = 0; i < n; i++) {
+      int src = (int)i, dst = (int)(i + 1 + (uint32_t)phase) % 6;
+      uint32_t at = ns_schedule_add(by_add, src, dst, ns_a2a_chunk(6, src, dst));
+      g_assert_cmpuint(at, ==, ns_schedule_n_transfers(by_room) - n + i);
+      room[i] = (NsTransfer){ .src = src, .dst = dst, .n_chunks = 1,
+                              .chunk = ns_a2a_chunk(6, src, dst) };
+    }
+  }
+  assert_same_schedule(by_room, by_add, "add_room against add");
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
@@ -380,5 +443,7 @@ int main(int argc, char **argv)
   g_test_add_func("/plan-stream/selectors", test_selectors_do_not_stream_inner);
   g_test_add_func("/plan-stream/header-changed", test_header_changed);
   g_test_add_func("/plan-stream/file", test_streamed_file);
+  g_test_add_func("/plan-stream/shifts-phases", test_shifts_phases);
+  g_test_add_func("/plan-stream/add-room", test_add_room);
   return g_test_run();
 }

@@ -267,6 +267,12 @@ uint32_t ns_schedule_add(NsSchedule *s, int src, int dst, uint32_t chunk);
  * to the current phase at once: ns_schedule_add() n times, for a planner
  * that builds a phase in a buffer of its own. Returns the first index. */
 uint32_t ns_schedule_add_transfers(NsSchedule *s, const NsTransfer *transfers, uint32_t n);
+/* Appends `n` transfers to the current phase and returns them for the
+ * caller to write in place, every one, before the next call on the
+ * schedule (they are not initialised): ns_schedule_add() n times without
+ * a call or a copy a transfer, for a planner that knows a phase's size.
+ * The pointer is valid until the next call on the schedule. */
+NsTransfer *ns_schedule_add_room(NsSchedule *s, uint32_t n);
 /* Appends a transfer carrying `n` chunks (n >= 1). */
 uint32_t ns_schedule_add_chunks(NsSchedule *s, int src, int dst, uint32_t n,
                                 const uint32_t *chunks);

@@ -10,10 +10,11 @@ NsSchedule *ns_alltoall_shifts(const NsTopology *topo, const NsPlanParams *param
   ns_schedule_reserve(s, (uint32_t)(p - 1), (uint64_t)p * (p - 1));
   for (int j = 1; j < p; j++) {
     ns_schedule_begin_phase(s);
-    for (int i = 0; i < p; i++) {
-      int d = (i + j) % p;
-      ns_schedule_add(s, i, d, ns_a2a_chunk(p, i, d));
-    }
+    /* written in place, (i + j) mod p without a division: 268 M
+     * transfers on 16,384 machines */
+    NsTransfer *phase = ns_schedule_add_room(s, (uint32_t)p);
+    for (int i = 0, d = j; i < p; i++, d = d + 1 == p ? 0 : d + 1)
+      phase[i] = (NsTransfer){ .src = i, .dst = d, .n_chunks = 1, .chunk = ns_a2a_chunk(p, i, d) };
   }
   return s;
 }
