@@ -13,8 +13,14 @@ NsSchedule *ns_allgather_ring_schedule(const NsTopology *topo, const char *algor
   ns_schedule_reserve(s, (uint32_t)(p - 1), (uint64_t)p * (p - 1));
   for (int k = 0; k < p - 1; k++) {
     ns_schedule_begin_phase(s);
-    for (int i = 0; i < p; i++)
-      ns_schedule_add(s, ring[i], ring[(i + 1) % p], (uint32_t)ring[((i - k) % p + p) % p]);
+    /* written in place; ring position i sends the block of position
+     * (i − k) mod p to position i + 1 mod p, counted without a division */
+    NsTransfer *phase = ns_schedule_add_room(s, (uint32_t)p);
+    for (int i = 0, block = p - k; i < p; i++, block++) {
+      block = block == p ? 0 : block;
+      phase[i] = (NsTransfer){ .src = ring[i], .dst = ring[i + 1 == p ? 0 : i + 1], .n_chunks = 1,
+                               .chunk = (uint32_t)ring[block] };
+    }
   }
   return s;
 }

@@ -30,9 +30,10 @@ NsSchedule *ns_alltoall_pair(const NsTopology *topo, const NsPlanParams *params,
   ns_schedule_reserve(s, (uint32_t)(p - 1), (uint64_t)p * (p - 1));
   for (int j = 1; j < p; j++) {
     ns_schedule_begin_phase(s);
+    NsTransfer *phase = ns_schedule_add_room(s, (uint32_t)p); /* written in place */
     for (int i = 0; i < p; i++) {
       int d = i ^ j;
-      ns_schedule_add(s, i, d, ns_a2a_chunk(p, i, d));
+      phase[i] = (NsTransfer){ .src = i, .dst = d, .n_chunks = 1, .chunk = ns_a2a_chunk(p, i, d) };
     }
   }
   return s;
