@@ -238,6 +238,7 @@ struct Fabric {
   int machines, switches;   /* tori: the sizes (switches 0: a ring) */
   NsRandomKind kind;
   const char *only;         /* plan this algorithm only (NULL: every case) */
+  gboolean by_source;       /* fat trees: s-mod-k routing (else d-mod-k) */
 };
 
 static NsTopology *bundled(const Fabric *f)
@@ -263,6 +264,25 @@ static NsTopology *torus_grid(const Fabric *f)
   NsTopology *t = ns_shape_grid(dims, f->switches > 0 ? 2 : 1, TRUE, &opt, "", &error);
   g_assert_no_error(error);
   return t;
+}
+
+/* A k-ary n-tree (machines = k, switches = n) under d-mod-k, or s-mod-k
+ * (`by_source`). The verifier reads these routes from its closed form (k a
+ * power of two) or its climbs (sched/ir/route_table_internal.h); the
+ * reference takes the topology's own, pair by pair. */
+static NsTopology *fat_tree(const Fabric *f)
+{
+  NsShapeOptions opt;
+  ns_shape_options_init(&opt);
+  GError *error = NULL;
+  NsTopology *t = ns_shape_fattree(f->machines, f->switches, &opt, "", &error);
+  g_assert_no_error(error);
+  if (!f->by_source)
+    return t;
+  NsTopology *smodk = ns_test_with_routing(t, "smodk");
+  ns_topology_free(t);
+  g_assert_cmpint(ns_topology_routing(smodk), ==, NS_ROUTING_SMODK);
+  return smodk;
 }
 
 static void routes_by_topology(Net *net);
@@ -293,12 +313,24 @@ static const Fabric fabrics[] = {
   { torus_grid, routes_by_topology, .machines = 12, .switches = 16, .only = "at2" },
   { torus_grid, routes_by_topology, .machines = 16, .switches = 0, .only = "ar" },
   { torus_grid, routes_by_topology, .machines = 24, .switches = 0, .only = "ar" },
+  /* k-ary n-trees: the shift permutations (ring) and pair's, contention-
+   * free under d-mod-k and s-mod-k, checked by the link walks of the
+   * closed form (k = 2, 4) and of the climbs (k = 3) */
+  { fat_tree, routes_by_topology, .machines = 2, .switches = 3, .only = "ring" },
+  { fat_tree, routes_by_topology, .machines = 4, .switches = 2, .only = "ring" },
+  { fat_tree, routes_by_topology, .machines = 4, .switches = 2, .only = "pair" },
+  { fat_tree, routes_by_topology, .machines = 2, .switches = 4, .only = "pair", .by_source = TRUE },
+  { fat_tree, routes_by_topology, .machines = 2, .switches = 3, .only = "ring", .by_source = TRUE },
+  { fat_tree, routes_by_topology, .machines = 3, .switches = 2, .only = "ring" },
 };
 
 static char *fabric_label(const Fabric *f)
 {
   if (f->file != NULL)
     return g_strdup(f->file);
+  if (f->make == fat_tree)
+    return g_strdup_printf("gen:fattree:%d,%d%s", f->machines, f->switches,
+                           f->by_source ? " smodk" : "");
   if (f->make == torus_grid)
     return f->switches > 0 ? g_strdup_printf("gen:torus:%dx%d", f->machines, f->switches)
                            : g_strdup_printf("gen:torus:%d", f->machines);
