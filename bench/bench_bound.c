@@ -4,7 +4,7 @@
  * For each topology (default gen:fattree:4,6, gen:fattree:4,7 and
  * gen:fattree:3,7): the CPU seconds of ns_a2a_routed_loads as the bound
  * takes it, of each method it may use — the closed form on k-ary n-trees
- * (where it holds), the next-hop trees (the method before the closed form;
+ * (where it holds), level by level on levelled fat trees, the next-hop trees (the method before the closed form;
  * past NS_ROUTED_LOAD_MAX_WORK, ns_a2a_routed_loads does not run it), and
  * every pair's route walked (with --pairs: minutes at 16,384 machines) —
  * and whether their loads and path lengths agree. Each topology runs in a
@@ -50,9 +50,10 @@ static int run_one(const char *spec)
     return 2;
   }
   int n_edges = ns_topology_n_edges(t);
-  Method m[4] = { { .name = "ns_a2a_routed_loads" }, { .name = "closed form" },
-                  { .name = "next-hop trees" }, { .name = "every pair walked" } };
-  for (int i = 0; i < 4; i++) {
+  Method m[5] = { { .name = "ns_a2a_routed_loads" }, { .name = "closed form" },
+                  { .name = "level by level" }, { .name = "next-hop trees" },
+                  { .name = "every pair walked" } };
+  for (int i = 0; i < 5; i++) {
     m[i].edge = g_new0(uint64_t, n_edges);
     double t0 = bench_cpu_seconds();
     switch (i) {
@@ -63,6 +64,9 @@ static int run_one(const char *spec)
       m[i].ran = ns_fat_closed_loads(t, m[i].edge, &m[i].paths);
       break;
     case 2:
+      m[i].ran = ns_updown_loads(t, m[i].edge, &m[i].paths);
+      break;
+    case 3:
       ns_next_hop_loads(t, m[i].edge, &m[i].paths);
       m[i].ran = TRUE;
       break;
@@ -77,25 +81,25 @@ static int run_one(const char *spec)
   printf("%s: %d machines, %d nodes, %d directed edges\n", spec, ns_topology_n_machines(t),
          ns_topology_n_nodes(t), n_edges);
   int code = 0;
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < 5; i++) {
     if (!m[i].ran) {
       printf("  %-20s %s\n", m[i].name,
              i == 0 ? "skipped (past NS_ROUTED_LOAD_MAX_WORK)"
-                    : i == 1 ? "does not hold" : "not run (--pairs)");
+                    : i < 3 ? "does not hold" : "not run (--pairs)");
       continue;
     }
     const char *agree = "";
     if (i > 0 && m[0].ran) {
       agree = same(&m[0], &m[i], n_edges) ? "  same loads and paths" : "  DIFFERENT loads or paths";
       code = same(&m[0], &m[i], n_edges) ? code : 1;
-    } else if (i == 3 && m[2].ran) {
-      agree = same(&m[2], &m[i], n_edges) ? "  same as the next-hop trees" : "  DIFFERENT";
-      code = same(&m[2], &m[i], n_edges) ? code : 1;
+    } else if (i == 4 && m[3].ran) {
+      agree = same(&m[3], &m[i], n_edges) ? "  same as the next-hop trees" : "  DIFFERENT";
+      code = same(&m[3], &m[i], n_edges) ? code : 1;
     }
     printf("  %-20s %8.3f s CPU  paths %d..%d mean %.5f%s\n", m[i].name, m[i].seconds,
            m[i].paths.min, m[i].paths.max, m[i].paths.mean, agree);
   }
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 5; i++)
     g_free(m[i].edge);
   return code;
 }

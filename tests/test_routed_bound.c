@@ -11,6 +11,7 @@
 #include "platforms/io/topology_io.h"
 #include "platforms/routing/updown.h"
 #include "sched/bound/lower_bound.h"
+#include "sched/bound/routed_loads_internal.h"
 #include "tests/testutil.h"
 #include <math.h>
 #include <stdio.h>
@@ -252,9 +253,32 @@ static void test_large_grids(void)
   g_assert_cmpfloat(b.routed_max, ==, 5000.0 * 5000);
 }
 
+/* One method of ns_a2a_routed_loads (routed_loads_internal.h), taken
+ * directly, against every pair's route; FALSE when it does not apply. */
+static gboolean method_matches(const NsTopology *t, const char *what,
+                               gboolean (*method)(const NsTopology *, uint64_t *, NsRoutedPaths *))
+{
+  int n_edges = ns_topology_n_edges(t), min, max;
+  double mean;
+  g_autofree uint64_t *want = g_new(uint64_t, n_edges), *got = g_new0(uint64_t, n_edges);
+  NsRoutedPaths paths;
+  if (!method(t, got, &paths))
+    return FALSE;
+  pair_loads(t, want, &min, &max, &mean);
+  for (int e = 0; e < n_edges; e++)
+    if (got[e] != want[e])
+      g_error("%s: edge %d carries %" G_GUINT64_FORMAT ", computed %" G_GUINT64_FORMAT, what, e,
+              want[e], got[e]);
+  g_assert_cmpint(paths.min, ==, min);
+  g_assert_cmpint(paths.max, ==, max);
+  g_assert_cmpfloat_with_epsilon(paths.mean, mean, 1e-9 * MAX(1, mean));
+  return TRUE;
+}
+
 /* k-ary n-trees under d-mod-k and s-mod-k, k = 2..6 and n = 2..4, and the
- * 4-ary quadrics: the closed form (lower_bound_fat.c; k a power of two)
- * and the next-hop trees (the others) against every pair's route. */
+ * 4-ary quadrics: what ns_a2a_routed_loads takes (the closed form for k a
+ * power of two, level by level for the others: lower_bound_fat.c), and
+ * each of the two taken directly, against every pair's route. */
 static void test_fat_trees(void)
 {
   for (int k = 2; k <= 6; k++)
@@ -262,15 +286,22 @@ static void test_fat_trees(void)
       g_autofree char *spec = g_strdup_printf("fattree:%d,%d", k, n);
       g_autoptr(NsTopology) t = gen(spec);
       g_assert_cmpint(ns_topology_routing(t), ==, NS_ROUTING_DMODK);
-      assert_loads_match(t, spec);
       g_autoptr(NsTopology) s = ns_test_with_routing(t, "smodk");
-      assert_loads_match(s, spec);
+      const NsTopology *both[] = { t, s };
+      for (int i = 0; i < 2; i++) {
+        assert_loads_match(both[i], spec);
+        g_assert_true(method_matches(both[i], spec, ns_updown_loads));
+        g_assert_true(method_matches(both[i], spec, ns_fat_closed_loads) == ((k & (k - 1)) == 0));
+      }
     }
   const char *more[] = { "fattree:2,1", "fattree:8,2", "fattree:2,7", "quadrics:2", "quadrics:3" };
   for (gsize i = 0; i < G_N_ELEMENTS(more); i++) {
     g_autoptr(NsTopology) t = gen(more[i]);
     assert_loads_match(t, more[i]);
   }
+  g_autoptr(NsTopology) ecmp = gen("leafspine:3,2,4"); /* not d-mod-k: neither applies */
+  g_assert_false(method_matches(ecmp, "leafspine", ns_updown_loads));
+  g_assert_false(method_matches(ecmp, "leafspine", ns_fat_closed_loads));
 }
 
 /* A 4-ary 7-tree (16,384 machines, 45,056 nodes: past

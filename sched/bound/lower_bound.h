@@ -133,6 +133,7 @@ typedef struct {
  *   dmodk, smodk on a k-ary n-tree where the route table's closed form
  *                    holds (machines a power of two): closed form per level,
  *                    O(|V|·arity + |M|·levels) (lower_bound_fat.c);
+ *   dmodk, smodk on other levelled fat trees  level by level, O(|M|·|V|);
  *   shortest, ecmp, dmodk, smodk  the tree of routes towards each machine,
  *                    subtree sizes accumulated, O(|M|·|V|);
  *   explicit         every pair's route, O(|M|²·route length).

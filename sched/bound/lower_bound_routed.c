@@ -169,9 +169,9 @@ void ns_pair_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *paths)
  * without walking the pairs where the routing allows it: closed forms per
  * dimension for dimension-order, subtree sizes over the tree of routes
  * towards each machine for shortest, ecmp, d-mod-k and s-mod-k (in closed
- * form on k-ary n-trees of a power-of-two number of machines:
- * lower_bound_fat.c), |M_u|·|M_v| per tree link; explicit routes pair by
- * pair.
+ * form on k-ary n-trees of a power-of-two number of machines, level by
+ * level on other levelled fat trees: lower_bound_fat.c), |M_u|·|M_v| per
+ * tree link; explicit routes pair by pair.
  *
  * \param topo A finalized topology.
  * \param edge ns_topology_n_edges() counters, filled.
@@ -215,7 +215,8 @@ gboolean ns_a2a_routed_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths 
     }
     if (p * n > NS_ROUTED_LOAD_MAX_WORK)
       return FALSE;
-    ns_next_hop_loads(t, edge, paths);
+    if (!ns_updown_loads(t, edge, paths))
+      ns_next_hop_loads(t, edge, paths);
     paths->exact = TRUE;
     return TRUE;
   }

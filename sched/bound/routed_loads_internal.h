@@ -14,6 +14,12 @@
  * written) otherwise. O(|V| · arity + |M| · levels). */
 gboolean ns_fat_closed_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *paths);
 
+/* Levelled fat trees under d-mod-k and s-mod-k (lower_bound_fat.c): the
+ * routes towards each machine counted up the levels in one fixed node
+ * order and down the machine's own climb; FALSE (edge zeroed) under another
+ * routing or when some climb does not meet. O(|M| · |V|), not bounded. */
+gboolean ns_updown_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *paths);
+
 /* Destination-based routings (shortest, ecmp, dmodk, smodk): the tree of
  * routes towards each machine, subtree sizes (lower_bound_routed.c).
  * O(|M| · |V|), not bounded by NS_ROUTED_LOAD_MAX_WORK. */
