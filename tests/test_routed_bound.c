@@ -3,12 +3,15 @@
  * forms on rings, meshes and tori, next-hop trees on graphs and fat trees —
  * against a plain loop over every machine pair's route; the bound and its
  * bottleneck on a leaf/spine under `shortest` and `ecmp` and on the sweep's
- * Waxman graph; ECMP's spreading; and large rings and tori completing. */
+ * Waxman graph; ECMP's spreading; large rings and tori completing; k-ary
+ * n-trees in closed form, up to 16,384 machines. */
 #include "analysis/bounds.h"
 #include "platforms/model/error.h"
 #include "platforms/gen/shapes.h"
 #include "platforms/io/topology_io.h"
+#include "platforms/routing/updown.h"
 #include "sched/bound/lower_bound.h"
+#include "sched/bound/routed_loads_internal.h"
 #include "tests/testutil.h"
 #include <math.h>
 #include <stdio.h>
@@ -250,18 +253,116 @@ static void test_large_grids(void)
   g_assert_cmpfloat(b.routed_max, ==, 5000.0 * 5000);
 }
 
-/* Past NS_ROUTED_LOAD_MAX_WORK (a 4-ary 7-tree: 16384 machines x 45056
- * nodes) the routed loads are skipped: the cut bound, sampled path
- * lengths, as before. */
-static void test_past_the_limit(void)
+/* One method of ns_a2a_routed_loads (routed_loads_internal.h), taken
+ * directly, against every pair's route; FALSE when it does not apply. */
+static gboolean method_matches(const NsTopology *t, const char *what,
+                               gboolean (*method)(const NsTopology *, uint64_t *, NsRoutedPaths *))
+{
+  int n_edges = ns_topology_n_edges(t), min, max;
+  double mean;
+  g_autofree uint64_t *want = g_new(uint64_t, n_edges), *got = g_new0(uint64_t, n_edges);
+  NsRoutedPaths paths;
+  if (!method(t, got, &paths))
+    return FALSE;
+  pair_loads(t, want, &min, &max, &mean);
+  for (int e = 0; e < n_edges; e++)
+    if (got[e] != want[e])
+      g_error("%s: edge %d carries %" G_GUINT64_FORMAT ", computed %" G_GUINT64_FORMAT, what, e,
+              want[e], got[e]);
+  g_assert_cmpint(paths.min, ==, min);
+  g_assert_cmpint(paths.max, ==, max);
+  g_assert_cmpfloat_with_epsilon(paths.mean, mean, 1e-9 * MAX(1, mean));
+  return TRUE;
+}
+
+/* k-ary n-trees under d-mod-k and s-mod-k, k = 2..6 and n = 2..4, and the
+ * 4-ary quadrics: what ns_a2a_routed_loads takes (the closed form for k a
+ * power of two, level by level for the others: lower_bound_fat.c), and
+ * each of the two taken directly, against every pair's route. */
+static void test_fat_trees(void)
+{
+  for (int k = 2; k <= 6; k++)
+    for (int n = 2; n <= 4; n++) {
+      g_autofree char *spec = g_strdup_printf("fattree:%d,%d", k, n);
+      g_autoptr(NsTopology) t = gen(spec);
+      g_assert_cmpint(ns_topology_routing(t), ==, NS_ROUTING_DMODK);
+      g_autoptr(NsTopology) s = ns_test_with_routing(t, "smodk");
+      const NsTopology *both[] = { t, s };
+      for (int i = 0; i < 2; i++) {
+        assert_loads_match(both[i], spec);
+        g_assert_true(method_matches(both[i], spec, ns_updown_loads));
+        g_assert_true(method_matches(both[i], spec, ns_fat_closed_loads) == ((k & (k - 1)) == 0));
+      }
+    }
+  const char *more[] = { "fattree:2,1", "fattree:8,2", "fattree:2,7", "quadrics:2", "quadrics:3" };
+  for (gsize i = 0; i < G_N_ELEMENTS(more); i++) {
+    g_autoptr(NsTopology) t = gen(more[i]);
+    assert_loads_match(t, more[i]);
+  }
+  g_autoptr(NsTopology) ecmp = gen("leafspine:3,2,4"); /* not d-mod-k: neither applies */
+  g_assert_false(method_matches(ecmp, "leafspine", ns_updown_loads));
+  g_assert_false(method_matches(ecmp, "leafspine", ns_fat_closed_loads));
+}
+
+/* A 4-ary 7-tree (16,384 machines, 45,056 nodes: past
+ * NS_ROUTED_LOAD_MAX_WORK for the next-hop trees) gets the routed loads in
+ * closed form. By hand: a machine's own climb takes one up-link a level,
+ * each level's 4^7 up-links one machine's each (d-mod-k spreads them), and
+ * the link at level l carries p − 4^l = 16384 − 4^l messages each way
+ * (the pairs that have not met by level l). So the busiest are the
+ * machines' own links, 16383, the port's load: the bound for the routing
+ * in use is the cut bound. Mean over the 7 · 16384 links:
+ * (7 · 16384 − (4^7 − 1)/3) / 7 = 109227 / 7. Paths: 3 · 4^(L−1) of a
+ * source's 16383 destinations meet it at level L, crossing 2L − 1 nodes:
+ * min 1, max 13, mean 202071 / 16383. */
+static void test_fattree_4_7(void)
 {
   g_autoptr(NsTopology) t = gen("fattree:4,7");
+  NsA2ABound b;
+  ns_a2a_bound(t, 1, &b);
+  g_assert_true(b.routed_computed);
+  g_assert_false(b.path_sampled);
+  g_assert_cmpfloat(b.routed_max, ==, 16383);
+  g_assert_cmpfloat(b.bound.seconds, ==, b.cut.seconds);
+  g_assert_cmpuint(b.load, ==, 16383);
+  g_assert_cmpint(b.path_min, ==, 1);
+  g_assert_cmpint(b.path_max, ==, 13);
+  g_assert_cmpfloat_with_epsilon(b.path_mean, 202071.0 / 16383, 1e-12);
+  int n_edges = ns_topology_n_edges(t);
+  g_assert_cmpint(n_edges, ==, 2 * 7 * 16384);
+  uint64_t *edge = g_new(uint64_t, n_edges);
+  g_assert_true(ns_a2a_routed_loads(t, edge, NULL));
+  NsUpDownLinks up;
+  g_assert_true(ns_updown_links(t, &up));
+  g_assert_cmpint(up.n_levels, ==, 8);
+  uint64_t per_level[8] = { 0 }, sum = 0;
+  for (int e = 0; e < n_edges; e++) {
+    sum += edge[e];
+    int level = MIN(up.level[ns_topology_edge_from(t, e)], up.level[ns_topology_edge_to(t, e)]);
+    if (per_level[level] == 0)
+      per_level[level] = edge[e];
+    g_assert_cmpuint(edge[e], ==, per_level[level]);
+  }
+  for (int l = 0, four = 1; l < 7; l++, four *= 4)
+    g_assert_cmpuint(per_level[l], ==, 16384 - four);
+  g_assert_cmpuint(sum, ==, (uint64_t)2 * 16384 * 109227); /* 7 levels of 16384 links, both ways */
+  g_free(edge);
+}
+
+/* Past NS_ROUTED_LOAD_MAX_WORK (a 3-ary 8-tree: 6561 machines x 24057
+ * nodes, 3 not a power of two: no closed form) the routed loads are
+ * skipped: the cut bound, sampled path lengths, as before. */
+static void test_past_the_limit(void)
+{
+  g_autoptr(NsTopology) t = gen("fattree:3,8");
+  g_assert_cmpfloat((double)ns_topology_n_machines(t) * ns_topology_n_nodes(t), >,
+                    NS_ROUTED_LOAD_MAX_WORK);
   NsA2ABound b;
   ns_a2a_bound(t, 1, &b);
   g_assert_false(b.routed_computed);
   g_assert_true(b.path_sampled);
   g_assert_cmpfloat(b.bound.seconds, ==, b.cut.seconds);
-  g_assert_cmpuint(b.load, ==, 16383);
+  g_assert_cmpuint(b.load, ==, 6560);
   uint64_t *edge = g_new(uint64_t, ns_topology_n_edges(t));
   g_assert_false(ns_a2a_routed_loads(t, edge, NULL));
   g_free(edge);
@@ -276,6 +377,8 @@ int main(int argc, char **argv)
   g_test_add_func("/routed-bound/waxman", test_waxman);
   g_test_add_func("/routed-bound/leafspine-errors", test_leafspine_errors);
   g_test_add_func("/routed-bound/large-grids", test_large_grids);
+  g_test_add_func("/routed-bound/fat-trees", test_fat_trees);
+  g_test_add_func("/routed-bound/fattree-4-7", test_fattree_4_7);
   g_test_add_func("/routed-bound/past-the-limit", test_past_the_limit);
   return g_test_run();
 }

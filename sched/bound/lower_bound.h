@@ -108,7 +108,8 @@ void ns_lower_bound_reduction(const NsTopology *topo, NsCollective c, uint64_t n
  * callers fall back to the cut bound and sampled path lengths, saying so):
  * |M|·|V| node visits (next-hop trees) or |M|²·route length (explicit):
  * 2^27, a few seconds; every shortest and ecmp routing is within it (their
- * next-hop tables are refused past 2^27 entries), a 4-ary 7-tree above. */
+ * next-hop tables are refused past 2^27 entries); k-ary n-trees under
+ * dmodk and smodk take the closed form, which is not limited. */
 #define NS_ROUTED_LOAD_MAX_WORK ((double)(1u << 27))
 
 /* Path lengths (nodes crossed between the ends) over the |M|(|M|−1)
@@ -129,6 +130,10 @@ typedef struct {
  *   tree             |M_u|·|M_v| each way, O(|V|);
  *   dimension-order  closed form per dimension (see lower_bound_routed.c),
  *                    exact, O(|M|·dims);
+ *   dmodk, smodk on a k-ary n-tree where the route table's closed form
+ *                    holds (machines a power of two): closed form per level,
+ *                    O(|V|·arity + |M|·levels) (lower_bound_fat.c);
+ *   dmodk, smodk on other levelled fat trees  level by level, O(|M|·|V|);
  *   shortest, ecmp, dmodk, smodk  the tree of routes towards each machine,
  *                    subtree sizes accumulated, O(|M|·|V|);
  *   explicit         every pair's route, O(|M|²·route length).

@@ -2,6 +2,7 @@
  * they give. See lower_bound.h ("the bound for the routing in use"). */
 #include "sched/bound/lower_bound.h"
 #include "platforms/routing/tree.h"
+#include "sched/bound/routed_loads_internal.h"
 #include <math.h>
 #include <string.h>
 
@@ -73,7 +74,7 @@ static void grid_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *paths
  * v's subtree — accumulated leaves first, as Brandes accumulates
  * dependencies on shortest-path trees. O(|M|·|V|) time, O(|V|) memory
  * besides the loads. */
-static void next_hop_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *paths)
+void ns_next_hop_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *paths)
 {
   int n = ns_topology_n_nodes(t), p = ns_topology_n_machines(t), n_edges = ns_topology_n_edges(t);
   gboolean reversed = ns_topology_routing(t) == NS_ROUTING_SMODK;
@@ -138,7 +139,7 @@ static void next_hop_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *p
 }
 
 /* Any routing: every ordered pair's route. O(|M|²·route length). */
-static void pair_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *paths)
+void ns_pair_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *paths)
 {
   int p = ns_topology_n_machines(t);
   int *route = g_new(int, MAX(ns_topology_max_route_len(t), 1));
@@ -167,8 +168,10 @@ static void pair_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *paths
  * Each ordered machine pair sends one message along its route; counted
  * without walking the pairs where the routing allows it: closed forms per
  * dimension for dimension-order, subtree sizes over the tree of routes
- * towards each machine for shortest, ecmp, d-mod-k and s-mod-k, |M_u|·|M_v|
- * per tree link; explicit routes pair by pair.
+ * towards each machine for shortest, ecmp, d-mod-k and s-mod-k (in closed
+ * form on k-ary n-trees of a power-of-two number of machines, level by
+ * level on other levelled fat trees: lower_bound_fat.c), |M_u|·|M_v| per
+ * tree link; explicit routes pair by pair.
  *
  * \param topo A finalized topology.
  * \param edge ns_topology_n_edges() counters, filled.
@@ -178,8 +181,10 @@ static void pair_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *paths
  *         NS_ROUTED_LOAD_MAX_WORK.
  * \errors none.
  * \complexity O(|V|) on trees, O(|M|·dims) under dimension-order,
- *         O(|M|·|V|) for destination-based routings, O(|M|²·route length)
- *         for explicit routes.
+ *         O(|V|·arity + |M|·levels) on k-ary n-trees under d-mod-k and
+ *         s-mod-k where the closed form holds, O(|M|·|V|) for other
+ *         destination-based routings, O(|M|²·route length) for explicit
+ *         routes.
  * \source issue 17 items 1-2 (the routed bound); docs/architecture.md.
  */
 gboolean ns_a2a_routed_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *paths)
@@ -200,13 +205,18 @@ gboolean ns_a2a_routed_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths 
   case NS_ROUTING_EXPLICIT:
     if (p * p * MAX(ns_topology_max_route_len(t), 1) > NS_ROUTED_LOAD_MAX_WORK)
       return FALSE;
-    pair_loads(t, edge, paths);
+    ns_pair_loads(t, edge, paths);
     paths->exact = TRUE;
     return TRUE;
   default:
+    if (ns_fat_closed_loads(t, edge, paths)) {
+      paths->exact = TRUE;
+      return TRUE;
+    }
     if (p * n > NS_ROUTED_LOAD_MAX_WORK)
       return FALSE;
-    next_hop_loads(t, edge, paths);
+    if (!ns_updown_loads(t, edge, paths))
+      ns_next_hop_loads(t, edge, paths);
     paths->exact = TRUE;
     return TRUE;
   }
