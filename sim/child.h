@@ -1,5 +1,7 @@
-/* netsched — the child processes of the simulator stage: the replay
- * (sim/sim.c) and SMPI's tools (sim/smpi_baseline.c).
+/* netsched — the child processes of the simulator stage: the replay and
+ * netsched-ns3 (sim/sim.c), SMPI's tools (sim/smpi_tool.c), netsched-ns3's
+ * route dump (sim/ns3_net.c). All start, wait and stop through
+ * ns_child_spawn.
  *
  * While a child runs, SIGINT, SIGTERM and SIGHUP only set a flag: the
  * waiting loop stops the child's process group (SIGTERM, then SIGKILL
@@ -23,6 +25,47 @@
  * compilers and smpirun to remove their files) and SIGKILL. */
 #define NS_CHILD_GRACE_S 2.0
 
+/* How a child of ns_child_spawn ended. */
+typedef enum {
+  NS_CHILD_ENDED,    /* by itself: *status says how */
+  NS_CHILD_SIGNALED, /* stopped: a stop signal arrived (ns_stop_signal()) */
+  NS_CHILD_LATE,     /* stopped: the wall-time limit passed */
+  NS_CHILD_TOO_MUCH, /* stopped: more than NS_CHILD_MAX_OUTPUT on stdout */
+} NsChildEnd;
+
+/* What a child needs beyond its argv; zero is the default of each field. */
+typedef struct {
+  const char *name;      /* in messages ("cannot run NAME: ..."); NULL: argv[0] */
+  const char *cwd;       /* its directory; NULL: this process's */
+  char *const *env;      /* its environment (TMPDIR replaced); NULL: this process's */
+  double wall_limit;     /* seconds; 0: none */
+  guint64 stack_bytes;   /* its soft RLIMIT_STACK raised to this (up to the hard
+                            limit) when lower; 0: inherited */
+  GString *out;          /* its stdout, up to NS_CHILD_MAX_OUTPUT; NULL: inherited */
+  GString *err;          /* the last 4 KiB of its stderr; NULL: inherited */
+  /* Called every 200 ms while it runs (the progress reporter). */
+  void (*tick)(void *data);
+  /* Called in the child when exec fails (async-signal-safe code only);
+   * NULL: "cannot run ARGV0: why" on its stderr. It then exits with 127. */
+  void (*exec_failed)(const char *exe, int err, void *data);
+  void *data;            /* for tick and exec_failed */
+} NsChildOptions;
+
+/* Starts argv[0] (looked up in PATH; no shell) as `o` says, with stdin
+ * from /dev/null, in a process group of its own, dying with this process
+ * (PR_SET_PDEATHSIG), TMPDIR a private directory (0700, in this process's
+ * TMPDIR); descriptors without FD_CLOEXEC are inherited. Waits until it
+ * ends (and its stdout and stderr, when collected, are closed), or stops
+ * the whole group (SIGTERM, SIGKILL after NS_CHILD_GRACE_S) on a stop
+ * signal, at the wall-time limit or when it writes too much; processes it
+ * leaves running in its group are stopped the same way. Then reaps it and
+ * removes the private TMPDIR with all it holds. Call between
+ * ns_signals_catch() and ns_signals_release(). *status is waitpid's
+ * status, *end how it ended. FALSE with NS_ERROR_IO only when it cannot
+ * start. */
+gboolean ns_child_spawn(const char *const *argv, const NsChildOptions *o, int *status,
+                        NsChildEnd *end, GError **error);
+
 /* Runs argv[0] (looked up in PATH; no shell) in directory `cwd` in a
  * process group of its own, its stdout collected in `out` (up to
  * NS_CHILD_MAX_OUTPUT), the tail of its stderr in `err`, stdin from
@@ -33,7 +76,7 @@
  * after NS_CHILD_GRACE_S) and reaps it; processes the child leaves
  * running in its group when it ends are stopped the same way. *status is waitpid's status. FALSE with NS_ERROR_IO when
  * it cannot start, was stopped (naming the signal or the limit) or wrote
- * too much. */
+ * too much. ns_child_spawn with `out` and `err` collected. */
 gboolean ns_child_run(const char *const *argv, const char *cwd, double wall_limit, GString *out,
                       GString *err, int *status, GError **error);
 

@@ -21,8 +21,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -245,15 +243,17 @@ static void model_args(const NsSimOptions *opt, uint64_t msize, int trace_fd, GP
 }
 
 /* ---- the child's life ----------------------------------------------------
- * While a simulation runs, SIGINT, SIGTERM and SIGHUP only set a flag
- * (sim/child.h): the
- * waiting loop then kills the child, reaps it, and ns_simulate() restores
- * the caller's handlers and raises the signal again once everything it
- * made is gone, so an interrupted run leaves no process and no file behind.
- * The child dies with its parent (PR_SET_DEATHSIG) and never dumps core
- * (netsched-replay disables it). */
+ * The child runs through ns_child_spawn (sim/child.h): in a process group
+ * of its own with a private TMPDIR, dying with its parent; a stop signal
+ * (SIGINT, SIGTERM, SIGHUP only set a flag while a simulation runs) or the
+ * wall-time limit stops its group, SIGTERM then SIGKILL, and ns_simulate()
+ * restores the caller's handlers and raises the signal again once
+ * everything it made is gone, so an interrupted run leaves no process and
+ * no file behind. It never dumps core (netsched-replay disables it). */
 
-/* Tells the reporter what the child published. */
+/* Tells the reporter what the child published: "340/992 messages, 1.200 s
+ * simulated" and the fraction of messages delivered (the reporter
+ * estimates the time left, analysis/progress_internal.h). */
 static void report_progress(NsProgress *progress, const Program *prog)
 {
   if (!ns_progress_on(progress))
@@ -264,40 +264,26 @@ static void report_progress(NsProgress *progress, const Program *prog)
                      done, prog->n_all, prog->header->clock);
 }
 
-/* Waits for the child; kills it after `limit` seconds of wall time or when
- * a stop signal arrived. Tells `progress` (may be NULL) five times a second
- * what the child publishes: "340/992 messages, 1.200 s simulated" and the
- * fraction of messages delivered (the reporter estimates the time left,
- * analysis/progress_internal.h). */
-static int wait_child(pid_t pid, double limit, const Program *prog, NsProgress *progress,
-                      gboolean *timed_out)
+/* What the replay's ticks and failed exec need. */
+typedef struct {
+  Program *prog;
+  NsProgress *progress;
+} Replay;
+
+/* Five times a second while the child runs. */
+static void replay_tick(void *data)
 {
-  gint64 start = g_get_monotonic_time();
-  gint64 deadline = limit > 0 ? start + (gint64)(limit * 1e6) : 0;
-  gint64 next_report = start + 200000;
-  int status = 0;
-  *timed_out = FALSE;
-  for (;;) {
-    pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid || (r < 0 && errno != EINTR))
-      break;
-    gint64 now = g_get_monotonic_time();
-    if (ns_stop_signal() != 0 || (deadline && now > deadline)) {
-      kill(pid, SIGKILL);
-      while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-      *timed_out = ns_stop_signal() == 0;
-      break;
-    }
-    if (now >= next_report) {
-      report_progress(progress, prog);
-      next_report = now + 200000;
-    }
-    g_usleep(10000);
-  }
-  report_progress(progress, prog); /* where it ended */
-  ns_progress_clear(progress); /* the caller prints what the run gave next */
-  return status;
+  Replay *r = data;
+  report_progress(r->progress, r->prog);
+}
+
+/* In the child when exec failed: the reason in the shared header, which
+ * the parent reports in the model's words. */
+static void replay_exec_failed(const char *exe, int err, void *data)
+{
+  Replay *r = data;
+  g_snprintf(r->prog->header->error, sizeof r->prog->header->error, "cannot run %s: %s", exe,
+             g_strerror(err));
 }
 
 /* The replay executable: $NETSCHED_REPLAY, else next to this program, else
@@ -376,7 +362,6 @@ static gboolean run_replay(Program *prog, int platform_fd, int trace_fd, const N
   envp = attrs != NULL ? g_environ_setenv(envp, "NS_ATTRIBUTE_DEFAULT", attrs, TRUE)
                        : g_environ_unsetenv(envp, "NS_ATTRIBUTE_DEFAULT");
   g_free(attrs);
-  fflush(NULL);
   if (ns_stop_signal() != 0) { /* interrupted while the program was built */
     g_strfreev(envp);
     close(program_fd);
@@ -384,34 +369,24 @@ static gboolean run_replay(Program *prog, int platform_fd, int trace_fd, const N
                     g_strsignal(ns_stop_signal()));
     return FALSE;
   }
-  pid_t parent = getpid();
-  pid_t pid = fork();
-  if (pid == 0) {
-    /* Die with the parent, even if it is killed outright. */
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
-      _exit(127);
-    /* Room for SimGrid's recursive solver on the main thread, which grows
-     * its stack up to this limit (NS_SIM_STACK_BYTES, sim.h). */
-    struct rlimit stack;
-    if (getrlimit(RLIMIT_STACK, &stack) == 0 && stack.rlim_cur != RLIM_INFINITY &&
-        stack.rlim_cur < (rlim_t)NS_SIM_STACK_BYTES) {
-      stack.rlim_cur = MIN(stack.rlim_max, (rlim_t)NS_SIM_STACK_BYTES); /* RLIM_INFINITY is the largest */
-      (void)setrlimit(RLIMIT_STACK, &stack);
-    }
-    execve(exe, (char **)argv->pdata, envp);
-    g_snprintf(prog->header->error, sizeof prog->header->error, "cannot run %s: %s", exe,
-               g_strerror(errno));
-    _exit(127);
-  }
+  Replay replay = { prog, opt->progress };
+  /* Room for SimGrid's recursive solver on the main thread, which grows
+   * its stack up to this limit (NS_SIM_STACK_BYTES, sim.h). */
+  NsChildOptions child = {
+    .name = "the simulation", .env = envp, .wall_limit = opt->wall_limit,
+    .stack_bytes = NS_SIM_STACK_BYTES, .tick = replay_tick,
+    .exec_failed = replay_exec_failed, .data = &replay,
+  };
+  int status = 0;
+  NsChildEnd end;
+  gboolean started = ns_child_spawn((const char *const *)argv->pdata, &child, &status, &end, error);
   g_strfreev(envp);
   close(program_fd);
-  if (pid < 0) {
-    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "cannot fork the simulation: %s",
-                    g_strerror(errno));
+  if (!started)
     return FALSE;
-  }
-  gboolean timed_out;
-  int status = wait_child(pid, opt->wall_limit, prog, opt->progress, &timed_out);
+  report_progress(opt->progress, prog); /* where it ended */
+  ns_progress_clear(opt->progress);     /* the caller prints what the run gave next */
+  gboolean timed_out = end == NS_CHILD_LATE && ns_stop_signal() == 0;
   if (timed_out) {
     uint64_t done = prog->header->transfers_done;
     g_autofree char *need =

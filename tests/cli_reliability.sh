@@ -70,10 +70,14 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 sleep 0.5
+# The replay runs in a process group of its own (sim/child.h), stopped as one.
+group=$(ps -o pgid= -p "${child:-0}" 2>/dev/null | tr -d ' ')
+check "netsched-replay runs in a process group of its own" 0 test "${group:-none}" = "$child"
 kill -TERM "$pid"
 wait "$pid"
 status=$?
 check "SIGTERM ends simulate by the signal" 0 test "$status" -eq 143
+check "no process left in the replay's group" 1 pgrep -g "${group:-0}"
 sleep 0.2
 if [[ -n "$child" ]] && kill -0 "$child" 2>/dev/null; then
   echo "not ok - netsched-replay $child survived its parent"; failures=$((failures + 1))
