@@ -107,6 +107,12 @@ NsTopology *ns_cli_load_topology(const char *path, const char *format, const cha
   "reduce, allreduce: the rate at which a machine combines received data with its own, "      \
   "keeping it busy bytes/rate after each combining receive (docs/simulator.md, \"Reductions "   \
   "and variable sizes\"); 0: free; default 36GBps, MPI_Reduce_local measured"
+/* The help line of tune's and compare's --cfg: SimGrid options for the
+ * replay and for every smpirun run (sim/smpi_tool.h). */
+#define NS_CLI_SMPIRUN_CFG_HELP                                                               \
+  "Any SimGrid option (repeatable), for the replay and every smpirun run; yours win over "    \
+  "netsched's own, as smpi/auto-shared-malloc-thresh (default 1 MiB, more for a large "      \
+  "routine table; docs/tune.md, \"smpirun memory\")"
 /* The help line of compare's, design's and sweep's --pattern: a size
  * pattern per row (analysis/experiment_pattern_internal.h). */
 #define NS_CLI_PATTERN_AXIS_HELP                                                              \
@@ -193,6 +199,7 @@ typedef struct {
   char *reduce_rate;     /* --reduce-rate RATE, NULL = NS_SIM_REDUCE_RATE_DEFAULT */
   char *pattern;         /* --pattern: alltoallv/allgatherv's size pattern axis */
   int jobs;              /* -j: rows at once (0: the cores) */
+  char **cfg;            /* --cfg NAME:VALUE (repeatable), NULL = none */
   const struct NsCliNs3Args *ns3; /* the ns3 model's options (cli/cli_sim.h) */
 } NsCompareArgs;
 int ns_compare_run(const NsCompareArgs *args);

@@ -41,6 +41,7 @@ typedef struct {
   const char *arrival;      /* --arrival SPEC (sim/arrival.h); NULL: none */
   const char *eager_threshold; /* --eager-threshold SIZE; NULL: NS_SIM_EAGER_DEFAULT */
   const char *reduce_rate;  /* --reduce-rate RATE; NULL: NS_SIM_REDUCE_RATE_DEFAULT */
+  char **cfg;               /* --cfg NAME:VALUE (repeatable): SimGrid options, NULL: none */
 } NsCliSimSettings;
 
 /* --arrival SPEC (sim/arrival.h): the pattern, or NULL with an error
@@ -57,8 +58,9 @@ gboolean ns_cli_eager_threshold(const char *text, uint64_t *bytes, GError **erro
 gboolean ns_cli_reduce_rate(const char *text, double *bytes_per_s, GError **error);
 
 /* Initialises *opt from the settings (ns_sim_options_clear() it even when
- * this fails). NS_ERROR_INPUT for an unknown model or a calibration with a
- * model other than smpi; the calibration's errors. */
+ * this fails). NS_ERROR_INPUT for an unknown model, a --cfg without
+ * NAME:VALUE or a calibration with a model other than smpi; the
+ * calibration's errors. */
 gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError **error);
 
 /* The experiment engine's measurement (NsMeasureFunc): simulates the

@@ -45,7 +45,7 @@ int ns_compare_run(const NsCompareArgs *a)
                                    .wall_limit = a->wall_limit, .calibration = a->calibration,
                                    .runs = a->runs, .arrival = a->arrival,
                                    .eager_threshold = a->eager_threshold,
-                                   .reduce_rate = a->reduce_rate };
+                                   .reduce_rate = a->reduce_rate, .cfg = a->cfg };
   gboolean have_opt = ns_cli_sim_options(&opt, &settings_in, &error);
   int bad_ns3 = have_opt ? ns_cli_ns3_args_apply(a->ns3, "compare", &opt) : 0;
   if (bad_ns3 != 0) {
@@ -196,6 +196,7 @@ int ns_cmd_compare(int argc, char **argv)
     { "eager-threshold", 0, 0, G_OPTION_ARG_STRING, &a.eager_threshold, NS_CLI_EAGER_HELP,
       "SIZE" },
     { "reduce-rate", 0, 0, G_OPTION_ARG_STRING, &a.reduce_rate, NS_CLI_REDUCE_RATE_HELP, "RATE|0" },
+    { "cfg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.cfg, NS_CLI_SMPIRUN_CFG_HELP, "NAME:VALUE" },
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, NS_CLI_JOBS_HELP, "N" },
     { NULL },
   };
@@ -231,6 +232,7 @@ int ns_cmd_compare(int argc, char **argv)
   g_free(a.arrival);
   g_free(a.eager_threshold);
   g_free(a.reduce_rate);
+  g_strfreev(a.cfg);
   g_free(a.pattern);
   ns_progress_args_clear(&a.progress);
   ns_cli_ns3_args_clear(&ns3);

@@ -65,6 +65,7 @@ int ns_cmd_tune(int argc, char **argv)
   char *measure = NULL, *timing = NULL, *library_name = NULL, *library_candidates = NULL;
   char *pattern = NULL;
   char *reduce_rate = NULL;
+  char **cfg = NULL;
   NsMpiLibrary library = NS_MPI_OMPI;
   int runs = 0, iterations = 1;
   double wall_limit = 0;
@@ -108,6 +109,7 @@ int ns_cmd_tune(int argc, char **argv)
     { "root", 'r', 0, G_OPTION_ARG_STRING, &root_name, "bcast root (default the first machine)",
       "MACHINE" },
     { "reduce-rate", 0, 0, G_OPTION_ARG_STRING, &reduce_rate, NS_CLI_REDUCE_RATE_HELP, "RATE|0" },
+    { "cfg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cfg, NS_CLI_SMPIRUN_CFG_HELP, "NAME:VALUE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_arg,
       "Directory for the outputs (default tune-out); one holding a measurements.csv needs "
       "--resume or --overwrite", "DIR" },
@@ -157,7 +159,7 @@ int ns_cmd_tune(int argc, char **argv)
   }
   NsCliSimSettings sim_in = { .model = smpirun_asked ? "smpi" : model,
                               .wall_limit = wall_limit, .runs = runs,
-                              .reduce_rate = reduce_rate };
+                              .reduce_rate = reduce_rate, .cfg = cfg };
   have_opt = ns_cli_sim_options(&opt, &sim_in, &error);
   opt_set = TRUE;
   const char *outdir = outdir_arg ? outdir_arg : "tune-out";
@@ -310,5 +312,6 @@ out:
   g_free(sizes_text); g_free(model); g_free(root_name); g_free(outdir_arg); g_free(measure);
   g_free(timing); g_free(library_name); g_free(library_candidates); g_free(reduce_rate);
   g_free(pattern);
+  g_strfreev(cfg);
   return status;
 }

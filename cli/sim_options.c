@@ -21,6 +21,14 @@ gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError
   opt->tcp_variant = g_strdup(s->tcp);
   opt->progress = s->progress;
   opt->runs = MAX(s->runs, 1);
+  for (int i = 0; s->cfg != NULL && s->cfg[i] != NULL; i++) {
+    const char *colon = strchr(s->cfg[i], ':');
+    if (colon == NULL || colon == s->cfg[i]) {
+      g_set_error(error, NS_ERROR, NS_ERROR_INPUT, "--cfg '%s': expected NAME:VALUE", s->cfg[i]);
+      return FALSE;
+    }
+    g_ptr_array_add(opt->cfg, g_strdup(s->cfg[i]));
+  }
   if (s->model != NULL && !ns_net_model_parse(s->model, &opt->model, error))
     return FALSE;
   if (s->arrival != NULL && (opt->arrival = ns_cli_arrival(s->arrival, error)) == NULL)

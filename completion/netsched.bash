@@ -47,6 +47,8 @@ _netsched()
       compopt -o nospace 2>/dev/null; return ;;
     --eager-threshold) COMPREPLY=($(compgen -W "0 64KiB" -- "$cur")); return ;;
     --reduce-rate) COMPREPLY=($(compgen -W "0 36GBps" -- "$cur")); return ;;
+    --cfg) COMPREPLY=($(compgen -W "smpi/auto-shared-malloc-thresh: smpi/shared-malloc-blocksize:" -- "$cur"))
+      compopt -o nospace 2>/dev/null; return ;;
     --ti-trace) _filedir -d 2>/dev/null || COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --timing) COMPREPLY=($(compgen -W "mpptest mpptest+barrier mpptest+computation=" -- "$cur")); return ;;
     --measure) [[ $cmd == tune ]] && { COMPREPLY=($(compgen -W "replay smpirun" -- "$cur")); return; } ;;

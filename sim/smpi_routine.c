@@ -158,6 +158,8 @@ gboolean ns_smpi_routine_measure(const NsTopology *topo, const NsSchedule *s, co
     /* SMPI's copies of the program go to the private directory too */
     g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/tmpdir:%s", r->dir));
     ns_smpi_model_args(argv, opt);
+    /* a timing run: the driver reads its table, never the data it moves */
+    ns_smpi_timing_args(argv, opt, routine->table->len, msize);
     g_ptr_array_add(argv, NULL);
     g_autoptr(GString) text = g_string_new(NULL);
     ok = ns_smpi_run_tool((const char *const *)argv->pdata, r->dir, opt->wall_limit, text,

@@ -68,3 +68,54 @@ void ns_smpi_model_args(GPtrArray *argv, const NsSimOptions *opt)
     g_ptr_array_add(argv, g_strdup("--cfg=network/crosstraffic:0"));
   }
 }
+
+/* SMPI's automatic shared malloc (SimGrid 3.32, Debian 12's libsimgrid-dev:
+ * --cfg=smpi/auto-shared-malloc-thresh:N, off by default) makes every
+ * malloc of N bytes or more of a program built by smpicc one block of
+ * memory shared by all ranks; under smpi/shared-malloc:global (the
+ * default) that block is a single file of smpi/shared-malloc-blocksize
+ * (1 MiB) mapped again and again, so even the bytes of one allocation
+ * alias each other. A run that only times its messages may do that to
+ * the data it moves: the generated routine's relay scratch and packed
+ * copies (private, they grow with ranks x blocks: AT2 on the 8x8 torus
+ * at 1 MiB blocks held about 13 GB). It must not do it to what the
+ * program reads: the routine's table and the runtime's records derived
+ * from it (at most 88 bytes per op, at most one op per three bytes of
+ * the table; the load buffer at most twice the table), nor its sync
+ * messages. Hence the floor of 1 MiB (far above the sync messages, and
+ * above the routine_time and baseline programs' control data) and,
+ * for a large table, 32 x its size rounded up to a power of two. */
+uint64_t ns_smpi_shared_malloc_thresh(uint64_t control_bytes)
+{
+  uint64_t t = NS_SMPI_SHARED_MALLOC_THRESH_MIN;
+  while (t < control_bytes * 32 && t < ((uint64_t)1 << 62))
+    t <<= 1;
+  return t;
+}
+
+/* Each shared allocation is the shared block mapped once per blocksize
+ * bytes: with SimGrid's 1 MiB, AT2 on the 8x8 torus at 4 MiB blocks (64
+ * ranks x 780 MiB of relay scratch) needs more mappings than Linux's
+ * vm.max_map_count (65530) and smpirun aborts ("Could not map folded
+ * virtual memory"). 16 blocks per mapping keeps the count near the
+ * number of scratch slots / 16 per rank; the block itself is one file
+ * (shared, not private memory), touched at most up to its size. */
+uint64_t ns_smpi_shared_malloc_blocksize(uint64_t block_bytes)
+{
+  uint64_t b = (uint64_t)1 << 20;
+  while (b < block_bytes * 16 && b < ((uint64_t)1 << 30))
+    b <<= 1;
+  return b;
+}
+
+void ns_smpi_timing_args(GPtrArray *argv, const NsSimOptions *opt, uint64_t control_bytes,
+                         uint64_t block_bytes)
+{
+  g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/auto-shared-malloc-thresh:%" G_GUINT64_FORMAT,
+                                        ns_smpi_shared_malloc_thresh(control_bytes)));
+  g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/shared-malloc-blocksize:%" G_GUINT64_FORMAT,
+                                        ns_smpi_shared_malloc_blocksize(block_bytes)));
+  /* after ours: the user's setting is the one SimGrid keeps */
+  for (guint i = 0; opt->cfg != NULL && i < opt->cfg->len; i++)
+    g_ptr_array_add(argv, g_strdup_printf("--cfg=%s", (char *)g_ptr_array_index(opt->cfg, i)));
+}

@@ -51,6 +51,25 @@ close_to() { # close_to NAME MEASURED PREDICTED TOLERANCE: |measured - predicted
   fi
 }
 
+# peak_private_kb PID NAME DIR: waits for PID and prints the largest private
+# (anonymous) resident memory, in kB, that a process whose command line
+# matches NAME and that runs in DIR or below it (smpirun's simulation) had,
+# sampled every 0.1 s; SMPI's shared blocks are not private.
+peak_private_kb() {
+  local peak=0 p kb cwd
+  while kill -0 "$1" 2>/dev/null; do
+    for p in $(pgrep -f "$2"); do
+      cwd=$(readlink "/proc/$p/cwd" 2>/dev/null)
+      [[ "$cwd" == "$3" || "$cwd" == "$3"/* ]] || continue
+      kb=$(awk '/^RssAnon:/ { print $2 }' "/proc/$p/status" 2>/dev/null)
+      [[ -n "$kb" && $kb -gt $peak ]] && peak=$kb
+    done
+    sleep 0.1
+  done
+  wait "$1"
+  echo "$peak"
+}
+
 require_smpi() { # skips the script (exit 77) without smpicc/smpirun (libsimgrid-dev) or the simulator
   if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
     echo "1..0 # SKIP smpicc/smpirun not installed (libsimgrid-dev)"

@@ -32,23 +32,6 @@ require_smpi
 smpicc -O1 -I"$src" "$src/tests/mpi/routine_time.c" "$src/mpi/runtime/ns_routine.c" \
   -o "$tmp/routine_time" >"$tmp/cc.log" 2>&1 || { echo "not ok - smpicc"; cat "$tmp/cc.log"; exit 1; }
 
-# peak_private_kb PID: waits for PID and prints the largest private (anonymous)
-# resident memory, in kB, that a process running in $tmp (smpirun's
-# simulation) had, sampled every 0.1 s; the shared blocks are not private.
-peak_private_kb() {
-  local peak=0 p kb
-  while kill -0 "$1" 2>/dev/null; do
-    for p in $(pgrep -f routine_time); do
-      [[ "$(readlink "/proc/$p/cwd" 2>/dev/null)" == "$tmp" ]] || continue
-      kb=$(awk '/^RssAnon:/ { print $2 }' "/proc/$p/status" 2>/dev/null)
-      [[ -n "$kb" && $kb -gt $peak ]] && peak=$kb
-    done
-    sleep 0.1
-  done
-  wait "$1"
-  echo "$peak"
-}
-
 cases=(
   "$topo/faraj-c.topo faraj 4096 32768 1048576"
   "$topo/faraj-c.topo faraj rendezvous 4096 32768"
@@ -83,7 +66,7 @@ for case in "${cases[@]}"; do
        ./routine_time routine.nsr "$size" --cfg=smpi/simulate-computation:no \
        --log=root.thres:warning --cfg=smpi/auto-shared-malloc-thresh:1048576) \
       >"$tmp/smpirun.out" 2>/dev/null &
-    peak=$(peak_private_kb $!)
+    peak=$(peak_private_kb $! routine_time "$tmp")
     check "$name ${size}B: smpirun's private memory under 2 GiB (peak RssAnon $peak kB)" 0 \
       test "$peak" -lt 2097152
     smpi=$(awk '/^rank/ { if (s == "" || $4 < s) s = $4; if ($6 > e) e = $6 } END { if (s != "") printf "%.9f", e - s }' "$tmp/smpirun.out")
