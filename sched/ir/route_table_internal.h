@@ -245,8 +245,26 @@ static inline uint64_t ns_edge_marks_set(NsEdgeMarks *m, int e, uint64_t on)
  * ends a level at a time: a level above the common ancestor or past a
  * machine's depth marks nothing and reports nothing (`on` 0), so no
  * branch depends on the route. O(depth). */
+static inline uint64_t ns_route_table_mark_from(const NsRouteTable *rt, int src, int dst,
+                                                int own_levels, NsEdgeMarks *marks, int *route,
+                                                int *len);
+
 static inline uint64_t ns_route_table_mark(const NsRouteTable *rt, int src, int dst,
                                            NsEdgeMarks *marks, int *route, int *len)
+{
+  return ns_route_table_mark_from(rt, src, dst, 0, marks, route, len);
+}
+
+/* ns_route_table_mark, but a route of the fat-tree closed form leaves its
+ * lowest `own_levels` (0 or 1) levels unmarked: level 0 is the two
+ * machines' own links, which a caller that makes sure no machine sends or
+ * receives twice in the group need not mark (two routes share a machine's
+ * own link only by sharing that machine as sender, or as receiver). Other
+ * routes are marked whole: a mark too many can only send a group to the
+ * full check. */
+static inline uint64_t ns_route_table_mark_from(const NsRouteTable *rt, int src, int dst,
+                                                int own_levels, NsEdgeMarks *marks, int *route,
+                                                int *len)
 {
   uint64_t hit = 0;
   uint8_t *tag = marks->tag, group = marks->group;
@@ -277,8 +295,8 @@ static inline uint64_t ns_route_table_mark(const NsRouteTable *rt, int src, int 
     int meet = ns_fat_meet(f, other, key);
     if (meet < f->levels) {
       int flip_other = f->by_source ? 1 : 0, flip_own = 1 - flip_other;
-      const int *at = f->edge;
-      for (int l = 0; l + 1 < f->levels; l++, at += f->stride) { /* no edge up from the top */
+      const int *at = f->edge + (gsize)own_levels * f->stride;
+      for (int l = own_levels; l + 1 < f->levels; l++, at += f->stride) { /* none up from the top */
         uint64_t on = l < meet;
         hit |= ns_edge_mark(tag, group, dummy, at[other ^ (diff & f->mask[l])] ^ flip_other, on);
         hit |= ns_edge_mark(tag, group, dummy, at[key] ^ flip_own, on);
