@@ -149,6 +149,17 @@ GPtrArray *ns_keyfile_scan_text(const char *text, gsize len, const char *path,
       ns_keyfile_fail(error, where, "empty value for '%s'", key);
       goto bad;
     }
+    /* A lone backslash at the end, refused here: GLib 2.74 sets its
+     * "escape character at end of line" over the error of a bad escape
+     * earlier in the same value (a GLib warning; found by fuzz_scenario). */
+    gsize n = strlen(value), slashes = 0;
+    while (slashes < n && value[n - 1 - slashes] == '\\')
+      slashes++;
+    if (slashes % 2 == 1) {
+      ns_keyfile_fail(error, where, "the value of '%s' ends with a lone backslash (write \\\\ "
+                      "for one)", key);
+      goto bad;
+    }
     NsKeyEntry *e = g_new0(NsKeyEntry, 1);
     e->key = g_strdup(key);
     e->where = g_strdup(where);

@@ -651,6 +651,12 @@ static void test_bad_specs(void)
      * next key's error was set over it (a GLib warning, fatal in tests) */
     { "[sweep]\nx = a\\qb\ny = c\n",
       "F:2: Key file contains key \u201cx\u201d which has a value that cannot be interpreted." },
+    /* found by fuzz_scenario: a bad escape and a backslash at the end of
+     * one value made GLib set its second error over its first */
+    { "[sweep]\nx = a\\qb\\\ny = c\n",
+      "F:2: the value of 'x' ends with a lone backslash (write \\\\ for one)" },
+    { "[sweep]\nx = a\\\\\nseeds = c\n",
+      "F:3: seeds 'c': expected a seed (a whole number from 0 to 18446744073709551615) or A..B" },
     /* #18.11: once silently 18446744073709551615 */
     { "[sweep]\nseeds = 99999999999999999999999\n",
       "F:2: seeds '99999999999999999999999': expected a seed (a whole number from 0 to "
