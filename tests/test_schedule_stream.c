@@ -901,6 +901,19 @@ static void assert_same_outcome(const NsVerifyReport *want, const NsVerifyReport
   g_assert_cmpuint(got->n_delivered, ==, want->n_delivered);
 }
 
+/* Two switches of four machines each, links of three speeds (1 Gbit/s,
+ * 100 Mbit/s, 300 Mbit/s between the switches): the session tests' fabric. */
+static NsTopology *two_speed_switches(const char *name)
+{
+  static const char text[] = "machine n[0-7]\nswitch s[0-1]\n"
+                             "link n[0-3] s0 bandwidth=1Gbps\nlink n[4-7] s1 bandwidth=100Mbps\n"
+                             "link s0 s1 bandwidth=300Mbps\n";
+  GError *err = NULL;
+  NsTopology *t = ns_topology_parse_native(name, text, sizeof text - 1, NULL, NULL, &err);
+  g_assert_no_error(err);
+  return t;
+}
+
 /* The link checks split over both threads by batches of phases (the
  * calling thread checks every other batch, batches of at most 3
  * transfers), the data flow on the link thread until a phase with a chunk
@@ -910,13 +923,8 @@ static void assert_same_outcome(const NsVerifyReport *want, const NsVerifyReport
  * speeds bit for bit. */
 static void test_session_split(void)
 {
-  static const char text[] = "machine n[0-7]\nswitch s[0-1]\n"
-                             "link n[0-3] s0 bandwidth=1Gbps\nlink n[4-7] s1 bandwidth=100Mbps\n"
-                             "link s0 s1 bandwidth=300Mbps\n";
+  g_autoptr(NsTopology) t = two_speed_switches("split.topo");
   GError *err = NULL;
-  g_autoptr(NsTopology) t = ns_topology_parse_native("split.topo", text, sizeof text - 1, NULL,
-                                                     NULL, &err);
-  g_assert_no_error(err);
   NsVerifyOptions opt;
   ns_verify_options_init(&opt);
   opt.max_findings = 2;
@@ -990,13 +998,8 @@ static void test_session_split(void)
  * the same counts and transmission time bit for bit. */
 static void test_session_planned_taken(void)
 {
-  static const char text[] = "machine n[0-7]\nswitch s[0-1]\n"
-                             "link n[0-3] s0 bandwidth=1Gbps\nlink n[4-7] s1 bandwidth=100Mbps\n"
-                             "link s0 s1 bandwidth=300Mbps\n";
+  g_autoptr(NsTopology) t = two_speed_switches("taken.topo");
   GError *err = NULL;
-  g_autoptr(NsTopology) t = ns_topology_parse_native("taken.topo", text, sizeof text - 1, NULL,
-                                                     NULL, &err);
-  g_assert_no_error(err);
   NsVerifyOptions opt;
   ns_verify_options_init(&opt);
   opt.max_findings = 3;
