@@ -57,7 +57,7 @@ static gboolean check_dir(const char *dir, GError **error)
 }
 
 /* The pid a lock file names, or 0. */
-static long holder_pid(int fd)
+static long read_holder_pid(int fd)
 {
   char buf[32] = { 0 };
   ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
@@ -66,6 +66,19 @@ static long holder_pid(int fd)
   char *end = NULL;
   long pid = strtol(buf, &end, 10);
   return pid > 0 && end != buf && *end == '\n' ? pid : 0;
+}
+
+/* The holder writes its pid just after taking the lock, so a run refused in
+ * between finds the file empty: it waits up to 20 ms for the pid to be
+ * named (the refusal should say who is writing), then refuses without it. */
+static long holder_pid(int fd)
+{
+  long pid = read_holder_pid(fd);
+  for (int i = 0; pid == 0 && i < 20; i++) {
+    g_usleep(1000);
+    pid = read_holder_pid(fd);
+  }
+  return pid;
 }
 
 /* The loop of ns_output_dir_lock, the stop signals blocked. */
