@@ -14,6 +14,7 @@
  *
  * Usage: bench_bound [--pairs] [SPEC...]
  */
+#include "bench/bench_cpu_internal.h"
 #include "bench/bench_each_internal.h"
 #include "platforms/gen/shapes.h"
 #include "sched/bound/routed_loads_internal.h"

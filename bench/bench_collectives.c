@@ -17,6 +17,7 @@
  * Usage: bench_collectives [COLL/ALGO...]   Build without sanitizers
  * (-DCMAKE_BUILD_TYPE=Release) for meaningful figures.
  */
+#include "bench/bench_cpu_internal.h"
 #include "bench/bench_each_internal.h"
 #include "platforms/gen/shapes.h"
 #include "sched/ir/pattern.h"
@@ -24,20 +25,11 @@
 #include "sched/verify/verify.h"
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #define TOPOLOGY "tree:32,32"
 #define VECTOR_BYTES (1u << 20)
 #define SEGMENT_BYTES (1u << 16)
 #define PATTERN "random:64KiB,0.5,1"
-
-static double cpu_seconds(void)
-{
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
-         ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) / 1e6;
-}
 
 static int run_one(const char *spec)
 {
@@ -62,10 +54,10 @@ static int run_one(const char *spec)
   }
   NsPlanParams params = { .msize = VECTOR_BYTES, .root = 0, .pattern = pattern,
                           .segment = strstr(parts[1], "pipeline") != NULL ? SEGMENT_BYTES : 0 };
-  double c0 = cpu_seconds();
+  double c0 = bench_cpu_seconds();
   gint64 w0 = g_get_monotonic_time();
   g_autoptr(NsSchedule) s = ns_plan(t, c, parts[1], &params, &error);
-  double c1 = cpu_seconds();
+  double c1 = bench_cpu_seconds();
   gint64 w1 = g_get_monotonic_time();
   if (s == NULL) {
     printf("%-26s refused: %s\n", spec, error->message);
@@ -81,7 +73,7 @@ static int run_one(const char *spec)
     g_error_free(error);
     return 1;
   }
-  double c2 = cpu_seconds();
+  double c2 = bench_cpu_seconds();
   gint64 w2 = g_get_monotonic_time();
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);

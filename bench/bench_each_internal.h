@@ -6,7 +6,6 @@
 
 #include <glib.h>
 #include <stdio.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,16 +28,6 @@ static inline int bench_each_in_process(int n, const char *const *specs,
     worst = MAX(worst, WIFEXITED(status) ? WEXITSTATUS(status) : 2);
   }
   return worst;
-}
-
-/* CPU seconds (user + system) this process has used: the machine may be
- * shared, so benchmarks time CPU, not wall. */
-static inline double bench_cpu_seconds(void)
-{
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-         (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 #endif

@@ -12,6 +12,7 @@
  *
  * Usage: bench_generate [SPEC...]   (default: the three trees above)
  */
+#include "bench/bench_cpu_internal.h"
 #include "bench/bench_each_internal.h"
 #include "platforms/gen/shapes.h"
 #include "sched/lower/routine_internal.h"
@@ -24,18 +25,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static double cpu_seconds(const struct rusage *ru)
-{
-  return (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6 +
-         (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6;
-}
-
 /* CPU seconds of this process since `t0` (the machine may be shared). */
 static double seconds_since(double t0)
 {
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  return cpu_seconds(&ru) - t0;
+  return bench_cpu_seconds() - t0;
 }
 
 static double now(void)
@@ -61,7 +54,7 @@ static double compile(const char *c_file)
     return -1;
   getrusage(RUSAGE_CHILDREN, &after);
   g_unlink(object);
-  return cpu_seconds(&after) - cpu_seconds(&before);
+  return bench_rusage_seconds(&after) - bench_rusage_seconds(&before);
 }
 
 static int run_one(const char *spec)

@@ -22,6 +22,7 @@
  *        bench_sim --floor [MACHINES...] (default 256 512): the floor only.
  * Release build.
  */
+#include "bench/bench_cpu_internal.h"
 #include "platforms/gen/shapes.h"
 #include "sched/planners/registry.h"
 #include "sched/ir/sync.h"
@@ -30,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <glib/gstdio.h>
-#include <sys/resource.h>
 #include "platforms/io/topology_simgrid.h"
 
 static NsTopology *tree_for(int machines)
@@ -99,17 +99,6 @@ static void versus_smpirun(int machines)
   ns_sim_options_clear(&opt);
 }
 
-static double cpu_seconds(void)
-{
-  struct rusage self, children;
-  getrusage(RUSAGE_SELF, &self);
-  getrusage(RUSAGE_CHILDREN, &children);
-  return (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + children.ru_utime.tv_sec +
-                  children.ru_stime.tv_sec) +
-         (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + children.ru_utime.tv_usec +
-                  children.ru_stime.tv_usec) / 1e6;
-}
-
 /* simgrid_floor on the files in dir, under the replay's `ideal` model
  * (sim/sim.c: no bandwidth or latency factors, no cross-traffic) and an
  * extra option `cfg` (NULL: none): its CPU seconds, its wall seconds in
@@ -124,7 +113,7 @@ static double run_floor(const char *program, const char *dir, const char *cfg, d
                    (char *)"--cfg=network/latency-factor:1", (char *)"--cfg=network/weight-S:0",
                    (char *)"--cfg=network/crosstraffic:0", (char *)"--cfg=network/TCP-gamma:0",
                    (char *)cfg, NULL };
-  double c0 = cpu_seconds();
+  double c0 = bench_cpu_seconds_with_children();
   gint64 t0 = g_get_monotonic_time();
   int status = 0;
   if (!g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, out, NULL, &status,
@@ -133,7 +122,7 @@ static double run_floor(const char *program, const char *dir, const char *cfg, d
     return -1;
   *wall = (double)(g_get_monotonic_time() - t0) / 1e6;
   g_strchomp(*out);
-  return cpu_seconds() - c0;
+  return bench_cpu_seconds_with_children() - c0;
 }
 
 /* The replay against the bare SimGrid program, on the faraj all-to-all. */
@@ -166,9 +155,9 @@ static void versus_floor(const char *program, int machines)
   opt.sync_set = TRUE;
   NsSimResult r;
   GError *error = NULL;
-  double c0 = cpu_seconds();
+  double c0 = bench_cpu_seconds_with_children();
   gboolean ok = ns_simulate(t, s, &opt, &r, &error);
-  double ours = cpu_seconds() - c0;
+  double ours = bench_cpu_seconds_with_children() - c0;
   g_autofree char *bare_out = NULL, *par_out = NULL;
   double bare_wall = 0, par_wall = 0;
   double bare = run_floor(program, dir, NULL, &bare_wall, &bare_out);

@@ -15,22 +15,11 @@
  * the aggregate and the rows are byte-identical to the unsharded run's
  * (exit status 1 otherwise). Prints figures; it is no test. */
 #include "analysis/sweep_internal.h"
+#include "bench/bench_cpu_internal.h"
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-
-static double cpu_seconds(void)
-{
-  struct rusage self, children;
-  getrusage(RUSAGE_SELF, &self);
-  getrusage(RUSAGE_CHILDREN, &children);
-  return self.ru_utime.tv_sec + self.ru_stime.tv_sec + children.ru_utime.tv_sec +
-         children.ru_stime.tv_sec +
-         (self.ru_utime.tv_usec + self.ru_stime.tv_usec + children.ru_utime.tv_usec +
-          children.ru_stime.tv_usec) / 1e6;
-}
 
 static void rm_rf(const char *path)
 {
@@ -79,11 +68,11 @@ int main(int argc, char **argv)
   printf("sweep: %d GT-ITM Waxman topologies of %d machines (%d switches, degree 4), random "
          "spanning trees, all metrics, %d worker process%s\n",
          count, machines, machines / 5, jobs, jobs == 1 ? "" : "es");
-  double cpu0 = cpu_seconds();
+  double cpu0 = bench_cpu_seconds_with_children();
   gint64 t0 = g_get_monotonic_time();
   NsSweepRunOptions opt = { .outdir = whole, .jobs = jobs, .progress = NULL };
   gboolean ok = ns_sweep_run(sw, &opt, &error);
-  double wall = (g_get_monotonic_time() - t0) / 1e6, cpu = cpu_seconds() - cpu0;
+  double wall = (g_get_monotonic_time() - t0) / 1e6, cpu = bench_cpu_seconds_with_children() - cpu0;
   if (ok) {
     printf("  %.1f s wall, %.2f topologies/s; CPU %.1f s, %.1f ms per topology "
            "(%.1f s of CPU per core)\n",
