@@ -117,7 +117,7 @@ static void print_a2a(const NsTopology *t, const NsA2ABound *b, uint64_t msize)
            "directed link\n",
            b->routed_max, b->routed_mean, b->routed_p50, b->routed_p90, b->routed_p99);
   else
-    printf("routed load        not computed (more than 2^27 steps of work); the bound is the cut bound\n");
+    printf("routed load        not computed (more than 2^27 steps of work, 2^29 level by level on fat trees); the bound is the cut bound\n");
   printf("path length        min %d, max %d, mean %.3f %s%s\n", b->path_min, b->path_max,
          b->path_mean, ns_topology_n_switches(t) > 0 ? "switches" : "routing machines",
          b->path_sampled ? " (sample of 2^22 pairs)" : "");

@@ -304,38 +304,46 @@ static void test_fat_trees(void)
   g_assert_false(method_matches(ecmp, "leafspine", ns_fat_closed_loads));
 }
 
-/* A 4-ary 7-tree (16,384 machines, 45,056 nodes: past
- * NS_ROUTED_LOAD_MAX_WORK for the next-hop trees) gets the routed loads in
- * closed form. By hand: a machine's own climb takes one up-link a level,
- * each level's 4^7 up-links one machine's each (d-mod-k spreads them), and
- * the link at level l carries p − 4^l = 16384 − 4^l messages each way
- * (the pairs that have not met by level l). So the busiest are the
- * machines' own links, 16383, the port's load: the bound for the routing
- * in use is the cut bound. Mean over the 7 · 16384 links:
- * (7 · 16384 − (4^7 − 1)/3) / 7 = 109227 / 7. Paths: 3 · 4^(L−1) of a
- * source's 16383 destinations meet it at level L, crossing 2L − 1 nodes:
- * min 1, max 13, mean 202071 / 16383. */
-static void test_fattree_4_7(void)
+/* A k-ary n-tree under d-mod-k, past NS_ROUTED_LOAD_MAX_WORK for the
+ * next-hop trees, gets its routed loads. By hand (p = k^n machines): a
+ * machine's own climb takes one up-link a level, each level's p up-links
+ * one machine's each (d-mod-k spreads them), and the link at level l
+ * carries p − k^l messages each way (the pairs that have not met by level
+ * l). So the busiest are the machines' own links, p − 1, the port's load:
+ * the bound for the routing in use is the cut bound. In all, n levels of p
+ * links, both ways: 2p · (n·p − (k^n − 1)/(k − 1)) messages. Paths:
+ * (k − 1)·k^(L−1) of a source's p − 1 destinations meet it at level L,
+ * crossing 2L − 1 nodes: min 1, max 2n − 1, mean their weighted sum over
+ * p − 1 (4-ary 7-tree: 202071 / 16383). */
+static void assert_even_spread(const char *spec, uint64_t k, int n)
 {
-  g_autoptr(NsTopology) t = gen("fattree:4,7");
+  g_autoptr(NsTopology) t = gen(spec);
+  uint64_t p = 1;
+  for (int l = 0; l < n; l++)
+    p *= k;
+  g_assert_cmpuint((uint64_t)ns_topology_n_machines(t), ==, p);
   NsA2ABound b;
   ns_a2a_bound(t, 1, &b);
   g_assert_true(b.routed_computed);
   g_assert_false(b.path_sampled);
-  g_assert_cmpfloat(b.routed_max, ==, 16383);
+  g_assert_cmpfloat(b.routed_max, ==, (double)(p - 1));
   g_assert_cmpfloat(b.bound.seconds, ==, b.cut.seconds);
-  g_assert_cmpuint(b.load, ==, 16383);
+  g_assert_cmpuint(b.load, ==, p - 1);
+  double crossings = 0;
+  for (uint64_t L = 1, kl = 1; L <= (uint64_t)n; L++, kl *= k)
+    crossings += (double)((k - 1) * kl * (2 * L - 1));
   g_assert_cmpint(b.path_min, ==, 1);
-  g_assert_cmpint(b.path_max, ==, 13);
-  g_assert_cmpfloat_with_epsilon(b.path_mean, 202071.0 / 16383, 1e-12);
+  g_assert_cmpint(b.path_max, ==, 2 * n - 1);
+  g_assert_cmpfloat_with_epsilon(b.path_mean, crossings / (double)(p - 1), 1e-12);
   int n_edges = ns_topology_n_edges(t);
-  g_assert_cmpint(n_edges, ==, 2 * 7 * 16384);
+  g_assert_cmpuint((uint64_t)n_edges, ==, 2 * (uint64_t)n * p);
   uint64_t *edge = g_new(uint64_t, n_edges);
   g_assert_true(ns_a2a_routed_loads(t, edge, NULL));
   NsUpDownLinks up;
   g_assert_true(ns_updown_links(t, &up));
-  g_assert_cmpint(up.n_levels, ==, 8);
-  uint64_t per_level[8] = { 0 }, sum = 0;
+  g_assert_cmpint(up.n_levels, ==, n + 1);
+  uint64_t per_level[16] = { 0 }, sum = 0;
+  g_assert_cmpint(n, <, 16);
   for (int e = 0; e < n_edges; e++) {
     sum += edge[e];
     int level = MIN(up.level[ns_topology_edge_from(t, e)], up.level[ns_topology_edge_to(t, e)]);
@@ -343,26 +351,45 @@ static void test_fattree_4_7(void)
       per_level[level] = edge[e];
     g_assert_cmpuint(edge[e], ==, per_level[level]);
   }
-  for (int l = 0, four = 1; l < 7; l++, four *= 4)
-    g_assert_cmpuint(per_level[l], ==, 16384 - four);
-  g_assert_cmpuint(sum, ==, (uint64_t)2 * 16384 * 109227); /* 7 levels of 16384 links, both ways */
+  for (int l = 0, kl = 1; l < n; l++, kl *= (int)k)
+    g_assert_cmpuint(per_level[l], ==, p - (uint64_t)kl);
+  g_assert_cmpuint(sum, ==, 2 * p * ((uint64_t)n * p - (p - 1) / (k - 1)));
   g_free(edge);
 }
 
-/* Past NS_ROUTED_LOAD_MAX_WORK (a 3-ary 8-tree: 6561 machines x 24057
- * nodes, 3 not a power of two: no closed form) the routed loads are
- * skipped: the cut bound, sampled path lengths, as before. */
-static void test_past_the_limit(void)
+/* The 4-ary 7-tree (16,384 machines, 45,056 nodes), in closed form:
+ * 16384 − 4^l a link at level l, paths 1..13 of mean 202071 / 16383. */
+static void test_fattree_4_7(void)
+{
+  assert_even_spread("fattree:4,7", 4, 7);
+}
+
+/* The 3-ary 8-tree (6,561 machines × 24,057 nodes: past
+ * NS_ROUTED_LOAD_MAX_WORK, within NS_UPDOWN_LOAD_MAX_WORK; 3 not a power of
+ * two: no closed form) level by level: 6561 − 3^l a link at level l. */
+static void test_fattree_3_8(void)
 {
   g_autoptr(NsTopology) t = gen("fattree:3,8");
+  double work = (double)ns_topology_n_machines(t) * ns_topology_n_nodes(t);
+  g_assert_cmpfloat(work, >, NS_ROUTED_LOAD_MAX_WORK);
+  g_assert_cmpfloat(work, <=, NS_UPDOWN_LOAD_MAX_WORK);
+  assert_even_spread("fattree:3,8", 3, 8);
+}
+
+/* Past NS_UPDOWN_LOAD_MAX_WORK (a 3-ary 9-tree: 19,683 machines x 78,732
+ * nodes, no closed form) the routed loads are skipped: the cut bound,
+ * sampled path lengths, as before. */
+static void test_past_the_limit(void)
+{
+  g_autoptr(NsTopology) t = gen("fattree:3,9");
   g_assert_cmpfloat((double)ns_topology_n_machines(t) * ns_topology_n_nodes(t), >,
-                    NS_ROUTED_LOAD_MAX_WORK);
+                    NS_UPDOWN_LOAD_MAX_WORK);
   NsA2ABound b;
   ns_a2a_bound(t, 1, &b);
   g_assert_false(b.routed_computed);
   g_assert_true(b.path_sampled);
   g_assert_cmpfloat(b.bound.seconds, ==, b.cut.seconds);
-  g_assert_cmpuint(b.load, ==, 6560);
+  g_assert_cmpuint(b.load, ==, 19682);
   uint64_t *edge = g_new(uint64_t, ns_topology_n_edges(t));
   g_assert_false(ns_a2a_routed_loads(t, edge, NULL));
   g_free(edge);
@@ -379,6 +406,7 @@ int main(int argc, char **argv)
   g_test_add_func("/routed-bound/large-grids", test_large_grids);
   g_test_add_func("/routed-bound/fat-trees", test_fat_trees);
   g_test_add_func("/routed-bound/fattree-4-7", test_fattree_4_7);
+  g_test_add_func("/routed-bound/fattree-3-8", test_fattree_3_8);
   g_test_add_func("/routed-bound/past-the-limit", test_past_the_limit);
   return g_test_run();
 }

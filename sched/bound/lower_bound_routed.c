@@ -178,7 +178,7 @@ void ns_pair_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths *paths)
  * \param paths When not NULL, the routes' path lengths (not under tree
  *        routing).
  * \return FALSE (edge zeroed) when the work would exceed
- *         NS_ROUTED_LOAD_MAX_WORK.
+ *         NS_ROUTED_LOAD_MAX_WORK (NS_UPDOWN_LOAD_MAX_WORK level by level).
  * \errors none.
  * \complexity O(|V|) on trees, O(|M|·dims) under dimension-order,
  *         O(|V|·arity + |M|·levels) on k-ary n-trees under d-mod-k and
@@ -213,10 +213,13 @@ gboolean ns_a2a_routed_loads(const NsTopology *t, uint64_t *edge, NsRoutedPaths 
       paths->exact = TRUE;
       return TRUE;
     }
+    if (p * n <= NS_UPDOWN_LOAD_MAX_WORK && ns_updown_loads(t, edge, paths)) {
+      paths->exact = TRUE;
+      return TRUE;
+    }
     if (p * n > NS_ROUTED_LOAD_MAX_WORK)
       return FALSE;
-    if (!ns_updown_loads(t, edge, paths))
-      ns_next_hop_loads(t, edge, paths);
+    ns_next_hop_loads(t, edge, paths);
     paths->exact = TRUE;
     return TRUE;
   }
