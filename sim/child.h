@@ -31,6 +31,8 @@ typedef enum {
   NS_CHILD_SIGNALED, /* stopped: a stop signal arrived (ns_stop_signal()) */
   NS_CHILD_LATE,     /* stopped: the wall-time limit passed */
   NS_CHILD_TOO_MUCH, /* stopped: more than NS_CHILD_MAX_OUTPUT on stdout */
+  NS_CHILD_NOT_RUN,  /* with FALSE: its program did not run (not found, exec or a
+                        step before it failed in the child); the error says which */
 } NsChildEnd;
 
 /* What a child needs beyond its argv; zero is the default of each field. */
@@ -45,13 +47,11 @@ typedef struct {
   GString *err;          /* the last 4 KiB of its stderr; NULL: inherited */
   /* Called every 200 ms while it runs (the progress reporter). */
   void (*tick)(void *data);
-  /* Called in the child when exec fails (async-signal-safe code only);
-   * NULL: "cannot run ARGV0: why" on its stderr. It then exits with 127. */
-  void (*exec_failed)(const char *exe, int err, void *data);
-  void *data;            /* for tick and exec_failed */
+  void *data;            /* for tick */
 } NsChildOptions;
 
-/* Starts argv[0] (looked up in PATH; no shell) as `o` says, with stdin
+/* Starts argv[0] (looked up in this process's PATH when it has no slash;
+ * no shell, not even for a script without "#!") as `o` says, with stdin
  * from /dev/null, in a process group of its own, dying with this process
  * (PR_SET_PDEATHSIG), TMPDIR a private directory (0700, in this process's
  * TMPDIR); descriptors without FD_CLOEXEC are inherited. Waits until it
@@ -62,11 +62,17 @@ typedef struct {
  * removes the private TMPDIR with all it holds. Call between
  * ns_signals_catch() and ns_signals_release(). *status is waitpid's
  * status, *end how it ended. FALSE with NS_ERROR_IO only when it cannot
- * start. */
+ * start; when its program did not run, *end is NS_CHILD_NOT_RUN and the
+ * message "cannot run ARGV0: why" (exec's errno) or "cannot run ARGV0:
+ * STEP: why" (a step before exec: its process group, its death with this
+ * process, /dev/null, its streams, "cannot change to directory CWD").
+ * Between fork and exec the child makes only async-signal-safe system
+ * calls: it reports a failure through a close-on-exec pipe and exits with
+ * 127; this process words it. */
 gboolean ns_child_spawn(const char *const *argv, const NsChildOptions *o, int *status,
                         NsChildEnd *end, GError **error);
 
-/* Runs argv[0] (looked up in PATH; no shell) in directory `cwd` in a
+/* Runs argv[0] (looked up in PATH as ns_child_spawn does) in directory `cwd` in a
  * process group of its own, its stdout collected in `out` (up to
  * NS_CHILD_MAX_OUTPUT), the tail of its stderr in `err`, stdin from
  * /dev/null, TMPDIR a private directory (0700, in this process's TMPDIR)
@@ -75,8 +81,8 @@ gboolean ns_child_spawn(const char *const *argv, const NsChildOptions *o, int *s
  * `wall_limit` seconds (0: none), stops the whole group (SIGTERM, SIGKILL
  * after NS_CHILD_GRACE_S) and reaps it; processes the child leaves
  * running in its group when it ends are stopped the same way. *status is waitpid's status. FALSE with NS_ERROR_IO when
- * it cannot start, was stopped (naming the signal or the limit) or wrote
- * too much. ns_child_spawn with `out` and `err` collected. */
+ * it cannot start ("cannot run ARGV0: ...", as ns_child_spawn says), was
+ * stopped (naming the signal or the limit) or wrote too much. ns_child_spawn with `out` and `err` collected. */
 gboolean ns_child_run(const char *const *argv, const char *cwd, double wall_limit, GString *out,
                       GString *err, int *status, GError **error);
 

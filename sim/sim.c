@@ -264,7 +264,7 @@ static void report_progress(NsProgress *progress, const Program *prog)
                      done, prog->n_all, prog->header->clock);
 }
 
-/* What the replay's ticks and failed exec need. */
+/* What the replay's ticks need. */
 typedef struct {
   Program *prog;
   NsProgress *progress;
@@ -275,15 +275,6 @@ static void replay_tick(void *data)
 {
   Replay *r = data;
   report_progress(r->progress, r->prog);
-}
-
-/* In the child when exec failed: the reason in the shared header, which
- * the parent reports in the model's words. */
-static void replay_exec_failed(const char *exe, int err, void *data)
-{
-  Replay *r = data;
-  g_snprintf(r->prog->header->error, sizeof r->prog->header->error, "cannot run %s: %s", exe,
-             g_strerror(err));
 }
 
 /* The replay executable: $NETSCHED_REPLAY, else next to this program, else
@@ -374,16 +365,20 @@ static gboolean run_replay(Program *prog, int platform_fd, int trace_fd, const N
    * its stack up to this limit (NS_SIM_STACK_BYTES, sim.h). */
   NsChildOptions child = {
     .name = "the simulation", .env = envp, .wall_limit = opt->wall_limit,
-    .stack_bytes = NS_SIM_STACK_BYTES, .tick = replay_tick,
-    .exec_failed = replay_exec_failed, .data = &replay,
+    .stack_bytes = NS_SIM_STACK_BYTES, .tick = replay_tick, .data = &replay,
   };
   int status = 0;
   NsChildEnd end;
   gboolean started = ns_child_spawn((const char *const *)argv->pdata, &child, &status, &end, error);
   g_strfreev(envp);
   close(program_fd);
-  if (!started)
+  if (!started) {
+    /* "cannot run PATH: why" in the model's words, as the replay's own
+     * failures are */
+    if (end == NS_CHILD_NOT_RUN)
+      g_prefix_error(error, ns3 ? "ns3 model: " : "simulation failed: ");
     return FALSE;
+  }
   report_progress(opt->progress, prog); /* where it ended */
   ns_progress_clear(opt->progress);     /* the caller prints what the run gave next */
   gboolean timed_out = end == NS_CHILD_LATE && ns_stop_signal() == 0;

@@ -15,20 +15,26 @@ gboolean ns_smpi_run_tool(const char *const *argv, const char *dir, double wall_
 {
   g_autoptr(GString) err = g_string_new(NULL);
   int status = 0;
-  if (!ns_child_run(argv, dir, wall_limit, out, err, &status, error))
+  GError *local = NULL;
+  if (!ns_child_run(argv, dir, wall_limit, out, err, &status, &local)) {
+    /* "cannot run smpicc: No such file or directory" (ns_child_run), or
+     * stopped */
+    if (g_str_has_prefix(local->message, "cannot run "))
+      ns_set_error_at(error, NS_ERROR_IO, NULL, 0,
+                      "%s (SMPI runs need smpicc and smpirun: Debian's libsimgrid-dev)",
+                      local->message);
+    else
+      g_propagate_error(error, g_steal_pointer(&local));
+    g_clear_error(&local);
     return FALSE;
+  }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
     return TRUE;
   g_strstrip(err->str);
   const char *last = strrchr(err->str, '\n');
   g_autofree char *said = g_strescape(last != NULL ? last + 1 : err->str, NULL);
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && g_str_has_prefix(err->str, "cannot run"))
-    ns_set_error_at(error, NS_ERROR_IO, NULL, 0,
-                    "%s (SMPI runs need smpicc and smpirun: Debian's libsimgrid-dev)",
-                    said);
-  else
-    ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "%s failed (status %d): %s", argv[0],
-                    WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), said);
+  ns_set_error_at(error, NS_ERROR_IO, NULL, 0, "%s failed (status %d): %s", argv[0],
+                  WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), said);
   return FALSE;
 }
 

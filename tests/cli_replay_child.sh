@@ -68,5 +68,20 @@ check "no grandchild left at the limit" 1 pgrep -f "$tmp/nap"
 check "no child left at the limit" 1 pgrep -f "$tmp/stub.sh"
 check "TMPDIR is empty after the limit" 0 test -z "$(ls -A private)"
 
+# ---- a replay that cannot run: reported by netsched, in the model's words ------------
+# The child only writes exec's errno to a close-on-exec pipe and exits 127;
+# the parent words it (was: the child formatted it with g_strerror after
+# fork, not async-signal-safe). Same message and exit status as before.
+check "a missing replay: exit 2" 2 env NETSCHED_REPLAY=/nonexistent/netsched-replay \
+  "$ns" simulate -T gen:star:4 -a ring
+expect "names it" "$tmp/err" '^netsched: simulation failed: cannot run /nonexistent/netsched-replay: No such file or directory$'
+check "no time printed" 1 grep -q completion "$tmp/out"
+printf '#!/bin/sh\nexit 0\n' > not-executable.sh
+chmod 644 not-executable.sh
+check "a replay that is not executable: exit 2" 2 env NETSCHED_REPLAY="$tmp/not-executable.sh" \
+  "$ns" simulate -T gen:star:4 -a ring
+expect "says why (EACCES)" "$tmp/err" "^netsched: simulation failed: cannot run $tmp/not-executable.sh: Permission denied\$"
+check "TMPDIR is empty after a replay that did not run" 0 test -z "$(ls -A private)"
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]
