@@ -205,7 +205,7 @@ gboolean ns_smpi_baseline_measure(const NsTopology *topo, NsCollective c, const 
                             "--log=root.thres:warning" };
     for (gsize i = 0; i < G_N_ELEMENTS(fixed); i++)
       g_ptr_array_add(argv, g_strdup(fixed[i]));
-    ns_smpi_model_args(argv, opt);
+    ns_sim_model_cfg(argv, opt); /* the replay's SMPI settings (smpi or a calibration) */
     /* a timing run: ./time reads none of the data it moves */
     ns_smpi_timing_args(argv, opt, 0, msize);
     g_ptr_array_add(argv, NULL);

@@ -157,7 +157,7 @@ gboolean ns_smpi_routine_measure(const NsTopology *topo, const NsSchedule *s, co
     argv->pdata[11] = g_strdup_printf("%d", (int)opt->iteration_gap);
     /* SMPI's copies of the program go to the private directory too */
     g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/tmpdir:%s", r->dir));
-    ns_smpi_model_args(argv, opt);
+    ns_sim_model_cfg(argv, opt); /* the replay's SMPI settings (smpi or a calibration) */
     /* a timing run: the driver reads its table, never the data it moves */
     ns_smpi_timing_args(argv, opt, routine->table->len, msize);
     g_ptr_array_add(argv, NULL);

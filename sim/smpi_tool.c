@@ -56,18 +56,6 @@ gboolean ns_smpi_parse_times(const char *out, int p, double *completion, GError 
   return TRUE;
 }
 
-void ns_smpi_model_args(GPtrArray *argv, const NsSimOptions *opt)
-{
-  /* A calibration: the replay's own SMPI settings (sim.c, model_args). */
-  if (opt->lat_factor != NULL)
-    g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/lat-factor:%s", opt->lat_factor));
-  if (opt->bw_factor != NULL)
-    g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/bw-factor:%s", opt->bw_factor));
-  if (opt->lat_factor != NULL || opt->bw_factor != NULL) {
-    g_ptr_array_add(argv, g_strdup("--cfg=network/TCP-gamma:0"));
-    g_ptr_array_add(argv, g_strdup("--cfg=network/crosstraffic:0"));
-  }
-}
 
 /* SMPI's automatic shared malloc (SimGrid 3.32, Debian 12's libsimgrid-dev:
  * --cfg=smpi/auto-shared-malloc-thresh:N, off by default) makes every
@@ -115,7 +103,5 @@ void ns_smpi_timing_args(GPtrArray *argv, const NsSimOptions *opt, uint64_t cont
                                         ns_smpi_shared_malloc_thresh(control_bytes)));
   g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/shared-malloc-blocksize:%" G_GUINT64_FORMAT,
                                         ns_smpi_shared_malloc_blocksize(block_bytes)));
-  /* after ours: the user's setting is the one SimGrid keeps */
-  for (guint i = 0; opt->cfg != NULL && i < opt->cfg->len; i++)
-    g_ptr_array_add(argv, g_strdup_printf("--cfg=%s", (char *)g_ptr_array_index(opt->cfg, i)));
+  ns_sim_user_cfg(argv, opt); /* after ours: the user's setting is the one SimGrid keeps */
 }

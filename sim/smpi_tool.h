@@ -21,11 +21,6 @@ gboolean ns_smpi_run_tool(const char *const *argv, const char *dir, double wall_
  * rank did not report. */
 gboolean ns_smpi_parse_times(const char *out, int p, double *completion, GError **error);
 
-/* Appends to smpirun's argv (a GPtrArray of g_free'd strings) the SimGrid
- * settings of opt's calibration (latency and bandwidth factors), as the
- * replay sets them; nothing without a calibration. */
-void ns_smpi_model_args(GPtrArray *argv, const NsSimOptions *opt);
-
 /* The smallest threshold of SMPI's automatic shared malloc netsched passes
  * to its timing runs (1 MiB; see ns_smpi_timing_args). */
 #define NS_SMPI_SHARED_MALLOC_THRESH_MIN ((uint64_t)1 << 20)
