@@ -70,13 +70,19 @@ gboolean ns_smpi_parse_times(const char *out, int p, double *completion, GError 
  * program reads: the routine's table and the runtime's records derived
  * from it (at most 88 bytes per op, at most one op per three bytes of
  * the table; the load buffer at most twice the table), nor its sync
- * messages. Hence the floor of 1 MiB (far above the sync messages, and
- * above the routine_time and baseline programs' control data) and,
- * for a large table, 32 x its size rounded up to a power of two. */
-uint64_t ns_smpi_shared_malloc_thresh(uint64_t control_bytes)
+ * messages: they carry no data, but the receiver reads their first four
+ * bytes (the send they release), and a machine sends them all from one
+ * allocation of (messages + 1) x sync size bytes, far past one message's
+ * 64 KiB at most (smpi_routine.c says how large). SMPI copies nothing out
+ * of a shared block, so a shared sync block would hand the receiver
+ * stale indices: a wrong sync count, a refused run or a deadlock. Hence
+ * the floor of 1 MiB (above the routine_time and baseline programs'
+ * control data), for a large table 32 x its size, and above the sync
+ * block, each rounded up to a power of two. */
+uint64_t ns_smpi_shared_malloc_thresh(uint64_t control_bytes, uint64_t read_bytes)
 {
   uint64_t t = NS_SMPI_SHARED_MALLOC_THRESH_MIN;
-  while (t < control_bytes * 32 && t < ((uint64_t)1 << 62))
+  while ((t < control_bytes * 32 || t <= read_bytes) && t < ((uint64_t)1 << 62))
     t <<= 1;
   return t;
 }
@@ -97,10 +103,10 @@ uint64_t ns_smpi_shared_malloc_blocksize(uint64_t block_bytes)
 }
 
 void ns_smpi_timing_args(GPtrArray *argv, const NsSimOptions *opt, uint64_t control_bytes,
-                         uint64_t block_bytes)
+                         uint64_t read_bytes, uint64_t block_bytes)
 {
   g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/auto-shared-malloc-thresh:%" G_GUINT64_FORMAT,
-                                        ns_smpi_shared_malloc_thresh(control_bytes)));
+                                        ns_smpi_shared_malloc_thresh(control_bytes, read_bytes)));
   g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/shared-malloc-blocksize:%" G_GUINT64_FORMAT,
                                         ns_smpi_shared_malloc_blocksize(block_bytes)));
   ns_sim_user_cfg(argv, opt); /* after ours: the user's setting is the one SimGrid keeps */
