@@ -86,10 +86,10 @@ typedef struct {
  * (`file:line: ...`). O(size). */
 NsScenario *ns_scenario_load(const char *path, GError **error);
 void ns_scenario_free(NsScenario *s);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsScenario, ns_scenario_free)
 
 /* A SimGrid option as a scenario's `cfg` and every command's --cfg take it
- * (SimGrid's --cfg=NAME:VALUE): a ':' after a NAME that is not empty. */
+ * (SimGrid's --cfg=NAME:VALUE): a ':' after a NAME that is not empty. O(length). */
 gboolean ns_simgrid_option_valid(const char *option);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsScenario, ns_scenario_free)
 
 #endif
