@@ -19,7 +19,7 @@
 static const char *const scenario_keys[] = {
   "description", "collective", "algorithms", "msizes", "models", "output",   "root",
   "segment",     "wall-limit", "runs",       "queue",  "tcp",    "calibration", "spanning",
-  "prices",      "eager-threshold", "reduce-rate", "pattern", NULL,
+  "prices",      "eager-threshold", "reduce-rate", "pattern", "cfg", NULL,
 };
 static const char *const collective_keys[] = { "algorithms", "root", "segment", "pattern",
                                                NULL };
@@ -67,6 +67,7 @@ void ns_scenario_free(NsScenario *s)
   g_free(s->calibration);
   g_free(s->eager_threshold);
   g_free(s->reduce_rate);
+  g_strfreev(s->cfg);
   g_free(s->prices);
   g_free(s);
 }
@@ -92,6 +93,35 @@ static char **model_list(const char *text)
       g_ptr_array_add(out, g_strdup(parts[i]));
   g_ptr_array_add(out, NULL);
   return (char **)g_ptr_array_free(out, FALSE);
+}
+
+gboolean ns_simgrid_option_valid(const char *option)
+{
+  const char *colon = strchr(option, ':');
+  return colon != NULL && colon != option;
+}
+
+/* The `cfg` key: SimGrid options separated by blanks (SimGrid's own
+ * separator inside one --cfg; its values hold ';' and ':'), each checked. */
+static gboolean read_cfg(NsScenario *s, const NsKeyGroup *g, GError **error)
+{
+  const NsKeyEntry *e = ns_keygroup_find(g, "cfg");
+  if (e == NULL)
+    return TRUE;
+  g_auto(GStrv) words = g_strsplit_set(e->value, " \t", -1);
+  g_autoptr(GPtrArray) options = g_ptr_array_new_with_free_func(g_free);
+  for (int i = 0; words[i] != NULL; i++) {
+    if (words[i][0] == '\0')
+      continue;
+    if (!ns_simgrid_option_valid(words[i])) {
+      g_autofree char *shown = g_strescape(words[i], NULL);
+      return ns_keyfile_fail(error, e->where, "cfg '%s': expected NAME:VALUE", shown);
+    }
+    g_ptr_array_add(options, g_strdup(words[i]));
+  }
+  g_ptr_array_add(options, NULL);
+  s->cfg = (char **)g_ptr_array_free(g_steal_pointer(&options), FALSE);
+  return TRUE;
 }
 
 /* An integer key in [lo, hi]. */
@@ -178,7 +208,7 @@ static gboolean read_scenario(NsScenario *s, const NsKeyGroup *g, const char *di
                              "wall-limit '%s': expected seconds > 0 and at most 1e9", e->value);
   }
   return int_key(g, "queue", 1, 1000000, "packets", &s->queue, error) &&
-         int_key(g, "runs", 1, 1000, "simulations", &s->runs, error);
+         int_key(g, "runs", 1, 1000, "simulations", &s->runs, error) && read_cfg(s, g, error);
 }
 
 static gboolean read_collective(NsScenario *s, const NsKeyGroup *g, const char *root,

@@ -16,6 +16,10 @@
  *   runs          = simulations per row (packet model: different random streams)
  *   queue, tcp    = packet model switch queue (packets), TCP variant
  *   calibration   = smpi model factors (file or bundled name)
+ *   cfg           = NAME:VALUE NAME:VALUE ...: SimGrid options for the replay and
+ *                   every smpirun run, after netsched's own (whitespace-separated,
+ *                   as SimGrid's own --cfg="A:1 B:2": ';' belongs to SimGrid
+ *                   values such as smpi/bw-factor's)
  *   spanning      = METHOD[:SEED][@ROOT] for every topology
  *   prices        = FILE: a price file (analysis/design_internal.h) for the cost column
  *
@@ -70,6 +74,7 @@ typedef struct {
   char *description, *msizes, *output, *tcp, *calibration, *prices;
   char *eager_threshold; /* eager-threshold / --eager-threshold SIZE; NULL: the default */
   char *reduce_rate;    /* reduce-rate / --reduce-rate RATE; NULL: the default */
+  char **cfg;           /* cfg: SimGrid options NAME:VALUE, NULL-terminated; NULL: none */
   double wall_limit;
   int queue;
   int runs;             /* 0: one */
@@ -82,5 +87,9 @@ typedef struct {
 NsScenario *ns_scenario_load(const char *path, GError **error);
 void ns_scenario_free(NsScenario *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(NsScenario, ns_scenario_free)
+
+/* A SimGrid option as a scenario's `cfg` and every command's --cfg take it
+ * (SimGrid's --cfg=NAME:VALUE): a ':' after a NAME that is not empty. O(length). */
+gboolean ns_simgrid_option_valid(const char *option);
 
 #endif

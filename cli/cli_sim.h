@@ -48,6 +48,11 @@ typedef struct {
  * prefixed "--arrival: " (a file's own errors are "PATH:LINE: ..."). */
 NsArrival *ns_cli_arrival(const char *spec, GError **error);
 
+/* --cfg NAME:VALUE, each of `cfg` (NULL-terminated; NULL: none) a SimGrid
+ * option (ns_simgrid_option_valid); NS_ERROR_INPUT "--cfg 'TEXT': expected
+ * NAME:VALUE" otherwise. */
+gboolean ns_cli_cfg_check(char *const *cfg, GError **error);
+
 /* --eager-threshold SIZE: "0" (no eager sends) or a size as --msize takes
  * it; NS_ERROR_INPUT "--eager-threshold 'TEXT': why" otherwise. */
 gboolean ns_cli_eager_threshold(const char *text, uint64_t *bytes, GError **error);
@@ -81,9 +86,13 @@ typedef struct {
   NsProgressArgs progress; /* --progress, --progress-interval */
   gboolean retry_failed;      /* --retry-failed (implies --resume) */
   int jobs;                   /* -j: experiments at once (0: the cores) */
+  char **cfg;                 /* --cfg NAME:VALUE (repeatable): SimGrid options after the
+                                 scenario's cfg key; NULL: none */
 } NsCliStudyArgs;
 /* The options of NsCliStudyArgs, for both commands. */
 void ns_cli_add_study_options(GOptionContext *ctx, NsCliStudyArgs *a);
+/* Frees what the options of NsCliStudyArgs hold. */
+void ns_cli_study_args_clear(NsCliStudyArgs *a);
 
 /* The design study of a loaded scenario (cli/cmd_design.c): `scenario run`
  * and `design` both end here. Returns the exit status. */

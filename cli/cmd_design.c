@@ -16,6 +16,7 @@ typedef struct {
   NsSimOptions options[64]; /* [model]: the simulator's options */
   int n_options;
   NsProgress *progress;
+  char *const *cfg;         /* --cfg: after the scenario's (NULL: none) */
 } StudyHooks;
 
 static NsTopology *load_topology(const char *file, const char *format, const char *spanning,
@@ -36,11 +37,18 @@ static gboolean study_model(const char *name, const NsScenario *sc, int index,
 {
   StudyHooks *h = user;
   NsSimOptions *opt = &h->options[index];
+  /* the file's SimGrid options, then the command line's: the last one wins */
+  g_autoptr(GPtrArray) cfg = g_ptr_array_new();
+  for (int i = 0; sc->cfg != NULL && sc->cfg[i] != NULL; i++)
+    g_ptr_array_add(cfg, sc->cfg[i]);
+  for (int i = 0; h->cfg != NULL && h->cfg[i] != NULL; i++)
+    g_ptr_array_add(cfg, h->cfg[i]);
+  g_ptr_array_add(cfg, NULL);
   NsCliSimSettings in = { .model = name, .queue = sc->queue, .tcp = sc->tcp,
                           .wall_limit = sc->wall_limit, .calibration = sc->calibration,
                           .progress = h->progress, .runs = sc->runs,
                           .eager_threshold = sc->eager_threshold,
-                          .reduce_rate = sc->reduce_rate };
+                          .reduce_rate = sc->reduce_rate, .cfg = (char **)cfg->pdata };
   h->n_options = index + 1;
   if (!ns_cli_sim_options(opt, &in, error))
     return FALSE;
@@ -74,7 +82,7 @@ int ns_cli_run_study(const NsScenario *sc, const NsCliStudyArgs *args)
 {
   GError *error = NULL;
   NsDesignStudy *study = NULL;
-  StudyHooks hooks = { 0 };
+  StudyHooks hooks = { .cfg = args->cfg };
   int status = 2;
   gboolean resume = FALSE;
   NsOutdirArgs outdir = args->outdir;
@@ -84,7 +92,7 @@ int ns_cli_run_study(const NsScenario *sc, const NsCliStudyArgs *args)
     printf("design study: %s\n", sc->description);
   /* Everything is loaded and every name checked before the first run. */
   int jobs;
-  if (!ns_cli_jobs(args->jobs, &jobs, &error))
+  if (!ns_cli_jobs(args->jobs, &jobs, &error) || !ns_cli_cfg_check(args->cfg, &error))
     goto out;
   NsDesignHooks study_hooks = { .load_topology = load_topology, .check_topology = check_topology,
                                 .model = study_model, .model_name = model_name,
@@ -123,11 +131,19 @@ void ns_cli_add_study_options(GOptionContext *ctx, NsCliStudyArgs *a)
       NULL },
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs,
       NS_CLI_JOBS_HELP " (--wall-limit bounds each simulation)", "N" },
+    { "cfg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->cfg,
+      NS_CLI_SMPIRUN_CFG_HELP "; after a scenario file's cfg", "NAME:VALUE" },
     { NULL },
   };
   g_option_context_add_main_entries(ctx, entries, NULL);
   ns_outdir_args_add(ctx, &a->outdir, FALSE);
   ns_progress_args_add(ctx, &a->progress);
+}
+
+void ns_cli_study_args_clear(NsCliStudyArgs *a)
+{
+  ns_progress_args_clear(&a->progress);
+  g_clear_pointer(&a->cfg, g_strfreev);
 }
 
 /* ---- netsched design -T ... (no file) ------------------------------------------- */
@@ -248,7 +264,7 @@ static void design_args_clear(DesignArgs *a)
   g_free(a->output); g_free(a->root); g_free(a->segment); g_free(a->tcp);
   g_free(a->calibration); g_free(a->eager_threshold); g_free(a->reduce_rate); g_free(a->prices); g_free(a->spanning); g_free(a->format);
   g_free(a->pattern);
-  ns_progress_args_clear(&a->study.progress);
+  ns_cli_study_args_clear(&a->study);
 }
 
 int ns_cmd_design(int argc, char **argv)
@@ -349,8 +365,8 @@ int ns_cmd_design(int argc, char **argv)
                            a.format || a.queue || a.runs ||
                            a.wall_limit > 0))
       status = ns_cli_usage("design", "with a scenario file, set the study in the file "
-                                      "(only --retry-failed, --resume, --overwrite, -j and "
-                                      "--progress go with it)");
+                                      "(only --retry-failed, --resume, --overwrite, -j, "
+                                      "--progress and --cfg go with it)");
     else {
       g_autoptr(NsScenario) sc = argc == 2 ? ns_scenario_load(argv[1], &error)
                                            : scenario_from_args(&a, &error);

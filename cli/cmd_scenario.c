@@ -33,6 +33,6 @@ int ns_cmd_scenario(int argc, char **argv)
     g_autoptr(NsScenario) sc = ns_scenario_load(argv[2], &error);
     status = sc != NULL ? ns_cli_run_study(sc, &study) : ns_cli_fail(error);
   }
-  ns_progress_args_clear(&study.progress);
+  ns_cli_study_args_clear(&study);
   return status;
 }

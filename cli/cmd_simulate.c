@@ -295,8 +295,8 @@ int ns_cmd_simulate(int argc, char **argv)
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace, "Write a Paje trace (for ViTE)", "FILE" },
     { "ti-trace", 0, 0, G_OPTION_ARG_FILENAME, &ti_trace,
       "Write what was replayed as a SimGrid time-independent trace into DIR (trace.txt, "
-      "rank-R.txt, platform.xml with the schedule's routes, hostfile): cd DIR && smpirun "
-      "-platform platform.xml -hostfile hostfile -replay trace.txt", "DIR" },
+      "rank-R.txt, platform.xml with the schedule's routes, hostfile), and print the smpirun "
+      "command that replays it with this run's model and --cfg", "DIR" },
     { "goal", 0, 0, G_OPTION_ARG_FILENAME, &goal,
       "Write what was replayed as a GOAL schedule (LogGOPSim, htsim)", "FILE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the measurements as JSON", NULL },
@@ -530,6 +530,15 @@ int ns_cmd_simulate(int argc, char **argv)
       (timeline_csv != NULL && !write_timeline_csv(t, &r, use, timeline_csv, &error))) {
     status = ns_cli_fail(error);
     goto out;
+  }
+  if (ti_trace != NULL) { /* the command with this replay's settings, never a generic one */
+    g_autofree char *replay = ns_sim_ti_trace_command(ti_trace, &opt);
+    if (replay != NULL)
+      fprintf(stderr, "note: smpirun replays the trace with this run's settings: %s\n", replay);
+    else
+      fprintf(stderr, "note: smpirun replays the trace on SimGrid's fluid models only (-M "
+                      "ideal, tcp or smpi), not on the %s model\n",
+              ns_net_model_name(opt.model));
   }
   status = 0;
 out:

@@ -21,14 +21,10 @@ gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError
   opt->tcp_variant = g_strdup(s->tcp);
   opt->progress = s->progress;
   opt->runs = MAX(s->runs, 1);
-  for (int i = 0; s->cfg != NULL && s->cfg[i] != NULL; i++) {
-    const char *colon = strchr(s->cfg[i], ':');
-    if (colon == NULL || colon == s->cfg[i]) {
-      g_set_error(error, NS_ERROR, NS_ERROR_INPUT, "--cfg '%s': expected NAME:VALUE", s->cfg[i]);
-      return FALSE;
-    }
+  if (!ns_cli_cfg_check(s->cfg, error))
+    return FALSE;
+  for (int i = 0; s->cfg != NULL && s->cfg[i] != NULL; i++)
     g_ptr_array_add(opt->cfg, g_strdup(s->cfg[i]));
-  }
   if (s->model != NULL && !ns_net_model_parse(s->model, &opt->model, error))
     return FALSE;
   if (s->arrival != NULL && (opt->arrival = ns_cli_arrival(s->arrival, error)) == NULL)
@@ -52,6 +48,17 @@ gboolean ns_cli_sim_options(NsSimOptions *opt, const NsCliSimSettings *s, GError
   ns_sim_options_calibrate(opt, cal);
   /* an explicit --reduce-rate wins over the calibration's */
   return s->reduce_rate == NULL || ns_cli_reduce_rate(s->reduce_rate, &opt->reduce_rate, error);
+}
+
+gboolean ns_cli_cfg_check(char *const *cfg, GError **error)
+{
+  for (int i = 0; cfg != NULL && cfg[i] != NULL; i++)
+    if (!ns_simgrid_option_valid(cfg[i])) {
+      g_autofree char *shown = g_strescape(cfg[i], NULL);
+      g_set_error(error, NS_ERROR, NS_ERROR_INPUT, "--cfg '%s': expected NAME:VALUE", shown);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean ns_cli_eager_threshold(const char *text, uint64_t *bytes, GError **error)

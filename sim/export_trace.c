@@ -36,6 +36,7 @@
 #include "sim/export_trace.h"
 #include "platforms/model/error.h"
 #include "platforms/io/output_file_internal.h"
+#include "platforms/model/text_internal.h"
 #include "sim/smpi_files.h"
 #include <errno.h>
 #include <string.h>
@@ -253,6 +254,31 @@ static gboolean export_ti_trace(const Lowering *L, const NsTopology *topo,
   }
   /* the index last: a trace is complete once it is there */
   return ns_output_write_in(dir, NS_TI_TRACE_INDEX, index->str, (gssize)index->len, error);
+}
+
+char *ns_sim_ti_trace_command(const char *dir, const NsSimOptions *opt)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
+  const char *fixed[] = { "smpirun", "-platform", NS_TI_TRACE_PLATFORM, "-hostfile",
+                          NS_TI_TRACE_HOSTFILE, "-replay", NS_TI_TRACE_INDEX,
+                          "--cfg=smpi/simulate-computation:no" };
+  for (gsize i = 0; i < G_N_ELEMENTS(fixed); i++)
+    g_ptr_array_add(argv, g_strdup(fixed[i]));
+  g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/send-is-detached-thresh:%" G_GUINT64_FORMAT,
+                                        opt->eager_threshold));
+  if (!ns_sim_model_cfg(argv, opt))
+    return NULL;
+  ns_sim_user_cfg(argv, opt);
+  /* a directory named like an option is cd'ed to as ./-NAME */
+  g_autofree char *path = dir[0] == '-' ? g_strconcat("./", dir, NULL) : g_strdup(dir);
+  g_autofree char *where = ns_shell_word(path);
+  GString *line = g_string_new(NULL);
+  g_string_append_printf(line, "cd %s &&", where);
+  for (guint i = 0; i < argv->len; i++) {
+    g_autofree char *word = ns_shell_word(g_ptr_array_index(argv, i));
+    g_string_append_printf(line, " %s", word);
+  }
+  return g_string_free(line, FALSE);
 }
 
 /* ---- GOAL ----------------------------------------------------------------- */

@@ -37,6 +37,18 @@ typedef struct NsSimExport {
 #define NS_TI_TRACE_PLATFORM "platform.xml"
 #define NS_TI_TRACE_HOSTFILE "hostfile"
 
+/* The shell command that replays a time-independent trace written into
+ * `dir` under smpirun with the settings of the replay netsched ran (opt):
+ *   cd DIR && smpirun -platform platform.xml -hostfile hostfile
+ *     -replay trace.txt --cfg=smpi/simulate-computation:no
+ *     --cfg=smpi/send-is-detached-thresh:EAGER MODEL... USER...
+ * EAGER is opt's eager threshold (SMPI's detached sends are netsched's
+ * eager ones), MODEL ns_sim_model_cfg's settings, USER the user's --cfg
+ * (ns_sim_user_cfg), last; every word shell-quoted (ns_shell_word). NULL
+ * for the packet and ns3 models, which smpirun does not run. Newly
+ * allocated. */
+char *ns_sim_ti_trace_command(const char *dir, const NsSimOptions *opt);
+
 /* Whether the exports `exp` asks for can express `prog`, checked before
  * the replay runs: the errors of ns_sim_export_program() for what a format
  * cannot express. O(transfers + sync edges). */

@@ -153,22 +153,22 @@ void ns_sim_result_clear(NsSimResult *r)
 
 /* ---- the child process ------------------------------------------------------ */
 
-/* SimGrid options for the model; NS_ATTRIBUTE_DEFAULT for ns-3 in *env. */
-static void model_args(const NsSimOptions *opt, uint64_t msize, int trace_fd, GPtrArray *argv,
-                       char **env)
+gboolean ns_sim_model_cfg(GPtrArray *argv, const NsSimOptions *opt)
 {
-  *env = NULL;
   gboolean calibrated = opt->lat_factor != NULL || opt->bw_factor != NULL;
   switch (calibrated ? NS_MODEL_SMPI : opt->model) {
   case NS_MODEL_IDEAL:
+    /* SimGrid's default for the replay; named, since smpirun's is SMPI */
+    g_ptr_array_add(argv, g_strdup("--cfg=network/model:LV08"));
     g_ptr_array_add(argv, g_strdup("--cfg=network/bandwidth-factor:1"));
     g_ptr_array_add(argv, g_strdup("--cfg=network/latency-factor:1"));
     g_ptr_array_add(argv, g_strdup("--cfg=network/weight-S:0"));
     g_ptr_array_add(argv, g_strdup("--cfg=network/crosstraffic:0"));
     g_ptr_array_add(argv, g_strdup("--cfg=network/TCP-gamma:0"));
     break;
-  case NS_MODEL_TCP:
-    break; /* SimGrid's default LV08 */
+  case NS_MODEL_TCP: /* SimGrid's default LV08, named as above */
+    g_ptr_array_add(argv, g_strdup("--cfg=network/model:LV08"));
+    break;
   case NS_MODEL_SMPI:
     g_ptr_array_add(argv, g_strdup("--cfg=network/model:SMPI"));
     /* A calibration: its factors (validated strings, one argv element
@@ -182,9 +182,27 @@ static void model_args(const NsSimOptions *opt, uint64_t msize, int trace_fd, GP
       g_ptr_array_add(argv, g_strdup("--cfg=network/crosstraffic:0"));
     }
     break;
-  case NS_MODEL_NS3:
+  default:
+    return FALSE; /* packet: model_args; ns3: netsched-ns3's own (ns3_args) */
+  }
+  return TRUE;
+}
+
+void ns_sim_user_cfg(GPtrArray *argv, const NsSimOptions *opt)
+{
+  for (guint i = 0; opt->cfg != NULL && i < opt->cfg->len; i++)
+    g_ptr_array_add(argv, g_strdup_printf("--cfg=%s", (char *)g_ptr_array_index(opt->cfg, i)));
+}
+
+/* SimGrid options for the model; NS_ATTRIBUTE_DEFAULT for ns-3 in *env. */
+static void model_args(const NsSimOptions *opt, uint64_t msize, int trace_fd, GPtrArray *argv,
+                       char **env)
+{
+  *env = NULL;
+  gboolean fluid = ns_sim_model_cfg(argv, opt);
+  if (!fluid && opt->model == NS_MODEL_NS3)
     return; /* netsched-ns3 takes its own options (ns3_args) */
-  case NS_MODEL_PACKET: {
+  if (!fluid) { /* the packet model: SimGrid's ns-3 binding */
     g_ptr_array_add(argv, g_strdup("--cfg=network/model:ns-3"));
     /* SimGrid's option knows NewReno (and Reno/Tahoe, which abort in 3.32);
      * leaving it unset keeps ns-3's own default, Cubic. */
@@ -221,8 +239,6 @@ static void model_args(const NsSimOptions *opt, uint64_t msize, int trace_fd, GP
     for (guint i = 0; opt->ns3 != NULL && i < opt->ns3->len; i++)
       g_string_append_printf(attrs, ";%s", (char *)g_ptr_array_index(opt->ns3, i));
     *env = g_string_free(attrs, FALSE);
-    break;
-  }
   }
 #if defined(__SANITIZE_ADDRESS__)
   /* AddressSanitizer does not follow SimGrid's own stack switching. */
@@ -238,8 +254,7 @@ static void model_args(const NsSimOptions *opt, uint64_t msize, int trace_fd, GP
     g_ptr_array_add(argv, g_strdup("--cfg=tracing/uncategorized:yes"));
     g_ptr_array_add(argv, g_strdup_printf("--cfg=tracing/filename:/proc/self/fd/%d", trace_fd));
   }
-  for (guint i = 0; opt->cfg != NULL && i < opt->cfg->len; i++)
-    g_ptr_array_add(argv, g_strdup_printf("--cfg=%s", (char *)g_ptr_array_index(opt->cfg, i)));
+  ns_sim_user_cfg(argv, opt); /* last: the user's win */
 }
 
 /* ---- the child's life ----------------------------------------------------

@@ -208,6 +208,20 @@ void ns_sim_options_clear(NsSimOptions *opt);
  * rows. Newly allocated. */
 char *ns_sim_options_describe(const NsSimOptions *opt);
 
+/* Appends to argv (a GPtrArray of g_free'd strings) the SimGrid options
+ * (--cfg=NAME:VALUE) of opt's fluid network model as the replay runs it:
+ * ideal and tcp on LV08 (ideal without its correction factors), smpi on
+ * SMPI's factors or a calibration's (which implies smpi). The model is
+ * named even where it is SimGrid's default, so that smpirun (whose default
+ * is SMPI) runs the same one. FALSE, appending nothing, for the packet and
+ * ns3 models. */
+gboolean ns_sim_model_cfg(GPtrArray *argv, const NsSimOptions *opt);
+
+/* Appends the user's SimGrid options (opt->cfg), each as --cfg=NAME:VALUE:
+ * every SimGrid command line netsched builds ends with them, so that they
+ * win over netsched's own (SimGrid applies its options in order). */
+void ns_sim_user_cfg(GPtrArray *argv, const NsSimOptions *opt);
+
 typedef struct {
   double completion;       /* s, simulated */
   double bound;            /* s, best-case time of the collective on this topology */

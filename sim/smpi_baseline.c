@@ -205,9 +205,9 @@ gboolean ns_smpi_baseline_measure(const NsTopology *topo, NsCollective c, const 
                             "--log=root.thres:warning" };
     for (gsize i = 0; i < G_N_ELEMENTS(fixed); i++)
       g_ptr_array_add(argv, g_strdup(fixed[i]));
-    ns_smpi_model_args(argv, opt);
+    ns_sim_model_cfg(argv, opt); /* the replay's SMPI settings (smpi or a calibration) */
     /* a timing run: ./time reads none of the data it moves */
-    ns_smpi_timing_args(argv, opt, 0, msize);
+    ns_smpi_timing_args(argv, opt, 0, 0, msize);
     g_ptr_array_add(argv, NULL);
     g_autoptr(GString) out = g_string_new(NULL);
     ok = ns_smpi_run_tool((const char *const *)argv->pdata, dir, opt->wall_limit, out, error) &&

@@ -68,6 +68,14 @@ static const char driver_main[] =
 G_STATIC_ASSERT(NS_ITERATION_NOTHING == 0 && NS_ITERATION_BARRIER == 1 &&
                 NS_ITERATION_COMPUTE == 2);
 
+uint64_t ns_smpi_routine_sync_block(const NsRoutine *routine, const NsRoutineOptions *ro)
+{
+  /* A message costs the table at least two bytes: a release is a machine
+   * and a send index, a light receive's op a peer, a payload, a ready
+   * index and a release count (mpi/runtime/ns_routine.c, rd_op). */
+  return ((uint64_t)routine->table->len / 2 + 1) * ro->sync_size;
+}
+
 void ns_smpi_routine_runner_init(NsSmpiRoutineRunner *r, const NsSimOptions *opt,
                                  const char *parent)
 {
@@ -157,9 +165,11 @@ gboolean ns_smpi_routine_measure(const NsTopology *topo, const NsSchedule *s, co
     argv->pdata[11] = g_strdup_printf("%d", (int)opt->iteration_gap);
     /* SMPI's copies of the program go to the private directory too */
     g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/tmpdir:%s", r->dir));
-    ns_smpi_model_args(argv, opt);
-    /* a timing run: the driver reads its table, never the data it moves */
-    ns_smpi_timing_args(argv, opt, routine->table->len, msize);
+    ns_sim_model_cfg(argv, opt); /* the replay's SMPI settings (smpi or a calibration) */
+    /* a timing run: the driver reads its table and its sync messages,
+     * never the data it moves */
+    ns_smpi_timing_args(argv, opt, routine->table->len, ns_smpi_routine_sync_block(routine, &ro),
+                        msize);
     g_ptr_array_add(argv, NULL);
     g_autoptr(GString) text = g_string_new(NULL);
     ok = ns_smpi_run_tool((const char *const *)argv->pdata, r->dir, opt->wall_limit, text,

@@ -25,6 +25,7 @@
 #define NETSCHED_SIM_SMPI_ROUTINE_H
 
 #include "analysis/experiment_internal.h"
+#include "sched/lower/routine_internal.h"
 #include "sim/sim.h"
 
 typedef struct {
@@ -35,6 +36,14 @@ typedef struct {
   char *dir;                 /* the private directory (NULL until the first measurement) */
   guint runs;                /* smpirun runs made */
 } NsSmpiRoutineRunner;
+
+/* The largest allocation the routine runtime reads besides its table's
+ * records, in bytes: a machine's sync messages, sent from one block of
+ * (messages + 1) x ro->sync_size bytes (mpi/runtime/ns_routine.c,
+ * run_machine), whose first four bytes the receiver reads (await_syncs);
+ * at most table/2 messages a machine. smpirun's shared malloc must stay
+ * above it (ns_smpi_shared_malloc_thresh). O(1). */
+uint64_t ns_smpi_routine_sync_block(const NsRoutine *routine, const NsRoutineOptions *ro);
 
 /* A runner making its directory in `parent` (copied) with `opt` (kept). */
 void ns_smpi_routine_runner_init(NsSmpiRoutineRunner *r, const NsSimOptions *opt,

@@ -62,18 +62,6 @@ gboolean ns_smpi_parse_times(const char *out, int p, double *completion, GError 
   return TRUE;
 }
 
-void ns_smpi_model_args(GPtrArray *argv, const NsSimOptions *opt)
-{
-  /* A calibration: the replay's own SMPI settings (sim.c, model_args). */
-  if (opt->lat_factor != NULL)
-    g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/lat-factor:%s", opt->lat_factor));
-  if (opt->bw_factor != NULL)
-    g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/bw-factor:%s", opt->bw_factor));
-  if (opt->lat_factor != NULL || opt->bw_factor != NULL) {
-    g_ptr_array_add(argv, g_strdup("--cfg=network/TCP-gamma:0"));
-    g_ptr_array_add(argv, g_strdup("--cfg=network/crosstraffic:0"));
-  }
-}
 
 /* SMPI's automatic shared malloc (SimGrid 3.32, Debian 12's libsimgrid-dev:
  * --cfg=smpi/auto-shared-malloc-thresh:N, off by default) makes every
@@ -88,13 +76,19 @@ void ns_smpi_model_args(GPtrArray *argv, const NsSimOptions *opt)
  * program reads: the routine's table and the runtime's records derived
  * from it (at most 88 bytes per op, at most one op per three bytes of
  * the table; the load buffer at most twice the table), nor its sync
- * messages. Hence the floor of 1 MiB (far above the sync messages, and
- * above the routine_time and baseline programs' control data) and,
- * for a large table, 32 x its size rounded up to a power of two. */
-uint64_t ns_smpi_shared_malloc_thresh(uint64_t control_bytes)
+ * messages: they carry no data, but the receiver reads their first four
+ * bytes (the send they release), and a machine sends them all from one
+ * allocation of (messages + 1) x sync size bytes, far past one message's
+ * 64 KiB at most (smpi_routine.c says how large). SMPI copies nothing out
+ * of a shared block, so a shared sync block would hand the receiver
+ * stale indices: a wrong sync count, a refused run or a deadlock. Hence
+ * the floor of 1 MiB (above the routine_time and baseline programs'
+ * control data), for a large table 32 x its size, and above the sync
+ * block, each rounded up to a power of two. */
+uint64_t ns_smpi_shared_malloc_thresh(uint64_t control_bytes, uint64_t read_bytes)
 {
   uint64_t t = NS_SMPI_SHARED_MALLOC_THRESH_MIN;
-  while (t < control_bytes * 32 && t < ((uint64_t)1 << 62))
+  while ((t < control_bytes * 32 || t <= read_bytes) && t < ((uint64_t)1 << 62))
     t <<= 1;
   return t;
 }
@@ -115,13 +109,11 @@ uint64_t ns_smpi_shared_malloc_blocksize(uint64_t block_bytes)
 }
 
 void ns_smpi_timing_args(GPtrArray *argv, const NsSimOptions *opt, uint64_t control_bytes,
-                         uint64_t block_bytes)
+                         uint64_t read_bytes, uint64_t block_bytes)
 {
   g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/auto-shared-malloc-thresh:%" G_GUINT64_FORMAT,
-                                        ns_smpi_shared_malloc_thresh(control_bytes)));
+                                        ns_smpi_shared_malloc_thresh(control_bytes, read_bytes)));
   g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/shared-malloc-blocksize:%" G_GUINT64_FORMAT,
                                         ns_smpi_shared_malloc_blocksize(block_bytes)));
-  /* after ours: the user's setting is the one SimGrid keeps */
-  for (guint i = 0; opt->cfg != NULL && i < opt->cfg->len; i++)
-    g_ptr_array_add(argv, g_strdup_printf("--cfg=%s", (char *)g_ptr_array_index(opt->cfg, i)));
+  ns_sim_user_cfg(argv, opt); /* after ours: the user's setting is the one SimGrid keeps */
 }

@@ -21,20 +21,18 @@ gboolean ns_smpi_run_tool(const char *const *argv, const char *dir, double wall_
  * rank did not report. */
 gboolean ns_smpi_parse_times(const char *out, int p, double *completion, GError **error);
 
-/* Appends to smpirun's argv (a GPtrArray of g_free'd strings) the SimGrid
- * settings of opt's calibration (latency and bandwidth factors), as the
- * replay sets them; nothing without a calibration. */
-void ns_smpi_model_args(GPtrArray *argv, const NsSimOptions *opt);
-
 /* The smallest threshold of SMPI's automatic shared malloc netsched passes
  * to its timing runs (1 MiB; see ns_smpi_timing_args). */
 #define NS_SMPI_SHARED_MALLOC_THRESH_MIN ((uint64_t)1 << 20)
 
 /* The threshold of SMPI's automatic shared malloc for a timing run whose
  * program holds `control_bytes` of data it reads (a routine's table, 0 for
- * none): NS_SMPI_SHARED_MALLOC_THRESH_MIN, or the power of two at or above
- * 32 x control_bytes when that is larger (see smpi_tool.c for why). */
-uint64_t ns_smpi_shared_malloc_thresh(uint64_t control_bytes);
+ * none) and, besides, reads from allocations of up to `read_bytes` (a
+ * routine's block of sync messages, 0 for none):
+ * NS_SMPI_SHARED_MALLOC_THRESH_MIN, the power of two at or above 32 x
+ * control_bytes, or the power of two above read_bytes, whichever is
+ * largest (see smpi_tool.c for why). */
+uint64_t ns_smpi_shared_malloc_thresh(uint64_t control_bytes, uint64_t read_bytes);
 
 /* The size of SMPI's shared block (smpi/shared-malloc-blocksize) for a run
  * moving blocks of `block_bytes`: the power of two at or above 16 x
@@ -43,13 +41,13 @@ uint64_t ns_smpi_shared_malloc_blocksize(uint64_t block_bytes);
 
 /* Appends to the argv of an smpirun run made for TIMING only (the program
  * reads none of the data it moves) --cfg=smpi/auto-shared-malloc-thresh at
- * ns_smpi_shared_malloc_thresh(control_bytes) and
+ * ns_smpi_shared_malloc_thresh(control_bytes, read_bytes) and
  * --cfg=smpi/shared-malloc-blocksize at
  * ns_smpi_shared_malloc_blocksize(block_bytes), then the user's SimGrid
  * options (opt->cfg, each as --cfg=NAME:VALUE): SimGrid applies its --cfg
  * options in order, so a user's own setting of either (or of anything
  * else) wins. Never for a run that checks received data. */
 void ns_smpi_timing_args(GPtrArray *argv, const NsSimOptions *opt, uint64_t control_bytes,
-                         uint64_t block_bytes);
+                         uint64_t read_bytes, uint64_t block_bytes);
 
 #endif

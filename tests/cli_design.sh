@@ -255,5 +255,33 @@ expect "scenario limit named" "$tmp/err" "^netsched: /dev/zero: configuration la
 check "directory as prices" 2 "$ns" design -T a=gen:star:4 --prices "$tmp" -o p
 expect "prices directory named" "$tmp/err" "is a directory, not a configuration file"
 
+# ---- SimGrid options (--cfg, the file's cfg): checked before anything runs, then passed on
+printf '[scenario]\noutput = o\ncfg = smpi/bw-factor:0:0.5 nonsense\n[collective alltoall]\n[topology a]\nfile = gen:star:4\n' > cfg.ini
+check "cfg without NAME:VALUE in a file" 2 "$ns" scenario run cfg.ini
+expect "cfg: file:line names the word" "$tmp/err" "^netsched: .*cfg.ini:3: cfg 'nonsense': expected NAME:VALUE$"
+check "... nothing ran" 1 test -e o
+check "design --cfg without NAME:VALUE" 2 "$ns" design -T a=gen:star:4 -a ring -m 8KiB --cfg nonsense -o c
+expect "design --cfg: says the option" "$tmp/err" "^netsched: --cfg 'nonsense': expected NAME:VALUE$"
+check "... nothing ran" 1 test -e c/design.csv
+printf '[scenario]\noutput = o\nmodels = smpi\nmsizes = 8KiB\n[collective alltoall]\nalgorithms = ring\n[topology a]\nfile = gen:star:4\n' > plain.ini
+check "scenario run --cfg without NAME:VALUE" 2 "$ns" scenario run plain.ini --cfg :1
+expect "scenario --cfg: says the option" "$tmp/err" "^netsched: --cfg ':1': expected NAME:VALUE$"
+# The replay gets them after netsched's own: a bandwidth factor of 0.5 (SMPI's
+# is 1.087 at 8 KiB) more than doubles an 8 KiB ring on a star, from the
+# file as from --cfg; --cfg comes after the file's (the last one wins).
+ring_time() { awk -F, '$5 == "ring" { print $10 }' "$1"; }
+check "design -M smpi" 0 "$ns" design -T a=gen:star:4 -a ring -M smpi -m 8KiB -o cfg1
+check "design --cfg smpi/bw-factor:0:0.5" 0 "$ns" design -T a=gen:star:4 -a ring -M smpi -m 8KiB --cfg smpi/bw-factor:0:0.5 -o cfg2
+printf '[scenario]\noutput = cfg3\nmodels = smpi\nmsizes = 8KiB\ncfg = smpi/bw-factor:0:0.5\n[collective alltoall]\nalgorithms = ring\n[topology a]\nfile = gen:star:4\n' > half.ini
+check "scenario with cfg = smpi/bw-factor:0:0.5" 0 "$ns" scenario run half.ini
+t1=$(ring_time cfg1/design.csv) t2=$(ring_time cfg2/design.csv) t3=$(ring_time cfg3/design.csv)
+# SMPI's own default factors (SimGrid 3.32): ';' and ':' inside a value
+smpi_bw='smpi/bw-factor:65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;1426:0.608902;732:0.341987;257:0.338112;0:0.812084'
+check "design FILE --cfg (SMPI's default factors) after the file's 0:0.5" 0 "$ns" design half.ini --cfg "$smpi_bw" --overwrite
+t4=$(ring_time cfg3/design.csv)
+check "--cfg reaches the replay: $t2 s against $t1 s" 0 awk -v a="$t2" -v b="$t1" 'BEGIN { exit !(b > 0 && a > 1.8 * b) }'
+check "the file's cfg is --cfg's: $t3 s" 0 test "$t3" = "$t2"
+check "--cfg after the file's wins: $t4 s" 0 test "$t4" = "$t1"
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -48,6 +48,20 @@ printf '[scenario]\noutput = dsg2\nmodels = smpi\nmsizes = 64KiB\nalgorithms = s
 check "design: unknown baseline" 2 "$ns" scenario run bad.ini
 expect "design: unknown baseline named" "$tmp/err" "unknown SMPI baseline 'smpi:nosuch'"
 check "no private directory left by design" 0 test -z "$(ls -A private)"
+# design's and scenario's --cfg (and the file's cfg) reach smpirun after
+# netsched's own --cfg=smpi/alltoall:pair: smpi:pair is then SMPI's bruck,
+# to the nanosecond
+baseline_time() { awk -F, -v a="$2" '$4 == a { print $10 }' "$1"; }
+check "design smpi:pair,smpi:bruck" 0 "$ns" design -T s=gen:star:4 -a smpi:pair,smpi:bruck -M smpi -m 8KiB -o dcfg1
+check "design smpi:pair --cfg smpi/alltoall:bruck" 0 "$ns" design -T s=gen:star:4 -a smpi:pair -M smpi -m 8KiB --cfg smpi/alltoall:bruck -o dcfg2
+printf '[scenario]\noutput = dcfg3\nmodels = smpi\nmsizes = 8KiB\nalgorithms = smpi:pair\ncfg = smpi/alltoall:bruck\n[topology s]\nfile = gen:star:4\n' > cfg.ini
+check "scenario smpi:pair, cfg = smpi/alltoall:bruck" 0 "$ns" scenario run cfg.ini
+pair=$(baseline_time dcfg1/design.csv smpi:pair) bruck=$(baseline_time dcfg1/design.csv smpi:bruck)
+check "SMPI's pair ($pair s) and bruck ($bruck s) differ on the star" 1 test "$pair" = "$bruck"
+check "design --cfg: smpi:pair runs bruck" 0 test "$(baseline_time dcfg2/design.csv smpi:pair)" = "$bruck"
+check "scenario cfg: smpi:pair runs bruck" 0 test "$(baseline_time dcfg3/design.csv smpi:pair)" = "$bruck"
+check "scenario smpi:pair, --cfg smpi/alltoall:pair after the file's bruck" 0 "$ns" scenario run cfg.ini --cfg smpi/alltoall:pair --overwrite
+check "scenario --cfg after the file's: pair again" 0 test "$(baseline_time dcfg3/design.csv smpi:pair)" = "$pair"
 
 # ---- SIGTERM while smpirun runs: no directory, no process left ----------------------
 # (SIGTERM: a background job of a script ignores SIGINT)

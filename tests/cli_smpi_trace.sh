@@ -70,7 +70,30 @@ check "a file where the trace directory goes" 0 touch "$tmp/file"
 check "trace into a file is refused" 2 "$ns" simulate -T "$b" -a ring -M smpi -m 64KiB --ti-trace "$tmp/file"
 expect "trace into a file: names it" "$tmp/err" "file: cannot write the trace: not a directory"
 
+# ---- the smpirun command simulate prints is this run's: model, eager threshold, --cfg
+# (was: none printed; --help and the docs showed one command for every run)
+printed() { sed -n "s/^note: smpirun replays the trace with this run's settings: //p" "$1"; }
+check "a trace with --cfg" 0 "$ns" simulate -T gen:star:4 -a ring -M smpi -m 8KiB --cfg smpi/bw-factor:0:0.5 --ti-trace "$tmp/it's a trace" --json
+cp "$tmp/out" "$tmp/cfg.out"
+want="cd '$tmp/it'\''s a trace' && smpirun -platform platform.xml -hostfile hostfile -replay trace.txt --cfg=smpi/simulate-computation:no --cfg=smpi/send-is-detached-thresh:65536 --cfg=network/model:SMPI --cfg=smpi/bw-factor:0:0.5"
+check "printed: the settings, --cfg last, the directory quoted" 0 test "$(printed "$tmp/err")" = "$want"
+check "a tcp trace, rendezvous" 0 "$ns" simulate -T gen:star:4 -a ring -M tcp -m 8KiB --eager-threshold 0 --ti-trace "$tmp/tcp" --json
+cp "$tmp/out" "$tmp/tcp.out"; cp "$tmp/err" "$tmp/tcp.err"
+expect "printed: LV08 named (smpirun's default is SMPI), eager 0" "$tmp/tcp.err" "smpirun .* --cfg=smpi/send-is-detached-thresh:0 --cfg=network/model:LV08$"
+check "a packet trace" 0 "$ns" simulate -T gen:star:4 -a ring -M packet -m 8KiB --ti-trace "$tmp/packet"
+expect "packet: no command, says why" "$tmp/err" "^note: smpirun replays the trace on SimGrid's fluid models only \(-M ideal, tcp or smpi\), not on the packet model$"
+
 if [[ $have_smpi -eq 1 ]]; then
+  # the printed command, run by bash, replays to netsched's time (smpirun prints 6 digits)
+  ours=$(completion "$tmp/cfg.out")
+  smpi=$(bash -c "$want" 2>&1 | awk '/Simulation time/ { print $NF }')
+  generic=$(replay_time "$tmp/it's a trace" platform.xml)
+  check "the printed command: $smpi s, netsched $ours s (generic command: $generic s)" 0 \
+    within "$smpi" "$ours" 0.005
+  check "... which the generic command is not" 1 within "$generic" "$ours" 0.1
+  ours=$(completion "$tmp/tcp.out")
+  smpi=$(bash -c "$(printed "$tmp/tcp.err")" 2>&1 | awk '/Simulation time/ { print $NF }')
+  check "tcp: the printed command: $smpi s, netsched $ours s" 0 within "$smpi" "$ours" 0.005
   for algo in ring faraj; do
     ours=$(completion "$tmp/$algo.out")
     smpi=$(replay_time "$tmp/$algo" platform.xml)

@@ -9,6 +9,8 @@
 #include "sim/sim.h"
 #include "sim/export_trace.h"
 #include "sim/ns3_net.h"
+#include "sim/smpi_routine.h"
+#include "sim/smpi_tool.h"
 #include "tests/testutil.h"
 #include <glib/gstdio.h>
 #include <string.h>
@@ -586,9 +588,47 @@ static void test_reduce_rate_digest(void)
   ns_sim_options_clear(&opt);
 }
 
+/* The threshold of smpirun's shared malloc stays above a routine's block of
+ * sync messages (smpi_tool.c): faraj with sender-all syncs of 64 KiB on
+ * topology (b) (an 11,977-byte table) deadlocked under smpirun at the 1 MiB
+ * that 32 x the table gave (SMPI copies nothing out of a shared block: the
+ * receivers read stale send indices), and runs in 0.8897 s with its sync
+ * block private. With 8-byte syncs (what tune --measure smpirun builds) the
+ * threshold is 32 x the table, as before. */
+static void test_smpi_sync_block_private(void)
+{
+  g_autoptr(NsTopology) t = ns_test_topology("faraj-b.topo");
+  NsPlanParams params = { .msize = 4096 };
+  GError *error = NULL;
+  g_autoptr(NsSchedule) s = ns_plan(t, NS_COLL_ALLTOALL, "faraj", &params, &error);
+  g_assert_no_error(error);
+  NsSyncScheme scheme;
+  g_assert_true(ns_sync_scheme_parse("sender-all", &scheme, &error));
+  NsRoutineOptions ro;
+  ns_routine_options_init(&ro);
+  ro.scheme = &scheme;
+  ro.eager_threshold = NS_SIM_EAGER_DEFAULT; /* generate's default */
+  ro.sync_size = 65536;
+  g_autoptr(NsRoutine) big = ns_routine_build(t, s, &ro, &error);
+  g_assert_no_error(error);
+  uint64_t table = big->table->len, block = ns_smpi_routine_sync_block(big, &ro);
+  g_assert_cmpuint(table, ==, 11977);
+  g_assert_cmpuint(block, ==, (11977 / 2 + 1) * UINT64_C(65536));
+  g_assert_cmpuint(ns_smpi_shared_malloc_thresh(table, 0), ==, UINT64_C(1) << 20);
+  g_assert_cmpuint(ns_smpi_shared_malloc_thresh(table, block), ==, UINT64_C(1) << 29);
+  g_assert_cmpuint(ns_smpi_shared_malloc_thresh(0, UINT64_C(1) << 20), ==, UINT64_C(1) << 21);
+  ro.sync_size = 8;
+  g_autoptr(NsRoutine) small = ns_routine_build(t, s, &ro, &error);
+  g_assert_no_error(error);
+  table = small->table->len;
+  g_assert_cmpuint(ns_smpi_shared_malloc_thresh(table, ns_smpi_routine_sync_block(small, &ro)),
+                   ==, ns_smpi_shared_malloc_thresh(table, 0));
+}
+
 int main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/sim/smpi-sync-block-private", test_smpi_sync_block_private);
   g_test_add_func("/sim/reduce-compute-cost", test_reduce_compute_cost);
   g_test_add_func("/sim/allreduce-compute-cost", test_allreduce_compute_cost);
   g_test_add_func("/sim/raw-compute-cost", test_raw_compute_cost);
