@@ -17,9 +17,11 @@ gboolean ns_smpi_run_tool(const char *const *argv, const char *dir, double wall_
   int status = 0;
   GError *local = NULL;
   if (!ns_child_run(argv, dir, wall_limit, out, err, &status, &local)) {
-    /* "cannot run smpicc: No such file or directory" (ns_child_run), or
-     * stopped */
-    if (g_str_has_prefix(local->message, "cannot run "))
+    /* Not installed (ns_child_run: "cannot run smpicc: No such file or
+     * directory"): say where SMPI's tools come from. Stopped, or another
+     * failure: its own words. */
+    g_autofree char *installed = g_find_program_in_path(argv[0]);
+    if (installed == NULL)
       ns_set_error_at(error, NS_ERROR_IO, NULL, 0,
                       "%s (SMPI runs need smpicc and smpirun: Debian's libsimgrid-dev)",
                       local->message);

@@ -103,5 +103,12 @@ check "nothing left in TMPDIR after a stopped compile" 0 test -z "$(ls -A privat
 check "no compiler left" 1 pgrep -f "$tmp/private"
 check "no lock file left after a stopped compile" 1 test -e sig2/.netsched.lock
 
+# Without SMPI's tools in PATH the baseline's row says where they come from
+# (the child reports exec's ENOENT to the parent, which adds the hint).
+check "smpi:pair without smpicc in PATH: no row has a result" 2 \
+  env PATH=/nonexistent "$ns" compare -T gen:star:4 -a smpi:pair -m 8KiB -M smpi -o nosmpicc
+expect "the row says smpicc is missing and where it comes from" nosmpicc/compare.csv \
+  ",cannot run smpicc: No such file or directory \(SMPI runs need smpicc and smpirun: Debian's libsimgrid-dev\)$"
+
 echo "$passed passed, $failures failed"
 [[ $failures -eq 0 ]]
