@@ -94,6 +94,11 @@ void ns_progress_silence(NsProgress *p);
  * printed. Idempotent. */
 void ns_progress_finish(NsProgress *p);
 
+/* Tests only: the clock of every reporter from now on, in µs (NULL: the
+ * monotonic clock), so that lines naming the elapsed time are exact
+ * whatever the machine's load. */
+void ns_progress_use_clock(gint64 (*now)(void));
+
 /* "1h02m", "3m05s", "42s" (for lines and reports). Newly allocated. */
 char *ns_progress_duration(double seconds);
 
