@@ -102,6 +102,12 @@ static void test_waxman_reject(void)
   g_autofree char *msg = gen_error("waxman:1,6,6");
   g_assert_cmpstr(msg, ==, "waxman: need 0 < degree <= switches - 1 (got 6 for 6 switches), "
                            "0 < alpha <= 1 (got 0) and beta > 0 (got 0.2)");
+  /* found by fuzz_gen: 3,085 switches that stay unconnected were redrawn
+   * 10,000 times (4.8 M pairs each: hours); the draws are bounded by
+   * the pairs they weigh: 2^24 / 4,757,070 = 3 */
+  g_autofree char *big = gen_error("waxman:7,3085:beta=5.2:connect=reject:tree=bfs");
+  g_assert_cmpstr(big, ==, "waxman: no connected graph of 3085 switches at degree 4 in 3 draws "
+                           "(connect=reject); use connect=patch or a higher degree");
 }
 
 /* The same specification gives the same topology, to the digest, on every

@@ -10,6 +10,11 @@
 
 /* Draws before a rejection gives up. */
 #define MAX_DRAWS 10000
+/* Waxman's connect=reject redraws every pair: its draws are bounded by the
+ * pairs they weigh too, so that a large graph that stays unconnected is
+ * refused after about 2^24 pairs, not 10,000 draws of millions of pairs
+ * (waxman:7,3085:beta=5.2:connect=reject ran for minutes under fuzz_gen). */
+#define MAX_REJECT_PAIRS ((gsize)1 << 24)
 /* Machines a generated topology may hold (the readers' node limit). */
 #define MAX_MACHINES 1000000
 
@@ -490,12 +495,13 @@ NsTopology *ns_gtitm_waxman(uint64_t seed, const NsWaxmanParams *w, const NsGtit
   char *name = NULL;
   double alpha = 0, beta = 0;
   int draws = 0, patched = 0, count = 0, p = 0;
+  int max_draws = (int)MIN((gsize)MAX_DRAWS, MAX(MAX_REJECT_PAIRS / MAX(n_pairs, 1), 1));
   do {
-    if (++draws > MAX_DRAWS) {
+    if (++draws > max_draws) {
       ns_set_error_at(error, NS_ERROR_INPUT, NULL, 0,
                       "waxman: no connected graph of %d switches at degree %g in %d draws "
                       "(connect=reject); use connect=patch or a higher degree",
-                      n, w->degree, MAX_DRAWS);
+                      n, w->degree, max_draws);
       goto out;
     }
     g_array_set_size(links, 0);
