@@ -76,14 +76,20 @@ static gboolean group_alive(pid_t pgid)
 /* Stops process group `pid`, whose leader has not been reaped (so the
  * group's id cannot be another's): SIGTERM first, so that compilers and
  * smpirun remove their temporary files, SIGKILL to what is left after
- * NS_CHILD_GRACE_S seconds. */
+ * NS_CHILD_GRACE_S seconds; then up to a second more for the kernel to end
+ * what SIGKILL hit (it is delivered, not done, when kill returns), so that
+ * nothing of the group runs once this returns. */
 static void stop_group(pid_t pid)
 {
   kill(-pid, SIGTERM);
   gint64 until = g_get_monotonic_time() + (gint64)(NS_CHILD_GRACE_S * G_USEC_PER_SEC);
   while (group_alive(pid) && g_get_monotonic_time() < until)
     g_usleep(20000);
-  kill(-pid, SIGKILL);
+  if (kill(-pid, SIGKILL) != 0)
+    return; /* nobody left */
+  until = g_get_monotonic_time() + G_USEC_PER_SEC;
+  while (group_alive(pid) && g_get_monotonic_time() < until)
+    g_usleep(5000);
 }
 
 /* Whether the child `pid` has ended, without reaping it (its group's id
