@@ -264,6 +264,16 @@ static gboolean parse_measures(NsSweep *sw, const char *text, const char *where,
       ns_variants_free(v);
       return FALSE;
     }
+    if (g_array_index(v, NsVariant, 0).external) {
+      /* An SMPI baseline runs smpirun on a platform file and needs a
+       * compiled driver: compare, design and scenario run them, a sweep's
+       * rows measure netsched's own replay only. */
+      ns_variants_free(v);
+      return ns_keyfile_fail(error, where,
+                             "measure '%s': an SMPI baseline is measured by compare, design or "
+                             "scenario, not by a sweep",
+                             item);
+    }
     NsSweepMeasureItem m = { .collective = c };
     m.variant = g_array_index(v, NsVariant, 0);
     g_array_set_size(v, 0); /* the strings now belong to m */

@@ -696,6 +696,10 @@ static void test_bad_specs(void)
       "(replaced by each seed)" },
     { "[sweep]\nseeds = 1\nmeasure = alltoall/nosuch\n[generator a]\nmodel = waxman\nswitches = 9\n",
       NULL },
+    { "[sweep]\nseeds = 1\nmeasure = alltoall/smpi:pair\n[generator a]\nmodel = waxman\n"
+      "switches = 9\n",
+      "F:3: measure 'alltoall/smpi:pair': an SMPI baseline is measured by compare, design or "
+      "scenario, not by a sweep" },
     { "seeds = 1\n", "F:1: key 'seeds' comes before any [group]" },
     { "[sweep]\nseeds 1\n", "F:2: 'seeds 1' is neither a [group], a KEY = VALUE nor a # comment" },
   };
