@@ -298,11 +298,7 @@ static NsTopology *build(const int *par, int s, const int *count, uint32_t seed)
       owner[p++] = v;
   }
   GRand *rng = g_rand_new_with_seed(seed);
-  for (int i = p - 1; i > 0; i--) {
-    int j = g_rand_int_range(rng, 0, i + 1), x = owner[i];
-    owner[i] = owner[j];
-    owner[j] = x;
-  }
+  ns_test_shuffle(rng, owner, p);
   g_rand_free(rng);
   for (int m = 0; m < p; m++) {
     g_autofree char *name = g_strdup_printf("n%d", m);

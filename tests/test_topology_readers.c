@@ -578,11 +578,7 @@ static void test_random_round_trip(void)
     int *order = g_new(int, total);
     for (int i = 0; i < total; i++)
       order[i] = i;
-    for (int i = total - 1; i > 0; i--) {
-      int j = g_rand_int_range(rng, 0, i + 1), x = order[i];
-      order[i] = order[j];
-      order[j] = x;
-    }
+    ns_test_shuffle(rng, order, total);
     for (int k = 0; k < total; k++) {
       int i = order[k], a, b;
       if (i < switches - 1) {

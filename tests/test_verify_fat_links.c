@@ -100,11 +100,7 @@ static NsSchedule *random_schedule(const NsTopology *t, GRand *rng, uint64_t *fr
     memset(receiving, 0, sizeof(gboolean) * (gsize)p);
     for (int m = 0; m < p; m++)
       order[m] = m;
-    for (int m = p - 1; m > 0; m--) {
-      int j = g_rand_int_range(rng, 0, m + 1), x = order[m];
-      order[m] = order[j];
-      order[j] = x;
-    }
+    ns_test_shuffle(rng, order, p);
     for (int k = 0; k < p; k++) {
       int a = any ? g_rand_int_range(rng, 0, p) : order[k], b = g_rand_int_range(rng, 0, p);
       if (b == a || (receiving[b] && !any))

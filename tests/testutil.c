@@ -129,3 +129,12 @@ NsTopology *ns_test_with_routing(const NsTopology *t, const char *routing)
   g_string_free(out, TRUE);
   return again;
 }
+
+void ns_test_shuffle(GRand *rng, int *v, int n)
+{
+  for (int i = n - 1; i > 0; i--) {
+    int j = g_rand_int_range(rng, 0, i + 1), x = v[i];
+    v[i] = v[j];
+    v[j] = x;
+  }
+}

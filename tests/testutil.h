@@ -41,4 +41,8 @@ NsTopology *ns_test_random_graph(uint64_t seed, int machines, int switches, int 
  * shortest), read back; asserted to load. */
 NsTopology *ns_test_with_routing(const NsTopology *t, const char *routing);
 
+/* Shuffles v[0..n) in place (Fisher-Yates, from the last element down,
+ * one g_rand_int_range draw each): reproducible from rng's seed. */
+void ns_test_shuffle(GRand *rng, int *v, int n);
+
 #endif
